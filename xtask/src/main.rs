@@ -1,0 +1,86 @@
+//! `cargo xtask`: the maintainer's entry point. Argument parsing over `hub-api-codegen` and the
+//! test tools; every real decision lives in the library crates so it can be tested there.
+
+mod spec_checks;
+mod tools;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use anyhow::{Context, Result, bail};
+
+const USAGE: &str = "\
+usage: cargo xtask <command>
+
+commands:
+  regen [--check]                      regenerate generated-client/ from spec/openapi.yaml;
+                                       with --check, write nothing and fail if it is stale
+  validate --schema <Name> [--jsonl] <FILE>...
+                                       decode instances into the generated type of a component schema
+  test                                 everything CI runs: spec checks, regen --check, workspace tests
+  bench                                the ratio benchmarks (see BENCHMARKS.md)
+";
+
+fn main() {
+    if let Err(error) = run(std::env::args().skip(1).collect()) {
+        eprintln!("error: {error:#}");
+        std::process::exit(1);
+    }
+}
+
+fn run(args: Vec<String>) -> Result<()> {
+    let root = workspace_root();
+    let (command, rest) = args.split_first().map(|(c, r)| (c.as_str(), r)).unwrap_or(("", &[]));
+    match command {
+        "regen" => regen(&root, rest),
+        "test" => test(&root, rest),
+        "" | "help" | "--help" | "-h" => {
+            print!("{USAGE}");
+            Ok(())
+        }
+        other => bail!("unknown command `{other}`\n\n{USAGE}"),
+    }
+}
+
+/// The workspace root: xtask's manifest lives one level below it.
+fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("xtask lives inside the workspace")
+        .to_path_buf()
+}
+
+fn regen(root: &Path, args: &[String]) -> Result<()> {
+    let check = match args {
+        [] => false,
+        [flag] if flag == "--check" => true,
+        _ => bail!("usage: cargo xtask regen [--check]"),
+    };
+    let _ = (root, check);
+    bail!("regen is not implemented yet")
+}
+
+fn test(root: &Path, args: &[String]) -> Result<()> {
+    if !args.is_empty() {
+        bail!("usage: cargo xtask test");
+    }
+    spec_checks::run(root).context("spec checks")?;
+    cargo(root, &["test", "--workspace", "--all-targets"])?;
+    println!("xtask test: all steps passed");
+    Ok(())
+}
+
+/// Runs cargo in the workspace root; under CI insta must never write snapshots.
+fn cargo(root: &Path, args: &[&str]) -> Result<()> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+    let mut command = Command::new(cargo);
+    command.args(args).current_dir(root);
+    if std::env::var_os("CI").is_some() {
+        command.env("INSTA_UPDATE", "no");
+    }
+    let status = command.status().with_context(|| format!("running cargo {}", args.join(" ")))?;
+    if !status.success() {
+        bail!("cargo {} failed ({status})", args.join(" "));
+    }
+    Ok(())
+}
