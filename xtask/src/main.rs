@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use anyhow::{Context, Result, bail};
+use hub_api_codegen as codegen;
 
 const USAGE: &str = "\
 usage: cargo xtask <command>
@@ -30,7 +31,10 @@ fn main() {
 
 fn run(args: Vec<String>) -> Result<()> {
     let root = workspace_root();
-    let (command, rest) = args.split_first().map(|(c, r)| (c.as_str(), r)).unwrap_or(("", &[]));
+    let (command, rest) = args
+        .split_first()
+        .map(|(c, r)| (c.as_str(), r))
+        .unwrap_or(("", &[]));
     match command {
         "regen" => regen(&root, rest),
         "test" => test(&root, rest),
@@ -56,8 +60,26 @@ fn regen(root: &Path, args: &[String]) -> Result<()> {
         [flag] if flag == "--check" => true,
         _ => bail!("usage: cargo xtask regen [--check]"),
     };
-    let _ = (root, check);
-    bail!("regen is not implemented yet")
+    let spec_text = std::fs::read_to_string(root.join(codegen::SPEC_PATH))
+        .with_context(|| format!("reading {}", codegen::SPEC_PATH))?;
+    let output = codegen::generate_hub_client(&spec_text)?;
+    let client_path = root.join(codegen::CLIENT_PATH);
+    let on_disk = std::fs::read_to_string(&client_path).unwrap_or_default();
+    match codegen::short_diff(codegen::CLIENT_PATH, &on_disk, &output.rust, 40) {
+        None => println!("regen: {} is up to date", codegen::CLIENT_PATH),
+        Some(diff) if check => {
+            bail!(
+                "{diff}{} is stale: run `cargo xtask regen`",
+                codegen::CLIENT_PATH
+            )
+        }
+        Some(_) => {
+            std::fs::write(&client_path, &output.rust)
+                .with_context(|| format!("writing {}", codegen::CLIENT_PATH))?;
+            println!("regen: wrote {}", codegen::CLIENT_PATH);
+        }
+    }
+    Ok(())
 }
 
 fn test(root: &Path, args: &[String]) -> Result<()> {
@@ -65,6 +87,7 @@ fn test(root: &Path, args: &[String]) -> Result<()> {
         bail!("usage: cargo xtask test");
     }
     spec_checks::run(root).context("spec checks")?;
+    regen(root, &["--check".to_owned()])?;
     cargo(root, &["test", "--workspace", "--all-targets"])?;
     println!("xtask test: all steps passed");
     Ok(())
@@ -78,7 +101,9 @@ fn cargo(root: &Path, args: &[&str]) -> Result<()> {
     if std::env::var_os("CI").is_some() {
         command.env("INSTA_UPDATE", "no");
     }
-    let status = command.status().with_context(|| format!("running cargo {}", args.join(" ")))?;
+    let status = command
+        .status()
+        .with_context(|| format!("running cargo {}", args.join(" ")))?;
     if !status.success() {
         bail!("cargo {} failed ({status})", args.join(" "));
     }

@@ -1,0 +1,770 @@
+//! Step 2: OpenAPI 3.1 down to the 3.0 that progenitor 0.15 and typify 0.8 accept.
+//!
+//! Each rewrite keeps the meaning of the schema:
+//!
+//! | 3.1                                   | 3.0                                              |
+//! |---------------------------------------|--------------------------------------------------|
+//! | `openapi: 3.1.x`                      | `openapi: 3.0.3`                                 |
+//! | `type: [T, "null"]`                   | `type: T`, `nullable: true`                      |
+//! | `type: "null"`                        | `enum: [null]`, `nullable: true`                 |
+//! | `oneOf`/`anyOf` with a `{type: null}` | the other members, `nullable: true`              |
+//! | `const: v`                            | `enum: [v]` (and `type` inferred from `v`)       |
+//! | `examples: [a, b]` (in a schema)      | `example: a`, `x-examples: [a, b]`               |
+//! | `exclusiveMinimum: n` (a number)      | `minimum: n`, `exclusiveMinimum: true`           |
+//! | `$ref` with sibling keywords          | `allOf: [{$ref}]` beside the siblings            |
+//! | `propertyNames: S`                    | `x-propertyNames: S`, for a patch to enforce     |
+//! | `$comment`                            | `x-comment`                                      |
+//!
+//! Anything else 3.0 cannot express (tuple `prefixItems`, `if`/`then`, `unevaluated*`, a type
+//! union of two non-null types, ...) stops generation with the JSON pointer and the reason:
+//! nothing is dropped silently.
+
+use serde_json::{Map, Value, json};
+
+use crate::Error;
+use crate::pointer::push;
+
+/// JSON Schema 2020-12 keywords that have no OpenAPI 3.0 counterpart.
+const UNSUPPORTED: &[(&str, &str)] = &[
+    (
+        "prefixItems",
+        "tuple validation does not exist in OpenAPI 3.0",
+    ),
+    ("if", "conditional schemas do not exist in OpenAPI 3.0"),
+    ("then", "conditional schemas do not exist in OpenAPI 3.0"),
+    ("else", "conditional schemas do not exist in OpenAPI 3.0"),
+    (
+        "dependentRequired",
+        "dependent requirements do not exist in OpenAPI 3.0",
+    ),
+    (
+        "dependentSchemas",
+        "dependent schemas do not exist in OpenAPI 3.0",
+    ),
+    (
+        "dependencies",
+        "dependent schemas do not exist in OpenAPI 3.0",
+    ),
+    (
+        "unevaluatedProperties",
+        "`unevaluatedProperties` does not exist in OpenAPI 3.0",
+    ),
+    (
+        "unevaluatedItems",
+        "`unevaluatedItems` does not exist in OpenAPI 3.0",
+    ),
+    ("contains", "`contains` does not exist in OpenAPI 3.0"),
+    ("minContains", "`minContains` does not exist in OpenAPI 3.0"),
+    ("maxContains", "`maxContains` does not exist in OpenAPI 3.0"),
+    (
+        "patternProperties",
+        "`patternProperties` does not exist in OpenAPI 3.0; use `propertyNames` with `additionalProperties`",
+    ),
+    (
+        "$defs",
+        "local `$defs` are not resolvable by progenitor; move the schema to `components/schemas`",
+    ),
+    ("$id", "schema identifiers are not supported by progenitor"),
+    ("$anchor", "schema anchors are not supported by progenitor"),
+    (
+        "$dynamicRef",
+        "dynamic references do not exist in OpenAPI 3.0",
+    ),
+    (
+        "$dynamicAnchor",
+        "dynamic references do not exist in OpenAPI 3.0",
+    ),
+    ("$schema", "per-schema dialects do not exist in OpenAPI 3.0"),
+    (
+        "contentMediaType",
+        "`contentMediaType` does not exist in OpenAPI 3.0",
+    ),
+    (
+        "contentEncoding",
+        "`contentEncoding` does not exist in OpenAPI 3.0",
+    ),
+    (
+        "contentSchema",
+        "`contentSchema` does not exist in OpenAPI 3.0",
+    ),
+];
+
+/// Keywords whose value is a single subschema.
+const SUBSCHEMA: &[&str] = &["items", "not", "additionalProperties", "x-propertyNames"];
+/// Keywords whose value is a list of subschemas.
+const SUBSCHEMA_LISTS: &[&str] = &["allOf", "anyOf", "oneOf"];
+
+/// Down-levels a whole OpenAPI 3.1 document. A 3.0 document is refused: the spec is 3.1 and
+/// the step should never be skipped by accident.
+pub fn downlevel(document: &Value) -> Result<Value, Error> {
+    let mut out = document.clone();
+    let root = out
+        .as_object_mut()
+        .ok_or_else(|| Error::downlevel("", "the document is not a mapping"))?;
+
+    let version = root
+        .get("openapi")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    if !version.starts_with("3.1.") {
+        return Err(Error::downlevel(
+            "/openapi",
+            format!("expected an OpenAPI 3.1.x document, found `{version}`"),
+        ));
+    }
+    root.insert("openapi".into(), json!("3.0.3"));
+
+    if let Some(dialect) = root.remove("jsonSchemaDialect") {
+        if dialect != json!("https://spec.openapis.org/oas/3.1/dialect/base") {
+            return Err(Error::downlevel(
+                "/jsonSchemaDialect",
+                "only the default OpenAPI 3.1 dialect can be down-levelled",
+            ));
+        }
+    }
+    if root
+        .get("webhooks")
+        .is_some_and(|hooks| hooks.as_object().is_none_or(|map| !map.is_empty()))
+    {
+        return Err(Error::downlevel(
+            "/webhooks",
+            "top-level webhooks do not exist in OpenAPI 3.0",
+        ));
+    }
+    root.remove("webhooks");
+    if root.pointer_mut_compat("/components/pathItems").is_some() {
+        return Err(Error::downlevel(
+            "/components/pathItems",
+            "reusable path items do not exist in OpenAPI 3.0",
+        ));
+    }
+    if let Some(info) = root.get_mut("info").and_then(Value::as_object_mut) {
+        rename_key(info, "summary", "x-summary");
+        if info
+            .get("license")
+            .and_then(|license| license.get("identifier"))
+            .is_some()
+        {
+            return Err(Error::downlevel(
+                "/info/license/identifier",
+                "SPDX license identifiers do not exist in OpenAPI 3.0; use `url`",
+            ));
+        }
+    }
+    if !root.contains_key("paths") {
+        root.insert("paths".into(), json!({}));
+    }
+
+    for pointer in schema_locations(&out) {
+        let schema = out.pointer_mut(&pointer).expect("location was just found");
+        downlevel_schema(schema, &pointer)?;
+    }
+    Ok(out)
+}
+
+/// `Map::pointer_mut` does not exist; this is the one lookup the root needs before walking.
+trait PointerCompat {
+    fn pointer_mut_compat(&mut self, pointer: &str) -> Option<&mut Value>;
+}
+
+impl PointerCompat for Map<String, Value> {
+    fn pointer_mut_compat(&mut self, pointer: &str) -> Option<&mut Value> {
+        let mut parts = pointer.trim_start_matches('/').split('/');
+        let first = parts.next()?;
+        parts.try_fold(self.get_mut(first)?, |value, part| value.get_mut(part))
+    }
+}
+
+fn rename_key(map: &mut Map<String, Value>, from: &str, to: &str) {
+    if let Some(value) = map.remove(from) {
+        map.insert(to.to_owned(), value);
+    }
+}
+
+/// Every place in the document where a schema (not a reference object or an example) starts.
+fn schema_locations(document: &Value) -> Vec<String> {
+    let mut found = Vec::new();
+    let components = document.get("components");
+    for (name, _) in entries(components.and_then(|c| c.get("schemas"))) {
+        found.push(push("/components/schemas", name));
+    }
+    for (name, parameter) in entries(components.and_then(|c| c.get("parameters"))) {
+        parameter_schemas(parameter, &push("/components/parameters", name), &mut found);
+    }
+    for (name, header) in entries(components.and_then(|c| c.get("headers"))) {
+        parameter_schemas(header, &push("/components/headers", name), &mut found);
+    }
+    for (name, body) in entries(components.and_then(|c| c.get("requestBodies"))) {
+        content_schemas(body, &push("/components/requestBodies", name), &mut found);
+    }
+    for (name, response) in entries(components.and_then(|c| c.get("responses"))) {
+        response_schemas(response, &push("/components/responses", name), &mut found);
+    }
+    for (path, item) in entries(document.get("paths")) {
+        let item_pointer = push("/paths", path);
+        for (index, parameter) in list(item.get("parameters")) {
+            parameter_schemas(
+                parameter,
+                &format!("{item_pointer}/parameters/{index}"),
+                &mut found,
+            );
+        }
+        for (method, operation) in entries(Some(item)) {
+            if !is_method(method) {
+                continue;
+            }
+            let operation_pointer = push(&item_pointer, method);
+            for (index, parameter) in list(operation.get("parameters")) {
+                parameter_schemas(
+                    parameter,
+                    &format!("{operation_pointer}/parameters/{index}"),
+                    &mut found,
+                );
+            }
+            if let Some(body) = operation.get("requestBody") {
+                content_schemas(
+                    body,
+                    &format!("{operation_pointer}/requestBody"),
+                    &mut found,
+                );
+            }
+            for (status, response) in entries(operation.get("responses")) {
+                response_schemas(
+                    response,
+                    &push(&format!("{operation_pointer}/responses"), status),
+                    &mut found,
+                );
+            }
+        }
+    }
+    found
+}
+
+pub(crate) fn is_method(key: &str) -> bool {
+    matches!(
+        key,
+        "get" | "put" | "post" | "delete" | "options" | "head" | "patch" | "trace"
+    )
+}
+
+fn entries(value: Option<&Value>) -> impl Iterator<Item = (&String, &Value)> {
+    value.and_then(Value::as_object).into_iter().flatten()
+}
+
+fn list(value: Option<&Value>) -> impl Iterator<Item = (usize, &Value)> {
+    value
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .enumerate()
+}
+
+fn parameter_schemas(parameter: &Value, pointer: &str, found: &mut Vec<String>) {
+    if parameter.get("schema").is_some() {
+        found.push(format!("{pointer}/schema"));
+    }
+    content_schemas(parameter, pointer, found);
+}
+
+fn content_schemas(owner: &Value, pointer: &str, found: &mut Vec<String>) {
+    for (media_type, content) in entries(owner.get("content")) {
+        if content.get("schema").is_some() {
+            found.push(format!(
+                "{}/schema",
+                push(&format!("{pointer}/content"), media_type)
+            ));
+        }
+    }
+}
+
+fn response_schemas(response: &Value, pointer: &str, found: &mut Vec<String>) {
+    content_schemas(response, pointer, found);
+    for (name, header) in entries(response.get("headers")) {
+        parameter_schemas(header, &push(&format!("{pointer}/headers"), name), found);
+    }
+}
+
+/// Down-levels one schema and everything below it.
+fn downlevel_schema(schema: &mut Value, pointer: &str) -> Result<(), Error> {
+    let Some(object) = schema.as_object_mut() else {
+        return match schema {
+            Value::Bool(_) => Err(Error::downlevel(
+                pointer,
+                "boolean schemas exist in OpenAPI 3.0 only as `additionalProperties`",
+            )),
+            _ => Err(Error::downlevel(pointer, "a schema must be a mapping")),
+        };
+    };
+
+    for (keyword, reason) in UNSUPPORTED {
+        if object.contains_key(*keyword) {
+            return Err(Error::downlevel(&push(pointer, keyword), *reason));
+        }
+    }
+    if object.contains_key("nullable") {
+        return Err(Error::downlevel(
+            &push(pointer, "nullable"),
+            "`nullable` is not OpenAPI 3.1; write `type: [T, \"null\"]`",
+        ));
+    }
+    if matches!(object.get("items"), Some(Value::Array(_))) {
+        return Err(Error::downlevel(
+            &push(pointer, "items"),
+            "tuple validation does not exist in OpenAPI 3.0",
+        ));
+    }
+
+    wrap_ref_with_siblings(object);
+    fold_null_members(object, pointer)?;
+    fold_null_type(object, pointer)?;
+    fold_const(object, pointer)?;
+    fold_examples(object, pointer)?;
+    fold_exclusive_bound(object, pointer, "exclusiveMinimum", "minimum", |a, b| {
+        a >= b
+    })?;
+    fold_exclusive_bound(object, pointer, "exclusiveMaximum", "maximum", |a, b| {
+        a <= b
+    })?;
+    rename_key(object, "propertyNames", "x-propertyNames");
+    rename_key(object, "$comment", "x-comment");
+
+    for keyword in SUBSCHEMA {
+        if let Some(sub) = object.get_mut(*keyword) {
+            if *keyword == "additionalProperties" && sub.is_boolean() {
+                continue;
+            }
+            downlevel_schema(sub, &push(pointer, keyword))?;
+        }
+    }
+    for keyword in SUBSCHEMA_LISTS {
+        if let Some(members) = object.get_mut(*keyword) {
+            let members = members.as_array_mut().ok_or_else(|| {
+                Error::downlevel(&push(pointer, keyword), "must be a list of schemas")
+            })?;
+            for (index, member) in members.iter_mut().enumerate() {
+                downlevel_schema(member, &format!("{}/{index}", push(pointer, keyword)))?;
+            }
+        }
+    }
+    if let Some(properties) = object.get_mut("properties") {
+        let properties = properties
+            .as_object_mut()
+            .ok_or_else(|| Error::downlevel(&push(pointer, "properties"), "must be a mapping"))?;
+        for (name, property) in properties.iter_mut() {
+            downlevel_schema(property, &push(&push(pointer, "properties"), name))?;
+        }
+    }
+    Ok(())
+}
+
+/// In 3.0 a `$ref` object ignores its siblings; `allOf` with one member keeps them meaningful.
+fn wrap_ref_with_siblings(object: &mut Map<String, Value>) {
+    if object.len() < 2 || !object.contains_key("$ref") {
+        return;
+    }
+    let reference = object.remove("$ref").expect("checked above");
+    let member = json!({ "$ref": reference });
+    match object.get_mut("allOf").and_then(Value::as_array_mut) {
+        Some(members) => members.insert(0, member),
+        None => {
+            object.insert("allOf".into(), json!([member]));
+        }
+    }
+}
+
+fn is_null_schema(schema: &Value) -> bool {
+    match schema.get("type") {
+        Some(Value::String(kind)) => {
+            kind == "null" && schema.as_object().is_some_and(|o| o.len() == 1)
+        }
+        Some(Value::Array(kinds)) => {
+            kinds == &[json!("null")] && schema.as_object().is_some_and(|o| o.len() == 1)
+        }
+        _ => false,
+    }
+}
+
+/// `oneOf: [X, {type: null}]` means "X or null": 3.0 says that with `nullable`.
+fn fold_null_members(object: &mut Map<String, Value>, pointer: &str) -> Result<(), Error> {
+    for keyword in ["oneOf", "anyOf"] {
+        let Some(members) = object.get_mut(keyword).and_then(Value::as_array_mut) else {
+            continue;
+        };
+        let before = members.len();
+        members.retain(|member| !is_null_schema(member));
+        if members.len() == before {
+            continue;
+        }
+        if members.is_empty() {
+            return Err(Error::downlevel(
+                &push(pointer, keyword),
+                "a union of only `null` cannot be expressed",
+            ));
+        }
+        object.insert("nullable".into(), json!(true));
+        if let [single] = object
+            .get(keyword)
+            .and_then(Value::as_array)
+            .map(Vec::as_slice)
+            .unwrap_or_default()
+        {
+            // A one-member union is the member itself; `allOf` keeps a `$ref` member valid.
+            let single = single.clone();
+            object.remove(keyword);
+            match object.get_mut("allOf").and_then(Value::as_array_mut) {
+                Some(all) => all.push(single),
+                None => {
+                    object.insert("allOf".into(), json!([single]));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+fn fold_null_type(object: &mut Map<String, Value>, pointer: &str) -> Result<(), Error> {
+    let Some(kind) = object.get("type").cloned() else {
+        return Ok(());
+    };
+    let kinds: Vec<Value> = match kind {
+        Value::String(_) => vec![kind],
+        Value::Array(kinds) => kinds,
+        _ => {
+            return Err(Error::downlevel(
+                &push(pointer, "type"),
+                "must be a string or a list of strings",
+            ));
+        }
+    };
+    let nullable = kinds.iter().any(|kind| kind == "null");
+    let rest: Vec<&Value> = kinds.iter().filter(|kind| *kind != "null").collect();
+    match rest.as_slice() {
+        [] => {
+            // Only null: 3.0 has no null type, but a nullable enum of just `null` means the same.
+            if object.contains_key("enum") || object.contains_key("const") {
+                return Err(Error::downlevel(
+                    pointer,
+                    "`type: null` beside `enum` or `const` cannot be expressed",
+                ));
+            }
+            object.remove("type");
+            object.insert("enum".into(), json!([null]));
+        }
+        [single] => {
+            object.insert("type".into(), (*single).clone());
+        }
+        _ => {
+            return Err(Error::downlevel(
+                &push(pointer, "type"),
+                format!(
+                    "a union of types {rest:?} cannot be expressed; use `oneOf` of one schema per type"
+                ),
+            ));
+        }
+    }
+    if nullable {
+        object.insert("nullable".into(), json!(true));
+        if let Some(values) = object.get_mut("enum").and_then(Value::as_array_mut) {
+            // OpenAPI 3.0.3 requires `null` among the values of a nullable enum.
+            if !values.contains(&Value::Null) {
+                values.push(Value::Null);
+            }
+        }
+    }
+    Ok(())
+}
+
+fn fold_const(object: &mut Map<String, Value>, pointer: &str) -> Result<(), Error> {
+    let Some(value) = object.remove("const") else {
+        return Ok(());
+    };
+    if object.contains_key("enum") {
+        return Err(Error::downlevel(
+            &push(pointer, "const"),
+            "`const` beside `enum` cannot be expressed",
+        ));
+    }
+    let inferred = match &value {
+        Value::String(_) => "string",
+        Value::Bool(_) => "boolean",
+        Value::Number(number) if number.is_i64() || number.is_u64() => "integer",
+        Value::Number(_) => "number",
+        Value::Null | Value::Array(_) | Value::Object(_) => {
+            return Err(Error::downlevel(
+                &push(pointer, "const"),
+                "only a string, number or boolean `const` can be expressed",
+            ));
+        }
+    };
+    object.entry("type").or_insert_with(|| json!(inferred));
+    object.insert("enum".into(), json!([value]));
+    Ok(())
+}
+
+fn fold_examples(object: &mut Map<String, Value>, pointer: &str) -> Result<(), Error> {
+    let Some(examples) = object.remove("examples") else {
+        return Ok(());
+    };
+    let Value::Array(list) = &examples else {
+        return Err(Error::downlevel(
+            &push(pointer, "examples"),
+            "schema `examples` must be a list",
+        ));
+    };
+    if let Some(first) = list.first() {
+        object.entry("example").or_insert_with(|| first.clone());
+    }
+    if list.len() > 1 {
+        object.insert("x-examples".into(), examples);
+    }
+    Ok(())
+}
+
+/// Turns the 3.1 numeric `exclusiveMinimum: n` into 3.0's `minimum: n, exclusiveMinimum: true`,
+/// keeping whichever of the two bounds is stricter when both are given.
+fn fold_exclusive_bound(
+    object: &mut Map<String, Value>,
+    pointer: &str,
+    exclusive: &str,
+    inclusive: &str,
+    exclusive_is_stricter: fn(f64, f64) -> bool,
+) -> Result<(), Error> {
+    let Some(bound) = object.remove(exclusive) else {
+        return Ok(());
+    };
+    let Some(exclusive_value) = bound.as_f64() else {
+        return Err(Error::downlevel(
+            &push(pointer, exclusive),
+            "must be a number in OpenAPI 3.1",
+        ));
+    };
+    match object
+        .get(inclusive)
+        .map(|value| value.as_f64().ok_or(value))
+    {
+        Some(Err(_)) => Err(Error::downlevel(
+            &push(pointer, inclusive),
+            "must be a number",
+        )),
+        Some(Ok(inclusive_value)) if !exclusive_is_stricter(exclusive_value, inclusive_value) => {
+            Ok(())
+        }
+        _ => {
+            object.insert(inclusive.to_owned(), bound);
+            object.insert(exclusive.to_owned(), json!(true));
+            Ok(())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn doc(schema: Value) -> Value {
+        json!({"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {}, "components": {"schemas": {"S": schema}}})
+    }
+
+    fn down(schema: Value) -> Value {
+        downlevel(&doc(schema)).unwrap()["components"]["schemas"]["S"].clone()
+    }
+
+    fn refused(schema: Value) -> String {
+        downlevel(&doc(schema)).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn sets_the_version() {
+        assert_eq!(downlevel(&doc(json!({}))).unwrap()["openapi"], "3.0.3");
+        let error = downlevel(&json!({"openapi": "3.0.3"}))
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            error,
+            "cannot down-level /openapi: expected an OpenAPI 3.1.x document, found `3.0.3`"
+        );
+    }
+
+    #[test]
+    fn nullable_type_arrays() {
+        assert_eq!(
+            down(json!({"type": ["string", "null"]})),
+            json!({"type": "string", "nullable": true})
+        );
+        assert_eq!(
+            down(json!({"type": ["integer"]})),
+            json!({"type": "integer"})
+        );
+        assert_eq!(
+            down(json!({"type": "null"})),
+            json!({"enum": [null], "nullable": true})
+        );
+        assert_eq!(
+            down(json!({"type": ["string", "null"], "enum": ["a"]})),
+            json!({"type": "string", "enum": ["a", null], "nullable": true})
+        );
+        assert_eq!(
+            refused(json!({"properties": {"x": {"type": ["string", "integer"]}}})),
+            "cannot down-level /components/schemas/S/properties/x/type: a union of types \
+             [String(\"string\"), String(\"integer\")] cannot be expressed; use `oneOf` of one schema per type"
+        );
+    }
+
+    #[test]
+    fn nullable_unions() {
+        assert_eq!(
+            down(json!({"oneOf": [{"$ref": "#/components/schemas/T"}, {"type": "null"}]})),
+            json!({"nullable": true, "allOf": [{"$ref": "#/components/schemas/T"}]})
+        );
+        assert_eq!(
+            down(json!({"anyOf": [{"type": "string"}, {"type": "integer"}, {"type": "null"}]})),
+            json!({"anyOf": [{"type": "string"}, {"type": "integer"}], "nullable": true})
+        );
+    }
+
+    #[test]
+    fn const_becomes_a_one_value_enum_with_its_type() {
+        assert_eq!(
+            down(json!({"const": "paper"})),
+            json!({"type": "string", "enum": ["paper"]})
+        );
+        assert_eq!(
+            down(json!({"const": 3})),
+            json!({"type": "integer", "enum": [3]})
+        );
+        assert!(refused(json!({"const": {"a": 1}})).contains("/components/schemas/S/const"));
+    }
+
+    #[test]
+    fn schema_examples_but_not_media_type_examples() {
+        assert_eq!(
+            down(json!({"examples": ["a", "b"]})),
+            json!({"example": "a", "x-examples": ["a", "b"]})
+        );
+        assert_eq!(down(json!({"examples": ["a"]})), json!({"example": "a"}));
+        let media = json!({"schema": {"type": "string", "examples": ["x"]}, "examples": {"one": {"value": "x"}}});
+        let document = json!({"openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+            "paths": {"/a": {"get": {"responses": {"200": {"description": "d", "content": {"application/json": media}}}}}}});
+        let out = downlevel(&document).unwrap();
+        let content = &out["paths"]["/a"]["get"]["responses"]["200"]["content"]["application/json"];
+        assert_eq!(content["examples"], json!({"one": {"value": "x"}}));
+        assert_eq!(content["schema"], json!({"type": "string", "example": "x"}));
+    }
+
+    #[test]
+    fn exclusive_bounds() {
+        assert_eq!(
+            down(json!({"type": "integer", "exclusiveMinimum": 0})),
+            json!({"type": "integer", "minimum": 0, "exclusiveMinimum": true})
+        );
+        assert_eq!(
+            down(json!({"exclusiveMaximum": 10, "maximum": 20})),
+            json!({"maximum": 10, "exclusiveMaximum": true})
+        );
+        assert_eq!(
+            down(json!({"exclusiveMinimum": 0, "minimum": 5})),
+            json!({"minimum": 5})
+        );
+        assert!(
+            refused(json!({"exclusiveMinimum": true}))
+                .contains("/components/schemas/S/exclusiveMinimum: must be a number")
+        );
+    }
+
+    #[test]
+    fn ref_with_siblings() {
+        assert_eq!(
+            down(json!({"properties": {"e": {"$ref": "#/components/schemas/E", "default": {}}}})),
+            json!({"properties": {"e": {"default": {}, "allOf": [{"$ref": "#/components/schemas/E"}]}}})
+        );
+        assert_eq!(
+            down(json!({"$ref": "#/components/schemas/E"})),
+            json!({"$ref": "#/components/schemas/E"})
+        );
+    }
+
+    #[test]
+    fn property_names_are_carried_for_patches() {
+        assert_eq!(
+            down(
+                json!({"propertyNames": {"pattern": "^a$"}, "additionalProperties": {"type": "string"}})
+            ),
+            json!({"additionalProperties": {"type": "string"}, "x-propertyNames": {"pattern": "^a$"}})
+        );
+    }
+
+    #[test]
+    fn refuses_what_3_0_cannot_say_naming_the_pointer() {
+        for (schema, pointer) in [
+            (
+                json!({"prefixItems": []}),
+                "/components/schemas/S/prefixItems",
+            ),
+            (
+                json!({"items": [{"type": "string"}]}),
+                "/components/schemas/S/items",
+            ),
+            (
+                json!({"properties": {"a~b": {"if": {}}}}),
+                "/components/schemas/S/properties/a~0b/if",
+            ),
+            (
+                json!({"allOf": [{"unevaluatedProperties": false}]}),
+                "/components/schemas/S/allOf/0/unevaluatedProperties",
+            ),
+            (
+                json!({"patternProperties": {}}),
+                "/components/schemas/S/patternProperties",
+            ),
+            (json!({"nullable": true}), "/components/schemas/S/nullable"),
+            (json!({"not": true}), "/components/schemas/S/not"),
+        ] {
+            let error = refused(schema);
+            assert!(
+                error.starts_with(&format!("cannot down-level {pointer}")),
+                "{error}"
+            );
+        }
+    }
+
+    #[test]
+    fn refuses_top_level_webhooks() {
+        let mut document = doc(json!({}));
+        document["webhooks"] = json!({"ping": {}});
+        assert!(
+            downlevel(&document)
+                .unwrap_err()
+                .to_string()
+                .starts_with("cannot down-level /webhooks")
+        );
+    }
+
+    #[test]
+    fn walks_parameters_bodies_and_responses() {
+        let document = json!({"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {"/a/{id}": {
+        "parameters": [{"name": "id", "in": "path", "required": true, "schema": {"type": ["string", "null"]}}],
+        "post": {
+            "parameters": [{"name": "q", "in": "query", "schema": {"const": "x"}}],
+            "requestBody": {"content": {"application/json": {"schema": {"examples": [1]}}}},
+            "responses": {"200": {"description": "d", "headers": {"h": {"schema": {"exclusiveMinimum": 1}}}}}
+        }}}});
+        let out = downlevel(&document).unwrap();
+        let item = &out["paths"]["/a/{id}"];
+        assert_eq!(
+            item["parameters"][0]["schema"],
+            json!({"type": "string", "nullable": true})
+        );
+        assert_eq!(
+            item["post"]["parameters"][0]["schema"],
+            json!({"type": "string", "enum": ["x"]})
+        );
+        assert_eq!(
+            item["post"]["requestBody"]["content"]["application/json"]["schema"],
+            json!({"example": 1})
+        );
+        assert_eq!(
+            item["post"]["responses"]["200"]["headers"]["h"]["schema"],
+            json!({"minimum": 1, "exclusiveMinimum": true})
+        );
+    }
+}

@@ -1,0 +1,325 @@
+//! Step 4: the checks that stand between the document and progenitor's panics.
+//!
+//! progenitor 0.15 panics (`assert!`, `todo!`, `unwrap`) instead of returning an error when an
+//! operation has no `operationId`, more than one request media type, JSON without a schema, a
+//! media-type `encoding`, more than one success (or error) body type, or a path template that
+//! does not match its path parameters. Each is caught here and named by its operation.
+
+use std::collections::BTreeMap;
+
+use serde_json::Value;
+
+use crate::Error;
+use crate::downlevel::is_method;
+
+/// Checks every operation of a down-levelled (3.0) document.
+pub fn check(document: &Value) -> Result<(), Error> {
+    let mut operation_ids = BTreeMap::new();
+    let paths = document
+        .get("paths")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten();
+    for (path, item) in paths {
+        if item.get("$ref").is_some() {
+            return Err(Error::Preflight {
+                operation: path.clone(),
+                reason: "path items given by `$ref` are not supported".into(),
+            });
+        }
+        let item_parameters = item.get("parameters");
+        for (method, operation) in item
+            .as_object()
+            .into_iter()
+            .flatten()
+            .filter(|(method, _)| is_method(method))
+        {
+            let label = format!("{} {path}", method.to_uppercase());
+            let fail = |reason: String| Error::Preflight {
+                operation: label.clone(),
+                reason,
+            };
+
+            let id = operation
+                .get("operationId")
+                .and_then(Value::as_str)
+                .ok_or_else(|| {
+                    fail("has no `operationId`, which progenitor needs to name the method".into())
+                })?;
+            if let Some(other) = operation_ids.insert(id.to_owned(), label.clone()) {
+                return Err(fail(format!(
+                    "`operationId` `{id}` is also used by {other}"
+                )));
+            }
+            let fail = |reason: String| Error::Preflight {
+                operation: format!("{id} ({label})"),
+                reason,
+            };
+
+            check_path_parameters(document, path, item_parameters, operation.get("parameters"))
+                .map_err(fail)?;
+            if let Some(body) = operation.get("requestBody") {
+                check_request_body(resolve(document, body)).map_err(fail)?;
+            }
+            check_responses(document, operation.get("responses")).map_err(fail)?;
+        }
+    }
+    Ok(())
+}
+
+/// Follows one local `$ref` (to a component), or returns the value itself.
+fn resolve<'a>(document: &'a Value, value: &'a Value) -> &'a Value {
+    value
+        .get("$ref")
+        .and_then(Value::as_str)
+        .and_then(|reference| reference.strip_prefix('#'))
+        .and_then(|pointer| document.pointer(pointer))
+        .unwrap_or(value)
+}
+
+fn is_json(media_type: &str) -> bool {
+    media_type == "application/json" || media_type.starts_with("application/json;")
+}
+
+fn check_request_body(body: &Value) -> Result<(), String> {
+    let content = body
+        .get("content")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>();
+    if content.len() > 1 {
+        let types: Vec<&str> = content.iter().map(|(name, _)| name.as_str()).collect();
+        return Err(format!(
+            "the request body has {} media types ({}); progenitor supports one",
+            types.len(),
+            types.join(", ")
+        ));
+    }
+    for (media_type, media) in content {
+        check_media(media_type, media, "the request body")?;
+    }
+    Ok(())
+}
+
+fn check_media(media_type: &str, media: &Value, what: &str) -> Result<(), String> {
+    if media
+        .get("encoding")
+        .and_then(Value::as_object)
+        .is_some_and(|encoding| !encoding.is_empty())
+    {
+        return Err(format!(
+            "{what} ({media_type}) has an `encoding`, which progenitor does not support"
+        ));
+    }
+    if is_json(media_type) && media.get("schema").is_none() {
+        return Err(format!("{what} is JSON ({media_type}) without a schema"));
+    }
+    Ok(())
+}
+
+/// What progenitor makes of one response: the kinds must agree within success and error.
+#[derive(Clone, Debug, PartialEq)]
+enum ResponseKind {
+    Json(Value),
+    Raw,
+    None,
+}
+
+fn check_responses(document: &Value, responses: Option<&Value>) -> Result<(), String> {
+    let mut success: Vec<(&str, ResponseKind)> = Vec::new();
+    let mut failure: Vec<(&str, ResponseKind)> = Vec::new();
+    for (status, response) in responses.and_then(Value::as_object).into_iter().flatten() {
+        let response = resolve(document, response);
+        let content = response.get("content").and_then(Value::as_object);
+        let mut kind = ResponseKind::None;
+        for (media_type, media) in content.into_iter().flatten() {
+            check_media(media_type, media, &format!("response {status}"))?;
+        }
+        if let Some((_, media)) = content
+            .into_iter()
+            .flatten()
+            .find(|(media_type, _)| is_json(media_type))
+        {
+            kind = ResponseKind::Json(media["schema"].clone());
+        } else if content.is_some_and(|content| !content.is_empty()) {
+            kind = ResponseKind::Raw;
+        }
+        let class = status.chars().next();
+        if matches!(class, Some('2')) || status == "default" {
+            success.push((status, kind.clone()));
+        }
+        if matches!(class, Some('4' | '5')) || status == "default" {
+            failure.push((status, kind));
+        }
+    }
+    // progenitor ignores `default` for success when a 2XX range is present.
+    if success.iter().any(|(status, _)| *status == "2XX") {
+        success.retain(|(status, _)| *status != "default");
+    }
+    for (class, responses) in [("success", &success), ("error", &failure)] {
+        if let Some((status, _)) = responses.iter().find(|(_, kind)| *kind != responses[0].1) {
+            return Err(format!(
+                "{class} responses {} and {status} have different body types; progenitor needs one per class",
+                responses[0].0
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn check_path_parameters(
+    document: &Value,
+    path: &str,
+    item: Option<&Value>,
+    operation: Option<&Value>,
+) -> Result<(), String> {
+    let mut template = Vec::new();
+    let mut rest = path;
+    while let Some(start) = rest.find('{') {
+        let end = rest[start..]
+            .find('}')
+            .ok_or_else(|| format!("path template `{path}` has an unclosed `{{`"))?
+            + start;
+        template.push(&rest[start + 1..end]);
+        rest = &rest[end + 1..];
+    }
+    let mut declared = Vec::new();
+    for parameter in [item, operation]
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_array)
+        .flatten()
+    {
+        let parameter = resolve(document, parameter);
+        if parameter.get("in").and_then(Value::as_str) == Some("path") {
+            declared.push(
+                parameter
+                    .get("name")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default(),
+            );
+        }
+    }
+    for name in &template {
+        if !declared.contains(name) {
+            return Err(format!(
+                "path parameter `{name}` is in the template but not declared"
+            ));
+        }
+    }
+    for name in &declared {
+        if !template.contains(name) {
+            return Err(format!(
+                "path parameter `{name}` is declared but not in the template"
+            ));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn with_operation(operation: Value) -> Value {
+        json!({"paths": {"/things/{id}": {
+            "parameters": [{"name": "id", "in": "path", "required": true, "schema": {"type": "string"}}],
+            "get": operation
+        }}})
+    }
+
+    fn error(operation: Value) -> String {
+        check(&with_operation(operation)).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn accepts_a_plain_operation() {
+        let ok = json!({"operationId": "getThing", "responses": {
+            "200": {"description": "d", "content": {"application/json": {"schema": {"type": "string"}}}},
+            "404": {"description": "d"}, "500": {"description": "d"}}});
+        check(&with_operation(ok)).unwrap();
+    }
+
+    #[test]
+    fn names_the_operation_without_an_id() {
+        assert_eq!(
+            error(json!({"responses": {}})),
+            "operation GET /things/{id}: has no `operationId`, which progenitor needs to name the method"
+        );
+    }
+
+    #[test]
+    fn refuses_two_success_body_types() {
+        let text = error(json!({"operationId": "getThing", "responses": {
+            "200": {"description": "d", "content": {"application/json": {"schema": {"type": "string"}}}},
+            "204": {"description": "d"}}}));
+        assert_eq!(
+            text,
+            "operation getThing (GET /things/{id}): success responses 200 and 204 have different body types; progenitor needs one per class"
+        );
+    }
+
+    #[test]
+    fn refuses_two_error_body_types() {
+        let text = error(json!({"operationId": "getThing", "responses": {
+            "400": {"description": "d", "content": {"application/json": {"schema": {"type": "string"}}}},
+            "404": {"description": "d", "content": {"text/plain": {}}}}}));
+        assert!(
+            text.contains("error responses 400 and 404 have different body types"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn refuses_json_without_a_schema() {
+        let text = error(
+            json!({"operationId": "getThing", "responses": {"200": {"description": "d", "content": {"application/json": {}}}}}),
+        );
+        assert!(
+            text.ends_with("response 200 is JSON (application/json) without a schema"),
+            "{text}"
+        );
+        let text = error(
+            json!({"operationId": "getThing", "requestBody": {"content": {"application/json": {}}}, "responses": {}}),
+        );
+        assert!(
+            text.ends_with("the request body is JSON (application/json) without a schema"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn refuses_two_request_media_types() {
+        let text = error(
+            json!({"operationId": "getThing", "responses": {}, "requestBody": {"content": {
+            "application/json": {"schema": {}}, "text/plain": {"schema": {}}}}}),
+        );
+        assert!(
+            text.contains("the request body has 2 media types (application/json, text/plain)"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn refuses_undeclared_path_parameters() {
+        let document = json!({"paths": {"/things/{id}/{other}": {"get": {"operationId": "x", "responses": {},
+            "parameters": [{"name": "id", "in": "path", "required": true, "schema": {"type": "string"}}]}}}});
+        let text = check(&document).unwrap_err().to_string();
+        assert!(
+            text.ends_with("path parameter `other` is in the template but not declared"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn refuses_duplicate_operation_ids() {
+        let document = json!({"paths": {"/a": {"get": {"operationId": "x", "responses": {}}},
+                                        "/b": {"get": {"operationId": "x", "responses": {}}}}});
+        assert_eq!(
+            check(&document).unwrap_err().to_string(),
+            "operation GET /b: `operationId` `x` is also used by GET /a"
+        );
+    }
+}

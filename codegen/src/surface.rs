@@ -1,0 +1,347 @@
+//! The public API surface of a generated client as one reviewable text: every operation (HTTP
+//! method, path, Rust signatures) and every type (its kind and, for newtypes, the rule it
+//! enforces). Snapshot-tested, so a spec change shows up in review as a short, readable diff.
+
+use std::fmt::Write;
+
+use quote::ToTokens;
+use serde_json::Value;
+
+use crate::Error;
+use crate::downlevel::is_method;
+
+/// Renders the surface of `rust` (a generated file) for the operations of `document`.
+pub fn render(rust: &str, document: &Value) -> Result<String, Error> {
+    let file = syn::parse_file(rust).map_err(|error| Error::Syntax(error.to_string()))?;
+    let mut out = String::new();
+    operations(&file, document, &mut out);
+    types(&file, &mut out);
+    Ok(out)
+}
+
+fn operations(file: &syn::File, document: &Value, out: &mut String) {
+    let client_methods: Vec<&syn::ImplItemFn> = file
+        .items
+        .iter()
+        .filter_map(|item| match item {
+            syn::Item::Impl(block) if self_type_is(block, "Client") && block.trait_.is_none() => {
+                Some(block)
+            }
+            _ => None,
+        })
+        .flat_map(|block| block.items.iter())
+        .filter_map(|item| match item {
+            syn::ImplItem::Fn(function) if matches!(function.vis, syn::Visibility::Public(_)) => {
+                Some(function)
+            }
+            _ => None,
+        })
+        .collect();
+    let builder = module(file, "builder");
+
+    let mut listed = Vec::new();
+    for (path, item) in document
+        .get("paths")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+    {
+        for (method, operation) in item
+            .as_object()
+            .into_iter()
+            .flatten()
+            .filter(|(method, _)| is_method(method))
+        {
+            let id = operation
+                .get("operationId")
+                .and_then(Value::as_str)
+                .unwrap_or_default();
+            listed.push((id.to_owned(), format!("{} {path}", method.to_uppercase())));
+        }
+    }
+    listed.sort();
+    out.push_str("# Operations\n");
+    for (id, route) in listed {
+        let _ = writeln!(out, "\n{id}: {route}");
+        let method_name = snake_case(&id);
+        if let Some(method) = client_methods
+            .iter()
+            .find(|method| method.sig.ident == method_name)
+        {
+            let _ = writeln!(out, "  Client::{}", signature(&method.sig));
+        }
+        let builder_name = upper_camel(&id);
+        for block in builder
+            .iter()
+            .flat_map(|items| items.iter())
+            .filter_map(|item| match item {
+                syn::Item::Impl(block)
+                    if self_type_is(block, &builder_name) && block.trait_.is_none() =>
+                {
+                    Some(block)
+                }
+                _ => None,
+            })
+        {
+            for item in &block.items {
+                if let syn::ImplItem::Fn(function) = item {
+                    if matches!(function.vis, syn::Visibility::Public(_))
+                        && function.sig.ident != "new"
+                    {
+                        let _ = writeln!(
+                            out,
+                            "  builder::{builder_name}::{}",
+                            signature(&function.sig)
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn types(file: &syn::File, out: &mut String) {
+    out.push_str("\n# Types\n\n");
+    let Some(items) = module(file, "types") else {
+        return;
+    };
+    let mut lines = Vec::new();
+    for item in items {
+        match item {
+            syn::Item::Struct(structure) if matches!(structure.vis, syn::Visibility::Public(_)) => {
+                lines.push(describe_struct(structure, items));
+            }
+            syn::Item::Enum(enumeration)
+                if matches!(enumeration.vis, syn::Visibility::Public(_)) =>
+            {
+                lines.push(describe_enum(enumeration));
+            }
+            syn::Item::Type(alias) if matches!(alias.vis, syn::Visibility::Public(_)) => {
+                lines.push(format!("alias {} = {}", alias.ident, tokens(&alias.ty)));
+            }
+            _ => {}
+        }
+    }
+    lines.sort();
+    for line in lines {
+        out.push_str(&line);
+        out.push('\n');
+    }
+}
+
+fn describe_struct(structure: &syn::ItemStruct, items: &[syn::Item]) -> String {
+    let name = &structure.ident;
+    match &structure.fields {
+        syn::Fields::Unnamed(fields) if fields.unnamed.len() == 1 => {
+            let inner = tokens(&fields.unnamed[0].ty);
+            match newtype_rule(&name.to_string(), items) {
+                Some(rule) => format!("newtype {name}({inner}) where {rule}"),
+                None => format!("newtype {name}({inner})"),
+            }
+        }
+        syn::Fields::Named(fields) => {
+            let deny = serde_args(&structure.attrs)
+                .iter()
+                .any(|arg| arg == "deny_unknown_fields");
+            let mut text = format!(
+                "struct {name}{}",
+                if deny { " (deny_unknown_fields)" } else { "" }
+            );
+            for field in &fields.named {
+                let wire = serde_args(&field.attrs).into_iter().find_map(|arg| {
+                    arg.strip_prefix("rename = ")
+                        .map(|name| name.trim_matches('"').to_owned())
+                });
+                let ident = field
+                    .ident
+                    .as_ref()
+                    .map(ToString::to_string)
+                    .unwrap_or_default();
+                let _ = write!(text, "\n    {ident}: {}", tokens(&field.ty));
+                if let Some(wire) = wire {
+                    let _ = write!(text, "  // \"{wire}\"");
+                }
+            }
+            text
+        }
+        _ => format!("struct {name}"),
+    }
+}
+
+fn describe_enum(enumeration: &syn::ItemEnum) -> String {
+    let args = serde_args(&enumeration.attrs);
+    let kind = if let Some(tag) = args.iter().find_map(|arg| arg.strip_prefix("tag = ")) {
+        format!("tagged enum (tag = {tag})")
+    } else if args.iter().any(|arg| arg == "untagged") {
+        "untagged enum".to_owned()
+    } else if enumeration
+        .variants
+        .iter()
+        .all(|variant| matches!(variant.fields, syn::Fields::Unit))
+    {
+        "string enum".to_owned()
+    } else {
+        "enum".to_owned()
+    };
+    let mut text = format!("{kind} {}", enumeration.ident);
+    for variant in &enumeration.variants {
+        let wire = serde_args(&variant.attrs)
+            .into_iter()
+            .find_map(|arg| arg.strip_prefix("rename = ").map(str::to_owned))
+            .map(|wire| format!(" = {wire}"))
+            .unwrap_or_default();
+        let fields = match &variant.fields {
+            syn::Fields::Unit => String::new(),
+            fields => tokens(fields),
+        };
+        let _ = write!(text, "\n    {}{fields}{wire}", variant.ident);
+    }
+    text
+}
+
+/// The rule a typify newtype enforces, read from its `FromStr` or `TryFrom<&str>` body: the
+/// regular expression and the length bounds it checks.
+fn newtype_rule(name: &str, items: &[syn::Item]) -> Option<String> {
+    let bodies: Vec<String> = items
+        .iter()
+        .filter_map(|item| match item {
+            syn::Item::Impl(block) if self_type_is(block, name) && block.trait_.is_some() => {
+                Some(tokens(block))
+            }
+            _ => None,
+        })
+        .collect();
+    let body = bodies
+        .iter()
+        .find(|body| body.contains("fn from_str") || body.contains("fn try_from"))?;
+    let mut rules = Vec::new();
+    if let Some(start) = body.find("Regex :: new (") {
+        let rest = &body[start..];
+        let literal = rest.split('"').nth(1)?;
+        rules.push(format!("matches \"{literal}\""));
+    }
+    for (needle, what) in [
+        ("chars () . count () >", "at most"),
+        ("chars () . count () <", "at least"),
+    ] {
+        if let Some(start) = body.find(needle) {
+            let number: String = body[start + needle.len()..]
+                .trim_start()
+                .chars()
+                .take_while(char::is_ascii_digit)
+                .collect();
+            rules.push(format!("{what} {number} characters"));
+        }
+    }
+    (!rules.is_empty()).then(|| rules.join(", "))
+}
+
+fn module<'a>(file: &'a syn::File, name: &str) -> Option<&'a [syn::Item]> {
+    file.items.iter().find_map(|item| match item {
+        syn::Item::Mod(module) if module.ident == name => {
+            module.content.as_ref().map(|(_, items)| items.as_slice())
+        }
+        _ => None,
+    })
+}
+
+fn self_type_is(block: &syn::ItemImpl, name: &str) -> bool {
+    match block.self_ty.as_ref() {
+        syn::Type::Path(path) => path
+            .path
+            .segments
+            .last()
+            .is_some_and(|segment| segment.ident == name),
+        _ => false,
+    }
+}
+
+/// The comma-separated contents of every `#[serde(...)]` attribute, as normalised text.
+fn serde_args(attrs: &[syn::Attribute]) -> Vec<String> {
+    attrs
+        .iter()
+        .filter(|attr| attr.path().is_ident("serde"))
+        .filter_map(|attr| attr.meta.require_list().ok())
+        .flat_map(|list| {
+            list.parse_args_with(
+                syn::punctuated::Punctuated::<syn::Meta, syn::Token![,]>::parse_terminated,
+            )
+            .map(|metas| {
+                metas
+                    .into_iter()
+                    .map(|meta| tokens(&meta))
+                    .collect::<Vec<_>>()
+            })
+            .unwrap_or_default()
+        })
+        .collect()
+}
+
+/// A signature as one line of formatted Rust.
+fn signature(sig: &syn::Signature) -> String {
+    let function: syn::ItemFn = syn::parse_quote! { #sig {} };
+    let file = syn::File {
+        shebang: None,
+        attrs: Vec::new(),
+        items: vec![syn::Item::Fn(function)],
+    };
+    let text = prettyplease::unparse(&file);
+    let text = text.trim().trim_end_matches("{}").trim();
+    text.split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .replace("( ", "(")
+        .replace(" )", ")")
+        .replace(", )", ")")
+}
+
+/// Token text with the spacing quote puts between tokens removed where Rust would not write it.
+fn tokens(node: &impl ToTokens) -> String {
+    let text = node.to_token_stream().to_string();
+    let mut out = text
+        .replace(" :: ", "::")
+        .replace(":: ", "::")
+        .replace(" <", "<")
+        .replace("< ", "<");
+    out = out
+        .replace(" >", ">")
+        .replace(" ,", ",")
+        .replace("& ", "&")
+        .replace(" (", "(")
+        .replace("( ", "(");
+    out.replace(" )", ")").replace(" = ", " = ")
+}
+
+fn snake_case(id: &str) -> String {
+    let mut out = String::new();
+    for (index, c) in id.chars().enumerate() {
+        if c.is_ascii_uppercase() {
+            if index > 0 {
+                out.push('_');
+            }
+            out.push(c.to_ascii_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+fn upper_camel(id: &str) -> String {
+    let mut chars = id.chars();
+    chars
+        .next()
+        .map(|first| first.to_ascii_uppercase().to_string() + chars.as_str())
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn case_conversions_match_progenitor() {
+        assert_eq!(snake_case("listNotifications"), "list_notifications");
+        assert_eq!(upper_camel("getMcpSettings"), "GetMcpSettings");
+    }
+}
