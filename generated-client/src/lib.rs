@@ -5,6 +5,8 @@
 //! edit `generated.rs`. Hand-written behaviour (auth, errors, pagination, the storage-token
 //! provider, the webhook receiver) lives in the `hub-api` crate.
 
+// prettyplease formats the generated file; rustfmt must leave it as generated.
+#[rustfmt::skip]
 #[allow(missing_docs, unused_imports, clippy::all, clippy::pedantic)]
 mod generated;
 
