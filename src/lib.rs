@@ -1,1 +1,14 @@
-//! placeholder
+//! `hub-api`: a typed, validated Rust client for the hub's notifications, settings, token
+//! revocation, webhooks and storage access tokens.
+//!
+//! The operations and types are generated from `spec/openapi.yaml` into the `hub-api-client`
+//! crate, re-exported here as [`generated`] and [`types`]. This crate adds what a generator
+//! cannot: authentication, typed errors, pagination, batching, the storage-token provider and
+//! the webhook receiver.
+
+pub use hub_api_client as generated;
+pub use hub_api_client::types;
+
+mod secret;
+
+pub use secret::Secret;

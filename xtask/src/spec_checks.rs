@@ -184,6 +184,7 @@ fn tidy(output: &str) -> String {
         }
         tidied.push('\n');
     }
+    tidied.truncate(tidied.trim_end().len());
     tidied
 }
 
