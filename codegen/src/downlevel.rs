@@ -114,13 +114,13 @@ pub fn downlevel(document: &Value) -> Result<Value, Error> {
     }
     root.insert("openapi".into(), json!("3.0.3"));
 
-    if let Some(dialect) = root.remove("jsonSchemaDialect") {
-        if dialect != json!("https://spec.openapis.org/oas/3.1/dialect/base") {
-            return Err(Error::downlevel(
-                "/jsonSchemaDialect",
-                "only the default OpenAPI 3.1 dialect can be down-levelled",
-            ));
-        }
+    if let Some(dialect) = root.remove("jsonSchemaDialect")
+        && dialect != json!("https://spec.openapis.org/oas/3.1/dialect/base")
+    {
+        return Err(Error::downlevel(
+            "/jsonSchemaDialect",
+            "only the default OpenAPI 3.1 dialect can be down-levelled",
+        ));
     }
     if root
         .get("webhooks")

@@ -7,7 +7,9 @@ use crate::Error;
 
 /// Parses `text`; `file` names it in error messages.
 pub fn load(text: &str, file: &str) -> Result<Value, Error> {
-    serde_norway::from_str::<Value>(text).map_err(|error| {
+    // Through the YAML library's own value first: it refuses duplicate keys, which a direct
+    // decode into a JSON map would silently collapse to the last one.
+    let yaml = serde_norway::from_str::<serde_norway::Value>(text).map_err(|error| {
         let (line, column) = error
             .location()
             .map_or((0, 0), |at| (at.line(), at.column()));
@@ -24,6 +26,12 @@ pub fn load(text: &str, file: &str) -> Result<Value, Error> {
             column,
             message,
         }
+    })?;
+    serde_json::to_value(&yaml).map_err(|error| Error::Parse {
+        file: file.to_owned(),
+        line: 0,
+        column: 0,
+        message: format!("not representable as JSON: {error}"),
     })
 }
 
@@ -62,7 +70,7 @@ mod tests {
 
     #[test]
     fn refuses_duplicate_keys() {
-        let error = load("a: 1\na: 2\n", "t.yaml").unwrap_err();
-        assert!(error.to_string().contains("duplicate"), "{error}");
+        let error = load("a: 1\nb:\n  c: 1\n  c: 2\n", "t.yaml").unwrap_err();
+        assert_eq!(error.to_string(), "t.yaml:3:3: b: duplicate entry with key \"c\"");
     }
 }

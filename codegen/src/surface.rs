@@ -84,16 +84,15 @@ fn operations(file: &syn::File, document: &Value, out: &mut String) {
             })
         {
             for item in &block.items {
-                if let syn::ImplItem::Fn(function) = item {
-                    if matches!(function.vis, syn::Visibility::Public(_))
-                        && function.sig.ident != "new"
-                    {
-                        let _ = writeln!(
-                            out,
-                            "  builder::{builder_name}::{}",
-                            signature(&function.sig)
-                        );
-                    }
+                if let syn::ImplItem::Fn(function) = item
+                    && matches!(function.vis, syn::Visibility::Public(_))
+                    && function.sig.ident != "new"
+                {
+                    let _ = writeln!(
+                        out,
+                        "  builder::{builder_name}::{}",
+                        signature(&function.sig)
+                    );
                 }
             }
         }
@@ -199,41 +198,69 @@ fn describe_enum(enumeration: &syn::ItemEnum) -> String {
     text
 }
 
-/// The rule a typify newtype enforces, read from its `FromStr` or `TryFrom<&str>` body: the
-/// regular expression and the length bounds it checks.
+/// The rule a typify newtype enforces, read from its `FromStr` or `TryFrom<&str>` impl: the
+/// regular expression it compiles and the character counts it compares against.
 fn newtype_rule(name: &str, items: &[syn::Item]) -> Option<String> {
-    let bodies: Vec<String> = items
-        .iter()
-        .filter_map(|item| match item {
-            syn::Item::Impl(block) if self_type_is(block, name) && block.trait_.is_some() => {
-                Some(tokens(block))
-            }
-            _ => None,
-        })
-        .collect();
-    let body = bodies
-        .iter()
-        .find(|body| body.contains("fn from_str") || body.contains("fn try_from"))?;
-    let mut rules = Vec::new();
-    if let Some(start) = body.find("Regex :: new (") {
-        let rest = &body[start..];
-        let literal = rest.split('"').nth(1)?;
-        rules.push(format!("matches \"{literal}\""));
-    }
-    for (needle, what) in [
-        ("chars () . count () >", "at most"),
-        ("chars () . count () <", "at least"),
-    ] {
-        if let Some(start) = body.find(needle) {
-            let number: String = body[start + needle.len()..]
-                .trim_start()
-                .chars()
-                .take_while(char::is_ascii_digit)
-                .collect();
-            rules.push(format!("{what} {number} characters"));
+    let mut patterns = Vec::new();
+    let mut bounds = Vec::new();
+    for item in items {
+        let syn::Item::Impl(block) = item else {
+            continue;
+        };
+        if self_type_is(block, name) && block.trait_.is_some() {
+            scan_rules(block.to_token_stream(), &mut patterns, &mut bounds);
         }
     }
+    patterns.sort();
+    patterns.dedup();
+    bounds.sort();
+    bounds.dedup();
+    let rules: Vec<String> = patterns
+        .into_iter()
+        .map(|pattern| format!("matches {pattern:?}"))
+        .chain(bounds)
+        .collect();
     (!rules.is_empty()).then(|| rules.join(", "))
+}
+
+/// Finds `Regex::new("...")` literals and `chars().count() > N` / `< N` comparisons.
+fn scan_rules(
+    stream: proc_macro2::TokenStream,
+    patterns: &mut Vec<String>,
+    bounds: &mut Vec<String>,
+) {
+    use proc_macro2::TokenTree;
+    let trees: Vec<TokenTree> = stream.into_iter().collect();
+    for (index, tree) in trees.iter().enumerate() {
+        match tree {
+            TokenTree::Ident(ident)
+                if ident == "new" && index >= 3 && trees[index - 3].to_string() == "Regex" =>
+            {
+                if let Some(TokenTree::Group(arguments)) = trees.get(index + 1)
+                    && let Ok(literal) = syn::parse2::<syn::LitStr>(arguments.stream())
+                {
+                    patterns.push(literal.value());
+                }
+            }
+            TokenTree::Ident(ident) if ident == "count" => {
+                let comparison = trees.get(index + 2).map(ToString::to_string);
+                let number = trees
+                    .get(index + 3)
+                    .map(|tree| tree.to_string().trim_end_matches("usize").to_owned());
+                match (comparison.as_deref(), number) {
+                    (Some(">"), Some(number)) => {
+                        bounds.push(format!("at most {number} characters"))
+                    }
+                    (Some("<"), Some(number)) => {
+                        bounds.push(format!("at least {number} characters"))
+                    }
+                    _ => {}
+                }
+            }
+            TokenTree::Group(group) => scan_rules(group.stream(), patterns, bounds),
+            _ => {}
+        }
+    }
 }
 
 fn module<'a>(file: &'a syn::File, name: &str) -> Option<&'a [syn::Item]> {
@@ -309,7 +336,7 @@ fn tokens(node: &impl ToTokens) -> String {
         .replace("& ", "&")
         .replace(" (", "(")
         .replace("( ", "(");
-    out.replace(" )", ")").replace(" = ", " = ")
+    out.replace(" )", ")")
 }
 
 fn snake_case(id: &str) -> String {

@@ -88,7 +88,7 @@ fn test(root: &Path, args: &[String]) -> Result<()> {
     }
     spec_checks::run(root).context("spec checks")?;
     regen(root, &["--check".to_owned()])?;
-    cargo(root, &["test", "--workspace", "--all-targets"])?;
+    cargo(root, &["test", "--workspace", "--all-targets", "--all-features"])?;
     println!("xtask test: all steps passed");
     Ok(())
 }

@@ -1,0 +1,146 @@
+//! The maintainer's drill, on a copy of the spec: a new `Flavor` value, a fifth `Notification`
+//! variant and a new path are absorbed by regeneration with no code change, the regenerated
+//! client builds and exposes all three, and the accepted surface snapshot no longer matches, so
+//! review is forced.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use hub_api_codegen as codegen;
+use serde_json::{Value, json};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
+}
+
+/// The three edits of the drill, made on the parsed spec.
+fn changed_spec() -> String {
+    let text = std::fs::read_to_string(root().join(codegen::SPEC_PATH)).unwrap();
+    let mut spec: Value = serde_norway::from_str(&text).unwrap();
+    let schemas = &mut spec["components"]["schemas"];
+
+    schemas["Flavor"]["enum"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!("b200x1"));
+
+    schemas["ArticleNotification"] = json!({
+        "type": "object",
+        "required": ["type", "updatedAt", "read", "article"],
+        "additionalProperties": false,
+        "properties": {
+            "type": {"const": "article"},
+            "updatedAt": {"$ref": "#/components/schemas/Timestamp"},
+            "read": {"type": "boolean"},
+            "article": {"type": "object", "required": ["id"], "properties": {"id": {"type": "string"}}}
+        }
+    });
+    schemas["Notification"]["oneOf"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"$ref": "#/components/schemas/ArticleNotification"}));
+
+    spec["paths"]["/api/settings/papers"] = json!({"get": {
+        "operationId": "getPaperSettings",
+        "responses": {"200": {"description": "Paper settings.", "content": {"application/json": {"schema": {
+            "type": "object", "required": ["digest"], "properties": {"digest": {"type": "boolean"}}
+        }}}}}
+    }});
+    serde_norway::to_string(&spec).unwrap()
+}
+
+#[test]
+fn a_spec_change_is_absorbed_by_regen_and_caught_by_the_snapshots() {
+    let output =
+        codegen::generate_hub_client(&changed_spec()).unwrap_or_else(|error| panic!("{error}"));
+
+    // Regeneration exposes all three changes.
+    assert!(
+        output.surface.contains("\n    B200x1 = \"b200x1\""),
+        "new Flavor value missing from the surface"
+    );
+    assert!(
+        output
+            .surface
+            .contains("\n    Article(ArticleNotification) = \"article\""),
+        "fifth variant missing"
+    );
+    assert!(
+        output
+            .surface
+            .contains("getPaperSettings: GET /api/settings/papers"),
+        "new operation missing"
+    );
+
+    // The accepted surface snapshot no longer matches: `cargo insta review` is required.
+    let accepted = std::fs::read_to_string(
+        root().join("codegen/tests/snapshots/hub_spec__public_api_surface.snap"),
+    )
+    .unwrap();
+    let accepted = accepted.splitn(3, "---\n").nth(2).unwrap();
+    assert_ne!(
+        accepted.trim_end(),
+        output.surface.trim_end(),
+        "the surface snapshot would not catch the change"
+    );
+
+    // The regenerated client builds, and the new items are usable from outside the crate.
+    let usage = "
+        #[allow(dead_code)]
+        fn uses_the_changes(client: &Client, article: types::ArticleNotification) {
+            let _ = types::Flavor::B200x1;
+            let _ = types::Notification::from(article);
+            let _ = client.get_paper_settings();
+        }
+    ";
+    cargo_check_client(&output.rust, usage);
+}
+
+/// Builds a copy of `generated-client` with `generated` as its generated file, in a scratch
+/// workspace that reuses this workspace's lock file and dependency declarations, offline.
+fn cargo_check_client(generated: &str, extra_lib_code: &str) {
+    let scratch = std::env::temp_dir().join(format!("hub-api-spec-change-{}", std::process::id()));
+    let crate_dir = scratch.join("generated-client");
+    std::fs::create_dir_all(crate_dir.join("src")).unwrap();
+
+    let root_manifest = std::fs::read_to_string(root().join("Cargo.toml")).unwrap();
+    let shared = root_manifest
+        .split_once("[workspace.package]")
+        .and_then(|(_, rest)| rest.split_once("\n[package]"))
+        .map(|(shared, _)| shared)
+        .expect("the root Cargo.toml has [workspace.package] and [workspace.dependencies] before [package]");
+    let manifest = format!(
+        "[workspace]\nmembers = [\"generated-client\"]\nresolver = \"3\"\n\n[workspace.package]{shared}\n"
+    );
+    std::fs::write(scratch.join("Cargo.toml"), manifest).unwrap();
+    std::fs::copy(root().join("Cargo.lock"), scratch.join("Cargo.lock")).unwrap();
+    std::fs::copy(
+        root().join("generated-client/Cargo.toml"),
+        crate_dir.join("Cargo.toml"),
+    )
+    .unwrap();
+    let lib = std::fs::read_to_string(root().join("generated-client/src/lib.rs")).unwrap();
+    std::fs::write(
+        crate_dir.join("src/lib.rs"),
+        format!("{lib}\n{extra_lib_code}"),
+    )
+    .unwrap();
+    std::fs::write(crate_dir.join("src/generated.rs"), generated).unwrap();
+
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let result = Command::new(cargo)
+        .args(["check", "--offline", "--quiet", "--manifest-path"])
+        .arg(scratch.join("Cargo.toml"))
+        .env("CARGO_TARGET_DIR", root().join("target/spec-change-drill"))
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_dir_all(&scratch);
+    assert!(
+        result.status.success(),
+        "the regenerated client does not build:\n{}",
+        String::from_utf8_lossy(&result.stderr)
+    );
+}
