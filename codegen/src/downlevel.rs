@@ -182,7 +182,7 @@ fn rename_key(map: &mut Map<String, Value>, from: &str, to: &str) {
 }
 
 /// Every place in the document where a schema (not a reference object or an example) starts.
-fn schema_locations(document: &Value) -> Vec<String> {
+pub(crate) fn schema_locations(document: &Value) -> Vec<String> {
     let mut found = Vec::new();
     let components = document.get("components");
     for (name, _) in entries(components.and_then(|c| c.get("schemas"))) {

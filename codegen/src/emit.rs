@@ -35,7 +35,7 @@ pub fn emit(document: &Value, applied: &Applied, input: &Input<'_>) -> Result<St
         .with_derive("PartialEq");
     for replacement in &applied.replacements {
         let path = format!("{}::types::{}", input.module_path, replacement.type_name);
-        settings.with_replacement(&replacement.schema, path, std::iter::empty());
+        settings.with_replacement(&replacement.schema, path, replacement.impls.iter().cloned());
     }
 
     // Preflight catches the panics we know of; anything else still must not unwind into the

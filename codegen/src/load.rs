@@ -71,6 +71,9 @@ mod tests {
     #[test]
     fn refuses_duplicate_keys() {
         let error = load("a: 1\nb:\n  c: 1\n  c: 2\n", "t.yaml").unwrap_err();
-        assert_eq!(error.to_string(), "t.yaml:3:3: b: duplicate entry with key \"c\"");
+        assert_eq!(
+            error.to_string(),
+            "t.yaml:3:3: b: duplicate entry with key \"c\""
+        );
     }
 }

@@ -128,12 +128,32 @@ fn types(file: &syn::File, out: &mut String) {
     }
 }
 
+/// The `Rules: ...` line a patched type's documentation carries.
+fn documented_rules(attrs: &[syn::Attribute]) -> Option<String> {
+    attrs.iter().find_map(|attr| match &attr.meta {
+        syn::Meta::NameValue(doc) if doc.path.is_ident("doc") => match &doc.value {
+            syn::Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Str(text),
+                ..
+            }) => text
+                .value()
+                .trim()
+                .strip_prefix("Rules: ")
+                .map(|rules| rules.trim_end_matches('.').to_owned()),
+            _ => None,
+        },
+        _ => None,
+    })
+}
+
 fn describe_struct(structure: &syn::ItemStruct, items: &[syn::Item]) -> String {
     let name = &structure.ident;
     match &structure.fields {
         syn::Fields::Unnamed(fields) if fields.unnamed.len() == 1 => {
             let inner = tokens(&fields.unnamed[0].ty);
-            match newtype_rule(&name.to_string(), items) {
+            match documented_rules(&structure.attrs)
+                .or_else(|| newtype_rule(&name.to_string(), items))
+            {
                 Some(rule) => format!("newtype {name}({inner}) where {rule}"),
                 None => format!("newtype {name}({inner})"),
             }
@@ -183,6 +203,9 @@ fn describe_enum(enumeration: &syn::ItemEnum) -> String {
         "enum".to_owned()
     };
     let mut text = format!("{kind} {}", enumeration.ident);
+    if let Some(rules) = documented_rules(&enumeration.attrs) {
+        let _ = write!(text, " where {rules}");
+    }
     for variant in &enumeration.variants {
         let wire = serde_args(&variant.attrs)
             .into_iter()

@@ -7,20 +7,77 @@ use std::path::Path;
 
 use hub_api_codegen::{Action, Input, Patch, generate};
 
+/// A fixture's patch on `/components/schemas/<name>`.
+macro_rules! fixture_patch {
+    ($name:literal, $action:expr $(,)?) => {
+        Patch {
+            target: concat!("/components/schemas/", $name),
+            action: $action,
+            reason: "the fixture's patch.",
+        }
+    };
+}
+
 /// Every fixture with the patches it exercises.
 const FIXTURES: &[(&str, &[Patch])] = &[
     ("downlevel_const", &[]),
     ("downlevel_examples", &[]),
-    ("downlevel_exclusive_bounds", &[]),
+    (
+        "downlevel_exclusive_bounds",
+        &[fixture_patch!("Percent", Action::BoundedInteger)],
+    ),
     ("downlevel_nullable", &[]),
     ("downlevel_ref_siblings", &[]),
     (
+        "patch_bounded_array",
+        &[fixture_patch!("Tags", Action::BoundedArray)],
+    ),
+    (
+        "patch_bounded_integer",
+        &[fixture_patch!("Port", Action::BoundedInteger)],
+    ),
+    (
+        "patch_exclusive_union",
+        &[fixture_patch!(
+            "Job",
+            Action::ExclusiveUnion {
+                keys: &["spaceId", "dockerImage"]
+            }
+        )],
+    ),
+    (
+        "patch_literal_union",
+        &[fixture_patch!(
+            "Disabled",
+            Action::LiteralUnion {
+                variants: &[
+                    ("Enabled", "false"),
+                    ("Disabled", "true"),
+                    ("SuspendedAfterFailure", "\"suspended-after-failure\"")
+                ],
+            },
+        )],
+    ),
+    (
         "patch_tagged_union",
-        &[Patch {
-            target: "/components/schemas/Shape",
-            action: Action::TaggedUnion { tag: "kind" },
-            reason: "the fixture's discriminated union.",
-        }],
+        &[fixture_patch!("Shape", Action::TaggedUnion { tag: "kind" })],
+    ),
+    (
+        "patch_validated_map",
+        &[
+            fixture_patch!("Env", Action::ValidatedMap { secret: false }),
+            fixture_patch!("Secrets", Action::ValidatedMap { secret: true }),
+        ],
+    ),
+    (
+        "patch_validated_string",
+        &[
+            fixture_patch!("Oid", Action::ValidatedString { secret: false }),
+            fixture_patch!("Short", Action::ValidatedString { secret: false }),
+            fixture_patch!("At", Action::ValidatedString { secret: false }),
+            fixture_patch!("Link", Action::ValidatedString { secret: false }),
+            fixture_patch!("Token", Action::ValidatedString { secret: true }),
+        ],
     ),
 ];
 

@@ -1,0 +1,183 @@
+//! After the patches: every rule that typify 0.8 would drop must be enforced by a patch. A rule
+//! left over stops generation with its JSON pointer, so a spec change can never quietly widen
+//! what the client accepts.
+//!
+//! typify keeps `required`, `enum`, `additionalProperties: false`, `nullable`, string
+//! `pattern`/`minLength`/`maxLength` (without `format`), `format: date-time` (without
+//! `pattern`), and the integer lower bounds it can express exactly as `u64` (`minimum: 0`) or
+//! `NonZeroU64` (`minimum: 1`). Everything else listed below it drops.
+
+use std::collections::BTreeSet;
+
+use serde_json::Value;
+
+use crate::Error;
+use crate::pointer::push;
+
+/// Keywords typify ignores wherever they appear.
+const DROPPED: &[(&str, &str)] = &[
+    ("minItems", "array sizes"),
+    ("maxItems", "array sizes"),
+    ("uniqueItems", "unique items"),
+    ("minProperties", "object sizes"),
+    ("maxProperties", "object sizes"),
+    ("multipleOf", "`multipleOf`"),
+    ("x-propertyNames", "map key rules (`propertyNames`)"),
+    ("not", "`not`"),
+    ("discriminator", "discriminators"),
+    (
+        "oneOf",
+        "`oneOf` exclusivity (it decodes the first variant that fits)",
+    ),
+];
+
+/// Checks every schema of the document that no patch replaced.
+pub(super) fn check(document: &Value, replaced: &BTreeSet<&str>) -> Result<(), Error> {
+    for pointer in crate::downlevel::schema_locations(document) {
+        let replaced_component = pointer
+            .strip_prefix("/components/schemas/")
+            .is_some_and(|name| {
+                replaced.contains(name.replace("~1", "/").replace("~0", "~").as_str())
+            });
+        if replaced_component {
+            continue;
+        }
+        if let Some(schema) = document.pointer(&pointer) {
+            check_schema(schema, &pointer)?;
+        }
+    }
+    Ok(())
+}
+
+fn unenforced(pointer: &str, keyword: &str, what: &str) -> Error {
+    Error::Patch {
+        target: push(pointer, keyword),
+        reason: format!(
+            "typify drops {what} and no patch enforces it; give the schema a name in `components/schemas` and add a patch in codegen/src/patches.rs"
+        ),
+    }
+}
+
+fn check_schema(schema: &Value, pointer: &str) -> Result<(), Error> {
+    let Some(object) = schema.as_object() else {
+        return Ok(());
+    };
+    for (keyword, what) in DROPPED {
+        if object.contains_key(*keyword) {
+            return Err(unenforced(pointer, keyword, what));
+        }
+    }
+    let kind = object.get("type").and_then(Value::as_str);
+    match object.get("format").and_then(Value::as_str) {
+        Some("date-time") if object.contains_key("pattern") => {
+            return Err(unenforced(
+                pointer,
+                "pattern",
+                "the `pattern` of a `date-time` string",
+            ));
+        }
+        Some("date-time") | None => {}
+        Some(_) => return Err(unenforced(pointer, "format", "this `format`")),
+    }
+    let minimum = object.get("minimum").and_then(Value::as_f64);
+    let exclusive = object
+        .get("exclusiveMinimum")
+        .and_then(Value::as_bool)
+        .unwrap_or(false);
+    let exact_lower_bound = kind == Some("integer")
+        && matches!((minimum, exclusive), (Some(0.0), _) | (Some(1.0), false));
+    if object.contains_key("minimum") && !exact_lower_bound {
+        return Err(unenforced(pointer, "minimum", "numeric bounds"));
+    }
+    if object.contains_key("maximum") {
+        return Err(unenforced(pointer, "maximum", "numeric bounds"));
+    }
+
+    for keyword in ["items", "additionalProperties"] {
+        if let Some(sub) = object.get(keyword) {
+            check_schema(sub, &push(pointer, keyword))?;
+        }
+    }
+    for keyword in ["allOf", "anyOf"] {
+        for (index, member) in object
+            .get(keyword)
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .enumerate()
+        {
+            check_schema(member, &format!("{}/{index}", push(pointer, keyword)))?;
+        }
+    }
+    for (name, property) in object
+        .get("properties")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+    {
+        check_schema(property, &push(&push(pointer, "properties"), name))?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn doc(schema: Value) -> Value {
+        json!({"components": {"schemas": {"S": schema}}})
+    }
+
+    #[test]
+    fn names_an_unenforced_rule() {
+        let error = check(
+            &doc(json!({"properties": {"ports": {"type": "array", "maxItems": 20}}})),
+            &BTreeSet::new(),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(error.starts_with("patch on /components/schemas/S/properties/ports/maxItems cannot be applied: typify drops array sizes"), "{error}");
+    }
+
+    #[test]
+    fn accepts_what_typify_keeps_and_what_patches_replace() {
+        let kept = json!({"type": "object", "required": ["a"], "additionalProperties": false, "properties": {
+            "a": {"type": "string", "pattern": "^a$", "maxLength": 3},
+            "b": {"type": "integer", "minimum": 1},
+            "c": {"type": "integer", "minimum": 0, "exclusiveMinimum": true},
+            "d": {"type": "string", "format": "date-time"}}});
+        check(&doc(kept), &BTreeSet::new()).unwrap();
+        check(
+            &doc(json!({"oneOf": [{"type": "string"}]})),
+            &BTreeSet::from(["S"]),
+        )
+        .unwrap();
+    }
+
+    #[test]
+    fn refuses_inexpressible_integer_bounds_and_formats() {
+        for (schema, keyword) in [
+            (json!({"type": "integer", "minimum": 2}), "minimum"),
+            (
+                json!({"type": "integer", "minimum": 1, "maximum": 5}),
+                "maximum",
+            ),
+            (json!({"type": "string", "format": "uri"}), "format"),
+            (
+                json!({"type": "string", "format": "date-time", "pattern": "Z$"}),
+                "pattern",
+            ),
+            (json!({"oneOf": [{"type": "string"}]}), "oneOf"),
+        ] {
+            let error = check(&doc(schema), &BTreeSet::new())
+                .unwrap_err()
+                .to_string();
+            assert!(
+                error.starts_with(&format!("patch on /components/schemas/S/{keyword} ")),
+                "{error}"
+            );
+        }
+    }
+}

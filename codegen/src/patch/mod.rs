@@ -1,0 +1,360 @@
+//! Step 3: declarative patches that restore what progenitor and typify drop.
+//!
+//! A [`Patch`] is data: a target (a JSON pointer to a component schema of the down-levelled
+//! document), an [`Action`] and a one-line reason. [`apply`] is the one mechanism that carries
+//! them out. An action may rewrite the document handed to progenitor, emits Rust items into the
+//! generated `types` module, and asks typify to use the emitted item in place of the type it
+//! would generate for the component. A patch whose target no longer fits the document fails
+//! loudly: the spec moved, and a maintainer must look.
+//!
+//! After the patches, [`coverage`] checks that no rule typify drops is left unenforced.
+
+mod coverage;
+mod newtypes;
+mod unions;
+
+use std::collections::BTreeSet;
+
+use proc_macro2::TokenStream;
+use progenitor::TypeImpl;
+use quote::{format_ident, quote};
+use serde_json::Value;
+
+use crate::Error;
+
+/// One declarative patch.
+#[derive(Clone, Copy, Debug)]
+pub struct Patch {
+    /// A JSON pointer to a component schema, `/components/schemas/<Name>`.
+    pub target: &'static str,
+    /// What to do there.
+    pub action: Action,
+    /// Why the generators need help here, in one line. Ends up in the type's documentation.
+    pub reason: &'static str,
+}
+
+/// What a patch does to its target. Every action reads the rules it enforces from the schema
+/// itself, so the spec stays the single source of truth; the patch only says how to express them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// A `oneOf` of `$ref` variants, each an object whose required `tag` property is a `const`
+    /// string, becomes an internally tagged enum (`#[serde(tag = ...)]`) of newtype variants.
+    /// The tag moves from the variant schemas to the enum, so each variant keeps
+    /// `deny_unknown_fields` for itself only.
+    TaggedUnion { tag: &'static str },
+    /// A `oneOf` of `$ref` object variants where variant `i` is the one that has property
+    /// `keys[i]`: decoding picks the variant by which key is present and refuses none or several.
+    ExclusiveUnion { keys: &'static [&'static str] },
+    /// A schema that admits exactly a few JSON literals becomes a plain Rust enum. Each entry is
+    /// a variant name and the JSON literal it stands for; together they must be exactly the
+    /// values the schema admits.
+    LiteralUnion {
+        variants: &'static [(&'static str, &'static str)],
+    },
+    /// An integer schema's `minimum`/`maximum` (inclusive or exclusive) become a validated newtype.
+    BoundedInteger,
+    /// An array schema's `minItems`/`maxItems` become a validated newtype over a `Vec`.
+    BoundedArray,
+    /// A string-keyed map: keys checked against `x-propertyNames` (down-levelled
+    /// `propertyNames`), values of the `additionalProperties` type. With `secret`, `Debug` prints
+    /// the keys only.
+    ValidatedMap { secret: bool },
+    /// A string schema's `pattern`, lengths and `format` (`date-time`, `uri`) become a validated
+    /// newtype with uniform messages that name the rule. With `secret`, neither `Debug` nor any
+    /// error message shows the value.
+    ValidatedString { secret: bool },
+}
+
+/// A component schema that typify must not generate, because a patch emitted its type.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Replacement {
+    /// The component schema name.
+    pub schema: String,
+    /// The Rust type name emitted into the `types` module.
+    pub type_name: String,
+    /// The traits the emitted type implements that typify may rely on.
+    pub impls: Vec<TypeImpl>,
+}
+
+/// Everything the patches produced besides their edits to the document.
+#[derive(Clone, Debug, Default)]
+pub struct Applied {
+    /// Items to add to the generated `types` module.
+    pub items: Vec<TokenStream>,
+    /// Component schemas whose type is one of `items`.
+    pub replacements: Vec<Replacement>,
+}
+
+/// The name of the error type every validated patch type reports with.
+const VALIDATION_ERROR: &str = "ValidationError";
+
+/// Applies every patch, in order, to the down-levelled document, then checks that every rule
+/// typify would drop is enforced by one of them.
+pub fn apply(document: &mut Value, patches: &[Patch]) -> Result<Applied, Error> {
+    let mut applied = Applied::default();
+    for patch in patches {
+        let name = component_name(patch)?;
+        if applied
+            .replacements
+            .iter()
+            .any(|replacement| replacement.schema == name)
+        {
+            return Err(Error::patch(
+                patch.target,
+                "a second patch on the same schema",
+            ));
+        }
+        let schema = document
+            .pointer(patch.target)
+            .ok_or_else(|| Error::patch(patch.target, "no such schema"))?
+            .clone();
+        let target = Target {
+            patch,
+            name,
+            ident: rust_ident(name, patch.target)?,
+            schema: &schema,
+        };
+        match patch.action {
+            Action::TaggedUnion { tag } => unions::tagged(document, &target, tag, &mut applied)?,
+            Action::ExclusiveUnion { keys } => {
+                unions::exclusive(document, &target, keys, &mut applied)?
+            }
+            Action::LiteralUnion { variants } => unions::literal(&target, variants, &mut applied)?,
+            Action::BoundedInteger => newtypes::bounded_integer(&target, &mut applied)?,
+            Action::BoundedArray => newtypes::bounded_array(&target, &mut applied)?,
+            Action::ValidatedMap { secret } => {
+                newtypes::validated_map(&target, secret, &mut applied)?
+            }
+            Action::ValidatedString { secret } => {
+                newtypes::validated_string(&target, secret, &mut applied)?
+            }
+        }
+    }
+    if !applied.items.is_empty() {
+        if document
+            .pointer(&format!("/components/schemas/{VALIDATION_ERROR}"))
+            .is_some()
+        {
+            return Err(Error::patch(
+                &format!("/components/schemas/{VALIDATION_ERROR}"),
+                "the name is taken by the patches' error type; rename the schema",
+            ));
+        }
+        applied.items.push(validation_error());
+    }
+    let replaced: BTreeSet<&str> = applied
+        .replacements
+        .iter()
+        .map(|replacement| replacement.schema.as_str())
+        .collect();
+    coverage::check(document, &replaced)?;
+    Ok(applied)
+}
+
+/// A patch with its component resolved.
+pub(crate) struct Target<'a> {
+    pub patch: &'a Patch,
+    /// The component schema name.
+    pub name: &'a str,
+    /// The Rust type name for it.
+    pub ident: syn::Ident,
+    /// The component schema as it was before this patch.
+    pub schema: &'a Value,
+}
+
+impl Target<'_> {
+    pub(crate) fn error(&self, reason: impl Into<String>) -> Error {
+        Error::patch(self.patch.target, reason)
+    }
+
+    /// The documentation of the emitted type: the schema's description, the rules the type
+    /// enforces (read back by the surface snapshot) and the patch's reason.
+    pub(crate) fn doc(&self, rules: &str) -> TokenStream {
+        let description = self
+            .schema
+            .get("description")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        doc_lines(
+            description,
+            &format!("Rules: {rules}.\n\nPatched: {}", self.patch.reason),
+        )
+    }
+
+    /// Registers the emitted item as the type of this component.
+    pub(crate) fn replace(&self, applied: &mut Applied, item: TokenStream, impls: Vec<TypeImpl>) {
+        applied.items.push(item);
+        applied.replacements.push(Replacement {
+            schema: self.name.to_owned(),
+            type_name: self.ident.to_string(),
+            impls,
+        });
+    }
+}
+
+/// The component name a `/components/schemas/<Name>` target names.
+fn component_name(patch: &Patch) -> Result<&'static str, Error> {
+    patch
+        .target
+        .strip_prefix("/components/schemas/")
+        .filter(|name| !name.contains('/'))
+        .ok_or_else(|| {
+            Error::patch(
+                patch.target,
+                "a patch targets a `/components/schemas/<Name>` schema",
+            )
+        })
+}
+
+/// The Rust type a subschema stands for in emitted code: a `$ref` names the component's type;
+/// plain `string`, `boolean`, `integer` and `number` map to their Rust types.
+pub(crate) fn rust_type_of(
+    schema: &Value,
+    target: &Target<'_>,
+    what: &str,
+) -> Result<TokenStream, Error> {
+    if let Some(name) = schema
+        .get("$ref")
+        .and_then(Value::as_str)
+        .and_then(crate::pointer::schema_ref_name)
+    {
+        let ident = rust_ident(name, target.patch.target)?;
+        return Ok(quote! { #ident });
+    }
+    let plain = schema.as_object().is_some_and(|object| {
+        object.keys().all(|key| {
+            matches!(
+                key.as_str(),
+                "type" | "description" | "example" | "x-examples"
+            )
+        })
+    });
+    match (schema.get("type").and_then(Value::as_str), plain) {
+        (Some("string"), true) => Ok(quote! { ::std::string::String }),
+        (Some("boolean"), true) => Ok(quote! { bool }),
+        (Some("integer"), true) => Ok(quote! { i64 }),
+        (Some("number"), true) => Ok(quote! { f64 }),
+        _ => Err(target.error(format!(
+            "{what} must be a `$ref` or a plain string, boolean, integer or number; name the schema"
+        ))),
+    }
+}
+
+/// The Rust type or variant identifier for a schema name or tag value, in UpperCamelCase as
+/// typify spells them (`community_blog` -> `CommunityBlog`).
+pub(crate) fn rust_ident(name: &str, target: &str) -> Result<syn::Ident, Error> {
+    let mut out = String::new();
+    for part in name
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|part| !part.is_empty())
+    {
+        let mut chars = part.chars();
+        if let Some(first) = chars.next() {
+            out.push(first.to_ascii_uppercase());
+            out.extend(chars);
+        }
+    }
+    if out.starts_with(|c: char| c.is_ascii_digit()) {
+        out.insert(0, 'V');
+    }
+    syn::parse_str::<syn::Ident>(&out)
+        .map(|_| format_ident!("{out}"))
+        .map_err(|_| Error::patch(target, format!("`{name}` does not make a Rust identifier")))
+}
+
+/// `#[doc]` attributes from a schema description and a note, one paragraph each.
+fn doc_lines(description: &str, note: &str) -> TokenStream {
+    let lines = description
+        .lines()
+        .chain((!description.is_empty()).then_some(""))
+        .chain(note.lines());
+    let lines = lines.map(|line| {
+        if line.is_empty() {
+            String::new()
+        } else {
+            format!(" {line}")
+        }
+    });
+    quote! { #(#[doc = #lines])* }
+}
+
+/// The error every patched type reports: which rule a value breaks. For secrets it never holds
+/// the value.
+fn validation_error() -> TokenStream {
+    let ident = format_ident!("{VALIDATION_ERROR}");
+    quote! {
+        /// A value breaks a rule of the spec. The message names the rule and, except for
+        /// secrets, the offending value.
+        #[derive(Clone, Debug, PartialEq, Eq)]
+        pub struct #ident(::std::string::String);
+        impl #ident {
+            pub(crate) fn new(message: impl ::std::convert::Into<::std::string::String>) -> Self {
+                Self(message.into())
+            }
+            /// The rule that was broken, e.g. `must match ^[a-z]+$; got "A"`.
+            pub fn message(&self) -> &str {
+                &self.0
+            }
+        }
+        impl ::std::fmt::Display for #ident {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                f.write_str(&self.0)
+            }
+        }
+        impl ::std::error::Error for #ident {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn identifiers_follow_typify() {
+        assert_eq!(
+            rust_ident("community_blog", "").unwrap().to_string(),
+            "CommunityBlog"
+        );
+        assert_eq!(
+            rust_ident("repo.content", "").unwrap().to_string(),
+            "RepoContent"
+        );
+        assert_eq!(rust_ident("2fa", "").unwrap().to_string(), "V2fa");
+        assert!(rust_ident("---", "").is_err());
+    }
+
+    #[test]
+    fn refuses_targets_that_are_not_components() {
+        let patch = Patch {
+            target: "/paths/~1a",
+            action: Action::BoundedArray,
+            reason: "r",
+        };
+        let error = apply(&mut serde_json::json!({}), &[patch])
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            error,
+            "patch on /paths/~1a cannot be applied: a patch targets a `/components/schemas/<Name>` schema"
+        );
+    }
+
+    #[test]
+    fn refuses_a_missing_target() {
+        let patch = Patch {
+            target: "/components/schemas/Gone",
+            action: Action::BoundedArray,
+            reason: "r",
+        };
+        let error = apply(
+            &mut serde_json::json!({"components": {"schemas": {}}}),
+            &[patch],
+        )
+        .unwrap_err()
+        .to_string();
+        assert_eq!(
+            error,
+            "patch on /components/schemas/Gone cannot be applied: no such schema"
+        );
+    }
+}

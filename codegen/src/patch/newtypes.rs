@@ -1,0 +1,732 @@
+//! Newtype patches: integers, arrays, maps and strings whose rules typify drops or words
+//! differently, emitted as newtypes that check every rule both when decoding JSON and when
+//! built in Rust (`new`, `TryFrom`), so there is no public way to hold an invalid value.
+//!
+//! Messages have one shape: `must <rule>; got <value>`. For secrets the value is never shown,
+//! only its length.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+use serde_json::Value;
+
+use super::{Applied, Target, rust_type_of};
+use crate::Error;
+use progenitor::TypeImpl;
+
+/// Keywords a patch may see beside the ones it enforces: documentation and annotations.
+const ANNOTATIONS: &[&str] = &[
+    "type",
+    "description",
+    "example",
+    "x-examples",
+    "default",
+    "title",
+    "x-comment",
+];
+
+/// Refuses any keyword the action does not know how to enforce, so nothing is dropped.
+fn only_keywords(target: &Target<'_>, enforced: &[&str]) -> Result<(), Error> {
+    let object = target
+        .schema
+        .as_object()
+        .ok_or_else(|| target.error("the schema is not a mapping"))?;
+    match object
+        .keys()
+        .find(|key| !enforced.contains(&key.as_str()) && !ANNOTATIONS.contains(&key.as_str()))
+    {
+        Some(key) => Err(target.error(format!("this action cannot enforce `{key}`"))),
+        None => Ok(()),
+    }
+}
+
+fn expect_type(target: &Target<'_>, kind: &str) -> Result<(), Error> {
+    match target.schema.get("type").and_then(Value::as_str) {
+        Some(found) if found == kind => Ok(()),
+        found => Err(target.error(format!("expected `type: {kind}`, found {found:?}"))),
+    }
+}
+
+fn number(target: &Target<'_>, keyword: &str) -> Result<Option<i128>, Error> {
+    match target.schema.get(keyword) {
+        None => Ok(None),
+        Some(value) => value
+            .as_i64()
+            .map(i128::from)
+            .or_else(|| value.as_u64().map(i128::from))
+            .map(Some)
+            .ok_or_else(|| target.error(format!("`{keyword}` must be a whole number"))),
+    }
+}
+
+fn flag(target: &Target<'_>, keyword: &str) -> bool {
+    target
+        .schema
+        .get(keyword)
+        .and_then(Value::as_bool)
+        .unwrap_or(false)
+}
+
+pub(super) fn bounded_integer(target: &Target<'_>, applied: &mut Applied) -> Result<(), Error> {
+    expect_type(target, "integer")?;
+    only_keywords(
+        target,
+        &["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"],
+    )?;
+    let minimum = number(target, "minimum")?
+        .map(|value| value + i128::from(flag(target, "exclusiveMinimum")));
+    let maximum = number(target, "maximum")?
+        .map(|value| value - i128::from(flag(target, "exclusiveMaximum")));
+    let unsigned = minimum.is_some_and(|minimum| minimum >= 0);
+    let (repr, lowest, highest) = if unsigned {
+        (quote! { u64 }, 0, i128::from(u64::MAX))
+    } else {
+        (quote! { i64 }, i128::from(i64::MIN), i128::from(i64::MAX))
+    };
+    let minimum = minimum.unwrap_or(lowest);
+    let maximum = maximum.unwrap_or(highest);
+    if minimum > maximum || minimum < lowest || maximum > highest {
+        return Err(target.error("the bounds admit no value or do not fit 64 bits"));
+    }
+    let literal = |value: i128| -> TokenStream {
+        if unsigned {
+            u64::try_from(value)
+                .map(|v| quote! { #v })
+                .unwrap_or_default()
+        } else {
+            i64::try_from(value)
+                .map(|v| quote! { #v })
+                .unwrap_or_default()
+        }
+    };
+    let (min, max) = (literal(minimum), literal(maximum));
+    let default = match target.schema.get("default") {
+        None => None,
+        Some(value) => {
+            let value = value
+                .as_i64()
+                .map(i128::from)
+                .or_else(|| value.as_u64().map(i128::from));
+            match value {
+                Some(value) if (minimum..=maximum).contains(&value) => Some(literal(value)),
+                _ => return Err(target.error("`default` is not an integer within the bounds")),
+            }
+        }
+    };
+    let ident = &target.ident;
+    let rules = match (minimum == lowest && !unsigned, maximum == highest) {
+        (false, false) => format!("{minimum} to {maximum}"),
+        (false, true) => format!("at least {minimum}"),
+        (true, false) => format!("at most {maximum}"),
+        (true, true) => "any integer".to_owned(),
+    };
+    let doc = target.doc(&rules);
+    let default_impl = default.as_ref().map(|value| {
+        quote! {
+            impl ::std::default::Default for #ident {
+                fn default() -> Self {
+                    Self(#value)
+                }
+            }
+        }
+    });
+    // JSON Schema counts `3.0` as an integer, so integral floats are accepted too.
+    let item = quote! {
+        #doc
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub struct #ident(#repr);
+        impl #ident {
+            /// The smallest value allowed.
+            pub const MIN: #repr = #min;
+            /// The largest value allowed.
+            pub const MAX: #repr = #max;
+            /// Checks `value` against the bounds.
+            pub fn new(value: #repr) -> ::std::result::Result<Self, ValidationError> {
+                if value < Self::MIN {
+                    return Err(ValidationError::new(::std::format!("must be at least {}; got {}", Self::MIN, value)));
+                }
+                if value > Self::MAX {
+                    return Err(ValidationError::new(::std::format!("must be at most {}; got {}", Self::MAX, value)));
+                }
+                Ok(Self(value))
+            }
+            /// The value.
+            pub fn get(self) -> #repr {
+                self.0
+            }
+            fn from_wide(value: i128) -> ::std::result::Result<Self, ValidationError> {
+                if value < i128::from(Self::MIN) {
+                    return Err(ValidationError::new(::std::format!("must be at least {}; got {}", Self::MIN, value)));
+                }
+                if value > i128::from(Self::MAX) {
+                    return Err(ValidationError::new(::std::format!("must be at most {}; got {}", Self::MAX, value)));
+                }
+                Self::new(value as #repr)
+            }
+        }
+        #default_impl
+        impl ::std::convert::TryFrom<i64> for #ident {
+            type Error = ValidationError;
+            fn try_from(value: i64) -> ::std::result::Result<Self, ValidationError> {
+                Self::from_wide(i128::from(value))
+            }
+        }
+        impl ::std::convert::TryFrom<u64> for #ident {
+            type Error = ValidationError;
+            fn try_from(value: u64) -> ::std::result::Result<Self, ValidationError> {
+                Self::from_wide(i128::from(value))
+            }
+        }
+        impl ::std::convert::TryFrom<i32> for #ident {
+            type Error = ValidationError;
+            fn try_from(value: i32) -> ::std::result::Result<Self, ValidationError> {
+                Self::from_wide(i128::from(value))
+            }
+        }
+        impl ::std::convert::From<#ident> for #repr {
+            fn from(value: #ident) -> Self {
+                value.0
+            }
+        }
+        impl ::std::fmt::Display for #ident {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                self.0.fmt(f)
+            }
+        }
+        impl ::std::str::FromStr for #ident {
+            type Err = ValidationError;
+            fn from_str(text: &str) -> ::std::result::Result<Self, ValidationError> {
+                let value: i128 = text.parse().map_err(|_| ValidationError::new(::std::format!("must be an integer; got {text:?}")))?;
+                Self::from_wide(value)
+            }
+        }
+        impl ::serde::Serialize for #ident {
+            fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error> {
+                self.0.serialize(serializer)
+            }
+        }
+        impl<'de> ::serde::Deserialize<'de> for #ident {
+            fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
+                struct Visitor;
+                impl ::serde::de::Visitor<'_> for Visitor {
+                    type Value = #ident;
+                    fn expecting(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                        f.write_str("an integer")
+                    }
+                    fn visit_i64<E: ::serde::de::Error>(self, value: i64) -> ::std::result::Result<#ident, E> {
+                        #ident::from_wide(i128::from(value)).map_err(E::custom)
+                    }
+                    fn visit_u64<E: ::serde::de::Error>(self, value: u64) -> ::std::result::Result<#ident, E> {
+                        #ident::from_wide(i128::from(value)).map_err(E::custom)
+                    }
+                    fn visit_f64<E: ::serde::de::Error>(self, value: f64) -> ::std::result::Result<#ident, E> {
+                        if value.fract() != 0.0 || !value.is_finite() {
+                            return Err(E::custom(::std::format!("must be an integer; got {value}")));
+                        }
+                        if value < i128::MIN as f64 || value > i128::MAX as f64 {
+                            return Err(E::custom(::std::format!("must be between {} and {}; got {value}", #ident::MIN, #ident::MAX)));
+                        }
+                        #ident::from_wide(value as i128).map_err(E::custom)
+                    }
+                }
+                deserializer.deserialize_any(Visitor)
+            }
+        }
+    };
+    let mut impls = vec![TypeImpl::Display, TypeImpl::FromStr];
+    if default.is_some() {
+        impls.push(TypeImpl::Default);
+    }
+    target.replace(applied, item, impls);
+    Ok(())
+}
+
+pub(super) fn bounded_array(target: &Target<'_>, applied: &mut Applied) -> Result<(), Error> {
+    expect_type(target, "array")?;
+    only_keywords(target, &["minItems", "maxItems", "items"])?;
+    let item_type = rust_type_of(
+        target.schema.get("items").unwrap_or(&Value::Null),
+        target,
+        "`items`",
+    )?;
+    let min = number(target, "minItems")?.unwrap_or(0);
+    let max = number(target, "maxItems")?;
+    let min = usize::try_from(min).map_err(|_| target.error("`minItems` out of range"))?;
+    let max_check = match max {
+        Some(max) => {
+            let max = usize::try_from(max).map_err(|_| target.error("`maxItems` out of range"))?;
+            quote! {
+                if items.len() > #max {
+                    return Err(ValidationError::new(::std::format!("must have at most {} items; got {}", #max, items.len())));
+                }
+            }
+        }
+        None => TokenStream::new(),
+    };
+    let min_check = (min > 0).then(|| {
+        let noun = if min == 1 { "item" } else { "items" };
+        let message = format!("must have at least {min} {noun}; got {{}}");
+        quote! {
+            if items.len() < #min {
+                return Err(ValidationError::new(::std::format!(#message, items.len())));
+            }
+        }
+    });
+    let ident = &target.ident;
+    let rules = match max {
+        Some(max) if min > 0 => format!("{min} to {max} items"),
+        Some(max) => format!("at most {max} items"),
+        None => format!("at least {min} item{}", if min == 1 { "" } else { "s" }),
+    };
+    let doc = target.doc(&rules);
+    let default_impl = (min == 0).then(|| {
+        quote! {
+            impl ::std::default::Default for #ident {
+                fn default() -> Self {
+                    Self(::std::vec::Vec::new())
+                }
+            }
+        }
+    });
+    let item = quote! {
+        #doc
+        #[derive(Clone, Debug, PartialEq)]
+        pub struct #ident(::std::vec::Vec<#item_type>);
+        impl #ident {
+            /// Checks the number of items.
+            pub fn new(items: ::std::vec::Vec<#item_type>) -> ::std::result::Result<Self, ValidationError> {
+                #min_check
+                #max_check
+                Ok(Self(items))
+            }
+            /// The items.
+            pub fn into_inner(self) -> ::std::vec::Vec<#item_type> {
+                self.0
+            }
+        }
+        #default_impl
+        impl ::std::ops::Deref for #ident {
+            type Target = [#item_type];
+            fn deref(&self) -> &[#item_type] {
+                &self.0
+            }
+        }
+        impl ::std::convert::TryFrom<::std::vec::Vec<#item_type>> for #ident {
+            type Error = ValidationError;
+            fn try_from(items: ::std::vec::Vec<#item_type>) -> ::std::result::Result<Self, ValidationError> {
+                Self::new(items)
+            }
+        }
+        impl ::std::convert::From<#ident> for ::std::vec::Vec<#item_type> {
+            fn from(value: #ident) -> Self {
+                value.0
+            }
+        }
+        impl<'a> ::std::iter::IntoIterator for &'a #ident {
+            type Item = &'a #item_type;
+            type IntoIter = ::std::slice::Iter<'a, #item_type>;
+            fn into_iter(self) -> Self::IntoIter {
+                self.0.iter()
+            }
+        }
+        impl ::serde::Serialize for #ident {
+            fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error> {
+                self.0.serialize(serializer)
+            }
+        }
+        impl<'de> ::serde::Deserialize<'de> for #ident {
+            fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
+                let items = ::std::vec::Vec::<#item_type>::deserialize(deserializer)?;
+                Self::new(items).map_err(::serde::de::Error::custom)
+            }
+        }
+    };
+    let impls = if min == 0 {
+        vec![TypeImpl::Default]
+    } else {
+        Vec::new()
+    };
+    target.replace(applied, item, impls);
+    Ok(())
+}
+
+/// The checks of a string rule set (`pattern`, `minLength`, `maxLength`, `format`) as code
+/// over a `value: &str`, returning `Err(ValidationError)`. `subject` prefixes messages (e.g.
+/// `key {value:?} `, a format string over `value`); `got`, when given, renders the offending
+/// value after `; got `.
+fn string_checks(
+    rules: &Value,
+    target: &Target<'_>,
+    subject: &str,
+    got: Option<&TokenStream>,
+) -> Result<TokenStream, Error> {
+    let mut checks = Vec::new();
+    let fail = |rule: String| -> TokenStream {
+        match got {
+            Some(got) => {
+                let message = format!("{subject}must {rule}; got {{}}");
+                quote! { return Err(ValidationError::new(::std::format!(#message, #got))); }
+            }
+            None => {
+                let message = format!("{subject}must {rule}");
+                quote! { return Err(ValidationError::new(::std::format!(#message))); }
+            }
+        }
+    };
+    if let Some(min) = rules.get("minLength") {
+        let min = min
+            .as_u64()
+            .ok_or_else(|| target.error("`minLength` must be a whole number"))?
+            as usize;
+        let fail = fail(format!("be at least {min} characters"));
+        checks.push(quote! {
+            if value.chars().count() < #min {
+                #fail
+            }
+        });
+    }
+    if let Some(max) = rules.get("maxLength") {
+        let max = max
+            .as_u64()
+            .ok_or_else(|| target.error("`maxLength` must be a whole number"))?
+            as usize;
+        let fail = fail(format!("be at most {max} characters"));
+        checks.push(quote! {
+            if value.chars().count() > #max {
+                #fail
+            }
+        });
+    }
+    if let Some(pattern) = rules.get("pattern") {
+        let pattern = pattern
+            .as_str()
+            .ok_or_else(|| target.error("`pattern` must be a string"))?;
+        if regress::Regex::new(pattern).is_err() {
+            return Err(target.error(format!(
+                "`pattern` {pattern:?} is not an ECMA-262 regular expression"
+            )));
+        }
+        let fail = fail(format!(
+            "match {}",
+            pattern.replace('{', "{{").replace('}', "}}")
+        ));
+        checks.push(quote! {
+            static PATTERN: ::std::sync::LazyLock<::regress::Regex> =
+                ::std::sync::LazyLock::new(|| ::regress::Regex::new(#pattern).expect("checked by codegen"));
+            if PATTERN.find(value).is_none() {
+                #fail
+            }
+        });
+    }
+    match rules.get("format").map(|format| format.as_str()) {
+        None => {}
+        Some(Some("date-time")) => {
+            let fail = fail("be an RFC 3339 date-time".to_owned());
+            checks.push(quote! {
+                if ::chrono::DateTime::parse_from_rfc3339(value).is_err() {
+                    #fail
+                }
+            });
+        }
+        Some(Some("uri")) => {
+            let fail = fail("be an absolute URI (RFC 3986)".to_owned());
+            checks.push(quote! {
+                // RFC 3986: a scheme, then only URI characters, with `%` starting an escape.
+                let uri_ok = match value.split_once(':') {
+                    Some((scheme, rest)) => {
+                        scheme.starts_with(|c: char| c.is_ascii_alphabetic())
+                            && scheme.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
+                            && rest.bytes().enumerate().all(|(index, byte)| match byte {
+                                b'%' => rest.as_bytes().get(index + 1..index + 3).is_some_and(|hex| hex.iter().all(u8::is_ascii_hexdigit)),
+                                _ => byte.is_ascii_alphanumeric() || b"-._~:/?#[]@!$&'()*+,;=".contains(&byte),
+                            })
+                    }
+                    None => false,
+                };
+                if !uri_ok {
+                    #fail
+                }
+            });
+        }
+        Some(other) => {
+            return Err(target.error(format!(
+                "`format: {}` is not supported",
+                other.unwrap_or("?")
+            )));
+        }
+    }
+    Ok(quote! { #(#checks)* })
+}
+
+/// The string rules of a schema in words, for documentation.
+fn string_rules(schema: &Value) -> Vec<String> {
+    let mut rules = Vec::new();
+    match (
+        schema.get("minLength").and_then(Value::as_u64),
+        schema.get("maxLength").and_then(Value::as_u64),
+    ) {
+        (Some(min), Some(max)) => rules.push(format!("{min} to {max} characters")),
+        (Some(min), None) => rules.push(format!("at least {min} characters")),
+        (None, Some(max)) => rules.push(format!("at most {max} characters")),
+        (None, None) => {}
+    }
+    if let Some(pattern) = schema.get("pattern").and_then(Value::as_str) {
+        rules.push(format!("match `{pattern}`"));
+    }
+    match schema.get("format").and_then(Value::as_str) {
+        Some("date-time") => rules.push("RFC 3339 date-time, kept as sent".to_owned()),
+        Some("uri") => rules.push("absolute URI".to_owned()),
+        _ => {}
+    }
+    rules
+}
+
+pub(super) fn validated_string(
+    target: &Target<'_>,
+    secret: bool,
+    applied: &mut Applied,
+) -> Result<(), Error> {
+    expect_type(target, "string")?;
+    only_keywords(target, &["pattern", "minLength", "maxLength", "format"])?;
+    let got = if secret {
+        quote! { ::std::format!("{} characters", value.chars().count()) }
+    } else {
+        quote! { ::std::format!("{value:?}") }
+    };
+    let checks = string_checks(target.schema, target, "", Some(&got))?;
+    let ident = &target.ident;
+    let name = ident.to_string();
+    let mut rules = string_rules(target.schema);
+    if secret {
+        rules.push("secret (never printed)".to_owned());
+    }
+    let doc = target.doc(&rules.join(", "));
+    let date_time = (target.schema.get("format").and_then(Value::as_str) == Some("date-time"))
+        .then(|| {
+            quote! {
+                /// The instant, in UTC. The text is kept as sent so it round-trips exactly.
+                pub fn to_datetime(&self) -> ::chrono::DateTime<::chrono::Utc> {
+                    ::chrono::DateTime::parse_from_rfc3339(&self.0)
+                        .expect("checked on construction")
+                        .with_timezone(&::chrono::Utc)
+                }
+            }
+        });
+    let shown = if secret {
+        let redacted = format!("{name}([redacted])");
+        quote! {
+            impl ::std::fmt::Debug for #ident {
+                fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                    f.write_str(#redacted)
+                }
+            }
+        }
+    } else {
+        quote! {
+            impl ::std::fmt::Debug for #ident {
+                fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                    f.debug_tuple(#name).field(&self.0).finish()
+                }
+            }
+            impl ::std::fmt::Display for #ident {
+                fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                    f.write_str(&self.0)
+                }
+            }
+        }
+    };
+    let accessor_doc = if secret {
+        " The secret value: send it, never print it."
+    } else {
+        " The text."
+    };
+    let item = quote! {
+        #doc
+        #[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub struct #ident(::std::string::String);
+        impl #ident {
+            /// Checks `value` against the schema's rules.
+            pub fn new(value: impl ::std::convert::Into<::std::string::String>) -> ::std::result::Result<Self, ValidationError> {
+                let value = value.into();
+                Self::check(&value)?;
+                Ok(Self(value))
+            }
+            fn check(value: &str) -> ::std::result::Result<(), ValidationError> {
+                #checks
+                Ok(())
+            }
+            #[doc = #accessor_doc]
+            pub fn as_str(&self) -> &str {
+                &self.0
+            }
+            /// The owned text.
+            pub fn into_inner(self) -> ::std::string::String {
+                self.0
+            }
+            #date_time
+        }
+        #shown
+        impl ::std::str::FromStr for #ident {
+            type Err = ValidationError;
+            fn from_str(value: &str) -> ::std::result::Result<Self, ValidationError> {
+                Self::new(value)
+            }
+        }
+        impl ::std::convert::TryFrom<&str> for #ident {
+            type Error = ValidationError;
+            fn try_from(value: &str) -> ::std::result::Result<Self, ValidationError> {
+                Self::new(value)
+            }
+        }
+        impl ::std::convert::TryFrom<&::std::string::String> for #ident {
+            type Error = ValidationError;
+            fn try_from(value: &::std::string::String) -> ::std::result::Result<Self, ValidationError> {
+                Self::new(value.as_str())
+            }
+        }
+        impl ::std::convert::TryFrom<::std::string::String> for #ident {
+            type Error = ValidationError;
+            fn try_from(value: ::std::string::String) -> ::std::result::Result<Self, ValidationError> {
+                Self::new(value)
+            }
+        }
+        impl ::std::convert::From<#ident> for ::std::string::String {
+            fn from(value: #ident) -> Self {
+                value.0
+            }
+        }
+        impl ::serde::Serialize for #ident {
+            fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error> {
+                serializer.serialize_str(&self.0)
+            }
+        }
+        impl<'de> ::serde::Deserialize<'de> for #ident {
+            fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
+                let value = ::std::string::String::deserialize(deserializer)?;
+                Self::check(&value).map_err(::serde::de::Error::custom)?;
+                Ok(Self(value))
+            }
+        }
+    };
+    let impls = if secret {
+        vec![TypeImpl::FromStr]
+    } else {
+        vec![TypeImpl::FromStr, TypeImpl::Display]
+    };
+    target.replace(applied, item, impls);
+    Ok(())
+}
+
+pub(super) fn validated_map(
+    target: &Target<'_>,
+    secret: bool,
+    applied: &mut Applied,
+) -> Result<(), Error> {
+    expect_type(target, "object")?;
+    only_keywords(target, &["additionalProperties", "x-propertyNames"])?;
+    let value_type = rust_type_of(
+        target
+            .schema
+            .get("additionalProperties")
+            .unwrap_or(&Value::Null),
+        target,
+        "`additionalProperties`",
+    )?;
+    let names = target
+        .schema
+        .get("x-propertyNames")
+        .cloned()
+        .unwrap_or_else(|| Value::Object(Default::default()));
+    if let Some(key) = names.as_object().and_then(|names| {
+        names
+            .keys()
+            .find(|key| !matches!(key.as_str(), "pattern" | "minLength" | "maxLength"))
+    }) {
+        return Err(target.error(format!(
+            "`propertyNames` may only use `pattern`, `minLength` and `maxLength`, not `{key}`"
+        )));
+    }
+    let key_checks = string_checks(&names, target, "key {value:?} ", None)?;
+    let ident = &target.ident;
+    let mut rules = string_rules(&names)
+        .into_iter()
+        .map(|rule| format!("keys {rule}"))
+        .collect::<Vec<_>>();
+    if secret {
+        rules.push("values secret (never printed)".to_owned());
+    }
+    let rules = if rules.is_empty() {
+        "any keys".to_owned()
+    } else {
+        rules.join(", ")
+    };
+    let doc = target.doc(&rules);
+    let debug = if secret {
+        quote! { f.debug_map().entries(self.0.keys().map(|key| (key, ::std::format_args!("[redacted]")))).finish() }
+    } else {
+        quote! { f.debug_map().entries(self.0.iter()).finish() }
+    };
+    let item = quote! {
+        #doc
+        #[derive(Clone, PartialEq, Default)]
+        pub struct #ident(::std::collections::BTreeMap<::std::string::String, #value_type>);
+        impl #ident {
+            /// An empty map.
+            pub fn new() -> Self {
+                Self::default()
+            }
+            /// Checks `key`, then inserts; returns the value the key had.
+            pub fn insert(&mut self, key: impl ::std::convert::Into<::std::string::String>, value: #value_type) -> ::std::result::Result<::std::option::Option<#value_type>, ValidationError> {
+                let key = key.into();
+                Self::check_key(&key)?;
+                Ok(self.0.insert(key, value))
+            }
+            fn check_key(value: &str) -> ::std::result::Result<(), ValidationError> {
+                #key_checks
+                Ok(())
+            }
+            /// The entries, sorted by key.
+            pub fn into_inner(self) -> ::std::collections::BTreeMap<::std::string::String, #value_type> {
+                self.0
+            }
+        }
+        impl ::std::fmt::Debug for #ident {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                #debug
+            }
+        }
+        impl ::std::ops::Deref for #ident {
+            type Target = ::std::collections::BTreeMap<::std::string::String, #value_type>;
+            fn deref(&self) -> &Self::Target {
+                &self.0
+            }
+        }
+        impl ::std::convert::TryFrom<::std::collections::BTreeMap<::std::string::String, #value_type>> for #ident {
+            type Error = ValidationError;
+            fn try_from(map: ::std::collections::BTreeMap<::std::string::String, #value_type>) -> ::std::result::Result<Self, ValidationError> {
+                for key in map.keys() {
+                    Self::check_key(key)?;
+                }
+                Ok(Self(map))
+            }
+        }
+        impl ::std::convert::TryFrom<::std::collections::HashMap<::std::string::String, #value_type>> for #ident {
+            type Error = ValidationError;
+            fn try_from(map: ::std::collections::HashMap<::std::string::String, #value_type>) -> ::std::result::Result<Self, ValidationError> {
+                Self::try_from(map.into_iter().collect::<::std::collections::BTreeMap<_, _>>())
+            }
+        }
+        impl ::serde::Serialize for #ident {
+            fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error> {
+                self.0.serialize(serializer)
+            }
+        }
+        impl<'de> ::serde::Deserialize<'de> for #ident {
+            fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
+                let map = ::std::collections::BTreeMap::<::std::string::String, #value_type>::deserialize(deserializer)?;
+                Self::try_from(map).map_err(::serde::de::Error::custom)
+            }
+        }
+    };
+    target.replace(applied, item, vec![TypeImpl::Default]);
+    Ok(())
+}

@@ -1,0 +1,431 @@
+//! Union patches: `oneOf` schemas that typify would turn into untagged enums (or `Value`s),
+//! emitted as enums that decode exactly what the schema admits, with messages that say why.
+
+use std::collections::BTreeSet;
+
+use proc_macro2::TokenStream;
+use quote::quote;
+use serde_json::Value;
+
+use super::{Applied, Target, rust_ident};
+use crate::Error;
+use crate::pointer::schema_ref_name;
+
+/// The component names of a `oneOf` whose members are all `$ref`s.
+fn ref_members(target: &Target<'_>) -> Result<Vec<String>, Error> {
+    let members = target
+        .schema
+        .get("oneOf")
+        .and_then(Value::as_array)
+        .ok_or_else(|| target.error("expected a `oneOf`"))?;
+    members
+        .iter()
+        .enumerate()
+        .map(|(index, member)| {
+            member
+                .get("$ref")
+                .and_then(Value::as_str)
+                .and_then(schema_ref_name)
+                .map(str::to_owned)
+                .ok_or_else(|| {
+                    target.error(format!(
+                        "`oneOf/{index}` is not a `$ref` to a component schema"
+                    ))
+                })
+        })
+        .collect()
+}
+
+pub(super) fn tagged(
+    document: &mut Value,
+    target: &Target<'_>,
+    tag: &str,
+    applied: &mut Applied,
+) -> Result<(), Error> {
+    let mut arms = Vec::new();
+    for variant in ref_members(target)? {
+        let uses = count_refs(document, &variant);
+        if uses != 1 {
+            return Err(target.error(format!(
+                "variant `{variant}` is referenced {uses} times; it must be used only by this union, because its tag moves to the union"
+            )));
+        }
+        let schema = document
+            .pointer_mut(&format!("/components/schemas/{variant}"))
+            .and_then(Value::as_object_mut)
+            .ok_or_else(|| target.error(format!("variant `{variant}` is not a schema mapping")))?;
+        let value = take_tag(schema, tag)
+            .map_err(|reason| target.error(format!("variant `{variant}`: {reason}")))?;
+        arms.push((value, variant));
+    }
+    let mut seen = BTreeSet::new();
+    if let Some((duplicate, _)) = arms.iter().find(|(value, _)| !seen.insert(value.clone())) {
+        return Err(target.error(format!("two variants share the tag value `{duplicate}`")));
+    }
+
+    let ident = &target.ident;
+    let mut variants = Vec::new();
+    let mut conversions = Vec::new();
+    let rules = format!(
+        "tag `{tag}` is one of {}",
+        arms.iter()
+            .map(|(value, _)| format!("`{value}`"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    for (value, variant) in &arms {
+        let variant_ident = rust_ident(value, target.patch.target)?;
+        let inner = rust_ident(variant, target.patch.target)?;
+        variants.push(quote! { #[serde(rename = #value)] #variant_ident(#inner), });
+        conversions.push(from_variant(ident, &variant_ident, &inner));
+    }
+    let doc = target.doc(&rules);
+    let item = quote! {
+        #doc
+        #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+        #[serde(tag = #tag)]
+        pub enum #ident { #(#variants)* }
+        #(#conversions)*
+    };
+    target.replace(applied, item, Vec::new());
+    Ok(())
+}
+
+pub(super) fn exclusive(
+    document: &Value,
+    target: &Target<'_>,
+    keys: &[&str],
+    applied: &mut Applied,
+) -> Result<(), Error> {
+    let members = ref_members(target)?;
+    if members.len() != keys.len() {
+        return Err(target.error(format!(
+            "{} variants but {} keys",
+            members.len(),
+            keys.len()
+        )));
+    }
+    let ident = &target.ident;
+    let mut variants = Vec::new();
+    let mut arms = Vec::new();
+    let mut conversions = Vec::new();
+    for (variant, key) in members.iter().zip(keys) {
+        let required = document
+            .pointer(&format!("/components/schemas/{variant}/required"))
+            .and_then(Value::as_array)
+            .is_some_and(|required| required.iter().any(|name| name == key));
+        if !required {
+            return Err(target.error(format!("variant `{variant}` does not require `{key}`")));
+        }
+        // `WebhookJobFromSpace` in `WebhookJob` reads better as `WebhookJob::FromSpace`.
+        let short = variant
+            .strip_prefix(target.name)
+            .filter(|rest| !rest.is_empty())
+            .unwrap_or(variant);
+        let variant_ident = rust_ident(short, target.patch.target)?;
+        let inner = rust_ident(variant, target.patch.target)?;
+        variants.push(quote! { #variant_ident(#inner), });
+        arms.push(quote! { [#key] => decode_variant::<#inner, D::Error>(value).map(Self::#variant_ident), });
+        conversions.push(from_variant(ident, &variant_ident, &inner));
+    }
+    let listed = keys
+        .iter()
+        .map(|key| format!("`{key}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let neither = format!("must have exactly one of {listed}; got none");
+    let several = format!("must have exactly one of {listed}; got ");
+    let doc = target.doc(&format!("exactly one of {listed}"));
+    let item = quote! {
+        #doc
+        #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+        #[serde(untagged)]
+        pub enum #ident { #(#variants)* }
+        impl<'de> ::serde::Deserialize<'de> for #ident {
+            fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
+                use ::serde::de::Error as _;
+                // The variant depends on which keys are present, so the object is read whole
+                // first; the chosen variant is then decoded with its own error paths.
+                fn decode_variant<T: ::serde::de::DeserializeOwned, E: ::serde::de::Error>(value: ::serde_json::Value) -> ::std::result::Result<T, E> {
+                    ::serde_path_to_error::deserialize(value).map_err(|error| {
+                        if error.path().iter().next().is_none() {
+                            E::custom(error.inner())
+                        } else {
+                            E::custom(::std::format_args!("{}: {}", error.path(), error.inner()))
+                        }
+                    })
+                }
+                let value = ::serde_json::Value::deserialize(deserializer)?;
+                let ::serde_json::Value::Object(object) = &value else {
+                    return Err(D::Error::custom(::std::format_args!("must be an object; got {}", value)));
+                };
+                let present: ::std::vec::Vec<&str> = [#(#keys),*].into_iter().filter(|key| object.contains_key(*key)).collect();
+                match present.as_slice() {
+                    #(#arms)*
+                    [] => Err(D::Error::custom(#neither)),
+                    several => Err(D::Error::custom(::std::format_args!("{}{}", #several, several.iter().map(|key| ::std::format!("`{key}`")).collect::<::std::vec::Vec<_>>().join(" and ")))),
+                }
+            }
+        }
+        #(#conversions)*
+    };
+    target.replace(applied, item, Vec::new());
+    Ok(())
+}
+
+pub(super) fn literal(
+    target: &Target<'_>,
+    variants: &[(&str, &str)],
+    applied: &mut Applied,
+) -> Result<(), Error> {
+    let admitted = admitted_literals(target.schema)
+        .ok_or_else(|| target.error("cannot list the values this schema admits"))?;
+    let mut listed = BTreeSet::new();
+    let mut parsed = Vec::new();
+    for (name, literal) in variants {
+        let value: Value = serde_json::from_str(literal)
+            .map_err(|_| target.error(format!("`{literal}` is not a JSON literal")))?;
+        listed.insert(value.to_string());
+        parsed.push((rust_ident(name, target.patch.target)?, value));
+    }
+    if listed != admitted {
+        return Err(target.error(format!(
+            "the patch lists {listed:?} but the schema admits {admitted:?}"
+        )));
+    }
+    let ident = &target.ident;
+    let mut names = Vec::new();
+    let mut serialize = Vec::new();
+    let mut deserialize = Vec::new();
+    for (name, value) in &parsed {
+        names.push(name);
+        let (write, read) = match value {
+            Value::Bool(flag) => (
+                quote! { serializer.serialize_bool(#flag) },
+                quote! { ::serde_json::Value::Bool(#flag) },
+            ),
+            Value::String(text) => (
+                quote! { serializer.serialize_str(#text) },
+                quote! { ::serde_json::Value::String(text) if text == #text },
+            ),
+            Value::Null => (
+                quote! { serializer.serialize_unit() },
+                quote! { ::serde_json::Value::Null },
+            ),
+            _ => return Err(target.error("only boolean, string and null literals are supported")),
+        };
+        serialize.push(quote! { Self::#name => #write, });
+        deserialize.push(quote! { #read => Ok(Self::#name), });
+    }
+    let literals = variants
+        .iter()
+        .map(|(_, literal)| *literal)
+        .collect::<Vec<_>>()
+        .join(" | ");
+    let expected = format!("must be one of {}; got ", literals.replace(" | ", ", "));
+    let doc = target.doc(&format!("exactly `{literals}`"));
+    let item = quote! {
+        #doc
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum #ident { #(#names,)* }
+        impl ::serde::Serialize for #ident {
+            fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error> {
+                match self { #(#serialize)* }
+            }
+        }
+        impl<'de> ::serde::Deserialize<'de> for #ident {
+            fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
+                use ::serde::de::Error as _;
+                match ::serde_json::Value::deserialize(deserializer)? {
+                    #(#deserialize)*
+                    other => Err(D::Error::custom(::std::format_args!("{}{}", #expected, other))),
+                }
+            }
+        }
+    };
+    target.replace(applied, item, Vec::new());
+    Ok(())
+}
+
+/// Every JSON value (as JSON text) a schema made of `enum`s and `boolean` types admits.
+fn admitted_literals(schema: &Value) -> Option<BTreeSet<String>> {
+    if let Some(members) = schema
+        .get("oneOf")
+        .or_else(|| schema.get("anyOf"))
+        .and_then(Value::as_array)
+    {
+        return members
+            .iter()
+            .map(admitted_literals)
+            .try_fold(BTreeSet::new(), |mut all, some| {
+                all.extend(some?);
+                Some(all)
+            });
+    }
+    if let Some(values) = schema.get("enum").and_then(Value::as_array) {
+        return Some(values.iter().map(Value::to_string).collect());
+    }
+    (schema.get("type").and_then(Value::as_str) == Some("boolean"))
+        .then(|| ["false".to_owned(), "true".to_owned()].into())
+}
+
+fn from_variant(ident: &syn::Ident, variant: &syn::Ident, inner: &syn::Ident) -> TokenStream {
+    quote! {
+        impl ::std::convert::From<#inner> for #ident {
+            fn from(value: #inner) -> Self {
+                Self::#variant(value)
+            }
+        }
+    }
+}
+
+/// Removes the required, single-valued string property `tag` and returns its value.
+fn take_tag(schema: &mut serde_json::Map<String, Value>, tag: &str) -> Result<String, String> {
+    let properties = schema
+        .get_mut("properties")
+        .and_then(Value::as_object_mut)
+        .ok_or("has no `properties`")?;
+    let property = properties
+        .get(tag)
+        .ok_or_else(|| format!("has no `{tag}` property"))?;
+    let value = match property
+        .get("enum")
+        .and_then(Value::as_array)
+        .map(Vec::as_slice)
+    {
+        Some([Value::String(value)]) => value.clone(),
+        _ => return Err(format!("property `{tag}` is not a `const` string")),
+    };
+    properties.remove(tag);
+    let required = schema
+        .get_mut("required")
+        .and_then(Value::as_array_mut)
+        .ok_or_else(|| format!("does not require `{tag}`"))?;
+    let before = required.len();
+    required.retain(|name| name != tag);
+    if required.len() == before {
+        return Err(format!("does not require `{tag}`"));
+    }
+    Ok(value)
+}
+
+/// How many `$ref`s anywhere in the document point at component schema `name`.
+fn count_refs(value: &Value, name: &str) -> usize {
+    match value {
+        Value::Object(map) => map
+            .iter()
+            .map(|(key, child)| match (key.as_str(), child) {
+                ("$ref", Value::String(reference)) => {
+                    usize::from(schema_ref_name(reference) == Some(name))
+                }
+                _ => count_refs(child, name),
+            })
+            .sum(),
+        Value::Array(items) => items.iter().map(|item| count_refs(item, name)).sum(),
+        _ => 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::patch::{Action, Patch, apply};
+
+    const UNION: Patch = Patch {
+        target: "/components/schemas/Shape",
+        action: Action::TaggedUnion { tag: "kind" },
+        reason: "test",
+    };
+
+    fn document() -> Value {
+        json!({"components": {"schemas": {
+            "Shape": {"oneOf": [{"$ref": "#/components/schemas/Circle"}, {"$ref": "#/components/schemas/Square"}]},
+            "Circle": {"type": "object", "required": ["kind", "r"], "additionalProperties": false,
+                       "properties": {"kind": {"type": "string", "enum": ["circle"]}, "r": {"type": "number"}}},
+            "Square": {"type": "object", "required": ["kind"],
+                       "properties": {"kind": {"type": "string", "enum": ["square_box"]}, "side": {"type": "number"}}}
+        }}})
+    }
+
+    #[test]
+    fn tagged_union_moves_the_tag_to_the_enum() {
+        let mut doc = document();
+        let applied = apply(&mut doc, &[UNION]).unwrap();
+        assert_eq!(
+            doc["components"]["schemas"]["Circle"]["required"],
+            json!(["r"])
+        );
+        assert!(
+            doc["components"]["schemas"]["Square"]["properties"]
+                .get("kind")
+                .is_none()
+        );
+        assert_eq!(applied.replacements[0].schema, "Shape");
+        let code = applied.items[0].to_string();
+        assert!(code.contains("# [serde (tag = \"kind\")]"), "{code}");
+        assert!(code.contains("SquareBox (Square)"), "{code}");
+    }
+
+    #[test]
+    fn tagged_union_refuses_a_variant_used_elsewhere() {
+        let mut doc = document();
+        doc["components"]["schemas"]["Other"] = json!({"$ref": "#/components/schemas/Circle"});
+        let error = apply(&mut doc, &[UNION]).unwrap_err().to_string();
+        assert!(
+            error.contains("variant `Circle` is referenced 2 times"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn tagged_union_refuses_a_variant_without_a_const_tag() {
+        let mut doc = document();
+        doc["components"]["schemas"]["Circle"]["properties"]["kind"] = json!({"type": "string"});
+        let error = apply(&mut doc, &[UNION]).unwrap_err().to_string();
+        assert!(
+            error.ends_with("variant `Circle`: property `kind` is not a `const` string"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn exclusive_union_needs_each_key_required_by_its_variant() {
+        let mut doc = document();
+        let patch = Patch {
+            target: "/components/schemas/Shape",
+            action: Action::ExclusiveUnion {
+                keys: &["r", "side"],
+            },
+            reason: "t",
+        };
+        let error = apply(&mut doc, &[patch]).unwrap_err().to_string();
+        assert!(
+            error.ends_with("variant `Square` does not require `side`"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn literal_union_must_list_exactly_the_admitted_values() {
+        let mut doc = json!({"components": {"schemas": {"Flag": {"oneOf": [{"type": "boolean"}, {"type": "string", "enum": ["x"]}]}}}});
+        let partial = Patch {
+            target: "/components/schemas/Flag",
+            action: Action::LiteralUnion {
+                variants: &[("No", "false"), ("Yes", "true")],
+            },
+            reason: "t",
+        };
+        let error = apply(&mut doc.clone(), &[partial]).unwrap_err().to_string();
+        assert!(error.contains("the patch lists {\"false\", \"true\"} but the schema admits {\"\\\"x\\\"\", \"false\", \"true\"}"), "{error}");
+        let full = Patch {
+            target: "/components/schemas/Flag",
+            action: Action::LiteralUnion {
+                variants: &[("No", "false"), ("Yes", "true"), ("X", "\"x\"")],
+            },
+            reason: "t",
+        };
+        apply(&mut doc, &[full]).unwrap();
+    }
+}
