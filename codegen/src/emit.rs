@@ -58,7 +58,13 @@ pub fn emit(document: &Value, applied: &Applied, input: &Input<'_>) -> Result<St
 
     let mut file: syn::File =
         syn::parse2(tokens).map_err(|error| Error::Syntax(error.to_string()))?;
+    refuse_null_for_optional_fields(&mut file, document)?;
     splice_into_types(&mut file, applied)?;
+    file.items.extend(
+        syn::parse2::<syn::File>(schema_registry(document, applied)?)
+            .map_err(|error| Error::Syntax(error.to_string()))?
+            .items,
+    );
     Ok(format!(
         "{}\n{}",
         crate::header(input.spec_name, input.spec_text).trim_end(),
@@ -82,4 +88,294 @@ fn splice_into_types(file: &mut syn::File, applied: &Applied) -> Result<(), Erro
         types.1.extend(patch_file.items);
     }
     Ok(())
+}
+
+/// `schemas`: every component schema by name, with a decoder into its generated type. It is
+/// what `cargo xtask validate` and the differential tests decode through.
+fn schema_registry(document: &Value, applied: &Applied) -> Result<proc_macro2::TokenStream, Error> {
+    let mut names: Vec<&String> = document
+        .pointer("/components/schemas")
+        .and_then(Value::as_object)
+        .map(|schemas| schemas.keys().collect())
+        .unwrap_or_default();
+    names.sort();
+    let mut arms = Vec::new();
+    for name in &names {
+        if let Some((_, union, variant)) = applied
+            .tagged_variants
+            .iter()
+            .find(|(schema, _, _)| schema == *name)
+        {
+            let expected = format!("must be the `{variant}` variant of `{union}`");
+            arms.push(quote::quote! {
+                #name => decode_as::<super::types::#union>(json).and_then(|value| {
+                    match ::serde_json::from_value::<super::types::#union>(value.clone()) {
+                        Ok(super::types::#union::#variant(_)) => Ok(value),
+                        _ => Err(DecodeError { path: ::std::string::String::new(), message: #expected.to_owned() }),
+                    }
+                }),
+            });
+            continue;
+        }
+        let ident = crate::patch::rust_ident(name, &format!("/components/schemas/{name}"))?;
+        arms.push(quote::quote! { #name => decode_as::<super::types::#ident>(json), });
+    }
+    Ok(quote::quote! {
+        /// Every component schema of the spec by name, decodable into its generated type.
+        pub mod schemas {
+            /// The component schema names, sorted.
+            pub const NAMES: &[&str] = &[#(#names),*];
+
+            /// Why an instance does not decode: where (a path such as `job.network.group`,
+            /// empty for the whole instance) and which rule it breaks.
+            #[derive(Clone, Debug, PartialEq, Eq)]
+            pub struct DecodeError {
+                /// The path of the offending value.
+                pub path: ::std::string::String,
+                /// The broken rule.
+                pub message: ::std::string::String,
+            }
+
+            impl ::std::fmt::Display for DecodeError {
+                fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                    if self.path.is_empty() {
+                        f.write_str(&self.message)
+                    } else {
+                        write!(f, "{}: {}", self.path, self.message)
+                    }
+                }
+            }
+
+            impl ::std::error::Error for DecodeError {}
+
+            /// Decodes `json` as the component schema `name` and returns the decoded value
+            /// serialized again; `None` when the spec has no such component.
+            pub fn decode(name: &str, json: &str) -> ::std::option::Option<::std::result::Result<::serde_json::Value, DecodeError>> {
+                Some(match name {
+                    #(#arms)*
+                    _ => return None,
+                })
+            }
+
+            fn decode_as<T: ::serde::de::DeserializeOwned + ::serde::Serialize>(json: &str) -> ::std::result::Result<::serde_json::Value, DecodeError> {
+                let mut deserializer = ::serde_json::Deserializer::from_str(json);
+                let value: T = ::serde_path_to_error::deserialize(&mut deserializer).map_err(|error| {
+                    let path = error.path().to_string();
+                    let inner = error.into_inner();
+                    let mut message = inner.to_string();
+                    // A data error's place is its path; the line and column add nothing to it.
+                    if inner.classify() == ::serde_json::error::Category::Data {
+                        if let Some(at) = message.rfind(" at line ") {
+                            message.truncate(at);
+                        }
+                    }
+                    let mut path = if path == "." { ::std::string::String::new() } else { path };
+                    // A patched union decodes its variant separately and reports `inner.path: rule`;
+                    // join that inner path onto the outer one.
+                    let is_path = |text: &str| !text.is_empty() && text.chars().all(|c| c.is_ascii_alphanumeric() || "_.[]-".contains(c));
+                    if let Some((inner, rule)) = message.split_once(": ").filter(|(inner, _)| is_path(inner)) {
+                        path = if path.is_empty() { inner.to_owned() } else { ::std::format!("{path}.{inner}") };
+                        message = rule.to_owned();
+                    }
+                    DecodeError { path, message }
+                })?;
+                deserializer.end().map_err(|error| DecodeError { path: ::std::string::String::new(), message: error.to_string() })?;
+                ::serde_json::to_value(&value).map_err(|error| DecodeError { path: ::std::string::String::new(), message: error.to_string() })
+            }
+        }
+    })
+}
+
+/// serde decodes `null` into an optional field as if the field were absent; JSON Schema refuses
+/// `null` unless the property is nullable. typify gives no hook for this, so after it runs,
+/// every optional, non-nullable field of a generated struct gets
+/// `deserialize_with = "deserialize_present"`: absent still means `None` (the field keeps
+/// `default`), but a present `null` must decode as the field's type, which refuses it.
+///
+/// Each struct is matched to its schema by typify's naming (a component, or a component's
+/// inline object property); a struct with optional fields that matches no schema stops
+/// generation, since its rules could not be checked.
+fn refuse_null_for_optional_fields(file: &mut syn::File, document: &Value) -> Result<(), Error> {
+    let schemas = struct_schemas(document)?;
+    let types = types_module(file)?;
+    let mut touched = false;
+    for item in types.iter_mut() {
+        let syn::Item::Struct(structure) = item else {
+            continue;
+        };
+        let syn::Fields::Named(fields) = &mut structure.fields else {
+            continue;
+        };
+        let name = structure.ident.to_string();
+        let optional: Vec<usize> = fields
+            .named
+            .iter()
+            .enumerate()
+            .filter(|(_, field)| is_skipped_option(field))
+            .map(|(index, _)| index)
+            .collect();
+        if optional.is_empty() {
+            continue;
+        }
+        let schema = schemas
+            .get(&name)
+            .ok_or_else(|| Error::Syntax(format!("struct `{name}` has optional fields but matches no schema; name its schema in `components/schemas`")))?;
+        for index in optional {
+            let field = &mut fields.named[index];
+            let wire = wire_name(field);
+            let property = schema
+                .get("properties")
+                .and_then(|properties| properties.get(&wire))
+                .ok_or_else(|| {
+                    Error::Syntax(format!(
+                        "field `{name}.{wire}` matches no property of its schema"
+                    ))
+                })?;
+            if is_nullable(document, property) {
+                continue;
+            }
+            // `deserialize_with` turns off serde's "absent Option means None"; `default` restores it.
+            if has_serde_flag(field, "default") {
+                field
+                    .attrs
+                    .push(syn::parse_quote! { #[serde(deserialize_with = "deserialize_present")] });
+            } else {
+                field.attrs.push(syn::parse_quote! { #[serde(default, deserialize_with = "deserialize_present")] });
+            }
+            touched = true;
+        }
+    }
+    if touched {
+        types.push(syn::parse_quote! {
+            /// Decodes an optional field that is present: `null` is refused unless the schema
+            /// makes the property nullable (see `refuse_null_for_optional_fields` in codegen).
+            fn deserialize_present<'de, D, T>(deserializer: D) -> ::std::result::Result<::std::option::Option<T>, D::Error>
+            where
+                D: ::serde::Deserializer<'de>,
+                T: ::serde::Deserialize<'de>,
+            {
+                T::deserialize(deserializer).map(Some)
+            }
+        });
+    }
+    Ok(())
+}
+
+/// Generated struct name -> its object schema: every component, and every inline object
+/// property of a component (typify names those `<Component><Property>`).
+fn struct_schemas(document: &Value) -> Result<std::collections::BTreeMap<String, &Value>, Error> {
+    let mut out = std::collections::BTreeMap::new();
+    for (name, schema) in document
+        .pointer("/components/schemas")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+    {
+        let pointer = format!("/components/schemas/{name}");
+        let ident = crate::patch::rust_ident(name, &pointer)?.to_string();
+        for (property, sub) in schema
+            .get("properties")
+            .and_then(Value::as_object)
+            .into_iter()
+            .flatten()
+        {
+            if sub.get("properties").is_some() {
+                out.insert(
+                    format!("{ident}{}", crate::patch::rust_ident(property, &pointer)?),
+                    sub,
+                );
+            }
+        }
+        out.insert(ident, schema);
+    }
+    Ok(out)
+}
+
+fn types_module(file: &mut syn::File) -> Result<&mut Vec<syn::Item>, Error> {
+    file.items
+        .iter_mut()
+        .find_map(|item| match item {
+            syn::Item::Mod(module) if module.ident == "types" => {
+                module.content.as_mut().map(|(_, items)| items)
+            }
+            _ => None,
+        })
+        .ok_or_else(|| Error::Syntax("progenitor emitted no `types` module".into()))
+}
+
+/// Whether typify made this an optional field: `Option<_>` skipped when `None`.
+fn is_skipped_option(field: &syn::Field) -> bool {
+    let is_option = matches!(&field.ty, syn::Type::Path(path) if path.path.segments.last().is_some_and(|segment| segment.ident == "Option"));
+    is_option
+        && field.attrs.iter().any(|attr| {
+            attr.path().is_ident("serde")
+                && quote::ToTokens::to_token_stream(attr)
+                    .to_string()
+                    .contains("skip_serializing_if")
+        })
+}
+
+/// Whether a field's serde attributes contain `flag` (as `flag` or `flag = ...`).
+fn has_serde_flag(field: &syn::Field, flag: &str) -> bool {
+    let mut found = false;
+    for attr in field
+        .attrs
+        .iter()
+        .filter(|attr| attr.path().is_ident("serde"))
+    {
+        let _ = attr.parse_nested_meta(|meta| {
+            found |= meta.path.is_ident(flag);
+            if meta.input.peek(syn::Token![=]) {
+                let _: syn::Expr = meta.value()?.parse()?;
+            }
+            Ok(())
+        });
+    }
+    found
+}
+
+/// The JSON name of a field: its serde `rename`, or its identifier.
+fn wire_name(field: &syn::Field) -> String {
+    for attr in field
+        .attrs
+        .iter()
+        .filter(|attr| attr.path().is_ident("serde"))
+    {
+        let mut rename = None;
+        let _ = attr.parse_nested_meta(|meta| {
+            if meta.path.is_ident("rename") {
+                rename = Some(meta.value()?.parse::<syn::LitStr>()?.value());
+            } else if meta.input.peek(syn::Token![=]) {
+                let _: syn::Expr = meta.value()?.parse()?;
+            }
+            Ok(())
+        });
+        if let Some(rename) = rename {
+            return rename;
+        }
+    }
+    field
+        .ident
+        .as_ref()
+        .map(|ident| ident.to_string().trim_start_matches("r#").to_owned())
+        .unwrap_or_default()
+}
+
+/// Whether a property schema admits `null`, directly or through the component it refers to.
+fn is_nullable(document: &Value, schema: &Value) -> bool {
+    if schema.get("nullable").and_then(Value::as_bool) == Some(true) {
+        return true;
+    }
+    let referenced = schema
+        .get("$ref")
+        .or_else(|| {
+            schema
+                .get("allOf")
+                .and_then(|all| all.get(0))
+                .and_then(|first| first.get("$ref"))
+        })
+        .and_then(Value::as_str)
+        .and_then(|reference| reference.strip_prefix('#'))
+        .and_then(|pointer| document.pointer(pointer));
+    referenced.is_some_and(|target| target.get("nullable").and_then(Value::as_bool) == Some(true))
 }

@@ -12,7 +12,8 @@ const fn patch(target: &'static str, action: Action, reason: &'static str) -> Pa
     }
 }
 
-const DROPS_BOUNDS: &str = "typify reads numeric bounds only to pick a type.";
+const DROPS_BOUNDS: &str =
+    "typify reads numeric bounds only to pick a type, and serde refuses `3.0`.";
 const DROPS_SIZES: &str = "typify ignores `minItems` and `maxItems`.";
 const UNIFORM: &str =
     "one message shape, `must match <pattern>; got <value>`, for every string rule.";
@@ -67,6 +68,16 @@ pub const HUB: &[Patch] = &[
         "/components/schemas/Attempts",
         Action::BoundedInteger,
         DROPS_BOUNDS,
+    ),
+    patch(
+        "/components/schemas/TimeoutSeconds",
+        Action::BoundedInteger,
+        DROPS_BOUNDS,
+    ),
+    patch(
+        "/components/schemas/WebhookVersion",
+        Action::BoundedInteger,
+        "serde refuses `3.0`, an integer to JSON Schema.",
     ),
     // Arrays.
     patch(

@@ -24,7 +24,10 @@ const FIXTURES: &[(&str, &[Patch])] = &[
     ("downlevel_examples", &[]),
     (
         "downlevel_exclusive_bounds",
-        &[fixture_patch!("Percent", Action::BoundedInteger)],
+        &[
+            fixture_patch!("Percent", Action::BoundedInteger),
+            fixture_patch!("Positive", Action::BoundedInteger),
+        ],
     ),
     ("downlevel_nullable", &[]),
     ("downlevel_ref_siblings", &[]),

@@ -3,9 +3,9 @@
 //! what the client accepts.
 //!
 //! typify keeps `required`, `enum`, `additionalProperties: false`, `nullable`, string
-//! `pattern`/`minLength`/`maxLength` (without `format`), `format: date-time` (without
-//! `pattern`), and the integer lower bounds it can express exactly as `u64` (`minimum: 0`) or
-//! `NonZeroU64` (`minimum: 1`). Everything else listed below it drops.
+//! `pattern`/`minLength`/`maxLength` (without `format`) and `format: date-time` (without
+//! `pattern`). Everything else listed below it drops. Integers are always patched: serde refuses
+//! `1.0` where JSON Schema counts it as the integer 1, and typify reads bounds only to pick a type.
 
 use std::collections::BTreeSet;
 
@@ -79,14 +79,14 @@ fn check_schema(schema: &Value, pointer: &str) -> Result<(), Error> {
         Some("date-time") | None => {}
         Some(_) => return Err(unenforced(pointer, "format", "this `format`")),
     }
-    let minimum = object.get("minimum").and_then(Value::as_f64);
-    let exclusive = object
-        .get("exclusiveMinimum")
-        .and_then(Value::as_bool)
-        .unwrap_or(false);
-    let exact_lower_bound = kind == Some("integer")
-        && matches!((minimum, exclusive), (Some(0.0), _) | (Some(1.0), false));
-    if object.contains_key("minimum") && !exact_lower_bound {
+    if kind == Some("integer") {
+        return Err(unenforced(
+            pointer,
+            "type",
+            "integers written as `1.0` and integer bounds",
+        ));
+    }
+    if object.contains_key("minimum") {
         return Err(unenforced(pointer, "minimum", "numeric bounds"));
     }
     if object.contains_key("maximum") {
@@ -145,8 +145,7 @@ mod tests {
     fn accepts_what_typify_keeps_and_what_patches_replace() {
         let kept = json!({"type": "object", "required": ["a"], "additionalProperties": false, "properties": {
             "a": {"type": "string", "pattern": "^a$", "maxLength": 3},
-            "b": {"type": "integer", "minimum": 1},
-            "c": {"type": "integer", "minimum": 0, "exclusiveMinimum": true},
+            "b": {"type": "number"},
             "d": {"type": "string", "format": "date-time"}}});
         check(&doc(kept), &BTreeSet::new()).unwrap();
         check(
@@ -159,11 +158,8 @@ mod tests {
     #[test]
     fn refuses_inexpressible_integer_bounds_and_formats() {
         for (schema, keyword) in [
-            (json!({"type": "integer", "minimum": 2}), "minimum"),
-            (
-                json!({"type": "integer", "minimum": 1, "maximum": 5}),
-                "maximum",
-            ),
+            (json!({"type": "integer", "minimum": 1}), "type"),
+            (json!({"type": "number", "maximum": 5}), "maximum"),
             (json!({"type": "string", "format": "uri"}), "format"),
             (
                 json!({"type": "string", "format": "date-time", "pattern": "Z$"}),

@@ -83,6 +83,9 @@ pub struct Applied {
     pub items: Vec<TokenStream>,
     /// Component schemas whose type is one of `items`.
     pub replacements: Vec<Replacement>,
+    /// Variant component -> (union type, variant) for tagged unions: the variant's own Rust type
+    /// has no tag, so as a whole schema (tag included) it decodes through the union.
+    pub tagged_variants: Vec<(String, syn::Ident, syn::Ident)>,
 }
 
 /// The name of the error type every validated patch type reports with.

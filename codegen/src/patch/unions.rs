@@ -78,6 +78,9 @@ pub(super) fn tagged(
         let inner = rust_ident(variant, target.patch.target)?;
         variants.push(quote! { #[serde(rename = #value)] #variant_ident(#inner), });
         conversions.push(from_variant(ident, &variant_ident, &inner));
+        applied
+            .tagged_variants
+            .push((variant.clone(), ident.clone(), variant_ident.clone()));
     }
     let doc = target.doc(&rules);
     let item = quote! {
