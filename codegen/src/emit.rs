@@ -10,8 +10,22 @@ use crate::patch::Applied;
 use crate::pointer::push;
 use crate::{Error, Input};
 
+/// Whether to add the generation steps that make types faithful beyond what typify does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fidelity {
+    /// The client: optional fields refuse `null` unless nullable.
+    Faithful,
+    /// typify's output as is, for benchmarks only.
+    Plain,
+}
+
 /// Generates the formatted Rust file, header first.
-pub fn emit(document: &Value, applied: &Applied, input: &Input<'_>) -> Result<String, Error> {
+pub fn emit(
+    document: &Value,
+    applied: &Applied,
+    input: &Input<'_>,
+    fidelity: Fidelity,
+) -> Result<String, Error> {
     let spec: openapiv3::OpenAPI = serde_path_to_error::deserialize(document).map_err(|error| {
         let mut pointer = String::new();
         for segment in error.path().iter() {
@@ -58,7 +72,9 @@ pub fn emit(document: &Value, applied: &Applied, input: &Input<'_>) -> Result<St
 
     let mut file: syn::File =
         syn::parse2(tokens).map_err(|error| Error::Syntax(error.to_string()))?;
-    refuse_null_for_optional_fields(&mut file, document)?;
+    if fidelity == Fidelity::Faithful {
+        refuse_null_for_optional_fields(&mut file, document)?;
+    }
     splice_into_types(&mut file, applied)?;
     file.items.extend(
         syn::parse2::<syn::File>(schema_registry(document, applied)?)

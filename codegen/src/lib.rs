@@ -59,13 +59,38 @@ pub fn generate(input: &Input<'_>) -> Result<Output, Error> {
     let mut downlevelled = downlevel::downlevel(&document)?;
     let applied = patch::apply(&mut downlevelled, input.patches)?;
     preflight::check(&downlevelled)?;
-    let rust = emit::emit(&downlevelled, &applied, input)?;
+    let rust = emit::emit(&downlevelled, &applied, input, emit::Fidelity::Faithful)?;
     let surface = surface::render(&rust, &downlevelled)?;
     Ok(Output {
         rust,
         downlevelled,
         surface,
     })
+}
+
+/// What progenitor and typify emit from the down-levelled spec alone: no patches, no coverage
+/// check, no strict optional fields. Not a client anyone should use; it exists so benchmarks can
+/// measure what faithfulness costs (`cargo xtask bench`, `validation_overhead`).
+pub fn generate_plain(
+    spec_text: &str,
+    spec_name: &str,
+    module_path: &str,
+) -> Result<String, Error> {
+    let document = load::load(spec_text, spec_name)?;
+    let downlevelled = downlevel::downlevel(&document)?;
+    preflight::check(&downlevelled)?;
+    let input = Input {
+        spec_text,
+        spec_name,
+        patches: &[],
+        module_path,
+    };
+    emit::emit(
+        &downlevelled,
+        &patch::Applied::default(),
+        &input,
+        emit::Fidelity::Plain,
+    )
 }
 
 /// The first line of every generated file; `build.rs` of `hub-api` reads the hash back from it.
