@@ -93,7 +93,9 @@ pub enum Error {
     },
 
     /// The storage-token endpoint answered 404: the repository or the revision does not exist.
-    #[error("getStorageAccessToken: repository `{repo_id}` or revision `{revision}` not found (HTTP 404)")]
+    #[error(
+        "getStorageAccessToken: repository `{repo_id}` or revision `{revision}` not found (HTTP 404)"
+    )]
     NotFound {
         /// The requested repository, `<namespace>/<repo-name>`.
         repo_id: String,
@@ -102,7 +104,9 @@ pub enum Error {
     },
 
     /// Token revocation stopped at a failed batch after earlier batches had been accepted.
-    #[error("revokeCredentials: {accepted} of {total} tokens were revoked before a batch failed: {source}")]
+    #[error(
+        "revokeCredentials: {accepted} of {total} tokens were revoked before a batch failed: {source}"
+    )]
     RevocationIncomplete {
         /// Tokens in the batches the server accepted (each with status 202).
         accepted: usize,
@@ -136,27 +140,19 @@ impl Error {
         }
     }
 
-    /// Reads the message of a conversion error of the generated types (`error converting
+    /// Reads the message of a conversion error of the generated builders (`error converting
     /// supplied value for <field>: <rule>`, `no value supplied for <field>`) as a validation
-    /// error; `context` names the value that was being converted.
-    pub(crate) fn from_conversion_message(context: &str, message: &str) -> Self {
-        let join = |field: &str| {
-            if context.is_empty() {
-                field.to_owned()
-            } else {
-                format!("{context}.{field}")
-            }
-        };
+    /// error; other messages are reported against the whole `request`.
+    pub(crate) fn from_conversion_message(message: &str) -> Self {
         if let Some(rest) = message.strip_prefix("error converting supplied value for ")
             && let Some((field, rule)) = rest.split_once(": ")
         {
-            return Self::validation(join(field), rule);
+            return Self::validation(field, rule);
         }
         if let Some(field) = message.strip_prefix("no value supplied for ") {
-            return Self::validation(join(field), "required");
+            return Self::validation(field, "required");
         }
-        let field = if context.is_empty() { "request" } else { context };
-        Self::validation(field, message)
+        Self::validation("request", message)
     }
 }
 
@@ -164,7 +160,15 @@ impl Error {
 /// [`Error::Validation`], naming the field when the generated message does.
 impl From<types::error::ConversionError> for Error {
     fn from(error: types::error::ConversionError) -> Self {
-        Self::from_conversion_message("", &error.to_string())
+        Self::from_conversion_message(&error.to_string())
+    }
+}
+
+/// Lets `?` turn a value refused by a validated generated type (`types::Uri::new`, ...) into
+/// [`Error::Validation`]. The generated error does not know the field, so it is `value`.
+impl From<types::ValidationError> for Error {
+    fn from(error: types::ValidationError) -> Self {
+        Self::validation("value", error.message())
     }
 }
 
@@ -208,9 +212,9 @@ impl<'a> Redactor<'a> {
     }
 
     pub(crate) fn scrub(&self, text: &str) -> String {
-        self.secrets
-            .iter()
-            .fold(text.to_owned(), |text, secret| text.replace(secret, "[redacted]"))
+        self.secrets.iter().fold(text.to_owned(), |text, secret| {
+            text.replace(secret, "[redacted]")
+        })
     }
 }
 
@@ -234,7 +238,7 @@ pub(crate) async fn from_generated<T: DeserializeOwned>(
     match error {
         generated::Error::InvalidRequest(message) | generated::Error::Custom(message) => {
             let message = redactor.scrub(&message);
-            Error::from_conversion_message("", &message)
+            Error::from_conversion_message(&message)
         }
         generated::Error::CommunicationError(source)
         | generated::Error::InvalidUpgrade(source)
@@ -301,7 +305,11 @@ pub(crate) fn build_request<T: DeserializeOwned>(
 ) -> Result<T> {
     serde_path_to_error::deserialize::<_, T>(value).map_err(|error| {
         let path = error.path().to_string();
-        let field = if path == "." { "request".to_owned() } else { path };
+        let field = if path == "." {
+            "request".to_owned()
+        } else {
+            path
+        };
         Error::validation(field, redactor.scrub(&error.inner().to_string()))
     })
 }
@@ -325,20 +333,26 @@ mod tests {
     #[test]
     fn conversion_messages_name_the_field() {
         let error = Error::from_conversion_message(
-            "job",
-            "error converting supplied value for command: shorter than 1 characters",
+            "error converting supplied value for command: must have at least 1 item; got 0",
         );
         assert!(matches!(
             &error,
-            Error::Validation { field, rule } if field == "job.command" && rule == "shorter than 1 characters"
+            Error::Validation { field, rule } if field == "command" && rule == "must have at least 1 item; got 0"
         ));
-        let error = Error::from_conversion_message("", "no value supplied for watched");
+        let error = Error::from_conversion_message("no value supplied for watched");
         assert!(matches!(
             &error,
             Error::Validation { field, rule } if field == "watched" && rule == "required"
         ));
-        let error = Error::from_conversion_message("", "something else");
+        let error = Error::from_conversion_message("something else");
         assert!(matches!(&error, Error::Validation { field, .. } if field == "request"));
+    }
+
+    #[test]
+    fn errors_can_cross_threads() {
+        // Errors are shared between tasks (single-flight refresh) and returned from spawned ones.
+        fn assert_shareable<T: Send + Sync + Clone + 'static>() {}
+        assert_shareable::<Error>();
     }
 
     #[test]

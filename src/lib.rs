@@ -12,3 +12,22 @@ pub use hub_api_client::types;
 mod secret;
 
 pub use secret::Secret;
+
+mod client;
+mod error;
+pub mod notifications;
+mod payload;
+pub mod revocation;
+pub mod storage;
+pub mod webhook_admin;
+
+pub use client::{
+    Client, ClientBuilder, DEFAULT_CONNECT_TIMEOUT, DEFAULT_TIMEOUT, DEFAULT_USER_AGENT,
+    TOKEN_ENV_VAR,
+};
+pub use error::{Error, Result};
+pub use payload::{PAYLOAD_ENV_VAR, PayloadError, WebhookPayloadExt};
+pub use storage::{StorageToken, StorageTokenProvider};
+
+#[cfg(feature = "receiver")]
+pub mod webhooks;

@@ -448,7 +448,7 @@ fn generated_types_agree_with_the_spec() {
             kinds.entry(kind).or_insert((0, disagreement)).0 += 1;
         }
         let mut kinds: Vec<_> = kinds.into_values().collect();
-        kinds.sort_by(|a, b| b.0.cmp(&a.0));
+        kinds.sort_by_key(|(count, _)| std::cmp::Reverse(*count));
         let report: Vec<String> = kinds
             .iter()
             .take(40)

@@ -1,0 +1,62 @@
+//! Lists every notification across all pages, optionally only unread ones, and can mark them
+//! all read afterwards.
+//!
+//! ```sh
+//! HUB_TOKEN=... cargo run --example notifications -- --base-url https://hub.example.com [--unread] [--mark-read]
+//! ```
+
+use futures_util::TryStreamExt;
+use hub_api::Client;
+use hub_api::notifications::{NotificationFilter, NotificationSelection, ReadStatus};
+use hub_api::types::Notification;
+
+#[tokio::main]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let base_url = option(&args, "--base-url")
+        .ok_or("usage: notifications --base-url <url> [--unread] [--mark-read]")?;
+    let client = Client::new(base_url)?;
+    let filter = NotificationFilter {
+        read_status: args
+            .iter()
+            .any(|arg| arg == "--unread")
+            .then_some(ReadStatus::Unread),
+        ..Default::default()
+    };
+
+    let mut notifications = std::pin::pin!(client.notifications(filter.clone()));
+    let mut count = 0;
+    while let Some(notification) = notifications.try_next().await? {
+        count += 1;
+        println!("{}", describe(&notification));
+    }
+    println!("{count} notification(s)");
+
+    if args.iter().any(|arg| arg == "--mark-read") {
+        client
+            .mark_notifications_read(&NotificationSelection::all_matching(filter), true)
+            .await?;
+        println!("marked read");
+    }
+    Ok(())
+}
+
+fn describe(notification: &Notification) -> String {
+    match notification {
+        Notification::Paper(paper) => format!("paper  {}", paper.paper.title),
+        Notification::Repo(repo) => format!(
+            "repo   {} #{} {}",
+            repo.repo.name, repo.discussion.num, repo.discussion.title
+        ),
+        Notification::Post(post) => format!("post   {}", post.post.title),
+        Notification::CommunityBlog(blog) => format!("blog   {}", blog.blog.title),
+    }
+}
+
+/// The value after `name` on the command line.
+fn option<'a>(args: &'a [String], name: &str) -> Option<&'a str> {
+    args.iter()
+        .position(|arg| arg == name)
+        .and_then(|index| args.get(index + 1))
+        .map(String::as_str)
+}

@@ -1,0 +1,56 @@
+//! Gets a storage access token for a repository through the caching provider, asks again to show
+//! the cache at work, and prints where and until when it is valid (never the token itself).
+//!
+//! ```sh
+//! HUB_TOKEN=... cargo run --example storage_token -- --base-url https://hub.example.com \
+//!     --repo acme/bert-tiny [--repo-type model|dataset|space] [--revision main] [--write]
+//! ```
+
+use std::time::SystemTime;
+
+use hub_api::Client;
+use hub_api::storage::{StorageRepoType, StorageTokenProvider, StorageTokenType};
+
+#[tokio::main]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let usage = "usage: storage_token --base-url <url> --repo <namespace>/<name> [--repo-type model] [--revision main] [--write]";
+    let base_url = option(&args, "--base-url").ok_or(usage)?;
+    let repo_id = option(&args, "--repo").ok_or(usage)?;
+    let repo_type: StorageRepoType = option(&args, "--repo-type").unwrap_or("model").parse()?;
+    let revision = option(&args, "--revision").unwrap_or("main");
+    let token_type = if args.iter().any(|arg| arg == "--write") {
+        StorageTokenType::Write
+    } else {
+        StorageTokenType::Read
+    };
+
+    let provider = StorageTokenProvider::new(Client::new(base_url)?);
+    let token = provider
+        .token(repo_type, repo_id, revision, token_type)
+        .await?;
+    // The second call is served from the cache: no request.
+    let again = provider
+        .token(repo_type, repo_id, revision, token_type)
+        .await?;
+    let valid_for = token
+        .expires_at()
+        .duration_since(SystemTime::now())
+        .map(|left| left.as_secs())
+        .unwrap_or(0);
+    println!(
+        "{} token for {repo_id}@{revision}: send it to {} for {valid_for} s more (cached copy identical: {})",
+        token.token_type(),
+        token.cas_url(),
+        token.access_token() == again.access_token()
+    );
+    Ok(())
+}
+
+/// The value after `name` on the command line.
+fn option<'a>(args: &'a [String], name: &str) -> Option<&'a str> {
+    args.iter()
+        .position(|arg| arg == name)
+        .and_then(|index| args.get(index + 1))
+        .map(String::as_str)
+}

@@ -1,0 +1,314 @@
+//! Notifications: one page or a stream over all pages, mark-as-read and delete (for given
+//! discussions or for everything matching a filter), and the notification and watch settings.
+//!
+//! # End of the stream
+//!
+//! Pages are requested with `p` = 0, 1, 2, ... The stream stops after a page when either
+//! - the page is empty, or
+//! - `start + notifications.len() >= count.view`, i.e. the page reached the number of
+//!   notifications in the filtered view, so the next page would be empty,
+//!
+//! or when `p` reaches its maximum (2^53 - 1). The first rule alone would always cost one
+//! extra request; the second alone would trust the counter even when it is stale. An error ends
+//! the stream after it is yielded.
+
+use futures_core::Stream;
+use futures_util::{StreamExt, TryStreamExt, stream};
+use serde_json::json;
+
+use crate::client::Call;
+use crate::error::{Result, build_request};
+use crate::{Client, Error, types};
+
+/// The largest page number the hub accepts (`p`, 2^53 - 1).
+pub const MAX_PAGE: u64 = 9_007_199_254_740_991;
+
+/// `readStatus`: all notifications or unread ones only.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ReadStatus {
+    /// Read and unread (the hub's default).
+    #[default]
+    All,
+    /// Unread only.
+    Unread,
+}
+
+impl ReadStatus {
+    /// The wire value.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::All => "all",
+            Self::Unread => "unread",
+        }
+    }
+}
+
+/// `mention`: which discussions count.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Mention {
+    /// Every discussion (the hub's default).
+    #[default]
+    All,
+    /// Discussions the user takes part in.
+    Participating,
+    /// Discussions that mention the user.
+    Mentions,
+}
+
+impl Mention {
+    /// The wire value.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::All => "all",
+            Self::Participating => "participating",
+            Self::Mentions => "mentions",
+        }
+    }
+}
+
+/// The query filters shared by listing, mark-as-read and delete. Unset fields are not sent, so
+/// the hub applies its defaults.
+///
+/// ```
+/// use hub_api::notifications::{NotificationFilter, ReadStatus};
+/// let unread_on_one_repo = NotificationFilter {
+///     read_status: Some(ReadStatus::Unread),
+///     repo_name: Some("acme/bert-tiny".into()),
+///     ..Default::default()
+/// };
+/// # let _ = unread_on_one_repo;
+/// ```
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct NotificationFilter {
+    /// `readStatus`.
+    pub read_status: Option<ReadStatus>,
+    /// `repoType`.
+    pub repo_type: Option<types::RepoType>,
+    /// `repoName`, `<namespace>/<repo-name>`.
+    pub repo_name: Option<String>,
+    /// `postAuthor`.
+    pub post_author: Option<String>,
+    /// `paperId`.
+    pub paper_id: Option<String>,
+    /// `articleId`.
+    pub article_id: Option<String>,
+    /// `mention`.
+    pub mention: Option<Mention>,
+    /// `lastUpdate`.
+    pub last_update: Option<types::Timestamp>,
+}
+
+/// Which notifications mark-as-read and delete act on.
+#[derive(Debug, Clone, PartialEq)]
+pub enum NotificationSelection {
+    /// The notifications of these discussions (ids as in `discussion.id` of a notification).
+    Discussions(Vec<String>),
+    /// Every notification matching the filter (`applyToAll=true` with the filter's query).
+    AllMatching(NotificationFilter),
+}
+
+impl NotificationSelection {
+    /// The notifications of the given discussions.
+    pub fn discussions<I, S>(ids: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        Self::Discussions(ids.into_iter().map(Into::into).collect())
+    }
+
+    /// Every notification matching `filter`.
+    pub fn all_matching(filter: NotificationFilter) -> Self {
+        Self::AllMatching(filter)
+    }
+}
+
+/// Sets the filter's query parameters on any of the three generated builders (each operation
+/// has its own builder and enum types, with the same setter names).
+macro_rules! with_filter {
+    ($builder:expr, $filter:expr) => {{
+        let filter: &NotificationFilter = $filter;
+        let mut builder = $builder;
+        if let Some(read_status) = filter.read_status {
+            builder = builder.read_status(read_status.as_str());
+        }
+        if let Some(repo_type) = filter.repo_type {
+            builder = builder.repo_type(repo_type);
+        }
+        if let Some(repo_name) = &filter.repo_name {
+            builder = builder.repo_name(repo_name.as_str());
+        }
+        if let Some(post_author) = &filter.post_author {
+            builder = builder.post_author(post_author.as_str());
+        }
+        if let Some(paper_id) = &filter.paper_id {
+            builder = builder.paper_id(paper_id.as_str());
+        }
+        if let Some(article_id) = &filter.article_id {
+            builder = builder.article_id(article_id.as_str());
+        }
+        if let Some(mention) = filter.mention {
+            builder = builder.mention(mention.as_str());
+        }
+        if let Some(last_update) = &filter.last_update {
+            builder = builder.last_update(last_update.clone());
+        }
+        builder
+    }};
+}
+
+impl Client {
+    /// Lists one page of notifications (`GET /api/notifications?p=<page>&...`).
+    pub async fn list_notifications(
+        &self,
+        filter: &NotificationFilter,
+        page: u64,
+    ) -> Result<types::NotificationList> {
+        let page = checked_page(page)?;
+        let request = with_filter!(self.api().list_notifications(), filter).p(page);
+        self.send(Call::new("listNotifications"), request.send())
+            .await
+    }
+
+    /// Every page of notifications matching `filter`, from `p` = 0 until the end (see the
+    /// [module documentation](self) for how the end is detected). Empty pages are not yielded.
+    pub fn notification_pages(
+        &self,
+        filter: NotificationFilter,
+    ) -> impl Stream<Item = Result<types::NotificationList>> + Send + 'static + use<> {
+        let state = PageState {
+            client: self.clone(),
+            filter,
+            next_page: Some(0),
+        };
+        stream::try_unfold(state, |mut state| async move {
+            let Some(page) = state.next_page else {
+                return Ok(None);
+            };
+            let list = state.client.list_notifications(&state.filter, page).await?;
+            if list.notifications.is_empty() {
+                tracing::debug!(page, "notifications: empty page, end of stream");
+                return Ok(None);
+            }
+            // Counters are JSON numbers; page sizes are far below f64's exact integer range.
+            let reached = list.start + list.notifications.len() as f64;
+            state.next_page = if reached >= list.count.view || page >= MAX_PAGE {
+                tracing::debug!(page, "notifications: last page");
+                None
+            } else {
+                Some(page + 1)
+            };
+            Ok(Some((list, state)))
+        })
+    }
+
+    /// Every notification matching `filter`, across all pages, in the hub's order.
+    ///
+    /// ```no_run
+    /// use futures_util::TryStreamExt;
+    /// # async fn demo(client: hub_api::Client) -> hub_api::Result<()> {
+    /// let all: Vec<_> = client.notifications(Default::default()).try_collect().await?;
+    /// # Ok(()) }
+    /// ```
+    pub fn notifications(
+        &self,
+        filter: NotificationFilter,
+    ) -> impl Stream<Item = Result<types::Notification>> + Send + 'static + use<> {
+        self.notification_pages(filter)
+            .map_ok(|page| stream::iter(page.notifications).map(Ok))
+            .try_flatten()
+    }
+
+    /// Marks the selected notifications read (`read` = true) or unread
+    /// (`POST /api/notifications/mark-as-read`).
+    pub async fn mark_notifications_read(
+        &self,
+        selection: &NotificationSelection,
+        read: bool,
+    ) -> Result<()> {
+        let request = self.api().mark_notifications_as_read();
+        let request = match selection {
+            NotificationSelection::Discussions(ids) => {
+                require_ids(ids)?;
+                let body: types::MarkAsReadRequest = build_request(
+                    json!({ "discussionIds": ids, "read": read }),
+                    &self.redactor(),
+                )?;
+                request.body(body)
+            }
+            NotificationSelection::AllMatching(filter) => {
+                let body: types::MarkAsReadRequest =
+                    build_request(json!({ "read": read }), &self.redactor())?;
+                with_filter!(request, filter)
+                    .apply_to_all("true")
+                    .body(body)
+            }
+        };
+        self.send(Call::new("markNotificationsAsRead"), request.send())
+            .await
+    }
+
+    /// Deletes the selected notifications (`DELETE /api/notifications`).
+    pub async fn delete_notifications(&self, selection: &NotificationSelection) -> Result<()> {
+        let request = self.api().delete_notifications();
+        let request = match selection {
+            NotificationSelection::Discussions(ids) => {
+                require_ids(ids)?;
+                let body: types::DeleteNotificationsRequest =
+                    build_request(json!({ "discussionIds": ids }), &self.redactor())?;
+                request.body(body)
+            }
+            NotificationSelection::AllMatching(filter) => {
+                with_filter!(request, filter).apply_to_all("true")
+            }
+        };
+        self.send(Call::new("deleteNotifications"), request.send())
+            .await
+    }
+
+    /// Updates notification settings (`PATCH /api/settings/notifications`). Takes the generated
+    /// request or its builder; a builder's conversion error is refused before sending.
+    pub async fn update_notification_settings(
+        &self,
+        settings: impl Into<types::builder::NotificationSettingsRequest>,
+    ) -> Result<()> {
+        let settings = types::NotificationSettingsRequest::try_from(settings.into())?;
+        let request = self.api().update_notification_settings().body(settings);
+        self.send(Call::new("updateNotificationSettings"), request.send())
+            .await
+    }
+
+    /// Updates watched items (`PATCH /api/settings/watch`). Takes the generated request or its
+    /// builder.
+    pub async fn update_watch_settings(
+        &self,
+        watch: impl Into<types::builder::WatchSettingsRequest>,
+    ) -> Result<()> {
+        let watch = types::WatchSettingsRequest::try_from(watch.into())?;
+        let request = self.api().update_watch_settings().body(watch);
+        self.send(Call::new("updateWatchSettings"), request.send())
+            .await
+    }
+}
+
+struct PageState {
+    client: Client,
+    filter: NotificationFilter,
+    next_page: Option<u64>,
+}
+
+fn checked_page(page: u64) -> Result<i64> {
+    i64::try_from(page)
+        .ok()
+        .filter(|_| page <= MAX_PAGE)
+        .ok_or_else(|| Error::validation("p", format!("at most {MAX_PAGE}")))
+}
+
+/// Without `applyToAll` an empty id list would select nothing: refuse it rather than send a
+/// request that does nothing (the hub also requires at least one id for deletion).
+fn require_ids(ids: &[String]) -> Result<()> {
+    if ids.is_empty() {
+        return Err(Error::validation("discussionIds", "at least 1 item"));
+    }
+    Ok(())
+}

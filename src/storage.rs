@@ -1,0 +1,454 @@
+//! Access tokens for the content-addressed storage service: the single call
+//! ([`Client::storage_access_token`]) and [`StorageTokenProvider`], a cache that refreshes
+//! tokens shortly before they expire.
+//!
+//! # The provider's rules
+//!
+//! - Tokens are cached per (repository type, repository id, revision, read or write); a token is
+//!   never served for another repository or revision.
+//! - A cached token is served until `refresh_margin` (default 30 s) before its `exp`.
+//! - A read request is also served by a cached, still fresh write token of the same repository
+//!   and revision (write scope can do everything read scope can), and, when its own refresh
+//!   fails, by such a write token that has not expired yet.
+//! - Concurrent callers of one key share one refresh: the first takes the key's refresh lock and
+//!   calls the hub; the others wait for it and take its outcome.
+//! - A failed refresh while the cached token is still valid (before `exp`) serves the cached
+//!   token; once it has expired, the refresh error is returned.
+//!
+//! Time comes from a [`Clock`], so tests can move it.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use crate::client::Call;
+use crate::error::Result;
+use crate::{Client, Error, Secret, generated, types};
+
+pub use crate::types::{StorageRepoType, StorageTokenType};
+
+/// Refresh this long before `exp` unless told otherwise (the hub's recommendation).
+pub const DEFAULT_REFRESH_MARGIN: Duration = Duration::from_secs(30);
+
+/// A source of the current time.
+pub trait Clock: Send + Sync {
+    /// The current time.
+    fn now(&self) -> SystemTime;
+}
+
+/// The system clock.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SystemClock;
+
+impl Clock for SystemClock {
+    fn now(&self) -> SystemTime {
+        SystemTime::now()
+    }
+}
+
+/// A storage access token. `Debug` never shows the token value.
+#[derive(Debug, Clone)]
+pub struct StorageToken {
+    access_token: Secret,
+    cas_url: String,
+    expires_at: SystemTime,
+    token_type: StorageTokenType,
+}
+
+impl StorageToken {
+    /// The bearer token for the storage service: send `Authorization: Bearer <token>`.
+    pub fn access_token(&self) -> &Secret {
+        &self.access_token
+    }
+
+    /// The base address of the storage service.
+    pub fn cas_url(&self) -> &str {
+        &self.cas_url
+    }
+
+    /// When the token expires (`exp`).
+    pub fn expires_at(&self) -> SystemTime {
+        self.expires_at
+    }
+
+    /// The scope the token was issued with; a provider may answer a read request with a write
+    /// token.
+    pub fn token_type(&self) -> StorageTokenType {
+        self.token_type
+    }
+
+    /// Whether the token is still valid at `now`.
+    pub fn is_valid_at(&self, now: SystemTime) -> bool {
+        now < self.expires_at
+    }
+
+    /// Whether the token is valid at `now` and will stay valid for at least `margin`.
+    fn is_fresh_at(&self, now: SystemTime, margin: Duration) -> bool {
+        now.checked_add(margin)
+            .is_some_and(|later| later < self.expires_at)
+    }
+}
+
+/// `<namespace>/<repo-name>`, split for the path.
+fn split_repo_id(repo_id: &str) -> Result<(&str, &str)> {
+    match repo_id.split_once('/') {
+        Some((namespace, name))
+            if !namespace.is_empty() && !name.is_empty() && !name.contains('/') =>
+        {
+            Ok((namespace, name))
+        }
+        _ => Err(Error::validation("repo_id", "`<namespace>/<repo-name>`")),
+    }
+}
+
+fn check_revision(revision: &str) -> Result<()> {
+    if revision.is_empty() {
+        return Err(Error::validation(
+            "revision",
+            "a branch, tag or commit (`main` when no specific ref is needed)",
+        ));
+    }
+    Ok(())
+}
+
+impl Client {
+    /// Asks the hub for a storage access token
+    /// (`GET /api/{repo_type}s/{repo_id}/cas-{token_type}-token/{revision}`). 401, 403 and 404
+    /// come back as [`Error::Unauthorized`], [`Error::Forbidden`] and [`Error::NotFound`].
+    ///
+    /// The revision is sent percent-encoded (`refs/pr/5` as `refs%2Fpr%2F5`). To reuse tokens
+    /// until they are about to expire, use a [`StorageTokenProvider`].
+    pub async fn storage_access_token(
+        &self,
+        repo_type: StorageRepoType,
+        repo_id: &str,
+        token_type: StorageTokenType,
+        revision: &str,
+    ) -> Result<StorageToken> {
+        let (namespace, name) = split_repo_id(repo_id)?;
+        check_revision(revision)?;
+        let request = self
+            .api()
+            .get_storage_access_token()
+            .repo_type(repo_type)
+            .namespace(namespace)
+            .repo(name)
+            .token_type(token_type)
+            .revision(revision)
+            .send();
+        let special = |error: &generated::Error<()>| {
+            let generated::Error::ErrorResponse(response) = error else {
+                return None;
+            };
+            match response.status().as_u16() {
+                401 => Some(Error::Unauthorized),
+                403 => Some(Error::Forbidden { token_type }),
+                404 => Some(Error::NotFound {
+                    repo_id: repo_id.to_owned(),
+                    revision: revision.to_owned(),
+                }),
+                _ => None,
+            }
+        };
+        let token: types::StorageAccessToken = self
+            .send_with(Call::new("getStorageAccessToken"), request, special)
+            .await?;
+        let expires_at = Duration::try_from_secs_f64(token.exp)
+            .ok()
+            .and_then(|since_epoch| UNIX_EPOCH.checked_add(since_epoch))
+            .ok_or_else(|| Error::Decode {
+                operation: "getStorageAccessToken",
+                path: "exp".into(),
+                message: "not a representable Unix timestamp".into(),
+            })?;
+        Ok(StorageToken {
+            access_token: Secret::new(String::from(token.access_token)),
+            cas_url: String::from(token.cas_url),
+            expires_at,
+            token_type,
+        })
+    }
+}
+
+/// A cache of storage access tokens with single-flight refresh; see the
+/// [module documentation](self) for its rules. Cheap to clone: clones share the cache.
+///
+/// ```no_run
+/// use hub_api::storage::{StorageRepoType, StorageTokenProvider, StorageTokenType};
+/// # async fn demo(client: hub_api::Client) -> hub_api::Result<()> {
+/// let provider = StorageTokenProvider::new(client);
+/// let token = provider
+///     .token(StorageRepoType::Model, "acme/bert-tiny", "main", StorageTokenType::Read)
+///     .await?;
+/// println!("storage at {} until {:?}", token.cas_url(), token.expires_at());
+/// # Ok(()) }
+/// ```
+#[derive(Clone)]
+pub struct StorageTokenProvider {
+    inner: Arc<ProviderInner>,
+}
+
+struct ProviderInner {
+    client: Client,
+    clock: Arc<dyn Clock>,
+    refresh_margin: Duration,
+    /// One entry per key, created on first use and kept for the provider's lifetime.
+    entries: Mutex<HashMap<TokenKey, Arc<Entry>>>,
+}
+
+impl fmt::Debug for StorageTokenProvider {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("StorageTokenProvider")
+            .field("client", &self.inner.client)
+            .field("refresh_margin", &self.inner.refresh_margin)
+            .finish_non_exhaustive()
+    }
+}
+
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct TokenKey {
+    repo_type: StorageRepoType,
+    repo_id: String,
+    revision: String,
+    token_type: StorageTokenType,
+}
+
+#[derive(Default)]
+struct Entry {
+    /// The cached token and the outcome of the last refresh; locked only briefly, never across
+    /// an await.
+    state: Mutex<EntryState>,
+    /// Held for the whole of a refresh: the single flight.
+    refresh: tokio::sync::Mutex<()>,
+}
+
+#[derive(Default)]
+struct EntryState {
+    token: Option<StorageToken>,
+    /// Completed refresh attempts; a waiter that sees it change knows someone refreshed while
+    /// it waited, and takes that outcome instead of calling the hub again.
+    attempts: u64,
+    last_error: Option<Error>,
+}
+
+/// Configures a [`StorageTokenProvider`]; see [`StorageTokenProvider::builder`].
+#[must_use]
+pub struct StorageTokenProviderBuilder {
+    client: Client,
+    clock: Arc<dyn Clock>,
+    refresh_margin: Duration,
+}
+
+impl StorageTokenProviderBuilder {
+    /// Refreshes this long before `exp` (default [`DEFAULT_REFRESH_MARGIN`]).
+    pub fn refresh_margin(mut self, margin: Duration) -> Self {
+        self.refresh_margin = margin;
+        self
+    }
+
+    /// Takes the time from `clock` (default [`SystemClock`]).
+    pub fn clock(mut self, clock: Arc<dyn Clock>) -> Self {
+        self.clock = clock;
+        self
+    }
+
+    /// Builds the provider.
+    pub fn build(self) -> StorageTokenProvider {
+        StorageTokenProvider {
+            inner: Arc::new(ProviderInner {
+                client: self.client,
+                clock: self.clock,
+                refresh_margin: self.refresh_margin,
+                entries: Mutex::new(HashMap::new()),
+            }),
+        }
+    }
+}
+
+impl StorageTokenProvider {
+    /// A provider with the system clock and the default refresh margin.
+    pub fn new(client: Client) -> Self {
+        Self::builder(client).build()
+    }
+
+    /// Starts configuring a provider that gets its tokens through `client`.
+    pub fn builder(client: Client) -> StorageTokenProviderBuilder {
+        StorageTokenProviderBuilder {
+            client,
+            clock: Arc::new(SystemClock),
+            refresh_margin: DEFAULT_REFRESH_MARGIN,
+        }
+    }
+
+    /// A token for `repo_id` (`<namespace>/<repo-name>`) at `revision` with at least
+    /// `token_type` scope: the cached one while fresh, otherwise a refreshed one.
+    pub async fn token(
+        &self,
+        repo_type: StorageRepoType,
+        repo_id: &str,
+        revision: &str,
+        token_type: StorageTokenType,
+    ) -> Result<StorageToken> {
+        split_repo_id(repo_id)?;
+        check_revision(revision)?;
+        let key = TokenKey {
+            repo_type,
+            repo_id: repo_id.to_owned(),
+            revision: revision.to_owned(),
+            token_type,
+        };
+        let write_key = (token_type == StorageTokenType::Read).then(|| TokenKey {
+            token_type: StorageTokenType::Write,
+            ..key.clone()
+        });
+        let now = self.inner.clock.now();
+        if let Some(token) = write_key.as_ref().and_then(|write_key| {
+            self.cached_token(write_key, |token| {
+                token.is_fresh_at(now, self.inner.refresh_margin)
+            })
+        }) {
+            tracing::trace!(
+                repo_id,
+                revision,
+                "storage token: read served by a cached write token"
+            );
+            return Ok(token);
+        }
+        let outcome = self.token_for_key(&key).await;
+        // A read whose refresh failed may still use a write token that has not expired.
+        match (outcome, write_key) {
+            (Err(error), Some(write_key)) => {
+                let now = self.inner.clock.now();
+                let write_token = self.cached_token(&write_key, |token| token.is_valid_at(now));
+                if write_token.is_some() {
+                    tracing::warn!(
+                        repo_id, revision, error = %error,
+                        "storage token refresh failed; serving the cached write token until it expires"
+                    );
+                }
+                write_token.ok_or(error)
+            }
+            (outcome, _) => outcome,
+        }
+    }
+
+    /// The token of exactly this key: cached while fresh, otherwise refreshed once for all
+    /// concurrent callers.
+    async fn token_for_key(&self, key: &TokenKey) -> Result<StorageToken> {
+        let repo_type = key.repo_type;
+        let token_type = key.token_type;
+        let repo_id = key.repo_id.as_str();
+        let revision = key.revision.as_str();
+        let now = self.inner.clock.now();
+        let entry = self.entry(key);
+        let observed_attempts = {
+            let state = lock(&entry.state);
+            if let Some(token) = state
+                .token
+                .as_ref()
+                .filter(|token| token.is_fresh_at(now, self.inner.refresh_margin))
+            {
+                tracing::trace!(repo_id, revision, %token_type, "storage token: cache hit");
+                return Ok(token.clone());
+            }
+            state.attempts
+        };
+
+        let _refreshing = entry.refresh.lock().await;
+        let now = self.inner.clock.now();
+        {
+            let state = lock(&entry.state);
+            if state.attempts != observed_attempts {
+                // Someone refreshed while this caller waited: share that outcome.
+                if let Some(token) = state.token.as_ref().filter(|token| token.is_valid_at(now)) {
+                    return Ok(token.clone());
+                }
+                if let Some(error) = &state.last_error {
+                    return Err(error.clone());
+                }
+            }
+        }
+
+        tracing::debug!(repo_id, revision, %token_type, "storage token: refreshing");
+        let outcome = self
+            .inner
+            .client
+            .storage_access_token(repo_type, repo_id, token_type, revision)
+            .await;
+        let now = self.inner.clock.now();
+        let mut state = lock(&entry.state);
+        state.attempts += 1;
+        match outcome {
+            Ok(token) => {
+                state.token = Some(token.clone());
+                state.last_error = None;
+                Ok(token)
+            }
+            Err(error) => {
+                state.last_error = Some(error.clone());
+                match state.token.as_ref().filter(|token| token.is_valid_at(now)) {
+                    Some(token) => {
+                        tracing::warn!(
+                            repo_id, revision, %token_type, error = %error,
+                            "storage token refresh failed; serving the cached token until it expires"
+                        );
+                        Ok(token.clone())
+                    }
+                    None => Err(error),
+                }
+            }
+        }
+    }
+
+    fn entry(&self, key: &TokenKey) -> Arc<Entry> {
+        let mut entries = lock(&self.inner.entries);
+        Arc::clone(entries.entry(key.clone()).or_default())
+    }
+
+    /// The cached token of `key`, if there is one that `usable` accepts.
+    fn cached_token(
+        &self,
+        key: &TokenKey,
+        usable: impl FnOnce(&StorageToken) -> bool,
+    ) -> Option<StorageToken> {
+        let entry = lock(&self.inner.entries).get(key).cloned()?;
+        let state = lock(&entry.state);
+        state.token.as_ref().filter(|token| usable(token)).cloned()
+    }
+}
+
+/// These locks guard plain data that no panic can leave half-written; a poisoned lock is still
+/// consistent, so it is used rather than turned into a panic.
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn repo_ids_have_exactly_two_parts() {
+        assert!(matches!(split_repo_id("acme/bert"), Ok(("acme", "bert"))));
+        for bad in ["acme", "/bert", "acme/", "acme/bert/x", ""] {
+            assert!(split_repo_id(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn freshness_respects_the_margin() {
+        let expires_at = UNIX_EPOCH + Duration::from_secs(1000);
+        let token = StorageToken {
+            access_token: Secret::new("t"),
+            cas_url: "https://cas".into(),
+            expires_at,
+            token_type: StorageTokenType::Read,
+        };
+        let margin = Duration::from_secs(30);
+        assert!(token.is_fresh_at(UNIX_EPOCH + Duration::from_secs(969), margin));
+        assert!(!token.is_fresh_at(UNIX_EPOCH + Duration::from_secs(970), margin));
+        assert!(token.is_valid_at(UNIX_EPOCH + Duration::from_secs(999)));
+        assert!(!token.is_valid_at(expires_at));
+    }
+}

@@ -1,0 +1,415 @@
+//! One delivery, from request to answer: secret, content type, size, JSON, payload shape, and
+//! only then the handler. Every check that can fail on the sender's input answers a 4xx with a
+//! JSON `{"error": ...}` body, so bad input can neither reach a handler nor cause a 5xx (which
+//! the hub would retry forever). The only 500 is a handler that failed, which should be retried.
+
+use std::sync::Arc;
+
+use axum::body::Body;
+use axum::extract::Request;
+use axum::http::header::{CONTENT_LENGTH, CONTENT_TYPE};
+use axum::http::{HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use http_body_util::{BodyExt, LengthLimitError, Limited};
+use serde_json::json;
+
+use super::SECRET_HEADER;
+use super::handler::{DeliveryContext, ErasedHandler};
+use super::in_flight::InFlight;
+use crate::Secret;
+use crate::types::WebhookPayload;
+
+/// What every route of one receiver shares.
+pub(crate) struct Shared {
+    pub(crate) secret: Option<Secret>,
+    pub(crate) body_limit: usize,
+    pub(crate) body_timeout: std::time::Duration,
+    pub(crate) in_flight: Arc<InFlight>,
+}
+
+/// One `POST /webhooks/<name>` route.
+pub(crate) struct Route {
+    pub(crate) name: Arc<str>,
+    pub(crate) handler: ErasedHandler,
+}
+
+/// Why a delivery was not handed to its handler, or why the handler did not succeed.
+#[derive(Debug)]
+enum Rejection {
+    MissingSecret,
+    WrongSecret,
+    NotJson,
+    TooLarge {
+        limit: usize,
+    },
+    UnreadableBody,
+    /// The sender stopped sending the body: answering frees the connection (and a shutdown).
+    BodyTimeout,
+    MalformedJson(String),
+    InvalidPayload {
+        field: Option<String>,
+        message: String,
+    },
+    HandlerFailed,
+}
+
+impl Rejection {
+    fn status(&self) -> StatusCode {
+        match self {
+            Self::MissingSecret => StatusCode::UNAUTHORIZED,
+            Self::WrongSecret => StatusCode::FORBIDDEN,
+            Self::NotJson => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            Self::TooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
+            Self::UnreadableBody | Self::MalformedJson(_) => StatusCode::BAD_REQUEST,
+            Self::BodyTimeout => StatusCode::REQUEST_TIMEOUT,
+            Self::InvalidPayload { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+            Self::HandlerFailed => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    fn message(&self) -> String {
+        match self {
+            Self::MissingSecret => format!("missing {SECRET_HEADER} header"),
+            Self::WrongSecret => format!("wrong {SECRET_HEADER} header"),
+            Self::NotJson => "content type must be application/json".to_owned(),
+            Self::TooLarge { limit } => format!("body is larger than {limit} bytes"),
+            Self::UnreadableBody => "could not read the request body".to_owned(),
+            Self::BodyTimeout => "the request body did not arrive in time".to_owned(),
+            Self::MalformedJson(detail) => format!("malformed JSON: {detail}"),
+            Self::InvalidPayload {
+                field: Some(field),
+                message,
+            } => {
+                format!("invalid payload at `{field}`: {message}")
+            }
+            Self::InvalidPayload {
+                field: None,
+                message,
+            } => format!("invalid payload: {message}"),
+            // Deliberately vague: the handler's error is for the receiver's log, not the caller.
+            Self::HandlerFailed => "handler failed; the delivery should be retried".to_owned(),
+        }
+    }
+}
+
+impl IntoResponse for Rejection {
+    fn into_response(self) -> Response {
+        let mut body = json!({ "error": self.message() });
+        if let Self::InvalidPayload {
+            field: Some(field), ..
+        } = &self
+        {
+            body["field"] = json!(field);
+        }
+        json_response(self.status(), &body)
+    }
+}
+
+/// A JSON answer. Built by hand rather than with axum's `json` feature, which would only add
+/// a dependency for what `serde_json::to_vec` does.
+pub(crate) fn json_response(status: StatusCode, body: &serde_json::Value) -> Response {
+    let bytes = serde_json::to_vec(body).unwrap_or_default();
+    (
+        status,
+        [(CONTENT_TYPE, HeaderValue::from_static("application/json"))],
+        Body::from(bytes),
+    )
+        .into_response()
+}
+
+/// Answers one `POST /webhooks/<name>`.
+pub(crate) async fn deliver(shared: Arc<Shared>, route: Arc<Route>, request: Request) -> Response {
+    match accept(&shared, &route, request).await {
+        Ok(()) => json_response(StatusCode::OK, &json!({ "status": "delivered" })),
+        Err(rejection) => rejection.into_response(),
+    }
+}
+
+async fn accept(shared: &Shared, route: &Route, request: Request) -> Result<(), Rejection> {
+    let (parts, body) = request.into_parts();
+    let mut headers = parts.headers;
+
+    // The secret is checked before anything else, so that a caller without it learns nothing
+    // about what the receiver would accept and costs no body reading or parsing.
+    if let Err(rejection) = authenticate(&headers, shared.secret.as_ref()) {
+        // The header value is never logged, right or wrong: a wrong one may be a near miss.
+        tracing::warn!(route = %route.name, status = %rejection.status(), "rejected a delivery: {}", rejection.message());
+        return Err(rejection);
+    }
+    headers.remove(SECRET_HEADER);
+
+    let payload = match read_payload(&headers, body, shared.body_limit, shared.body_timeout).await {
+        Ok(payload) => payload,
+        Err(rejection) => {
+            tracing::debug!(route = %route.name, status = %rejection.status(), "rejected a delivery: {}", rejection.message());
+            return Err(rejection);
+        }
+    };
+    run_handler(shared, route, payload, headers).await
+}
+
+fn authenticate(headers: &HeaderMap, secret: Option<&Secret>) -> Result<(), Rejection> {
+    let Some(secret) = secret else {
+        return Ok(());
+    };
+    let mut presented = headers.get_all(SECRET_HEADER).iter();
+    match (presented.next(), presented.next()) {
+        (None, _) => Err(Rejection::MissingSecret),
+        (Some(value), None) if secret.matches(value.as_bytes()) => Ok(()),
+        // Two values are refused outright: which one to compare would be a guess.
+        (Some(_), _) => Err(Rejection::WrongSecret),
+    }
+}
+
+async fn read_payload(
+    headers: &HeaderMap,
+    body: Body,
+    limit: usize,
+    timeout: std::time::Duration,
+) -> Result<WebhookPayload, Rejection> {
+    if !is_json(headers) {
+        return Err(Rejection::NotJson);
+    }
+    // A declared length over the limit is refused before reading a byte; `Limited` below
+    // catches chunked bodies and lengths that lie.
+    let declared_length = headers
+        .get(CONTENT_LENGTH)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.parse::<u64>().ok());
+    if declared_length.is_some_and(|length| length > limit as u64) {
+        return Err(Rejection::TooLarge { limit });
+    }
+    let collected = tokio::time::timeout(timeout, Limited::new(body, limit).collect())
+        .await
+        .map_err(|_| Rejection::BodyTimeout)?;
+    let bytes = match collected {
+        Ok(collected) => collected.to_bytes(),
+        Err(error) if error.is::<LengthLimitError>() => return Err(Rejection::TooLarge { limit }),
+        Err(_) => return Err(Rejection::UnreadableBody),
+    };
+    parse_payload(&bytes)
+}
+
+/// `application/json`, or any `application/<subtype>+json`, with any parameters.
+fn is_json(headers: &HeaderMap) -> bool {
+    let mut values = headers.get_all(CONTENT_TYPE).iter();
+    let (Some(value), None) = (values.next(), values.next()) else {
+        return false;
+    };
+    let Ok(value) = value.to_str() else {
+        return false;
+    };
+    let essence = value.split(';').next().unwrap_or_default().trim();
+    let Some((kind, subtype)) = essence.split_once('/') else {
+        return false;
+    };
+    let subtype = subtype.to_ascii_lowercase();
+    kind.eq_ignore_ascii_case("application") && (subtype == "json" || subtype.ends_with("+json"))
+}
+
+/// Parses in one pass, telling malformed JSON (400) from well-formed JSON that is not a payload
+/// (422), and naming the offending field in the latter.
+fn parse_payload(bytes: &[u8]) -> Result<WebhookPayload, Rejection> {
+    let mut deserializer = serde_json::Deserializer::from_slice(bytes);
+    match serde_path_to_error::deserialize::<_, WebhookPayload>(&mut deserializer) {
+        Ok(payload) => match deserializer.end() {
+            Ok(()) => Ok(payload),
+            Err(trailing) => Err(Rejection::MalformedJson(trailing.to_string())),
+        },
+        // A shape error stops the parser before it has seen the rest, which may itself be
+        // malformed; malformed wins. Only this failure path pays for the second parse.
+        Err(error) if error.inner().is_data() => {
+            match serde_json::from_slice::<serde_json::Value>(bytes) {
+                Ok(_) => Err(invalid_payload(&error)),
+                Err(syntax) => Err(Rejection::MalformedJson(syntax.to_string())),
+            }
+        }
+        Err(error) => Err(Rejection::MalformedJson(error.inner().to_string())),
+    }
+}
+
+fn invalid_payload(error: &serde_path_to_error::Error<serde_json::Error>) -> Rejection {
+    let message = error.inner().to_string();
+    let parent = error.path().to_string();
+    let parent = (parent != ".").then_some(parent);
+    // serde reports a missing field at its parent; name the field itself.
+    let missing = message
+        .strip_prefix("missing field `")
+        .and_then(|rest| rest.split_once('`'))
+        .map(|(name, _)| name);
+    let field = match (parent, missing) {
+        (Some(parent), Some(name)) => Some(format!("{parent}.{name}")),
+        (None, Some(name)) => Some(name.to_owned()),
+        (parent, None) => parent,
+    };
+    Rejection::InvalidPayload { field, message }
+}
+
+async fn run_handler(
+    shared: &Shared,
+    route: &Route,
+    payload: WebhookPayload,
+    headers: HeaderMap,
+) -> Result<(), Rejection> {
+    let context = DeliveryContext::new(Arc::clone(&route.name), headers);
+    let handler = Arc::clone(&route.handler);
+    let guard = shared.in_flight.start();
+    // A task of its own: the handler runs to the end even if the caller hangs up (the hub
+    // then retries, which beats a half-done handler), and a panic becomes a 500, not a reset.
+    let task = tokio::spawn(async move {
+        let _running = guard;
+        handler(payload, context).await
+    });
+    let failure = match task.await {
+        Ok(Ok(())) => return Ok(()),
+        Ok(Err(message)) => message,
+        Err(join_error) if join_error.is_panic() => panic_message(join_error.into_panic()),
+        Err(_) => "the handler was cancelled".to_owned(),
+    };
+    let failure = redact(failure, shared.secret.as_ref());
+    tracing::error!(route = %route.name, error = %failure, "webhook handler failed; answering 500 so the hub retries");
+    Err(Rejection::HandlerFailed)
+}
+
+fn panic_message(panic: Box<dyn std::any::Any + Send>) -> String {
+    let detail = panic
+        .downcast_ref::<&str>()
+        .map(|text| (*text).to_owned())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "no message".to_owned());
+    format!("the handler panicked: {detail}")
+}
+
+/// Handler errors are free text; one that quotes the secret must not put it in the log.
+fn redact(message: String, secret: Option<&Secret>) -> String {
+    match secret {
+        Some(secret) if !secret.is_empty() && message.contains(secret.expose()) => {
+            message.replace(secret.expose(), "[redacted]")
+        }
+        _ => message,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn headers(pairs: &[(&'static str, &'static str)]) -> HeaderMap {
+        let mut map = HeaderMap::new();
+        for (name, value) in pairs {
+            map.append(*name, HeaderValue::from_static(value));
+        }
+        map
+    }
+
+    #[test]
+    fn json_content_types() {
+        for accepted in [
+            "application/json",
+            "Application/JSON; charset=utf-8",
+            "application/vnd.hub.webhook+json",
+        ] {
+            assert!(
+                is_json(&headers(&[("content-type", accepted)])),
+                "{accepted}"
+            );
+        }
+        for refused in ["text/plain", "application/jsonx", "json", "text/json", ""] {
+            assert!(
+                !is_json(&headers(&[("content-type", refused)])),
+                "{refused}"
+            );
+        }
+        assert!(!is_json(&HeaderMap::new()));
+        let twice = headers(&[
+            ("content-type", "application/json"),
+            ("content-type", "text/plain"),
+        ]);
+        assert!(!is_json(&twice));
+    }
+
+    #[test]
+    fn secret_checks() {
+        let secret = Secret::new("s3cret");
+        assert!(authenticate(&HeaderMap::new(), None).is_ok());
+        assert!(matches!(
+            authenticate(&HeaderMap::new(), Some(&secret)),
+            Err(Rejection::MissingSecret)
+        ));
+        assert!(authenticate(&headers(&[(SECRET_HEADER, "s3cret")]), Some(&secret)).is_ok());
+        assert!(matches!(
+            authenticate(&headers(&[(SECRET_HEADER, "s3cre")]), Some(&secret)),
+            Err(Rejection::WrongSecret)
+        ));
+        let twice = headers(&[(SECRET_HEADER, "s3cret"), (SECRET_HEADER, "s3cret")]);
+        assert!(matches!(
+            authenticate(&twice, Some(&secret)),
+            Err(Rejection::WrongSecret)
+        ));
+    }
+
+    fn field_of(body: &str) -> Option<String> {
+        match parse_payload(body.as_bytes()) {
+            Err(Rejection::InvalidPayload { field, .. }) => field,
+            other => panic!("expected an invalid payload for {body}, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn names_the_offending_field() {
+        assert_eq!(
+            field_of(r#"{"repo":{"type":"model"}}"#).as_deref(),
+            Some("event")
+        );
+        assert_eq!(
+            field_of(r#"{"event":{},"repo":{"type":"model"}}"#).as_deref(),
+            Some("event.action")
+        );
+        assert_eq!(
+            field_of(r#"{"event":{"action":1},"repo":{"type":"model"}}"#).as_deref(),
+            Some("event.action")
+        );
+        assert_eq!(
+            field_of(r#"{"event":{"action":"update"},"repo":{}}"#).as_deref(),
+            Some("repo.type")
+        );
+        assert_eq!(
+            field_of(r#"{"event":{"action":"update"},"repo":{"type":"widget"}}"#).as_deref(),
+            Some("repo.type")
+        );
+        assert_eq!(
+            field_of(r#"{"event":{"action":"u"},"repo":{"type":"model"},"updatedRefs":[{"oldSha":null}]}"#).as_deref(),
+            Some("updatedRefs[0].ref")
+        );
+        assert_eq!(field_of("[]"), None);
+    }
+
+    #[test]
+    fn malformed_wins_over_shape() {
+        for body in [
+            "",
+            "{",
+            r#"{"event":1,"#,
+            r#"{"event":{"action":"u"},"repo":{"type":"model"}} x"#,
+        ] {
+            assert!(
+                matches!(
+                    parse_payload(body.as_bytes()),
+                    Err(Rejection::MalformedJson(_))
+                ),
+                "{body}"
+            );
+        }
+    }
+
+    #[test]
+    fn redacts_the_secret_from_handler_errors() {
+        let secret = Secret::new("s3cret");
+        assert_eq!(
+            redact("bad s3cret here".into(), Some(&secret)),
+            "bad [redacted] here"
+        );
+        assert_eq!(redact("nothing".into(), Some(&secret)), "nothing");
+        assert_eq!(redact("s3cret".into(), None), "s3cret");
+    }
+}

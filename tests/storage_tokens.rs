@@ -1,0 +1,559 @@
+//! Storage access tokens against a stub hub: the exact request and the 401/403/404 mapping of
+//! the single call, and the provider's rules with a fake clock: refresh 30 s (or the configured
+//! margin) before `exp`, single flight (1,000 concurrent callers, one request), serving the old
+//! token through a failed refresh until `exp`, write tokens serving reads, and no token crossing
+//! repositories or revisions.
+
+mod client_support;
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use client_support::{Counter, Reply, StubHub};
+use hub_api::storage::{Clock, StorageRepoType, StorageTokenProvider, StorageTokenType};
+use hub_api::{Error, StorageToken};
+use serde_json::json;
+
+/// Token lifetime the stub hub grants.
+const LIFETIME: Duration = Duration::from_secs(3600);
+/// The fake clock starts here (2026-11-22T00:00:00Z).
+const START: u64 = 1_795_305_600;
+
+/// A clock the test moves by hand.
+struct FakeClock(Mutex<SystemTime>);
+
+impl FakeClock {
+    fn new() -> Arc<Self> {
+        Arc::new(Self(Mutex::new(UNIX_EPOCH + Duration::from_secs(START))))
+    }
+
+    fn set(&self, time: SystemTime) {
+        *self.0.lock().expect("clock lock") = time;
+    }
+}
+
+impl Clock for FakeClock {
+    fn now(&self) -> SystemTime {
+        *self.0.lock().expect("clock lock")
+    }
+}
+
+fn unix_seconds(time: SystemTime) -> u64 {
+    time.duration_since(UNIX_EPOCH)
+        .expect("after 1970")
+        .as_secs()
+}
+
+/// A stub hub that issues `storage-token-<n>` valid for [`LIFETIME`] from the clock's now, and
+/// answers 500 while `failing` is set.
+async fn issuing_hub(clock: Arc<FakeClock>, failing: Arc<AtomicBool>) -> StubHub {
+    let issued = Counter::default();
+    StubHub::start(move |_| {
+        if failing.load(Ordering::SeqCst) {
+            return Reply::text(500, "storage token service unavailable");
+        }
+        let number = issued.next() + 1;
+        let exp = unix_seconds(clock.now() + LIFETIME);
+        Reply::json(
+            200,
+            json!({ "accessToken": format!("storage-token-{number}"), "exp": exp, "casUrl": "https://cas.hub.example.com" }),
+        )
+    })
+    .await
+}
+
+fn provider(hub: &StubHub, clock: &Arc<FakeClock>) -> StorageTokenProvider {
+    StorageTokenProvider::builder(hub.client())
+        .clock(Arc::clone(clock) as Arc<dyn Clock>)
+        .build()
+}
+
+async fn read_token(
+    provider: &StorageTokenProvider,
+    repo_id: &str,
+    revision: &str,
+) -> hub_api::Result<StorageToken> {
+    provider
+        .token(
+            StorageRepoType::Model,
+            repo_id,
+            revision,
+            StorageTokenType::Read,
+        )
+        .await
+}
+
+fn value(token: &StorageToken) -> &str {
+    token.access_token().expose()
+}
+
+#[tokio::test]
+async fn the_call_sends_the_exact_path_with_the_revision_encoded() {
+    let hub = StubHub::always(Reply::json(
+        200,
+        json!({ "accessToken": "storage-secret", "exp": 1795000000.5, "casUrl": "https://cas.hub.example.com" }),
+    ))
+    .await;
+
+    let token = hub
+        .client()
+        .storage_access_token(
+            StorageRepoType::Model,
+            "acme/bert",
+            StorageTokenType::Write,
+            "refs/pr/5",
+        )
+        .await
+        .expect("token");
+
+    let request = hub.only_request();
+    assert_eq!(request.method, "GET");
+    assert_eq!(
+        request.path,
+        "/api/models/acme/bert/cas-write-token/refs%2Fpr%2F5"
+    );
+    assert_eq!(request.query, None);
+    request.assert_authenticated();
+    assert_eq!(value(&token), "storage-secret");
+    assert_eq!(token.cas_url(), "https://cas.hub.example.com");
+    assert_eq!(token.token_type(), StorageTokenType::Write);
+    assert_eq!(
+        token.expires_at(),
+        UNIX_EPOCH + Duration::from_millis(1_795_000_000_500)
+    );
+    assert!(!format!("{token:?}").contains("storage-secret"));
+}
+
+#[tokio::test]
+async fn every_repo_type_uses_its_plural() {
+    let hub = StubHub::always(Reply::json(
+        200,
+        json!({ "accessToken": "t", "exp": 1795000000, "casUrl": "https://cas" }),
+    ))
+    .await;
+    let client = hub.client();
+    for repo_type in [
+        StorageRepoType::Model,
+        StorageRepoType::Dataset,
+        StorageRepoType::Space,
+    ] {
+        client
+            .storage_access_token(repo_type, "acme/data", StorageTokenType::Read, "main")
+            .await
+            .expect("token");
+    }
+    let paths: Vec<String> = hub
+        .requests()
+        .into_iter()
+        .map(|request| request.path)
+        .collect();
+    assert_eq!(
+        paths,
+        [
+            "/api/models/acme/data/cas-read-token/main",
+            "/api/datasets/acme/data/cas-read-token/main",
+            "/api/spaces/acme/data/cas-read-token/main",
+        ]
+    );
+}
+
+#[tokio::test]
+async fn statuses_401_403_404_have_their_own_errors() {
+    let hub = StubHub::start(|request| {
+        let status = if request.path.contains("/private/") {
+            401
+        } else if request.path.contains("cas-write-token") {
+            403
+        } else if request.path.contains("/missing/") {
+            404
+        } else {
+            500
+        };
+        Reply::text(status, "no")
+    })
+    .await;
+    let client = hub.client();
+    let call = |repo_id: &'static str, token_type| {
+        let client = client.clone();
+        async move {
+            client
+                .storage_access_token(StorageRepoType::Model, repo_id, token_type, "v1")
+                .await
+                .err()
+        }
+    };
+
+    assert!(matches!(
+        call("acme/private/", StorageTokenType::Read).await,
+        Some(Error::Validation { .. })
+    ));
+    assert!(matches!(
+        call("private/x", StorageTokenType::Read).await,
+        Some(Error::Unauthorized)
+    ));
+    assert!(matches!(
+        call("acme/bert", StorageTokenType::Write).await,
+        Some(Error::Forbidden {
+            token_type: StorageTokenType::Write
+        })
+    ));
+    let not_found = call("missing/x", StorageTokenType::Read).await;
+    assert!(
+        matches!(&not_found, Some(Error::NotFound { repo_id, revision }) if repo_id == "missing/x" && revision == "v1"),
+        "{not_found:?}"
+    );
+    assert!(matches!(
+        call("acme/bert", StorageTokenType::Read).await,
+        Some(Error::Status { status, .. }) if status.as_u16() == 500
+    ));
+    assert_eq!(hub.requests().len(), 4, "the invalid repo id is not sent");
+}
+
+#[tokio::test]
+async fn bad_repo_ids_and_revisions_are_refused_before_sending() {
+    let hub = StubHub::always(Reply::empty(500)).await;
+    let provider = StorageTokenProvider::new(hub.client());
+    for (repo_id, revision, field) in [
+        ("acme", "main", "repo_id"),
+        ("acme/bert/extra", "main", "repo_id"),
+        ("/bert", "main", "repo_id"),
+        ("acme/bert", "", "revision"),
+    ] {
+        let error = read_token(&provider, repo_id, revision).await.err();
+        assert!(
+            matches!(&error, Some(Error::Validation { field: f, .. }) if f == field),
+            "{repo_id} {revision}: {error:?}"
+        );
+    }
+    assert!(hub.requests().is_empty());
+}
+
+#[tokio::test]
+async fn the_cached_token_is_served_until_30_seconds_before_exp() {
+    let clock = FakeClock::new();
+    let hub = issuing_hub(Arc::clone(&clock), Arc::default()).await;
+    let provider = provider(&hub, &clock);
+    let start = clock.now();
+    let expiry = start + LIFETIME;
+
+    let first = read_token(&provider, "acme/bert", "main")
+        .await
+        .expect("token");
+    assert_eq!(value(&first), "storage-token-1");
+    assert_eq!(first.expires_at(), expiry);
+
+    clock.set(expiry - Duration::from_secs(31));
+    let cached = read_token(&provider, "acme/bert", "main")
+        .await
+        .expect("token");
+    assert_eq!(value(&cached), "storage-token-1");
+    assert_eq!(hub.requests().len(), 1);
+
+    clock.set(expiry - Duration::from_secs(30));
+    let refreshed = read_token(&provider, "acme/bert", "main")
+        .await
+        .expect("token");
+    assert_eq!(value(&refreshed), "storage-token-2");
+    assert_eq!(hub.requests().len(), 2);
+    for request in hub.requests() {
+        assert_eq!(request.path, "/api/models/acme/bert/cas-read-token/main");
+        request.assert_authenticated();
+    }
+}
+
+#[tokio::test]
+async fn the_refresh_margin_is_configurable() {
+    let clock = FakeClock::new();
+    let hub = issuing_hub(Arc::clone(&clock), Arc::default()).await;
+    let provider = StorageTokenProvider::builder(hub.client())
+        .clock(Arc::clone(&clock) as Arc<dyn Clock>)
+        .refresh_margin(Duration::from_secs(600))
+        .build();
+    let expiry = clock.now() + LIFETIME;
+
+    read_token(&provider, "acme/bert", "main")
+        .await
+        .expect("token");
+    clock.set(expiry - Duration::from_secs(601));
+    read_token(&provider, "acme/bert", "main")
+        .await
+        .expect("token");
+    assert_eq!(hub.requests().len(), 1);
+    clock.set(expiry - Duration::from_secs(600));
+    let token = read_token(&provider, "acme/bert", "main")
+        .await
+        .expect("token");
+    assert_eq!(value(&token), "storage-token-2");
+    assert_eq!(hub.requests().len(), 2);
+}
+
+#[tokio::test]
+async fn a_failed_refresh_serves_the_old_token_until_exp_then_errors() {
+    let clock = FakeClock::new();
+    let failing = Arc::new(AtomicBool::new(false));
+    let hub = issuing_hub(Arc::clone(&clock), Arc::clone(&failing)).await;
+    let provider = provider(&hub, &clock);
+    let expiry = clock.now() + LIFETIME;
+    read_token(&provider, "acme/bert", "main")
+        .await
+        .expect("token");
+
+    failing.store(true, Ordering::SeqCst);
+    clock.set(expiry - Duration::from_secs(10));
+    let served = read_token(&provider, "acme/bert", "main")
+        .await
+        .expect("old token");
+    assert_eq!(value(&served), "storage-token-1");
+    assert_eq!(hub.requests().len(), 2, "a refresh was attempted");
+
+    clock.set(expiry - Duration::from_secs(1));
+    let served = read_token(&provider, "acme/bert", "main")
+        .await
+        .expect("old token");
+    assert_eq!(value(&served), "storage-token-1");
+    assert_eq!(
+        hub.requests().len(),
+        3,
+        "every call past the margin retries"
+    );
+
+    clock.set(expiry);
+    let error = read_token(&provider, "acme/bert", "main").await.err();
+    assert!(
+        matches!(&error, Some(Error::Status { status, .. }) if status.as_u16() == 500),
+        "{error:?}"
+    );
+
+    failing.store(false, Ordering::SeqCst);
+    let recovered = read_token(&provider, "acme/bert", "main")
+        .await
+        .expect("new token");
+    assert_eq!(value(&recovered), "storage-token-2");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_thousand_concurrent_callers_share_one_request() {
+    let clock = FakeClock::new();
+    let issued = Counter::default();
+    // A slow hub, so that every caller arrives while the one refresh is in flight.
+    let hub = StubHub::start(move |_| {
+        Reply::json(
+            200,
+            json!({ "accessToken": format!("storage-token-{}", issued.next() + 1), "exp": START + 3600, "casUrl": "https://cas" }),
+        )
+        .after(Duration::from_millis(200))
+    })
+    .await;
+    let provider = provider(&hub, &clock);
+
+    let started = Instant::now();
+    let callers: Vec<_> = (0..1000)
+        .map(|_| {
+            let provider = provider.clone();
+            tokio::spawn(async move { read_token(&provider, "acme/bert", "main").await })
+        })
+        .collect();
+    let mut values = Vec::new();
+    for caller in callers {
+        let token = caller.await.expect("task").expect("token");
+        values.push(value(&token).to_owned());
+    }
+    let elapsed = started.elapsed();
+
+    assert_eq!(hub.requests().len(), 1, "exactly one HTTP request");
+    assert!(values.iter().all(|value| value == "storage-token-1"));
+    eprintln!("1,000 concurrent callers served by one request in {elapsed:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn concurrent_callers_share_a_failed_refresh_too() {
+    let clock = FakeClock::new();
+    let hub = StubHub::always(Reply::text(503, "down").after(Duration::from_millis(200))).await;
+    let provider = provider(&hub, &clock);
+
+    let callers: Vec<_> = (0..100)
+        .map(|_| {
+            let provider = provider.clone();
+            tokio::spawn(async move { read_token(&provider, "acme/bert", "main").await })
+        })
+        .collect();
+    for caller in callers {
+        let error = caller.await.expect("task").err();
+        assert_eq!(
+            error.and_then(|error| error.status()).map(|s| s.as_u16()),
+            Some(503)
+        );
+    }
+    assert_eq!(
+        hub.requests().len(),
+        1,
+        "the waiters take the failed outcome"
+    );
+}
+
+#[tokio::test]
+async fn a_cached_write_token_serves_reads_but_not_the_reverse() {
+    let clock = FakeClock::new();
+    let hub = issuing_hub(Arc::clone(&clock), Arc::default()).await;
+    let provider = provider(&hub, &clock);
+
+    let write = provider
+        .token(
+            StorageRepoType::Model,
+            "acme/bert",
+            "main",
+            StorageTokenType::Write,
+        )
+        .await
+        .expect("write token");
+    let read = read_token(&provider, "acme/bert", "main")
+        .await
+        .expect("read");
+    assert_eq!(value(&read), value(&write));
+    assert_eq!(read.token_type(), StorageTokenType::Write);
+    assert_eq!(hub.requests().len(), 1);
+
+    // A read token never serves a write request.
+    let other = FakeClock::new();
+    let hub = issuing_hub(Arc::clone(&other), Arc::default()).await;
+    let provider = self::provider(&hub, &other);
+    read_token(&provider, "acme/bert", "main")
+        .await
+        .expect("read");
+    let write = provider
+        .token(
+            StorageRepoType::Model,
+            "acme/bert",
+            "main",
+            StorageTokenType::Write,
+        )
+        .await
+        .expect("write");
+    assert_eq!(value(&write), "storage-token-2");
+    let paths: Vec<String> = hub
+        .requests()
+        .into_iter()
+        .map(|request| request.path)
+        .collect();
+    assert_eq!(
+        paths,
+        [
+            "/api/models/acme/bert/cas-read-token/main",
+            "/api/models/acme/bert/cas-write-token/main",
+        ]
+    );
+}
+
+#[tokio::test]
+async fn tokens_never_cross_repos_revisions_or_repo_types() {
+    let clock = FakeClock::new();
+    let hub = issuing_hub(Arc::clone(&clock), Arc::default()).await;
+    let provider = provider(&hub, &clock);
+
+    let targets = [
+        (StorageRepoType::Model, "acme/bert", "main"),
+        (StorageRepoType::Model, "acme/bert", "refs/pr/5"),
+        (StorageRepoType::Model, "acme/bert-large", "main"),
+        (StorageRepoType::Model, "other/bert", "main"),
+        (StorageRepoType::Dataset, "acme/bert", "main"),
+    ];
+    let mut values = Vec::new();
+    for (repo_type, repo_id, revision) in targets {
+        let token = provider
+            .token(repo_type, repo_id, revision, StorageTokenType::Read)
+            .await
+            .expect("token");
+        values.push(value(&token).to_owned());
+    }
+    // Asking again hits the cache of each.
+    for (repo_type, repo_id, revision) in targets {
+        provider
+            .token(repo_type, repo_id, revision, StorageTokenType::Read)
+            .await
+            .expect("token");
+    }
+
+    assert_eq!(
+        values,
+        [
+            "storage-token-1",
+            "storage-token-2",
+            "storage-token-3",
+            "storage-token-4",
+            "storage-token-5"
+        ]
+    );
+    let paths: Vec<String> = hub
+        .requests()
+        .into_iter()
+        .map(|request| request.path)
+        .collect();
+    assert_eq!(
+        paths,
+        [
+            "/api/models/acme/bert/cas-read-token/main",
+            "/api/models/acme/bert/cas-read-token/refs%2Fpr%2F5",
+            "/api/models/acme/bert-large/cas-read-token/main",
+            "/api/models/other/bert/cas-read-token/main",
+            "/api/datasets/acme/bert/cas-read-token/main",
+        ]
+    );
+}
+
+#[tokio::test]
+async fn an_unrepresentable_exp_is_a_decode_error() {
+    let hub = StubHub::always(Reply::json(
+        200,
+        json!({ "accessToken": "storage-secret", "exp": -5, "casUrl": "https://cas" }),
+    ))
+    .await;
+    let error = hub
+        .client()
+        .storage_access_token(
+            StorageRepoType::Model,
+            "acme/bert",
+            StorageTokenType::Read,
+            "main",
+        )
+        .await
+        .err();
+    assert!(
+        matches!(&error, Some(Error::Decode { path, .. }) if path == "exp"),
+        "{error:?}"
+    );
+}
+
+#[tokio::test]
+async fn a_failed_read_refresh_falls_back_to_an_unexpired_write_token() {
+    let clock = FakeClock::new();
+    let failing = Arc::new(AtomicBool::new(false));
+    let hub = issuing_hub(Arc::clone(&clock), Arc::clone(&failing)).await;
+    let provider = provider(&hub, &clock);
+    let expiry = clock.now() + LIFETIME;
+    provider
+        .token(
+            StorageRepoType::Model,
+            "acme/bert",
+            "main",
+            StorageTokenType::Write,
+        )
+        .await
+        .expect("write token");
+
+    // Inside the margin the write token no longer serves reads directly: a read token is asked
+    // for, that fails, and the still valid write token is served.
+    failing.store(true, Ordering::SeqCst);
+    clock.set(expiry - Duration::from_secs(5));
+    let read = read_token(&provider, "acme/bert", "main")
+        .await
+        .expect("write token");
+    assert_eq!(value(&read), "storage-token-1");
+    assert_eq!(
+        hub.requests()[1].path,
+        "/api/models/acme/bert/cas-read-token/main"
+    );
+
+    clock.set(expiry);
+    assert!(read_token(&provider, "acme/bert", "main").await.is_err());
+}
