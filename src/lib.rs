@@ -31,3 +31,8 @@ pub use storage::{StorageToken, StorageTokenProvider};
 
 #[cfg(feature = "receiver")]
 pub mod webhooks;
+
+/// The README's Rust snippets, compiled by `cargo test --doc` so they cannot drift from the API.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -115,6 +115,8 @@ fn test(root: &Path, args: &[String]) -> Result<()> {
         root,
         &["test", "--workspace", "--all-targets", "--all-features"],
     )?;
+    // `--all-targets` leaves out doc tests; the usage examples in the docs must compile too.
+    cargo(root, &["test", "--workspace", "--all-features", "--doc"])?;
     println!("xtask test: all steps passed");
     Ok(())
 }
