@@ -873,5 +873,8 @@ fn every_rule_of_the_description_is_in_the_spec() {
         "rules missing from the spec:\n{}",
         missing.join("\n")
     );
-    println!("spec: all {} rules of the description found at their pointers", RULES.len());
+    println!(
+        "spec: all {} rules of the description found at their pointers",
+        RULES.len()
+    );
 }

@@ -1,6 +1,7 @@
 //! `cargo xtask`: the maintainer's entry point. Argument parsing over `hub-api-codegen` and the
 //! test tools; every real decision lives in the library crates so it can be tested there.
 
+mod conformance;
 mod spec_checks;
 mod tools;
 
@@ -18,7 +19,8 @@ commands:
                                        with --check, write nothing and fail if it is stale
   validate --schema <Name> [--jsonl] <FILE>...
                                        decode instances into the generated type of a component schema
-  test                                 everything CI runs: spec checks, regen --check, workspace tests
+  test                                 everything CI runs: spec checks, regen --check, workspace
+                                       tests, conformance against the Prism mock
   bench                                the ratio benchmarks (see BENCHMARKS.md)
 ";
 
@@ -39,6 +41,7 @@ fn run(args: Vec<String>) -> Result<()> {
         "regen" => regen(&root, rest),
         "test" => test(&root, rest),
         "validate" => validate(&root, rest),
+        "bench" => bench(&root, rest),
         "" | "help" | "--help" | "-h" => {
             print!("{USAGE}");
             Ok(())
@@ -105,6 +108,15 @@ fn validate(root: &Path, args: &[String]) -> Result<()> {
     std::process::exit(status.code().unwrap_or(1));
 }
 
+/// Builds and runs `hub-api-bench` in release mode; it prints one `ratio` line per figure and
+/// fails when a figure misses its bound. Arguments (figure names, `--repetitions N`) go to it.
+/// Like `validate`, it runs in its own process so that xtask never links the generated client.
+fn bench(root: &Path, args: &[String]) -> Result<()> {
+    let mut cargo_args = vec!["run", "--release", "--package", "hub-api-bench", "--"];
+    cargo_args.extend(args.iter().map(String::as_str));
+    cargo(root, &cargo_args).context("benchmarks: see BENCHMARKS.md")
+}
+
 fn test(root: &Path, args: &[String]) -> Result<()> {
     if !args.is_empty() {
         bail!("usage: cargo xtask test");
@@ -115,6 +127,7 @@ fn test(root: &Path, args: &[String]) -> Result<()> {
         root,
         &["test", "--workspace", "--all-targets", "--all-features"],
     )?;
+    conformance::run(root).context("conformance against the Prism mock")?;
     // `--all-targets` leaves out doc tests; the usage examples in the docs must compile too.
     cargo(root, &["test", "--workspace", "--all-features", "--doc"])?;
     println!("xtask test: all steps passed");

@@ -155,7 +155,6 @@ impl Tools {
     }
 
     /// Prism (the mock server) from `tools/node_modules` (call [`Tools::ensure_node_modules`] first).
-    #[expect(dead_code, reason = "installed now; the mock-server step will call it")]
     pub fn prism_command(&self) -> Command {
         Command::new(self.node_bin("prism"))
     }
