@@ -9461,7 +9461,7 @@ pub mod types {
     /// Rules: tag `type` is one of `paper`, `repo`, `post`, `community_blog`.
     ///
     /// Patched: typify makes a `oneOf` of `$ref`s an untagged enum and drops `const` tags.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
     #[serde(tag = "type")]
     pub enum Notification {
         #[serde(rename = "paper")]
@@ -9472,6 +9472,74 @@ pub mod types {
         Post(PostNotification),
         #[serde(rename = "community_blog")]
         CommunityBlog(CommunityBlogNotification),
+    }
+    impl<'de> ::serde::Deserialize<'de> for Notification {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            struct Visitor;
+            impl<'de> ::serde::de::Visitor<'de> for Visitor {
+                type Value = Notification;
+                fn expecting(
+                    &self,
+                    f: &mut ::std::fmt::Formatter<'_>,
+                ) -> ::std::fmt::Result {
+                    f.write_str("a `Notification` object tagged by `type`")
+                }
+                fn visit_map<M: ::serde::de::MapAccess<'de>>(
+                    self,
+                    mut map: M,
+                ) -> ::std::result::Result<Notification, M::Error> {
+                    use ::serde::de::Error as _;
+                    const VARIANTS: &[&str] = &[
+                        "paper",
+                        "repo",
+                        "post",
+                        "community_blog",
+                    ];
+                    let mut before = ::std::vec::Vec::new();
+                    let tag = loop {
+                        match map.next_key::<::std::string::String>()? {
+                            Some(key) if key == "type" => {
+                                break map.next_value::<::std::string::String>()?;
+                            }
+                            Some(key) => {
+                                let value = map.next_value::<::serde_json::Value>()?;
+                                before.push((key, value));
+                            }
+                            None => return Err(M::Error::missing_field("type")),
+                        }
+                    };
+                    let rest = ::serde::de::value::MapAccessDeserializer::new(
+                        tagged_union_support::Replay::new(before, map),
+                    );
+                    match tag.as_str() {
+                        "paper" => {
+                            <PaperNotification as ::serde::Deserialize>::deserialize(
+                                    rest,
+                                )
+                                .map(Notification::Paper)
+                        }
+                        "repo" => {
+                            <RepoNotification as ::serde::Deserialize>::deserialize(rest)
+                                .map(Notification::Repo)
+                        }
+                        "post" => {
+                            <PostNotification as ::serde::Deserialize>::deserialize(rest)
+                                .map(Notification::Post)
+                        }
+                        "community_blog" => {
+                            <CommunityBlogNotification as ::serde::Deserialize>::deserialize(
+                                    rest,
+                                )
+                                .map(Notification::CommunityBlog)
+                        }
+                        other => Err(M::Error::unknown_variant(other, VARIANTS)),
+                    }
+                }
+            }
+            deserializer.deserialize_map(Visitor)
+        }
     }
     impl ::std::convert::From<PaperNotification> for Notification {
         fn from(value: PaperNotification) -> Self {
@@ -12723,6 +12791,56 @@ pub mod types {
             let value = ::std::string::String::deserialize(deserializer)?;
             Self::check(&value).map_err(::serde::de::Error::custom)?;
             Ok(Self(value))
+        }
+    }
+    mod tagged_union_support {
+        pub(super) struct Replay<M> {
+            before: ::std::vec::IntoIter<(::std::string::String, ::serde_json::Value)>,
+            pending: ::std::option::Option<::serde_json::Value>,
+            live: M,
+        }
+        impl<M> Replay<M> {
+            pub(super) fn new(
+                before: ::std::vec::Vec<(::std::string::String, ::serde_json::Value)>,
+                live: M,
+            ) -> Self {
+                Self {
+                    before: before.into_iter(),
+                    pending: None,
+                    live,
+                }
+            }
+        }
+        impl<'de, M: ::serde::de::MapAccess<'de>> ::serde::de::MapAccess<'de>
+        for Replay<M> {
+            type Error = M::Error;
+            fn next_key_seed<K: ::serde::de::DeserializeSeed<'de>>(
+                &mut self,
+                seed: K,
+            ) -> ::std::result::Result<::std::option::Option<K::Value>, M::Error> {
+                match self.before.next() {
+                    Some((key, value)) => {
+                        self.pending = Some(value);
+                        seed.deserialize(
+                                ::serde::de::value::StringDeserializer::<M::Error>::new(key),
+                            )
+                            .map(Some)
+                    }
+                    None => self.live.next_key_seed(seed),
+                }
+            }
+            fn next_value_seed<V: ::serde::de::DeserializeSeed<'de>>(
+                &mut self,
+                seed: V,
+            ) -> ::std::result::Result<V::Value, M::Error> {
+                match self.pending.take() {
+                    Some(value) => {
+                        seed.deserialize(value)
+                            .map_err(<M::Error as ::serde::de::Error>::custom)
+                    }
+                    None => self.live.next_value_seed(seed),
+                }
+            }
         }
     }
     /// A value breaks a rule of the spec. The message names the rule and, except for

@@ -86,6 +86,8 @@ pub struct Applied {
     /// Variant component -> (union type, variant) for tagged unions: the variant's own Rust type
     /// has no tag, so as a whole schema (tag included) it decodes through the union.
     pub tagged_variants: Vec<(String, syn::Ident, syn::Ident)>,
+    /// Whether a tagged union needs the shared replay support module.
+    pub needs_replay: bool,
 }
 
 /// The name of the error type every validated patch type reports with.
@@ -132,6 +134,9 @@ pub fn apply(document: &mut Value, patches: &[Patch]) -> Result<Applied, Error> 
                 newtypes::validated_string(&target, secret, &mut applied)?
             }
         }
+    }
+    if applied.needs_replay {
+        applied.items.push(unions::replay_support());
     }
     if !applied.items.is_empty() {
         if document

@@ -65,6 +65,7 @@ pub(super) fn tagged(
 
     let ident = &target.ident;
     let mut variants = Vec::new();
+    let mut decode_arms = Vec::new();
     let mut conversions = Vec::new();
     let rules = format!(
         "tag `{tag}` is one of {}",
@@ -77,19 +78,58 @@ pub(super) fn tagged(
         let variant_ident = rust_ident(value, target.patch.target)?;
         let inner = rust_ident(variant, target.patch.target)?;
         variants.push(quote! { #[serde(rename = #value)] #variant_ident(#inner), });
+        decode_arms.push(quote! { #value => <#inner as ::serde::Deserialize>::deserialize(rest).map(#ident::#variant_ident), });
         conversions.push(from_variant(ident, &variant_ident, &inner));
         applied
             .tagged_variants
             .push((variant.clone(), ident.clone(), variant_ident.clone()));
     }
+    let names: Vec<&String> = arms.iter().map(|(value, _)| value).collect();
+    let expecting = format!("a `{}` object tagged by `{tag}`", target.name);
     let doc = target.doc(&rules);
+    // Deserialize is written out rather than derived: serde's `#[serde(tag)]` buffers every
+    // object and decodes it twice. This reads the tag and decodes the variant straight from the
+    // rest of the map; only entries that come before the tag are buffered, then replayed.
     let item = quote! {
         #doc
-        #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+        #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
         #[serde(tag = #tag)]
         pub enum #ident { #(#variants)* }
+        impl<'de> ::serde::Deserialize<'de> for #ident {
+            fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
+                struct Visitor;
+                impl<'de> ::serde::de::Visitor<'de> for Visitor {
+                    type Value = #ident;
+                    fn expecting(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                        f.write_str(#expecting)
+                    }
+                    fn visit_map<M: ::serde::de::MapAccess<'de>>(self, mut map: M) -> ::std::result::Result<#ident, M::Error> {
+                        use ::serde::de::Error as _;
+                        const VARIANTS: &[&str] = &[#(#names),*];
+                        let mut before = ::std::vec::Vec::new();
+                        let tag = loop {
+                            match map.next_key::<::std::string::String>()? {
+                                Some(key) if key == #tag => break map.next_value::<::std::string::String>()?,
+                                Some(key) => {
+                                    let value = map.next_value::<::serde_json::Value>()?;
+                                    before.push((key, value));
+                                }
+                                None => return Err(M::Error::missing_field(#tag)),
+                            }
+                        };
+                        let rest = ::serde::de::value::MapAccessDeserializer::new(tagged_union_support::Replay::new(before, map));
+                        match tag.as_str() {
+                            #(#decode_arms)*
+                            other => Err(M::Error::unknown_variant(other, VARIANTS)),
+                        }
+                    }
+                }
+                deserializer.deserialize_map(Visitor)
+            }
+        }
         #(#conversions)*
     };
+    applied.needs_replay = true;
     target.replace(applied, item, Vec::new());
     Ok(())
 }
@@ -326,6 +366,43 @@ fn count_refs(value: &Value, name: &str) -> usize {
             .sum(),
         Value::Array(items) => items.iter().map(|item| count_refs(item, name)).sum(),
         _ => 0,
+    }
+}
+
+/// Shared by every tagged union: a `MapAccess` that first yields the entries read before the
+/// tag, then the rest of the live map, so the variant sees the object without its tag.
+pub(super) fn replay_support() -> TokenStream {
+    quote! {
+        mod tagged_union_support {
+            pub(super) struct Replay<M> {
+                before: ::std::vec::IntoIter<(::std::string::String, ::serde_json::Value)>,
+                pending: ::std::option::Option<::serde_json::Value>,
+                live: M,
+            }
+            impl<M> Replay<M> {
+                pub(super) fn new(before: ::std::vec::Vec<(::std::string::String, ::serde_json::Value)>, live: M) -> Self {
+                    Self { before: before.into_iter(), pending: None, live }
+                }
+            }
+            impl<'de, M: ::serde::de::MapAccess<'de>> ::serde::de::MapAccess<'de> for Replay<M> {
+                type Error = M::Error;
+                fn next_key_seed<K: ::serde::de::DeserializeSeed<'de>>(&mut self, seed: K) -> ::std::result::Result<::std::option::Option<K::Value>, M::Error> {
+                    match self.before.next() {
+                        Some((key, value)) => {
+                            self.pending = Some(value);
+                            seed.deserialize(::serde::de::value::StringDeserializer::<M::Error>::new(key)).map(Some)
+                        }
+                        None => self.live.next_key_seed(seed),
+                    }
+                }
+                fn next_value_seed<V: ::serde::de::DeserializeSeed<'de>>(&mut self, seed: V) -> ::std::result::Result<V::Value, M::Error> {
+                    match self.pending.take() {
+                        Some(value) => seed.deserialize(value).map_err(<M::Error as ::serde::de::Error>::custom),
+                        None => self.live.next_value_seed(seed),
+                    }
+                }
+            }
+        }
     }
 }
 
