@@ -132,7 +132,11 @@ pub fn downlevel(document: &Value) -> Result<Value, Error> {
         ));
     }
     root.remove("webhooks");
-    if root.pointer_mut_compat("/components/pathItems").is_some() {
+    if root
+        .get("components")
+        .and_then(|components| components.get("pathItems"))
+        .is_some()
+    {
         return Err(Error::downlevel(
             "/components/pathItems",
             "reusable path items do not exist in OpenAPI 3.0",
@@ -160,19 +164,6 @@ pub fn downlevel(document: &Value) -> Result<Value, Error> {
         downlevel_schema(schema, &pointer)?;
     }
     Ok(out)
-}
-
-/// `Map::pointer_mut` does not exist; this is the one lookup the root needs before walking.
-trait PointerCompat {
-    fn pointer_mut_compat(&mut self, pointer: &str) -> Option<&mut Value>;
-}
-
-impl PointerCompat for Map<String, Value> {
-    fn pointer_mut_compat(&mut self, pointer: &str) -> Option<&mut Value> {
-        let mut parts = pointer.trim_start_matches('/').split('/');
-        let first = parts.next()?;
-        parts.try_fold(self.get_mut(first)?, |value, part| value.get_mut(part))
-    }
 }
 
 fn rename_key(map: &mut Map<String, Value>, from: &str, to: &str) {

@@ -90,18 +90,11 @@ pub fn emit(
 
 /// Adds the patch items to `pub mod types`, where typify's own types are.
 fn splice_into_types(file: &mut syn::File, applied: &Applied) -> Result<(), Error> {
-    let types = file
-        .items
-        .iter_mut()
-        .find_map(|item| match item {
-            syn::Item::Mod(module) if module.ident == "types" => module.content.as_mut(),
-            _ => None,
-        })
-        .ok_or_else(|| Error::Syntax("progenitor emitted no `types` module".into()))?;
+    let types = types_module(file)?;
     for tokens in &applied.items {
         let patch_file: syn::File = syn::parse2(tokens.clone())
             .map_err(|error| Error::Syntax(format!("patch item: {error}")))?;
-        types.1.extend(patch_file.items);
+        types.extend(patch_file.items);
     }
     Ok(())
 }

@@ -89,7 +89,6 @@ pub fn run(root: &Path) -> Result<()> {
 /// cargo would resolve other features (dev-dependencies of the other members count only when
 /// their tests are built) and build `hub-api` and its HTTP stack a second time.
 fn build_test_binary(root: &Path) -> Result<PathBuf> {
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
     let args = [
         "test",
         "--workspace",
@@ -98,7 +97,7 @@ fn build_test_binary(root: &Path) -> Result<PathBuf> {
         "--no-run",
         "--message-format=json-render-diagnostics",
     ];
-    let output = Command::new(cargo)
+    let output = crate::cargo_command()
         .args(args)
         .current_dir(root)
         .stderr(Stdio::inherit())

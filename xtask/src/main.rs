@@ -99,8 +99,7 @@ fn validate(root: &Path, args: &[String]) -> Result<()> {
         "--",
     ];
     cargo_args.extend(args.iter().map(String::as_str));
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
-    let status = Command::new(cargo)
+    let status = cargo_command()
         .args(&cargo_args)
         .current_dir(root)
         .status()
@@ -134,10 +133,14 @@ fn test(root: &Path, args: &[String]) -> Result<()> {
     Ok(())
 }
 
+/// The cargo that runs xtask (`CARGO`), so every step uses one toolchain.
+pub(crate) fn cargo_command() -> Command {
+    Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
+}
+
 /// Runs cargo in the workspace root; under CI insta must never write snapshots.
 fn cargo(root: &Path, args: &[&str]) -> Result<()> {
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
-    let mut command = Command::new(cargo);
+    let mut command = cargo_command();
     command.args(args).current_dir(root);
     if std::env::var_os("CI").is_some() {
         command.env("INSTA_UPDATE", "no");
