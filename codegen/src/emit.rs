@@ -10,10 +10,13 @@ use crate::patch::Applied;
 use crate::pointer::push;
 use crate::{Error, Input};
 
+mod open_objects;
+
 /// Whether to add the generation steps that make types faithful beyond what typify does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Fidelity {
-    /// The client: optional fields refuse `null` unless nullable.
+    /// The client: optional fields refuse `null` unless nullable, and open objects decode
+    /// without serde's `flatten` buffering.
     Faithful,
     /// typify's output as is, for benchmarks only.
     Plain,
@@ -74,6 +77,7 @@ pub fn emit(
         syn::parse2(tokens).map_err(|error| Error::Syntax(error.to_string()))?;
     if fidelity == Fidelity::Faithful {
         refuse_null_for_optional_fields(&mut file, document)?;
+        open_objects::decode_open_objects_in_one_pass(types_module(&mut file)?)?;
     }
     splice_into_types(&mut file, applied)?;
     file.items.extend(

@@ -1,4 +1,4 @@
-//! One small spec per down-level rule and per patch kind, under `tests/fixtures/`. Each one's
+//! One small spec per down-level rule, per patch kind and per emit step, under `tests/fixtures/`. Each one's
 //! down-levelled document and generated Rust are snapshots; the `hub-api-codegen-fixtures`
 //! crate compiles every accepted Rust snapshot, so each fixture's output is proved to build.
 
@@ -31,6 +31,7 @@ const FIXTURES: &[(&str, &[Patch])] = &[
     ),
     ("downlevel_nullable", &[]),
     ("downlevel_ref_siblings", &[]),
+    ("emit_open_object", &[]),
     (
         "patch_bounded_array",
         &[fixture_patch!("Tags", Action::BoundedArray)],

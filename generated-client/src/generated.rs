@@ -2255,7 +2255,7 @@ pub mod types {
         }
     }
     ///`WebhookEvent`
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
     pub struct WebhookEvent {
         ///What happened, e.g. `create`, `update`, `delete`, `move`.
         pub action: ::std::string::String,
@@ -2265,6 +2265,77 @@ pub mod types {
         pub scope: ::std::option::Option<::std::string::String>,
         #[serde(flatten)]
         pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    }
+    impl<'de> ::serde::Deserialize<'de> for WebhookEvent {
+        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+        where
+            D: ::serde::Deserializer<'de>,
+        {
+            #[derive(Clone, Copy)]
+            enum Field {
+                Field0,
+                Field1,
+            }
+            fn field(key: &str) -> ::std::option::Option<Field> {
+                match key {
+                    "action" => ::std::option::Option::Some(Field::Field0),
+                    "scope" => ::std::option::Option::Some(Field::Field1),
+                    _ => ::std::option::Option::None,
+                }
+            }
+            struct Visitor;
+            impl<'de> ::serde::de::Visitor<'de> for Visitor {
+                type Value = WebhookEvent;
+                fn expecting(
+                    &self,
+                    formatter: &mut ::std::fmt::Formatter<'_>,
+                ) -> ::std::fmt::Result {
+                    formatter.write_str("struct WebhookEvent")
+                }
+                fn visit_map<A>(
+                    self,
+                    mut map: A,
+                ) -> ::std::result::Result<WebhookEvent, A::Error>
+                where
+                    A: ::serde::de::MapAccess<'de>,
+                {
+                    let mut field_0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
+                    let mut field_1: ::std::option::Option<
+                        ::std::option::Option<::std::string::String>,
+                    > = ::std::option::Option::None;
+                    let mut extra = ::serde_json::Map::new();
+                    while let ::std::option::Option::Some(key) = map
+                        .next_key_seed(OpenKeySeed(field))?
+                    {
+                        match key {
+                            OpenKey::Known(Field::Field0) => {
+                                vacant::<A::Error, _>(&field_0, "action")?;
+                                field_0 = ::std::option::Option::Some(map.next_value()?);
+                            }
+                            OpenKey::Known(Field::Field1) => {
+                                vacant::<A::Error, _>(&field_1, "scope")?;
+                                field_1 = ::std::option::Option::Some(
+                                    ::std::option::Option::Some(
+                                        map.next_value::<::std::string::String>()?,
+                                    ),
+                                );
+                            }
+                            OpenKey::Unknown(key) => {
+                                vacant_unknown::<A::Error>(&extra, &key)?;
+                                let value = map.next_value()?;
+                                extra.insert(key, value);
+                            }
+                        }
+                    }
+                    ::std::result::Result::Ok(WebhookEvent {
+                        action: required::<A::Error, _>(field_0, "action")?,
+                        scope: field_1.unwrap_or_default(),
+                        extra,
+                    })
+                }
+            }
+            deserializer.deserialize_map(Visitor)
+        }
     }
     impl WebhookEvent {
         pub fn builder() -> builder::WebhookEvent {
@@ -2669,7 +2740,7 @@ pub mod types {
         }
     }
     ///`WebhookMovedTo`
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
     pub struct WebhookMovedTo {
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         #[serde(default, deserialize_with = "deserialize_present")]
@@ -2680,13 +2751,90 @@ pub mod types {
         #[serde(flatten)]
         pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     }
+    impl<'de> ::serde::Deserialize<'de> for WebhookMovedTo {
+        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+        where
+            D: ::serde::Deserializer<'de>,
+        {
+            #[derive(Clone, Copy)]
+            enum Field {
+                Field0,
+                Field1,
+            }
+            fn field(key: &str) -> ::std::option::Option<Field> {
+                match key {
+                    "name" => ::std::option::Option::Some(Field::Field0),
+                    "owner" => ::std::option::Option::Some(Field::Field1),
+                    _ => ::std::option::Option::None,
+                }
+            }
+            struct Visitor;
+            impl<'de> ::serde::de::Visitor<'de> for Visitor {
+                type Value = WebhookMovedTo;
+                fn expecting(
+                    &self,
+                    formatter: &mut ::std::fmt::Formatter<'_>,
+                ) -> ::std::fmt::Result {
+                    formatter.write_str("struct WebhookMovedTo")
+                }
+                fn visit_map<A>(
+                    self,
+                    mut map: A,
+                ) -> ::std::result::Result<WebhookMovedTo, A::Error>
+                where
+                    A: ::serde::de::MapAccess<'de>,
+                {
+                    let mut field_0: ::std::option::Option<
+                        ::std::option::Option<::std::string::String>,
+                    > = ::std::option::Option::None;
+                    let mut field_1: ::std::option::Option<
+                        ::std::option::Option<WebhookOwner>,
+                    > = ::std::option::Option::None;
+                    let mut extra = ::serde_json::Map::new();
+                    while let ::std::option::Option::Some(key) = map
+                        .next_key_seed(OpenKeySeed(field))?
+                    {
+                        match key {
+                            OpenKey::Known(Field::Field0) => {
+                                vacant::<A::Error, _>(&field_0, "name")?;
+                                field_0 = ::std::option::Option::Some(
+                                    ::std::option::Option::Some(
+                                        map.next_value::<::std::string::String>()?,
+                                    ),
+                                );
+                            }
+                            OpenKey::Known(Field::Field1) => {
+                                vacant::<A::Error, _>(&field_1, "owner")?;
+                                field_1 = ::std::option::Option::Some(
+                                    ::std::option::Option::Some(
+                                        map.next_value::<WebhookOwner>()?,
+                                    ),
+                                );
+                            }
+                            OpenKey::Unknown(key) => {
+                                vacant_unknown::<A::Error>(&extra, &key)?;
+                                let value = map.next_value()?;
+                                extra.insert(key, value);
+                            }
+                        }
+                    }
+                    ::std::result::Result::Ok(WebhookMovedTo {
+                        name: field_0.unwrap_or_default(),
+                        owner: field_1.unwrap_or_default(),
+                        extra,
+                    })
+                }
+            }
+            deserializer.deserialize_map(Visitor)
+        }
+    }
     impl WebhookMovedTo {
         pub fn builder() -> builder::WebhookMovedTo {
             Default::default()
         }
     }
     ///`WebhookOwner`
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
     pub struct WebhookOwner {
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         #[serde(default, deserialize_with = "deserialize_present")]
@@ -2694,13 +2842,76 @@ pub mod types {
         #[serde(flatten)]
         pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     }
+    impl<'de> ::serde::Deserialize<'de> for WebhookOwner {
+        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+        where
+            D: ::serde::Deserializer<'de>,
+        {
+            #[derive(Clone, Copy)]
+            enum Field {
+                Field0,
+            }
+            fn field(key: &str) -> ::std::option::Option<Field> {
+                match key {
+                    "id" => ::std::option::Option::Some(Field::Field0),
+                    _ => ::std::option::Option::None,
+                }
+            }
+            struct Visitor;
+            impl<'de> ::serde::de::Visitor<'de> for Visitor {
+                type Value = WebhookOwner;
+                fn expecting(
+                    &self,
+                    formatter: &mut ::std::fmt::Formatter<'_>,
+                ) -> ::std::fmt::Result {
+                    formatter.write_str("struct WebhookOwner")
+                }
+                fn visit_map<A>(
+                    self,
+                    mut map: A,
+                ) -> ::std::result::Result<WebhookOwner, A::Error>
+                where
+                    A: ::serde::de::MapAccess<'de>,
+                {
+                    let mut field_0: ::std::option::Option<
+                        ::std::option::Option<::std::string::String>,
+                    > = ::std::option::Option::None;
+                    let mut extra = ::serde_json::Map::new();
+                    while let ::std::option::Option::Some(key) = map
+                        .next_key_seed(OpenKeySeed(field))?
+                    {
+                        match key {
+                            OpenKey::Known(Field::Field0) => {
+                                vacant::<A::Error, _>(&field_0, "id")?;
+                                field_0 = ::std::option::Option::Some(
+                                    ::std::option::Option::Some(
+                                        map.next_value::<::std::string::String>()?,
+                                    ),
+                                );
+                            }
+                            OpenKey::Unknown(key) => {
+                                vacant_unknown::<A::Error>(&extra, &key)?;
+                                let value = map.next_value()?;
+                                extra.insert(key, value);
+                            }
+                        }
+                    }
+                    ::std::result::Result::Ok(WebhookOwner {
+                        id: field_0.unwrap_or_default(),
+                        extra,
+                    })
+                }
+            }
+            deserializer.deserialize_map(Visitor)
+        }
+    }
     impl WebhookOwner {
         pub fn builder() -> builder::WebhookOwner {
             Default::default()
         }
     }
     ///The body of a webhook delivery (and of `WEBHOOK_PAYLOAD` for jobs started by a webhook). Only part of its shape is known, so unknown fields are allowed and kept.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
     pub struct WebhookPayload {
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         #[serde(default, deserialize_with = "deserialize_present")]
@@ -2738,13 +2949,154 @@ pub mod types {
         #[serde(flatten)]
         pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     }
+    impl<'de> ::serde::Deserialize<'de> for WebhookPayload {
+        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+        where
+            D: ::serde::Deserializer<'de>,
+        {
+            #[derive(Clone, Copy)]
+            enum Field {
+                Field0,
+                Field1,
+                Field2,
+                Field3,
+                Field4,
+                Field5,
+                Field6,
+                Field7,
+            }
+            fn field(key: &str) -> ::std::option::Option<Field> {
+                match key {
+                    "comment" => ::std::option::Option::Some(Field::Field0),
+                    "discussion" => ::std::option::Option::Some(Field::Field1),
+                    "event" => ::std::option::Option::Some(Field::Field2),
+                    "movedTo" => ::std::option::Option::Some(Field::Field3),
+                    "repo" => ::std::option::Option::Some(Field::Field4),
+                    "updatedConfig" => ::std::option::Option::Some(Field::Field5),
+                    "updatedRefs" => ::std::option::Option::Some(Field::Field6),
+                    "webhook" => ::std::option::Option::Some(Field::Field7),
+                    _ => ::std::option::Option::None,
+                }
+            }
+            struct Visitor;
+            impl<'de> ::serde::de::Visitor<'de> for Visitor {
+                type Value = WebhookPayload;
+                fn expecting(
+                    &self,
+                    formatter: &mut ::std::fmt::Formatter<'_>,
+                ) -> ::std::fmt::Result {
+                    formatter.write_str("struct WebhookPayload")
+                }
+                fn visit_map<A>(
+                    self,
+                    mut map: A,
+                ) -> ::std::result::Result<WebhookPayload, A::Error>
+                where
+                    A: ::serde::de::MapAccess<'de>,
+                {
+                    let mut field_0: ::std::option::Option<
+                        ::std::option::Option<WebhookPayloadComment>,
+                    > = ::std::option::Option::None;
+                    let mut field_1: ::std::option::Option<
+                        ::std::option::Option<WebhookPayloadDiscussion>,
+                    > = ::std::option::Option::None;
+                    let mut field_2: ::std::option::Option<WebhookEvent> = ::std::option::Option::None;
+                    let mut field_3: ::std::option::Option<
+                        ::std::option::Option<WebhookMovedTo>,
+                    > = ::std::option::Option::None;
+                    let mut field_4: ::std::option::Option<WebhookPayloadRepo> = ::std::option::Option::None;
+                    let mut field_5: ::std::option::Option<
+                        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+                    > = ::std::option::Option::None;
+                    let mut field_6: ::std::option::Option<
+                        ::std::vec::Vec<WebhookUpdatedRef>,
+                    > = ::std::option::Option::None;
+                    let mut field_7: ::std::option::Option<
+                        ::std::option::Option<WebhookPayloadWebhook>,
+                    > = ::std::option::Option::None;
+                    let mut extra = ::serde_json::Map::new();
+                    while let ::std::option::Option::Some(key) = map
+                        .next_key_seed(OpenKeySeed(field))?
+                    {
+                        match key {
+                            OpenKey::Known(Field::Field0) => {
+                                vacant::<A::Error, _>(&field_0, "comment")?;
+                                field_0 = ::std::option::Option::Some(
+                                    ::std::option::Option::Some(
+                                        map.next_value::<WebhookPayloadComment>()?,
+                                    ),
+                                );
+                            }
+                            OpenKey::Known(Field::Field1) => {
+                                vacant::<A::Error, _>(&field_1, "discussion")?;
+                                field_1 = ::std::option::Option::Some(
+                                    ::std::option::Option::Some(
+                                        map.next_value::<WebhookPayloadDiscussion>()?,
+                                    ),
+                                );
+                            }
+                            OpenKey::Known(Field::Field2) => {
+                                vacant::<A::Error, _>(&field_2, "event")?;
+                                field_2 = ::std::option::Option::Some(map.next_value()?);
+                            }
+                            OpenKey::Known(Field::Field3) => {
+                                vacant::<A::Error, _>(&field_3, "movedTo")?;
+                                field_3 = ::std::option::Option::Some(
+                                    ::std::option::Option::Some(
+                                        map.next_value::<WebhookMovedTo>()?,
+                                    ),
+                                );
+                            }
+                            OpenKey::Known(Field::Field4) => {
+                                vacant::<A::Error, _>(&field_4, "repo")?;
+                                field_4 = ::std::option::Option::Some(map.next_value()?);
+                            }
+                            OpenKey::Known(Field::Field5) => {
+                                vacant::<A::Error, _>(&field_5, "updatedConfig")?;
+                                field_5 = ::std::option::Option::Some(map.next_value()?);
+                            }
+                            OpenKey::Known(Field::Field6) => {
+                                vacant::<A::Error, _>(&field_6, "updatedRefs")?;
+                                field_6 = ::std::option::Option::Some(map.next_value()?);
+                            }
+                            OpenKey::Known(Field::Field7) => {
+                                vacant::<A::Error, _>(&field_7, "webhook")?;
+                                field_7 = ::std::option::Option::Some(
+                                    ::std::option::Option::Some(
+                                        map.next_value::<WebhookPayloadWebhook>()?,
+                                    ),
+                                );
+                            }
+                            OpenKey::Unknown(key) => {
+                                vacant_unknown::<A::Error>(&extra, &key)?;
+                                let value = map.next_value()?;
+                                extra.insert(key, value);
+                            }
+                        }
+                    }
+                    ::std::result::Result::Ok(WebhookPayload {
+                        comment: field_0.unwrap_or_default(),
+                        discussion: field_1.unwrap_or_default(),
+                        event: required::<A::Error, _>(field_2, "event")?,
+                        moved_to: field_3.unwrap_or_default(),
+                        repo: required::<A::Error, _>(field_4, "repo")?,
+                        updated_config: field_5.unwrap_or_default(),
+                        updated_refs: field_6.unwrap_or_default(),
+                        webhook: field_7.unwrap_or_default(),
+                        extra,
+                    })
+                }
+            }
+            deserializer.deserialize_map(Visitor)
+        }
+    }
     impl WebhookPayload {
         pub fn builder() -> builder::WebhookPayload {
             Default::default()
         }
     }
     ///`WebhookPayloadComment`
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
     pub struct WebhookPayloadComment {
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         #[serde(default, deserialize_with = "deserialize_present")]
@@ -2764,13 +3116,130 @@ pub mod types {
         #[serde(flatten)]
         pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     }
+    impl<'de> ::serde::Deserialize<'de> for WebhookPayloadComment {
+        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+        where
+            D: ::serde::Deserializer<'de>,
+        {
+            #[derive(Clone, Copy)]
+            enum Field {
+                Field0,
+                Field1,
+                Field2,
+                Field3,
+                Field4,
+            }
+            fn field(key: &str) -> ::std::option::Option<Field> {
+                match key {
+                    "author" => ::std::option::Option::Some(Field::Field0),
+                    "content" => ::std::option::Option::Some(Field::Field1),
+                    "hidden" => ::std::option::Option::Some(Field::Field2),
+                    "id" => ::std::option::Option::Some(Field::Field3),
+                    "url" => ::std::option::Option::Some(Field::Field4),
+                    _ => ::std::option::Option::None,
+                }
+            }
+            struct Visitor;
+            impl<'de> ::serde::de::Visitor<'de> for Visitor {
+                type Value = WebhookPayloadComment;
+                fn expecting(
+                    &self,
+                    formatter: &mut ::std::fmt::Formatter<'_>,
+                ) -> ::std::fmt::Result {
+                    formatter.write_str("struct WebhookPayloadComment")
+                }
+                fn visit_map<A>(
+                    self,
+                    mut map: A,
+                ) -> ::std::result::Result<WebhookPayloadComment, A::Error>
+                where
+                    A: ::serde::de::MapAccess<'de>,
+                {
+                    let mut field_0: ::std::option::Option<
+                        ::std::option::Option<WebhookOwner>,
+                    > = ::std::option::Option::None;
+                    let mut field_1: ::std::option::Option<
+                        ::std::option::Option<::std::string::String>,
+                    > = ::std::option::Option::None;
+                    let mut field_2: ::std::option::Option<
+                        ::std::option::Option<bool>,
+                    > = ::std::option::Option::None;
+                    let mut field_3: ::std::option::Option<
+                        ::std::option::Option<::std::string::String>,
+                    > = ::std::option::Option::None;
+                    let mut field_4: ::std::option::Option<
+                        ::std::option::Option<WebhookUrls>,
+                    > = ::std::option::Option::None;
+                    let mut extra = ::serde_json::Map::new();
+                    while let ::std::option::Option::Some(key) = map
+                        .next_key_seed(OpenKeySeed(field))?
+                    {
+                        match key {
+                            OpenKey::Known(Field::Field0) => {
+                                vacant::<A::Error, _>(&field_0, "author")?;
+                                field_0 = ::std::option::Option::Some(
+                                    ::std::option::Option::Some(
+                                        map.next_value::<WebhookOwner>()?,
+                                    ),
+                                );
+                            }
+                            OpenKey::Known(Field::Field1) => {
+                                vacant::<A::Error, _>(&field_1, "content")?;
+                                field_1 = ::std::option::Option::Some(
+                                    ::std::option::Option::Some(
+                                        map.next_value::<::std::string::String>()?,
+                                    ),
+                                );
+                            }
+                            OpenKey::Known(Field::Field2) => {
+                                vacant::<A::Error, _>(&field_2, "hidden")?;
+                                field_2 = ::std::option::Option::Some(
+                                    ::std::option::Option::Some(map.next_value::<bool>()?),
+                                );
+                            }
+                            OpenKey::Known(Field::Field3) => {
+                                vacant::<A::Error, _>(&field_3, "id")?;
+                                field_3 = ::std::option::Option::Some(
+                                    ::std::option::Option::Some(
+                                        map.next_value::<::std::string::String>()?,
+                                    ),
+                                );
+                            }
+                            OpenKey::Known(Field::Field4) => {
+                                vacant::<A::Error, _>(&field_4, "url")?;
+                                field_4 = ::std::option::Option::Some(
+                                    ::std::option::Option::Some(
+                                        map.next_value::<WebhookUrls>()?,
+                                    ),
+                                );
+                            }
+                            OpenKey::Unknown(key) => {
+                                vacant_unknown::<A::Error>(&extra, &key)?;
+                                let value = map.next_value()?;
+                                extra.insert(key, value);
+                            }
+                        }
+                    }
+                    ::std::result::Result::Ok(WebhookPayloadComment {
+                        author: field_0.unwrap_or_default(),
+                        content: field_1.unwrap_or_default(),
+                        hidden: field_2.unwrap_or_default(),
+                        id: field_3.unwrap_or_default(),
+                        url: field_4.unwrap_or_default(),
+                        extra,
+                    })
+                }
+            }
+            deserializer.deserialize_map(Visitor)
+        }
+    }
     impl WebhookPayloadComment {
         pub fn builder() -> builder::WebhookPayloadComment {
             Default::default()
         }
     }
     ///`WebhookPayloadDiscussion`
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
     pub struct WebhookPayloadDiscussion {
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         #[serde(default, deserialize_with = "deserialize_present")]
@@ -2799,13 +3268,154 @@ pub mod types {
         #[serde(flatten)]
         pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     }
+    impl<'de> ::serde::Deserialize<'de> for WebhookPayloadDiscussion {
+        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+        where
+            D: ::serde::Deserializer<'de>,
+        {
+            #[derive(Clone, Copy)]
+            enum Field {
+                Field0,
+                Field1,
+                Field2,
+                Field3,
+                Field4,
+                Field5,
+                Field6,
+            }
+            fn field(key: &str) -> ::std::option::Option<Field> {
+                match key {
+                    "author" => ::std::option::Option::Some(Field::Field0),
+                    "id" => ::std::option::Option::Some(Field::Field1),
+                    "isPullRequest" => ::std::option::Option::Some(Field::Field2),
+                    "num" => ::std::option::Option::Some(Field::Field3),
+                    "status" => ::std::option::Option::Some(Field::Field4),
+                    "title" => ::std::option::Option::Some(Field::Field5),
+                    "url" => ::std::option::Option::Some(Field::Field6),
+                    _ => ::std::option::Option::None,
+                }
+            }
+            struct Visitor;
+            impl<'de> ::serde::de::Visitor<'de> for Visitor {
+                type Value = WebhookPayloadDiscussion;
+                fn expecting(
+                    &self,
+                    formatter: &mut ::std::fmt::Formatter<'_>,
+                ) -> ::std::fmt::Result {
+                    formatter.write_str("struct WebhookPayloadDiscussion")
+                }
+                fn visit_map<A>(
+                    self,
+                    mut map: A,
+                ) -> ::std::result::Result<WebhookPayloadDiscussion, A::Error>
+                where
+                    A: ::serde::de::MapAccess<'de>,
+                {
+                    let mut field_0: ::std::option::Option<
+                        ::std::option::Option<WebhookOwner>,
+                    > = ::std::option::Option::None;
+                    let mut field_1: ::std::option::Option<
+                        ::std::option::Option<::std::string::String>,
+                    > = ::std::option::Option::None;
+                    let mut field_2: ::std::option::Option<
+                        ::std::option::Option<bool>,
+                    > = ::std::option::Option::None;
+                    let mut field_3: ::std::option::Option<::std::option::Option<f64>> = ::std::option::Option::None;
+                    let mut field_4: ::std::option::Option<
+                        ::std::option::Option<::std::string::String>,
+                    > = ::std::option::Option::None;
+                    let mut field_5: ::std::option::Option<
+                        ::std::option::Option<::std::string::String>,
+                    > = ::std::option::Option::None;
+                    let mut field_6: ::std::option::Option<
+                        ::std::option::Option<WebhookUrls>,
+                    > = ::std::option::Option::None;
+                    let mut extra = ::serde_json::Map::new();
+                    while let ::std::option::Option::Some(key) = map
+                        .next_key_seed(OpenKeySeed(field))?
+                    {
+                        match key {
+                            OpenKey::Known(Field::Field0) => {
+                                vacant::<A::Error, _>(&field_0, "author")?;
+                                field_0 = ::std::option::Option::Some(
+                                    ::std::option::Option::Some(
+                                        map.next_value::<WebhookOwner>()?,
+                                    ),
+                                );
+                            }
+                            OpenKey::Known(Field::Field1) => {
+                                vacant::<A::Error, _>(&field_1, "id")?;
+                                field_1 = ::std::option::Option::Some(
+                                    ::std::option::Option::Some(
+                                        map.next_value::<::std::string::String>()?,
+                                    ),
+                                );
+                            }
+                            OpenKey::Known(Field::Field2) => {
+                                vacant::<A::Error, _>(&field_2, "isPullRequest")?;
+                                field_2 = ::std::option::Option::Some(
+                                    ::std::option::Option::Some(map.next_value::<bool>()?),
+                                );
+                            }
+                            OpenKey::Known(Field::Field3) => {
+                                vacant::<A::Error, _>(&field_3, "num")?;
+                                field_3 = ::std::option::Option::Some(
+                                    ::std::option::Option::Some(map.next_value::<f64>()?),
+                                );
+                            }
+                            OpenKey::Known(Field::Field4) => {
+                                vacant::<A::Error, _>(&field_4, "status")?;
+                                field_4 = ::std::option::Option::Some(
+                                    ::std::option::Option::Some(
+                                        map.next_value::<::std::string::String>()?,
+                                    ),
+                                );
+                            }
+                            OpenKey::Known(Field::Field5) => {
+                                vacant::<A::Error, _>(&field_5, "title")?;
+                                field_5 = ::std::option::Option::Some(
+                                    ::std::option::Option::Some(
+                                        map.next_value::<::std::string::String>()?,
+                                    ),
+                                );
+                            }
+                            OpenKey::Known(Field::Field6) => {
+                                vacant::<A::Error, _>(&field_6, "url")?;
+                                field_6 = ::std::option::Option::Some(
+                                    ::std::option::Option::Some(
+                                        map.next_value::<WebhookUrls>()?,
+                                    ),
+                                );
+                            }
+                            OpenKey::Unknown(key) => {
+                                vacant_unknown::<A::Error>(&extra, &key)?;
+                                let value = map.next_value()?;
+                                extra.insert(key, value);
+                            }
+                        }
+                    }
+                    ::std::result::Result::Ok(WebhookPayloadDiscussion {
+                        author: field_0.unwrap_or_default(),
+                        id: field_1.unwrap_or_default(),
+                        is_pull_request: field_2.unwrap_or_default(),
+                        num: field_3.unwrap_or_default(),
+                        status: field_4.unwrap_or_default(),
+                        title: field_5.unwrap_or_default(),
+                        url: field_6.unwrap_or_default(),
+                        extra,
+                    })
+                }
+            }
+            deserializer.deserialize_map(Visitor)
+        }
+    }
     impl WebhookPayloadDiscussion {
         pub fn builder() -> builder::WebhookPayloadDiscussion {
             Default::default()
         }
     }
     ///`WebhookPayloadRepo`
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
     pub struct WebhookPayloadRepo {
         #[serde(
             rename = "headSha",
@@ -2833,13 +3443,152 @@ pub mod types {
         #[serde(flatten)]
         pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     }
+    impl<'de> ::serde::Deserialize<'de> for WebhookPayloadRepo {
+        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+        where
+            D: ::serde::Deserializer<'de>,
+        {
+            #[derive(Clone, Copy)]
+            enum Field {
+                Field0,
+                Field1,
+                Field2,
+                Field3,
+                Field4,
+                Field5,
+                Field6,
+            }
+            fn field(key: &str) -> ::std::option::Option<Field> {
+                match key {
+                    "headSha" => ::std::option::Option::Some(Field::Field0),
+                    "id" => ::std::option::Option::Some(Field::Field1),
+                    "name" => ::std::option::Option::Some(Field::Field2),
+                    "owner" => ::std::option::Option::Some(Field::Field3),
+                    "private" => ::std::option::Option::Some(Field::Field4),
+                    "type" => ::std::option::Option::Some(Field::Field5),
+                    "url" => ::std::option::Option::Some(Field::Field6),
+                    _ => ::std::option::Option::None,
+                }
+            }
+            struct Visitor;
+            impl<'de> ::serde::de::Visitor<'de> for Visitor {
+                type Value = WebhookPayloadRepo;
+                fn expecting(
+                    &self,
+                    formatter: &mut ::std::fmt::Formatter<'_>,
+                ) -> ::std::fmt::Result {
+                    formatter.write_str("struct WebhookPayloadRepo")
+                }
+                fn visit_map<A>(
+                    self,
+                    mut map: A,
+                ) -> ::std::result::Result<WebhookPayloadRepo, A::Error>
+                where
+                    A: ::serde::de::MapAccess<'de>,
+                {
+                    let mut field_0: ::std::option::Option<
+                        ::std::option::Option<::std::string::String>,
+                    > = ::std::option::Option::None;
+                    let mut field_1: ::std::option::Option<
+                        ::std::option::Option<::std::string::String>,
+                    > = ::std::option::Option::None;
+                    let mut field_2: ::std::option::Option<
+                        ::std::option::Option<::std::string::String>,
+                    > = ::std::option::Option::None;
+                    let mut field_3: ::std::option::Option<
+                        ::std::option::Option<WebhookOwner>,
+                    > = ::std::option::Option::None;
+                    let mut field_4: ::std::option::Option<
+                        ::std::option::Option<bool>,
+                    > = ::std::option::Option::None;
+                    let mut field_5: ::std::option::Option<RepoType> = ::std::option::Option::None;
+                    let mut field_6: ::std::option::Option<
+                        ::std::option::Option<WebhookUrls>,
+                    > = ::std::option::Option::None;
+                    let mut extra = ::serde_json::Map::new();
+                    while let ::std::option::Option::Some(key) = map
+                        .next_key_seed(OpenKeySeed(field))?
+                    {
+                        match key {
+                            OpenKey::Known(Field::Field0) => {
+                                vacant::<A::Error, _>(&field_0, "headSha")?;
+                                field_0 = ::std::option::Option::Some(
+                                    ::std::option::Option::Some(
+                                        map.next_value::<::std::string::String>()?,
+                                    ),
+                                );
+                            }
+                            OpenKey::Known(Field::Field1) => {
+                                vacant::<A::Error, _>(&field_1, "id")?;
+                                field_1 = ::std::option::Option::Some(
+                                    ::std::option::Option::Some(
+                                        map.next_value::<::std::string::String>()?,
+                                    ),
+                                );
+                            }
+                            OpenKey::Known(Field::Field2) => {
+                                vacant::<A::Error, _>(&field_2, "name")?;
+                                field_2 = ::std::option::Option::Some(
+                                    ::std::option::Option::Some(
+                                        map.next_value::<::std::string::String>()?,
+                                    ),
+                                );
+                            }
+                            OpenKey::Known(Field::Field3) => {
+                                vacant::<A::Error, _>(&field_3, "owner")?;
+                                field_3 = ::std::option::Option::Some(
+                                    ::std::option::Option::Some(
+                                        map.next_value::<WebhookOwner>()?,
+                                    ),
+                                );
+                            }
+                            OpenKey::Known(Field::Field4) => {
+                                vacant::<A::Error, _>(&field_4, "private")?;
+                                field_4 = ::std::option::Option::Some(
+                                    ::std::option::Option::Some(map.next_value::<bool>()?),
+                                );
+                            }
+                            OpenKey::Known(Field::Field5) => {
+                                vacant::<A::Error, _>(&field_5, "type")?;
+                                field_5 = ::std::option::Option::Some(map.next_value()?);
+                            }
+                            OpenKey::Known(Field::Field6) => {
+                                vacant::<A::Error, _>(&field_6, "url")?;
+                                field_6 = ::std::option::Option::Some(
+                                    ::std::option::Option::Some(
+                                        map.next_value::<WebhookUrls>()?,
+                                    ),
+                                );
+                            }
+                            OpenKey::Unknown(key) => {
+                                vacant_unknown::<A::Error>(&extra, &key)?;
+                                let value = map.next_value()?;
+                                extra.insert(key, value);
+                            }
+                        }
+                    }
+                    ::std::result::Result::Ok(WebhookPayloadRepo {
+                        head_sha: field_0.unwrap_or_default(),
+                        id: field_1.unwrap_or_default(),
+                        name: field_2.unwrap_or_default(),
+                        owner: field_3.unwrap_or_default(),
+                        private: field_4.unwrap_or_default(),
+                        type_: required::<A::Error, _>(field_5, "type")?,
+                        url: field_6.unwrap_or_default(),
+                        extra,
+                    })
+                }
+            }
+            deserializer.deserialize_map(Visitor)
+        }
+    }
     impl WebhookPayloadRepo {
         pub fn builder() -> builder::WebhookPayloadRepo {
             Default::default()
         }
     }
     ///`WebhookPayloadWebhook`
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
     pub struct WebhookPayloadWebhook {
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         #[serde(default, deserialize_with = "deserialize_present")]
@@ -2849,6 +3598,83 @@ pub mod types {
         pub version: ::std::option::Option<crate::generated::types::WebhookVersion>,
         #[serde(flatten)]
         pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    }
+    impl<'de> ::serde::Deserialize<'de> for WebhookPayloadWebhook {
+        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+        where
+            D: ::serde::Deserializer<'de>,
+        {
+            #[derive(Clone, Copy)]
+            enum Field {
+                Field0,
+                Field1,
+            }
+            fn field(key: &str) -> ::std::option::Option<Field> {
+                match key {
+                    "id" => ::std::option::Option::Some(Field::Field0),
+                    "version" => ::std::option::Option::Some(Field::Field1),
+                    _ => ::std::option::Option::None,
+                }
+            }
+            struct Visitor;
+            impl<'de> ::serde::de::Visitor<'de> for Visitor {
+                type Value = WebhookPayloadWebhook;
+                fn expecting(
+                    &self,
+                    formatter: &mut ::std::fmt::Formatter<'_>,
+                ) -> ::std::fmt::Result {
+                    formatter.write_str("struct WebhookPayloadWebhook")
+                }
+                fn visit_map<A>(
+                    self,
+                    mut map: A,
+                ) -> ::std::result::Result<WebhookPayloadWebhook, A::Error>
+                where
+                    A: ::serde::de::MapAccess<'de>,
+                {
+                    let mut field_0: ::std::option::Option<
+                        ::std::option::Option<::std::string::String>,
+                    > = ::std::option::Option::None;
+                    let mut field_1: ::std::option::Option<
+                        ::std::option::Option<crate::generated::types::WebhookVersion>,
+                    > = ::std::option::Option::None;
+                    let mut extra = ::serde_json::Map::new();
+                    while let ::std::option::Option::Some(key) = map
+                        .next_key_seed(OpenKeySeed(field))?
+                    {
+                        match key {
+                            OpenKey::Known(Field::Field0) => {
+                                vacant::<A::Error, _>(&field_0, "id")?;
+                                field_0 = ::std::option::Option::Some(
+                                    ::std::option::Option::Some(
+                                        map.next_value::<::std::string::String>()?,
+                                    ),
+                                );
+                            }
+                            OpenKey::Known(Field::Field1) => {
+                                vacant::<A::Error, _>(&field_1, "version")?;
+                                field_1 = ::std::option::Option::Some(
+                                    ::std::option::Option::Some(
+                                        map.next_value::<crate::generated::types::WebhookVersion>()?,
+                                    ),
+                                );
+                            }
+                            OpenKey::Unknown(key) => {
+                                vacant_unknown::<A::Error>(&extra, &key)?;
+                                let value = map.next_value()?;
+                                extra.insert(key, value);
+                            }
+                        }
+                    }
+                    ::std::result::Result::Ok(WebhookPayloadWebhook {
+                        id: field_0.unwrap_or_default(),
+                        version: field_1.unwrap_or_default(),
+                        extra,
+                    })
+                }
+            }
+            deserializer.deserialize_map(Visitor)
+        }
     }
     impl WebhookPayloadWebhook {
         pub fn builder() -> builder::WebhookPayloadWebhook {
@@ -2888,7 +3714,7 @@ pub mod types {
         }
     }
     ///`WebhookUpdatedRef`
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
     pub struct WebhookUpdatedRef {
         #[serde(
             rename = "newSha",
@@ -2905,13 +3731,90 @@ pub mod types {
         #[serde(flatten)]
         pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
     }
+    impl<'de> ::serde::Deserialize<'de> for WebhookUpdatedRef {
+        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+        where
+            D: ::serde::Deserializer<'de>,
+        {
+            #[derive(Clone, Copy)]
+            enum Field {
+                Field0,
+                Field1,
+                Field2,
+            }
+            fn field(key: &str) -> ::std::option::Option<Field> {
+                match key {
+                    "newSha" => ::std::option::Option::Some(Field::Field0),
+                    "oldSha" => ::std::option::Option::Some(Field::Field1),
+                    "ref" => ::std::option::Option::Some(Field::Field2),
+                    _ => ::std::option::Option::None,
+                }
+            }
+            struct Visitor;
+            impl<'de> ::serde::de::Visitor<'de> for Visitor {
+                type Value = WebhookUpdatedRef;
+                fn expecting(
+                    &self,
+                    formatter: &mut ::std::fmt::Formatter<'_>,
+                ) -> ::std::fmt::Result {
+                    formatter.write_str("struct WebhookUpdatedRef")
+                }
+                fn visit_map<A>(
+                    self,
+                    mut map: A,
+                ) -> ::std::result::Result<WebhookUpdatedRef, A::Error>
+                where
+                    A: ::serde::de::MapAccess<'de>,
+                {
+                    let mut field_0: ::std::option::Option<
+                        ::std::option::Option<::std::string::String>,
+                    > = ::std::option::Option::None;
+                    let mut field_1: ::std::option::Option<
+                        ::std::option::Option<::std::string::String>,
+                    > = ::std::option::Option::None;
+                    let mut field_2: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
+                    let mut extra = ::serde_json::Map::new();
+                    while let ::std::option::Option::Some(key) = map
+                        .next_key_seed(OpenKeySeed(field))?
+                    {
+                        match key {
+                            OpenKey::Known(Field::Field0) => {
+                                vacant::<A::Error, _>(&field_0, "newSha")?;
+                                field_0 = ::std::option::Option::Some(map.next_value()?);
+                            }
+                            OpenKey::Known(Field::Field1) => {
+                                vacant::<A::Error, _>(&field_1, "oldSha")?;
+                                field_1 = ::std::option::Option::Some(map.next_value()?);
+                            }
+                            OpenKey::Known(Field::Field2) => {
+                                vacant::<A::Error, _>(&field_2, "ref")?;
+                                field_2 = ::std::option::Option::Some(map.next_value()?);
+                            }
+                            OpenKey::Unknown(key) => {
+                                vacant_unknown::<A::Error>(&extra, &key)?;
+                                let value = map.next_value()?;
+                                extra.insert(key, value);
+                            }
+                        }
+                    }
+                    ::std::result::Result::Ok(WebhookUpdatedRef {
+                        new_sha: field_0.unwrap_or_default(),
+                        old_sha: field_1.unwrap_or_default(),
+                        ref_: required::<A::Error, _>(field_2, "ref")?,
+                        extra,
+                    })
+                }
+            }
+            deserializer.deserialize_map(Visitor)
+        }
+    }
     impl WebhookUpdatedRef {
         pub fn builder() -> builder::WebhookUpdatedRef {
             Default::default()
         }
     }
     ///`WebhookUrls`
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
     pub struct WebhookUrls {
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         #[serde(default, deserialize_with = "deserialize_present")]
@@ -2921,6 +3824,83 @@ pub mod types {
         pub web: ::std::option::Option<::std::string::String>,
         #[serde(flatten)]
         pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    }
+    impl<'de> ::serde::Deserialize<'de> for WebhookUrls {
+        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+        where
+            D: ::serde::Deserializer<'de>,
+        {
+            #[derive(Clone, Copy)]
+            enum Field {
+                Field0,
+                Field1,
+            }
+            fn field(key: &str) -> ::std::option::Option<Field> {
+                match key {
+                    "api" => ::std::option::Option::Some(Field::Field0),
+                    "web" => ::std::option::Option::Some(Field::Field1),
+                    _ => ::std::option::Option::None,
+                }
+            }
+            struct Visitor;
+            impl<'de> ::serde::de::Visitor<'de> for Visitor {
+                type Value = WebhookUrls;
+                fn expecting(
+                    &self,
+                    formatter: &mut ::std::fmt::Formatter<'_>,
+                ) -> ::std::fmt::Result {
+                    formatter.write_str("struct WebhookUrls")
+                }
+                fn visit_map<A>(
+                    self,
+                    mut map: A,
+                ) -> ::std::result::Result<WebhookUrls, A::Error>
+                where
+                    A: ::serde::de::MapAccess<'de>,
+                {
+                    let mut field_0: ::std::option::Option<
+                        ::std::option::Option<::std::string::String>,
+                    > = ::std::option::Option::None;
+                    let mut field_1: ::std::option::Option<
+                        ::std::option::Option<::std::string::String>,
+                    > = ::std::option::Option::None;
+                    let mut extra = ::serde_json::Map::new();
+                    while let ::std::option::Option::Some(key) = map
+                        .next_key_seed(OpenKeySeed(field))?
+                    {
+                        match key {
+                            OpenKey::Known(Field::Field0) => {
+                                vacant::<A::Error, _>(&field_0, "api")?;
+                                field_0 = ::std::option::Option::Some(
+                                    ::std::option::Option::Some(
+                                        map.next_value::<::std::string::String>()?,
+                                    ),
+                                );
+                            }
+                            OpenKey::Known(Field::Field1) => {
+                                vacant::<A::Error, _>(&field_1, "web")?;
+                                field_1 = ::std::option::Option::Some(
+                                    ::std::option::Option::Some(
+                                        map.next_value::<::std::string::String>()?,
+                                    ),
+                                );
+                            }
+                            OpenKey::Unknown(key) => {
+                                vacant_unknown::<A::Error>(&extra, &key)?;
+                                let value = map.next_value()?;
+                                extra.insert(key, value);
+                            }
+                        }
+                    }
+                    ::std::result::Result::Ok(WebhookUrls {
+                        api: field_0.unwrap_or_default(),
+                        web: field_1.unwrap_or_default(),
+                        extra,
+                    })
+                }
+            }
+            deserializer.deserialize_map(Visitor)
+        }
     }
     impl WebhookUrls {
         pub fn builder() -> builder::WebhookUrls {
@@ -9455,6 +10435,101 @@ pub mod types {
         T: ::serde::Deserialize<'de>,
     {
         T::deserialize(deserializer).map(Some)
+    }
+    /// A key of an open object: one of its properties, or an unknown one bound for `extra`.
+    enum OpenKey<F> {
+        Known(F),
+        Unknown(::std::string::String),
+    }
+    /// Decodes an open object's key with the struct's own `field` lookup, allocating only
+    /// for unknown keys (see `open_objects` in codegen).
+    struct OpenKeySeed<F>(fn(&str) -> ::std::option::Option<F>);
+    impl<'de, F> ::serde::de::DeserializeSeed<'de> for OpenKeySeed<F> {
+        type Value = OpenKey<F>;
+        fn deserialize<D>(
+            self,
+            deserializer: D,
+        ) -> ::std::result::Result<OpenKey<F>, D::Error>
+        where
+            D: ::serde::Deserializer<'de>,
+        {
+            deserializer.deserialize_identifier(self)
+        }
+    }
+    /// Refuses a known key given twice, as serde's derive does.
+    fn vacant<E, T>(
+        slot: &::std::option::Option<T>,
+        key: &'static str,
+    ) -> ::std::result::Result<(), E>
+    where
+        E: ::serde::de::Error,
+    {
+        match slot {
+            ::std::option::Option::Some(_) => {
+                ::std::result::Result::Err(E::duplicate_field(key))
+            }
+            ::std::option::Option::None => ::std::result::Result::Ok(()),
+        }
+    }
+    /// Refuses an unknown key given twice: keeping either value would drop the other.
+    fn vacant_unknown<E>(
+        extra: &::serde_json::Map<::std::string::String, ::serde_json::Value>,
+        key: &str,
+    ) -> ::std::result::Result<(), E>
+    where
+        E: ::serde::de::Error,
+    {
+        if extra.contains_key(key) {
+            ::std::result::Result::Err(
+                E::custom(::std::format_args!("duplicate field `{key}`")),
+            )
+        } else {
+            ::std::result::Result::Ok(())
+        }
+    }
+    /// A required field's value, or serde's "missing field" error.
+    fn required<E, T>(
+        slot: ::std::option::Option<T>,
+        key: &'static str,
+    ) -> ::std::result::Result<T, E>
+    where
+        E: ::serde::de::Error,
+    {
+        slot.ok_or_else(|| E::missing_field(key))
+    }
+    impl<'de, F> ::serde::de::Visitor<'de> for OpenKeySeed<F> {
+        type Value = OpenKey<F>;
+        fn expecting(
+            &self,
+            formatter: &mut ::std::fmt::Formatter<'_>,
+        ) -> ::std::fmt::Result {
+            formatter.write_str("an object key")
+        }
+        fn visit_str<E>(self, key: &str) -> ::std::result::Result<OpenKey<F>, E>
+        where
+            E: ::serde::de::Error,
+        {
+            ::std::result::Result::Ok(
+                match (self.0)(key) {
+                    ::std::option::Option::Some(field) => OpenKey::Known(field),
+                    ::std::option::Option::None => OpenKey::Unknown(key.to_owned()),
+                },
+            )
+        }
+        fn visit_string<E>(
+            self,
+            key: ::std::string::String,
+        ) -> ::std::result::Result<OpenKey<F>, E>
+        where
+            E: ::serde::de::Error,
+        {
+            ::std::result::Result::Ok(
+                match (self.0)(&key) {
+                    ::std::option::Option::Some(field) => OpenKey::Known(field),
+                    ::std::option::Option::None => OpenKey::Unknown(key),
+                },
+            )
+        }
     }
     /// A notification of one of four kinds, discriminated by `type`.
     ///

@@ -1,0 +1,529 @@
+//! Step 5b: open objects decode in one pass.
+//!
+//! An object schema with `additionalProperties` becomes a struct whose unknown properties are
+//! kept in a `#[serde(flatten)] extra` map. serde implements `flatten` by buffering every entry
+//! it cannot place in its private `Content` tree and decoding it a second time from there, which
+//! made an open object several times dearer to decode than a closed one (a webhook payload is
+//! open at every level). This step replaces the derived `Deserialize` of each such struct with
+//! one that reads each known key straight into its field and each unknown key straight into
+//! `extra`, keeping the derive's rules: a key given twice is refused, a missing required field
+//! is named, `default` and `deserialize_present` mean what they mean to serde. Serialization
+//! stays derived.
+//!
+//! Only the attributes that step 5 and typify put on such structs are understood; any other
+//! stops generation, naming the struct, rather than being silently ignored.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+use syn::punctuated::Punctuated;
+
+use crate::Error;
+
+/// The one type typify gives an open object's unknown properties.
+const EXTRA_MAP: &str =
+    ":: serde_json :: Map < :: std :: string :: String , :: serde_json :: Value >";
+
+/// Rewrites every struct of `types` with a flattened `extra` map; each new impl goes right
+/// after its struct, where a reader of the generated file looks for it.
+pub(super) fn decode_open_objects_in_one_pass(types: &mut Vec<syn::Item>) -> Result<(), Error> {
+    let mut rewritten = Vec::with_capacity(types.len());
+    let mut any = false;
+    for mut item in std::mem::take(types) {
+        let decoder = match &mut item {
+            syn::Item::Struct(structure) => rewrite(structure)?,
+            _ => None,
+        };
+        rewritten.push(item);
+        if let Some(decoder) = decoder {
+            rewritten.extend(parse_items(decoder)?);
+            any = true;
+        }
+    }
+    if any {
+        rewritten.extend(parse_items(shared_items())?);
+    }
+    *types = rewritten;
+    Ok(())
+}
+
+fn parse_items(tokens: TokenStream) -> Result<Vec<syn::Item>, Error> {
+    syn::parse2::<syn::File>(tokens)
+        .map(|file| file.items)
+        .map_err(|error| Error::Syntax(format!("open-object decoder: {error}")))
+}
+
+/// How one known field decodes, read from its serde attributes.
+struct KnownField {
+    ident: syn::Ident,
+    ty: syn::Type,
+    wire: String,
+    /// `deserialize_with = "deserialize_present"`: a present value must decode as the inner type.
+    present: bool,
+    missing: Missing,
+}
+
+/// What a known field becomes when its key is absent.
+enum Missing {
+    /// `#[serde(default)]`, or an `Option` without `deserialize_with` (which serde's derive
+    /// makes `None`).
+    Default,
+    /// `#[serde(default = "path")]`.
+    DefaultWith(syn::ExprPath),
+    /// Anything else: "missing field".
+    Refused,
+}
+
+/// Drops `Deserialize` from the struct's derive and returns its replacement, or `None` when the
+/// struct has no flattened `extra` map (it keeps its derive).
+fn rewrite(structure: &mut syn::ItemStruct) -> Result<Option<TokenStream>, Error> {
+    let name = structure.ident.clone();
+    let syn::Fields::Named(fields) = &structure.fields else {
+        return Ok(None);
+    };
+    let mut extra = None;
+    for field in &fields.named {
+        if is_flattened(field) && tokens(&field.ty) == EXTRA_MAP {
+            extra = field.ident.clone();
+        }
+    }
+    let Some(extra) = extra else {
+        return Ok(None);
+    };
+    let refuse = |what: String| Error::Syntax(format!("open object `{name}`: {what}"));
+    if !structure.generics.params.is_empty() {
+        return Err(refuse("generic structs are not supported".into()));
+    }
+    if let Some(attr) = structure
+        .attrs
+        .iter()
+        .find(|attr| attr.path().is_ident("serde"))
+    {
+        return Err(refuse(format!(
+            "unsupported container attribute `{}`",
+            tokens(attr)
+        )));
+    }
+    let known = fields
+        .named
+        .iter()
+        .filter(|field| field.ident.as_ref() != Some(&extra))
+        .map(|field| known_field(field).map_err(&refuse))
+        .collect::<Result<Vec<_>, _>>()?;
+    drop_derived_deserialize(structure).map_err(refuse)?;
+    Ok(Some(decoder(&name, &extra, &known)))
+}
+
+fn is_flattened(field: &syn::Field) -> bool {
+    field.attrs.iter().any(|attr| {
+        let mut flattened = false;
+        if attr.path().is_ident("serde") {
+            let _ = attr.parse_nested_meta(|meta| {
+                flattened |= meta.path.is_ident("flatten");
+                Ok(())
+            });
+        }
+        flattened
+    })
+}
+
+fn known_field(field: &syn::Field) -> Result<KnownField, String> {
+    let ident = field
+        .ident
+        .clone()
+        .ok_or_else(|| "a field without a name".to_owned())?;
+    let mut default = None;
+    let mut present = false;
+    for attr in field
+        .attrs
+        .iter()
+        .filter(|attr| attr.path().is_ident("serde"))
+    {
+        attr.parse_nested_meta(|meta| {
+            let key = meta
+                .path
+                .get_ident()
+                .map(ToString::to_string)
+                .unwrap_or_default();
+            match key.as_str() {
+                "rename" | "skip_serializing_if" => {
+                    let _: syn::LitStr = meta.value()?.parse()?;
+                }
+                "default" if meta.input.peek(syn::Token![=]) => {
+                    let path: syn::LitStr = meta.value()?.parse()?;
+                    default = Some(Missing::DefaultWith(path.parse()?));
+                }
+                "default" => default = Some(Missing::Default),
+                "deserialize_with" => {
+                    let path: syn::LitStr = meta.value()?.parse()?;
+                    if path.value() != "deserialize_present" {
+                        return Err(meta.error("only `deserialize_present` is supported"));
+                    }
+                    present = true;
+                }
+                _ => return Err(meta.error("unsupported field attribute")),
+            }
+            Ok(())
+        })
+        .map_err(|error| format!("field `{ident}`: {error}"))?;
+    }
+    let optional = option_inner(&field.ty).is_some();
+    if present && !optional {
+        return Err(format!(
+            "field `{ident}`: `deserialize_present` on a type that is not an `Option`"
+        ));
+    }
+    let missing = match default {
+        Some(default) => default,
+        None if optional && !present => Missing::Default,
+        None => Missing::Refused,
+    };
+    Ok(KnownField {
+        wire: super::wire_name(field),
+        ident,
+        ty: field.ty.clone(),
+        present,
+        missing,
+    })
+}
+
+/// `T` of an `Option<T>` (however the path to `Option` is spelled).
+fn option_inner(ty: &syn::Type) -> Option<&syn::Type> {
+    let syn::Type::Path(path) = ty else {
+        return None;
+    };
+    let last = path.path.segments.last()?;
+    if last.ident != "Option" {
+        return None;
+    }
+    let syn::PathArguments::AngleBracketed(arguments) = &last.arguments else {
+        return None;
+    };
+    match arguments.args.first()? {
+        syn::GenericArgument::Type(inner) => Some(inner),
+        _ => None,
+    }
+}
+
+fn drop_derived_deserialize(structure: &mut syn::ItemStruct) -> Result<(), String> {
+    let mut dropped = false;
+    for attr in &mut structure.attrs {
+        if !attr.path().is_ident("derive") {
+            continue;
+        }
+        let derives = attr
+            .parse_args_with(Punctuated::<syn::Path, syn::Token![,]>::parse_terminated)
+            .map_err(|error| format!("unreadable derive: {error}"))?;
+        let before = derives.len();
+        let kept: Vec<&syn::Path> = derives
+            .iter()
+            .filter(|path| {
+                path.segments
+                    .last()
+                    .is_none_or(|last| last.ident != "Deserialize")
+            })
+            .collect();
+        dropped |= kept.len() < before;
+        *attr = syn::parse_quote! { #[derive(#(#kept),*)] };
+    }
+    if dropped {
+        Ok(())
+    } else {
+        Err("no derived `Deserialize` to replace".into())
+    }
+}
+
+/// The `Deserialize` impl of one open object.
+fn decoder(name: &syn::Ident, extra: &syn::Ident, known: &[KnownField]) -> TokenStream {
+    let expecting = format!("struct {name}");
+    let variants: Vec<syn::Ident> = (0..known.len())
+        .map(|index| format_ident!("Field{index}"))
+        .collect();
+    let slots: Vec<syn::Ident> = (0..known.len())
+        .map(|index| format_ident!("field_{index}"))
+        .collect();
+    let wires: Vec<&str> = known.iter().map(|field| field.wire.as_str()).collect();
+    let slot_types = known.iter().map(|field| &field.ty);
+    let reads = known
+        .iter()
+        .map(|field| match (field.present, option_inner(&field.ty)) {
+            (true, Some(inner)) => {
+                quote! { ::std::option::Option::Some(map.next_value::<#inner>()?) }
+            }
+            _ => quote! { map.next_value()? },
+        });
+    let values = known.iter().zip(&slots).map(|(field, slot)| {
+        let ident = &field.ident;
+        let wire = &field.wire;
+        match &field.missing {
+            Missing::Default => quote! { #ident: #slot.unwrap_or_default() },
+            Missing::DefaultWith(path) => quote! { #ident: #slot.unwrap_or_else(#path) },
+            Missing::Refused => quote! { #ident: required::<A::Error, _>(#slot, #wire)? },
+        }
+    });
+    // With no known fields, `Field` has no variants and a known key cannot occur.
+    let no_known_arm = known
+        .is_empty()
+        .then(|| quote! { OpenKey::Known(field) => match field {}, });
+    quote! {
+        impl<'de> ::serde::Deserialize<'de> for #name {
+            fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+            where
+                D: ::serde::Deserializer<'de>,
+            {
+                #[derive(Clone, Copy)]
+                enum Field { #(#variants),* }
+
+                fn field(key: &str) -> ::std::option::Option<Field> {
+                    match key {
+                        #(#wires => ::std::option::Option::Some(Field::#variants),)*
+                        _ => ::std::option::Option::None,
+                    }
+                }
+
+                struct Visitor;
+
+                impl<'de> ::serde::de::Visitor<'de> for Visitor {
+                    type Value = #name;
+
+                    fn expecting(&self, formatter: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                        formatter.write_str(#expecting)
+                    }
+
+                    fn visit_map<A>(self, mut map: A) -> ::std::result::Result<#name, A::Error>
+                    where
+                        A: ::serde::de::MapAccess<'de>,
+                    {
+                        #(let mut #slots: ::std::option::Option<#slot_types> = ::std::option::Option::None;)*
+                        let mut #extra = ::serde_json::Map::new();
+                        while let ::std::option::Option::Some(key) = map.next_key_seed(OpenKeySeed(field))? {
+                            match key {
+                                #(OpenKey::Known(Field::#variants) => {
+                                    vacant::<A::Error, _>(&#slots, #wires)?;
+                                    #slots = ::std::option::Option::Some(#reads);
+                                })*
+                                #no_known_arm
+                                OpenKey::Unknown(key) => {
+                                    vacant_unknown::<A::Error>(&#extra, &key)?;
+                                    let value = map.next_value()?;
+                                    #extra.insert(key, value);
+                                }
+                            }
+                        }
+                        ::std::result::Result::Ok(#name { #(#values,)* #extra })
+                    }
+                }
+
+                deserializer.deserialize_map(Visitor)
+            }
+        }
+    }
+}
+
+/// The key decoding every open object shares, emitted once.
+fn shared_items() -> TokenStream {
+    quote! {
+        /// A key of an open object: one of its properties, or an unknown one bound for `extra`.
+        enum OpenKey<F> {
+            Known(F),
+            Unknown(::std::string::String),
+        }
+
+        /// Decodes an open object's key with the struct's own `field` lookup, allocating only
+        /// for unknown keys (see `open_objects` in codegen).
+        struct OpenKeySeed<F>(fn(&str) -> ::std::option::Option<F>);
+
+        impl<'de, F> ::serde::de::DeserializeSeed<'de> for OpenKeySeed<F> {
+            type Value = OpenKey<F>;
+
+            fn deserialize<D>(self, deserializer: D) -> ::std::result::Result<OpenKey<F>, D::Error>
+            where
+                D: ::serde::Deserializer<'de>,
+            {
+                deserializer.deserialize_identifier(self)
+            }
+        }
+
+        /// Refuses a known key given twice, as serde's derive does.
+        fn vacant<E, T>(slot: &::std::option::Option<T>, key: &'static str) -> ::std::result::Result<(), E>
+        where
+            E: ::serde::de::Error,
+        {
+            match slot {
+                ::std::option::Option::Some(_) => ::std::result::Result::Err(E::duplicate_field(key)),
+                ::std::option::Option::None => ::std::result::Result::Ok(()),
+            }
+        }
+
+        /// Refuses an unknown key given twice: keeping either value would drop the other.
+        fn vacant_unknown<E>(extra: &::serde_json::Map<::std::string::String, ::serde_json::Value>, key: &str) -> ::std::result::Result<(), E>
+        where
+            E: ::serde::de::Error,
+        {
+            if extra.contains_key(key) {
+                ::std::result::Result::Err(E::custom(::std::format_args!("duplicate field `{key}`")))
+            } else {
+                ::std::result::Result::Ok(())
+            }
+        }
+
+        /// A required field's value, or serde's "missing field" error.
+        fn required<E, T>(slot: ::std::option::Option<T>, key: &'static str) -> ::std::result::Result<T, E>
+        where
+            E: ::serde::de::Error,
+        {
+            slot.ok_or_else(|| E::missing_field(key))
+        }
+
+        impl<'de, F> ::serde::de::Visitor<'de> for OpenKeySeed<F> {
+            type Value = OpenKey<F>;
+
+            fn expecting(&self, formatter: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                formatter.write_str("an object key")
+            }
+
+            fn visit_str<E>(self, key: &str) -> ::std::result::Result<OpenKey<F>, E>
+            where
+                E: ::serde::de::Error,
+            {
+                ::std::result::Result::Ok(match (self.0)(key) {
+                    ::std::option::Option::Some(field) => OpenKey::Known(field),
+                    ::std::option::Option::None => OpenKey::Unknown(key.to_owned()),
+                })
+            }
+
+            fn visit_string<E>(self, key: ::std::string::String) -> ::std::result::Result<OpenKey<F>, E>
+            where
+                E: ::serde::de::Error,
+            {
+                ::std::result::Result::Ok(match (self.0)(&key) {
+                    ::std::option::Option::Some(field) => OpenKey::Known(field),
+                    ::std::option::Option::None => OpenKey::Unknown(key),
+                })
+            }
+        }
+    }
+}
+
+fn tokens(node: &impl quote::ToTokens) -> String {
+    node.to_token_stream().to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(item: syn::ItemStruct) -> Result<Vec<syn::Item>, Error> {
+        let mut types = vec![syn::Item::Struct(item)];
+        decode_open_objects_in_one_pass(&mut types)?;
+        Ok(types)
+    }
+
+    fn derives(item: &syn::Item) -> String {
+        let syn::Item::Struct(structure) = item else {
+            panic!("not a struct");
+        };
+        tokens(&structure.attrs[0])
+    }
+
+    #[test]
+    fn replaces_the_derive_and_adds_the_decoder_and_the_key_seed() {
+        let types = run(syn::parse_quote! {
+            #[derive(::serde::Deserialize, ::serde::Serialize, Clone)]
+            pub struct Open {
+                #[serde(rename = "type")]
+                pub type_: ::std::string::String,
+                #[serde(flatten)]
+                pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+            }
+        })
+        .unwrap();
+        assert_eq!(
+            derives(&types[0]),
+            "# [derive (:: serde :: Serialize , Clone)]"
+        );
+        let rest: Vec<String> = types[1..].iter().map(tokens).collect();
+        assert!(rest[0].starts_with("impl < 'de > :: serde :: Deserialize < 'de > for Open"));
+        assert!(
+            rest[0].contains("\"type\" => :: std :: option :: Option :: Some (Field :: Field0)")
+        );
+        assert!(rest.iter().any(|item| item.contains("struct OpenKeySeed")));
+    }
+
+    #[test]
+    fn leaves_structs_without_an_extra_map_alone() {
+        for item in [
+            syn::parse_quote! {
+                #[derive(::serde::Deserialize)]
+                pub struct Closed { pub id: ::std::string::String }
+            },
+            syn::parse_quote! {
+                #[derive(::serde::Deserialize)]
+                pub struct Composed {
+                    #[serde(flatten)]
+                    pub base: Base,
+                }
+            },
+        ] {
+            let types = run(item).unwrap();
+            assert_eq!(types.len(), 1, "no decoder, no shared items");
+            assert_eq!(derives(&types[0]), "# [derive (:: serde :: Deserialize)]");
+        }
+    }
+
+    #[test]
+    fn refuses_what_it_cannot_honour_naming_the_struct() {
+        for (item, expected) in [
+            (
+                syn::parse_quote! {
+                    #[derive(::serde::Deserialize)]
+                    #[serde(deny_unknown_fields)]
+                    pub struct Open {
+                        #[serde(flatten)]
+                        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+                    }
+                },
+                "open object `Open`: unsupported container attribute",
+            ),
+            (
+                syn::parse_quote! {
+                    #[derive(::serde::Deserialize)]
+                    pub struct Open {
+                        #[serde(alias = "id")]
+                        pub identifier: ::std::string::String,
+                        #[serde(flatten)]
+                        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+                    }
+                },
+                "open object `Open`: field `identifier`: unsupported field attribute",
+            ),
+            (
+                syn::parse_quote! {
+                    #[derive(::serde::Deserialize)]
+                    pub struct Open {
+                        #[serde(deserialize_with = "elsewhere")]
+                        pub id: ::std::option::Option<::std::string::String>,
+                        #[serde(flatten)]
+                        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+                    }
+                },
+                "open object `Open`: field `id`: only `deserialize_present` is supported",
+            ),
+            (
+                syn::parse_quote! {
+                    #[derive(::serde::Serialize)]
+                    pub struct Open {
+                        #[serde(flatten)]
+                        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+                    }
+                },
+                "open object `Open`: no derived `Deserialize` to replace",
+            ),
+        ] {
+            let Err(error) = run(item) else {
+                panic!("accepted; expected: {expected}");
+            };
+            let error = error.to_string();
+            assert!(error.contains(expected), "{error}");
+        }
+    }
+}
