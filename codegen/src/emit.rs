@@ -22,13 +22,14 @@ pub enum Fidelity {
     Plain,
 }
 
-/// Generates the formatted Rust file, header first.
+/// Generates the client as a syntax tree; [`format`] prints it. The tree is kept so that the
+/// API surface is read from it rather than from the printed text parsed again.
 pub fn emit(
     document: &Value,
     applied: &Applied,
     input: &Input<'_>,
     fidelity: Fidelity,
-) -> Result<String, Error> {
+) -> Result<syn::File, Error> {
     let spec: openapiv3::OpenAPI = serde_path_to_error::deserialize(document).map_err(|error| {
         let mut pointer = String::new();
         for segment in error.path().iter() {
@@ -85,11 +86,16 @@ pub fn emit(
             .map_err(|error| Error::Syntax(error.to_string()))?
             .items,
     );
-    Ok(format!(
+    Ok(file)
+}
+
+/// The generated file's text: the header, then the tree formatted by prettyplease.
+pub fn format(file: &syn::File, input: &Input<'_>) -> String {
+    format!(
         "{}\n{}",
         crate::header(input.spec_name, input.spec_text).trim_end(),
-        prettyplease::unparse(&file)
-    ))
+        prettyplease::unparse(file)
+    )
 }
 
 /// Adds the patch items to `pub mod types`, where typify's own types are.

@@ -59,8 +59,9 @@ pub fn generate(input: &Input<'_>) -> Result<Output, Error> {
     let mut downlevelled = downlevel::downlevel(&document)?;
     let applied = patch::apply(&mut downlevelled, input.patches)?;
     preflight::check(&downlevelled)?;
-    let rust = emit::emit(&downlevelled, &applied, input, emit::Fidelity::Faithful)?;
-    let surface = surface::render(&rust, &downlevelled)?;
+    let file = emit::emit(&downlevelled, &applied, input, emit::Fidelity::Faithful)?;
+    let surface = surface::render(&file, &downlevelled);
+    let rust = emit::format(&file, input);
     Ok(Output {
         rust,
         downlevelled,
@@ -85,12 +86,13 @@ pub fn generate_plain(
         patches: &[],
         module_path,
     };
-    emit::emit(
+    let file = emit::emit(
         &downlevelled,
         &patch::Applied::default(),
         &input,
         emit::Fidelity::Plain,
-    )
+    )?;
+    Ok(emit::format(&file, &input))
 }
 
 /// The first line of every generated file; `build.rs` of `hub-api` reads the hash back from it.

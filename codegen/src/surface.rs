@@ -7,16 +7,14 @@ use std::fmt::Write;
 use quote::ToTokens;
 use serde_json::Value;
 
-use crate::Error;
 use crate::downlevel::is_method;
 
-/// Renders the surface of `rust` (a generated file) for the operations of `document`.
-pub fn render(rust: &str, document: &Value) -> Result<String, Error> {
-    let file = syn::parse_file(rust).map_err(|error| Error::Syntax(error.to_string()))?;
+/// Renders the surface of `file` (a generated client) for the operations of `document`.
+pub fn render(file: &syn::File, document: &Value) -> String {
     let mut out = String::new();
-    operations(&file, document, &mut out);
-    types(&file, &mut out);
-    Ok(out)
+    operations(file, document, &mut out);
+    types(file, &mut out);
+    out
 }
 
 fn operations(file: &syn::File, document: &Value, out: &mut String) {
