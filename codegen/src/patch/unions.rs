@@ -1,7 +1,7 @@
 //! Union patches: `oneOf` schemas that typify would turn into untagged enums (or `Value`s),
 //! emitted as enums that decode exactly what the schema admits, with messages that say why.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -43,8 +43,15 @@ pub(super) fn tagged(
     applied: &mut Applied,
 ) -> Result<(), Error> {
     let mut arms = Vec::new();
-    for variant in ref_members(target)? {
-        let uses = count_refs(document, &variant);
+    let variants = ref_members(target)?;
+    let uses: Vec<usize> = {
+        let counts = schema_ref_counts(document);
+        variants
+            .iter()
+            .map(|variant| counts.get(variant.as_str()).copied().unwrap_or(0))
+            .collect()
+    };
+    for (variant, uses) in variants.into_iter().zip(uses) {
         if uses != 1 {
             return Err(target.error(format!(
                 "variant `{variant}` is referenced {uses} times; it must be used only by this union, because its tag moves to the union"
@@ -352,21 +359,29 @@ fn take_tag(schema: &mut serde_json::Map<String, Value>, tag: &str) -> Result<St
     Ok(value)
 }
 
-/// How many `$ref`s anywhere in the document point at component schema `name`.
-fn count_refs(value: &Value, name: &str) -> usize {
-    match value {
-        Value::Object(map) => map
-            .iter()
-            .map(|(key, child)| match (key.as_str(), child) {
-                ("$ref", Value::String(reference)) => {
-                    usize::from(schema_ref_name(reference) == Some(name))
+/// How many `$ref`s anywhere in the document point at each component schema, in one walk.
+fn schema_ref_counts(document: &Value) -> BTreeMap<&str, usize> {
+    fn walk<'a>(value: &'a Value, counts: &mut BTreeMap<&'a str, usize>) {
+        match value {
+            Value::Object(map) => {
+                for (key, child) in map {
+                    match (key.as_str(), child) {
+                        ("$ref", Value::String(reference)) => {
+                            if let Some(name) = schema_ref_name(reference) {
+                                *counts.entry(name).or_default() += 1;
+                            }
+                        }
+                        _ => walk(child, counts),
+                    }
                 }
-                _ => count_refs(child, name),
-            })
-            .sum(),
-        Value::Array(items) => items.iter().map(|item| count_refs(item, name)).sum(),
-        _ => 0,
+            }
+            Value::Array(items) => items.iter().for_each(|item| walk(item, counts)),
+            _ => {}
+        }
     }
+    let mut counts = BTreeMap::new();
+    walk(document, &mut counts);
+    counts
 }
 
 /// Shared by every tagged union: a `MapAccess` that first yields the entries read before the
