@@ -214,8 +214,14 @@ fn is_json(headers: &HeaderMap) -> bool {
     let Some((kind, subtype)) = essence.split_once('/') else {
         return false;
     };
-    let subtype = subtype.to_ascii_lowercase();
-    kind.eq_ignore_ascii_case("application") && (subtype == "json" || subtype.ends_with("+json"))
+    // Compared in place: lowercasing a copy would allocate on every delivery.
+    let is_json_subtype = subtype.eq_ignore_ascii_case("json")
+        || subtype
+            .len()
+            .checked_sub("+json".len())
+            .and_then(|start| subtype.get(start..))
+            .is_some_and(|suffix| suffix.eq_ignore_ascii_case("+json"));
+    kind.eq_ignore_ascii_case("application") && is_json_subtype
 }
 
 /// Parses the payload, telling malformed JSON (400) from well-formed JSON that is not a payload
@@ -355,13 +361,22 @@ mod tests {
             "application/json",
             "Application/JSON; charset=utf-8",
             "application/vnd.hub.webhook+json",
+            "APPLICATION/VND.HUB.WEBHOOK+JSON ; charset=utf-8",
         ] {
             assert!(
                 is_json(&headers(&[("content-type", accepted)])),
                 "{accepted}"
             );
         }
-        for refused in ["text/plain", "application/jsonx", "json", "text/json", ""] {
+        for refused in [
+            "text/plain",
+            "application/jsonx",
+            "application/json+x",
+            "application/x+jso",
+            "json",
+            "text/json",
+            "",
+        ] {
             assert!(
                 !is_json(&headers(&[("content-type", refused)])),
                 "{refused}"
