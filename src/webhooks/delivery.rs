@@ -10,7 +10,6 @@ use axum::extract::Request;
 use axum::http::header::{CONTENT_LENGTH, CONTENT_TYPE};
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
-
 use http_body_util::{BodyExt, LengthLimitError, Limited};
 use serde_json::json;
 

@@ -82,7 +82,7 @@ fn rewrite(structure: &mut syn::ItemStruct) -> Result<Option<TokenStream>, Error
     };
     let mut extra = None;
     for field in &fields.named {
-        if is_flattened(field) && tokens(&field.ty) == EXTRA_MAP {
+        if super::has_serde_flag(field, "flatten") && tokens(&field.ty) == EXTRA_MAP {
             extra = field.ident.clone();
         }
     }
@@ -111,19 +111,6 @@ fn rewrite(structure: &mut syn::ItemStruct) -> Result<Option<TokenStream>, Error
         .collect::<Result<Vec<_>, _>>()?;
     drop_derived_deserialize(structure).map_err(refuse)?;
     Ok(Some(decoder(&name, &extra, &known)))
-}
-
-fn is_flattened(field: &syn::Field) -> bool {
-    field.attrs.iter().any(|attr| {
-        let mut flattened = false;
-        if attr.path().is_ident("serde") {
-            let _ = attr.parse_nested_meta(|meta| {
-                flattened |= meta.path.is_ident("flatten");
-                Ok(())
-            });
-        }
-        flattened
-    })
 }
 
 fn known_field(field: &syn::Field) -> Result<KnownField, String> {
