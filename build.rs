@@ -10,7 +10,14 @@ const SPEC: &str = "spec/openapi.yaml";
 const GENERATED: &str = "generated-client/src/generated.rs";
 
 fn main() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    // Read at run time: `env!` would fix the directory of whichever checkout compiled this
+    // script, and a second checkout sharing the target directory would check the first one's
+    // spec.
+    let Some(root) = std::env::var_os("CARGO_MANIFEST_DIR") else {
+        eprintln!("error: CARGO_MANIFEST_DIR is not set: run this build script through cargo");
+        std::process::exit(1);
+    };
+    let root = Path::new(&root);
     println!("cargo:rerun-if-changed={SPEC}");
     println!("cargo:rerun-if-changed={GENERATED}");
     // A packaged crate carries neither file; there is nothing to compare then.

@@ -14,6 +14,15 @@
 //! second HTTP client that has no `Authorization` header at all, so a configured token can never
 //! reach it. The header is marked sensitive, so that reqwest and hyper never print it.
 //!
+//! # Hostile networks
+//!
+//! Every request, the generated client's included, goes through the transport the client plugs
+//! into it: only same-origin `GET` redirects are followed (at most
+//! [`MAX_REDIRECTS`](crate::MAX_REDIRECTS)), response bodies are limited to
+//! [`ClientBuilder::max_response_bytes`], and idempotent calls are retried by the
+//! [`RetryPolicy`](crate::RetryPolicy). A base URL with user info (`https://user:pw@host`) is
+//! refused, since it would be sent as Basic credentials on every call.
+//!
 //! # Examples
 //!
 //! `examples/` holds one short program per area, each taking `--base-url`:
@@ -28,7 +37,8 @@ use std::time::{Duration, Instant};
 use reqwest::header::{AUTHORIZATION, HeaderMap, HeaderValue};
 use serde::de::DeserializeOwned;
 
-use crate::error::{BodyPolicy, Redactor, Result, from_generated};
+use crate::error::{BodyPolicy, FailedCall, Limits, Redactor, Result};
+use crate::transport::{HubTransport, RetryPolicy};
 use crate::{Error, Secret, generated, types};
 
 /// The environment variable read for the hub token when none is given to the builder.
@@ -42,6 +52,10 @@ pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Default limit on a whole call, from sending the request to reading the last byte.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// Default limit on the size of a response body: 8 MiB, far above any answer of the hub API
+/// (a page of 50 notifications is about 34 KB) and far below what would hurt a small machine.
+pub const DEFAULT_MAX_RESPONSE_BYTES: u64 = 8 * 1024 * 1024;
 
 /// A client of the hub API. Cheap to clone: clones share their connection pools.
 ///
@@ -61,6 +75,8 @@ pub struct Client {
 struct Inner {
     base_url: String,
     token: Option<Secret>,
+    limits: Limits,
+    retry: RetryPolicy,
     /// Sends `Authorization: Bearer` when a token is configured.
     authenticated: generated::Client,
     /// Never sends `Authorization`; used for `revokeCredentials` only.
@@ -72,6 +88,8 @@ impl fmt::Debug for Client {
         f.debug_struct("Client")
             .field("base_url", &self.inner.base_url)
             .field("token", &self.inner.token)
+            .field("limits", &self.inner.limits)
+            .field("retry", &self.inner.retry)
             .finish_non_exhaustive()
     }
 }
@@ -85,8 +103,9 @@ enum TokenSource {
     None,
 }
 
-/// Configures a [`Client`]; see [`Client::builder`].
-#[derive(Debug, Clone)]
+/// Configures a [`Client`]; see [`Client::builder`]. `Debug` never shows the token, nor user
+/// info in the base URL.
+#[derive(Clone)]
 #[must_use]
 pub struct ClientBuilder {
     base_url: String,
@@ -94,6 +113,35 @@ pub struct ClientBuilder {
     timeout: Duration,
     connect_timeout: Duration,
     user_agent: String,
+    max_response_bytes: u64,
+    retry: RetryPolicy,
+}
+
+impl fmt::Debug for ClientBuilder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ClientBuilder")
+            .field("base_url", &without_user_info(&self.base_url))
+            .field("token", &self.token)
+            .field("timeout", &self.timeout)
+            .field("connect_timeout", &self.connect_timeout)
+            .field("user_agent", &self.user_agent)
+            .field("max_response_bytes", &self.max_response_bytes)
+            .field("retry", &self.retry)
+            .finish()
+    }
+}
+
+/// The base URL as given, with any user info replaced by `[redacted]`, for `Debug`.
+fn without_user_info(base_url: &str) -> String {
+    let (scheme, rest) = match base_url.split_once("://") {
+        Some((scheme, rest)) => (format!("{scheme}://"), rest),
+        None => (String::new(), base_url),
+    };
+    let authority_end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    match rest[..authority_end].rfind('@') {
+        Some(at) => format!("{scheme}[redacted]{}", &rest[at..]),
+        None => base_url.to_owned(),
+    }
 }
 
 impl ClientBuilder {
@@ -128,9 +176,28 @@ impl ClientBuilder {
         self
     }
 
+    /// Refuses response bodies larger than `bytes` (default [`DEFAULT_MAX_RESPONSE_BYTES`])
+    /// with [`Error::ResponseTooLarge`]; a body is never read beyond the limit, and one whose
+    /// `Content-Length` is already larger is not read at all.
+    pub fn max_response_bytes(mut self, bytes: u64) -> Self {
+        self.max_response_bytes = bytes;
+        self
+    }
+
+    /// Retries idempotent calls by `policy` (default [`RetryPolicy::default`]; switch retries
+    /// off with [`RetryPolicy::none`]).
+    pub fn retry(mut self, policy: RetryPolicy) -> Self {
+        self.retry = policy;
+        self
+    }
+
     /// Builds the client. Fails with [`Error::Validation`] on a base URL that is not an absolute
-    /// `http`/`https` URL or a token that cannot be sent in a header, and with
-    /// [`Error::ClientBuild`] when the HTTP stack cannot be set up.
+    /// `http`/`https` URL (or carries user info), or a token that cannot be sent in a header,
+    /// and with [`Error::ClientBuild`] when the HTTP stack cannot be set up.
+    ///
+    /// When the token was to come from `HUB_TOKEN` and that is unset or empty, the client is
+    /// anonymous and a warning is logged: calls that need a token will fail with
+    /// [`Error::Unauthorized`]. Say [`anonymous`](Self::anonymous) to mean it.
     pub fn build(self) -> Result<Client> {
         let base_url = normalize_base_url(&self.base_url)?;
         let token = match &self.token {
@@ -138,7 +205,16 @@ impl ClientBuilder {
                 return Err(Error::validation("token", "must not be empty"));
             }
             TokenSource::Explicit(token) => Some(token.clone()),
-            TokenSource::Environment => token_from_environment(),
+            TokenSource::Environment => {
+                let token = token_from_environment();
+                if token.is_none() {
+                    tracing::warn!(
+                        base_url = %base_url,
+                        "{TOKEN_ENV_VAR} is not set (or empty): this hub client sends no token, and calls that need one will fail with HTTP 401 (use ClientBuilder::token, or ClientBuilder::anonymous if this is intended)"
+                    );
+                }
+                token
+            }
             TokenSource::None => None,
         };
         install_crypto_provider();
@@ -148,13 +224,27 @@ impl ClientBuilder {
         }
         let authenticated = self.http_client(headers)?;
         let anonymous = self.http_client(HeaderMap::new())?;
+        let transport = generated::Transport::new(Arc::new(HubTransport::new(
+            self.max_response_bytes,
+            self.retry,
+        )));
         tracing::debug!(base_url = %base_url, authenticated = token.is_some(), "hub client built");
         Ok(Client {
             inner: Arc::new(Inner {
-                authenticated: generated::Client::new_with_client(&base_url, authenticated),
-                anonymous: generated::Client::new_with_client(&base_url, anonymous),
+                authenticated: generated::Client::new_with_client(
+                    &base_url,
+                    authenticated,
+                    transport.clone(),
+                ),
+                anonymous: generated::Client::new_with_client(&base_url, anonymous, transport),
                 base_url,
                 token,
+                limits: Limits {
+                    timeout: self.timeout,
+                    connect_timeout: self.connect_timeout,
+                    max_response_bytes: self.max_response_bytes,
+                },
+                retry: self.retry,
             }),
         })
     }
@@ -164,6 +254,8 @@ impl ClientBuilder {
             .user_agent(self.user_agent.as_str())
             .timeout(self.timeout)
             .connect_timeout(self.connect_timeout)
+            // Redirects are the transport's business: it follows same-origin GETs only.
+            .redirect(reqwest::redirect::Policy::none())
             .default_headers(default_headers)
             .build()
             .map_err(|source| Error::ClientBuild {
@@ -183,13 +275,22 @@ impl Client {
             timeout: DEFAULT_TIMEOUT,
             connect_timeout: DEFAULT_CONNECT_TIMEOUT,
             user_agent: DEFAULT_USER_AGENT.to_owned(),
+            max_response_bytes: DEFAULT_MAX_RESPONSE_BYTES,
+            retry: RetryPolicy::default(),
         }
     }
 
-    /// A client of the hub at `base_url` with the token from `HUB_TOKEN` (none if unset) and
-    /// default timeouts.
+    /// A client of the hub at `base_url` with the token from `HUB_TOKEN` and default settings.
+    /// Without `HUB_TOKEN` the client is anonymous and a warning is logged (see
+    /// [`ClientBuilder::build`]); [`Client::anonymous`] says that on purpose.
     pub fn new(base_url: impl Into<String>) -> Result<Self> {
         Self::builder(base_url).build()
+    }
+
+    /// A client of the hub at `base_url` that sends no token, whatever `HUB_TOKEN` holds: enough
+    /// for token revocation and public reads.
+    pub fn anonymous(base_url: impl Into<String>) -> Result<Self> {
+        Self::builder(base_url).anonymous().build()
     }
 
     /// The base URL, without a trailing `/`.
@@ -202,8 +303,9 @@ impl Client {
         self.inner.token.is_some()
     }
 
-    /// The generated client behind this one (authenticated like it), for anything not wrapped
-    /// here. Its errors are the raw generated ones.
+    /// The generated client behind this one (authenticated like it, with the same redirect,
+    /// size and retry rules), for anything not wrapped here. Its errors are the raw generated
+    /// ones.
     pub fn generated(&self) -> &generated::Client {
         &self.inner.authenticated
     }
@@ -255,6 +357,7 @@ impl Client {
         F: Future<Output = std::result::Result<generated::ResponseValue<T>, generated::Error<()>>>,
     {
         let operation = call.operation;
+        let token_sent = call.authenticated && self.inner.token.is_some();
         let started = Instant::now();
         tracing::trace!(operation, "sending hub request");
         let outcome = request.await;
@@ -270,11 +373,17 @@ impl Client {
                 Ok(response.into_inner())
             }
             Err(error) => {
-                let redactor = self.redactor().with_all(call.secrets.iter().copied());
                 let error = match special(&error) {
                     Some(mapped) => mapped,
                     None => {
-                        from_generated::<T>(operation, error, &redactor, call.body_policy).await
+                        let failed = FailedCall {
+                            operation,
+                            redactor: self.redactor().with_all(call.secrets.iter().copied()),
+                            body_policy: call.body_policy,
+                            token_sent,
+                            limits: self.inner.limits,
+                        };
+                        failed.map::<T>(error).await
                     }
                 };
                 tracing::debug!(operation, elapsed_ms, error = %error, "hub call failed");
@@ -290,6 +399,8 @@ pub(crate) struct Call<'a> {
     /// Secrets sent in the request: scrubbed from any server text in the error.
     pub(crate) secrets: Vec<&'a Secret>,
     pub(crate) body_policy: BodyPolicy,
+    /// Whether the call goes through the authenticated client (all but revocation).
+    pub(crate) authenticated: bool,
 }
 
 impl<'a> Call<'a> {
@@ -298,6 +409,7 @@ impl<'a> Call<'a> {
             operation,
             secrets: Vec::new(),
             body_policy: BodyPolicy::Keep,
+            authenticated: true,
         }
     }
 
@@ -310,11 +422,25 @@ impl<'a> Call<'a> {
         self.body_policy = BodyPolicy::Withhold;
         self
     }
+
+    /// Marks a call sent through [`Client::anonymous_api`].
+    pub(crate) fn unauthenticated(mut self) -> Self {
+        self.authenticated = false;
+        self
+    }
 }
 
 fn normalize_base_url(base_url: &str) -> Result<String> {
     const RULE: &str = "an absolute http or https URL without query or fragment";
     let parsed = reqwest::Url::parse(base_url).map_err(|_| Error::validation("base_url", RULE))?;
+    // reqwest would send user info as Basic credentials on every call (revocation included)
+    // and it would show wherever the URL does; the message never repeats the URL.
+    if !parsed.username().is_empty() || parsed.password().is_some() {
+        return Err(Error::validation(
+            "base_url",
+            "must not contain user info (`user:password@`): give the hub token with ClientBuilder::token or HUB_TOKEN",
+        ));
+    }
     let supported = matches!(parsed.scheme(), "http" | "https")
         && parsed.host_str().is_some()
         && parsed.query().is_none()
@@ -376,12 +502,25 @@ mod tests {
             "ftp://hub.example.com",
             "https://h/?q=1",
             "",
+            "https://user:pw@hub.example.com",
+            "https://user@hub.example.com",
+            "https://:pw@hub.example.com",
         ] {
             assert!(
                 matches!(normalize_base_url(bad), Err(Error::Validation { ref field, .. }) if field == "base_url"),
                 "{bad} was accepted"
             );
         }
+    }
+
+    #[test]
+    fn debug_hides_user_info() {
+        assert_eq!(
+            without_user_info("http://user:SECRET@hub:1/x@y"),
+            "http://[redacted]@hub:1/x@y"
+        );
+        assert_eq!(without_user_info("https://hub/a@b"), "https://hub/a@b");
+        assert_eq!(without_user_info("user:SECRET@hub"), "[redacted]@hub");
     }
 
     #[test]

@@ -3,27 +3,30 @@
 //!
 //! Every message is built so that it can be logged: secrets known to the call (the hub token,
 //! webhook and job secrets, tokens being revoked, storage tokens) are scrubbed from any text that
-//! comes from the server, and revocation response bodies are withheld altogether.
+//! comes from the server (see [`Redactor`]), revocation response bodies are withheld altogether,
+//! and a redirect is reported by the origin of its target only.
 
 use std::sync::Arc;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use reqwest::StatusCode;
+use reqwest::header::{HeaderMap, LOCATION};
 use serde::de::DeserializeOwned;
 
-use crate::Secret;
-use crate::generated;
-use crate::types;
+use crate::revocation::Revocation;
+use crate::transport::{BodyLimitExceeded, retry_after};
+use crate::{Secret, generated, types};
 
 /// The result of a client call.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 /// At most this many bytes of an error response body are kept in [`Error::Status`].
-const MAX_BODY_TEXT: usize = 4096;
+pub const MAX_ERROR_BODY_TEXT: usize = 4096;
 
 /// Why a client call failed.
 ///
 /// `Clone` so that one failed storage-token refresh can be handed to every caller that waited
-/// for it.
+/// for it. [`Error::is_retryable`] says whether the same call may succeed later.
 #[derive(Debug, Clone, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
@@ -45,7 +48,8 @@ pub enum Error {
         source: Arc<reqwest::Error>,
     },
 
-    /// Connecting, sending the request or reading the response failed (including timeouts).
+    /// Connecting, sending the request or reading the response failed (timeouts are
+    /// [`Error::Timeout`]).
     #[error("{operation}: transport error: {source}")]
     Transport {
         /// The operation id of the spec, e.g. `listNotifications`.
@@ -55,16 +59,60 @@ pub enum Error {
         source: Arc<reqwest::Error>,
     },
 
+    /// The call took longer than the client allows: connecting took longer than the connect
+    /// timeout, or the whole exchange longer than the timeout.
+    #[error("{operation}: timed out {} after {limit:?}", timeout_phase(*.connecting))]
+    Timeout {
+        /// The operation id of the spec.
+        operation: &'static str,
+        /// The limit that ran out ([`ClientBuilder::timeout`](crate::ClientBuilder::timeout) or
+        /// [`ClientBuilder::connect_timeout`](crate::ClientBuilder::connect_timeout)).
+        limit: Duration,
+        /// Whether it ran out while connecting.
+        connecting: bool,
+        /// What reqwest reported.
+        #[source]
+        source: Arc<reqwest::Error>,
+    },
+
     /// The server answered with a status the operation does not expect.
-    #[error("{operation}: HTTP {status}{}", body_suffix(.body.as_deref()))]
+    #[error("{operation}: HTTP {status}{}{}", retry_after_suffix(*.retry_after), body_suffix(.body.as_deref()))]
     Status {
         /// The operation id of the spec.
         operation: &'static str,
         /// The status the server sent.
         status: StatusCode,
-        /// The response body as text (at most 4 KiB, secrets scrubbed); `None` where it is
-        /// withheld because it could echo secrets (token revocation).
+        /// The response body as text (at most [`MAX_ERROR_BODY_TEXT`] bytes, secrets scrubbed);
+        /// `None` where it is withheld because it could echo secrets (token revocation).
         body: Option<String>,
+        /// How long the server asked to wait before trying again (`Retry-After`), if it said.
+        retry_after: Option<Duration>,
+    },
+
+    /// The hub answered with a redirect, which the client does not follow: only redirects of
+    /// `GET` requests to the same origin are followed (at most
+    /// [`MAX_REDIRECTS`](crate::MAX_REDIRECTS)); a redirect to another origin, or of a
+    /// request with a body, could carry credentials to another host or resend a body.
+    #[error("{operation}: the hub answered HTTP {status} ({}), which is not followed", redirect_target(.location.as_deref()))]
+    Redirect {
+        /// The operation id of the spec.
+        operation: &'static str,
+        /// The redirect status.
+        status: StatusCode,
+        /// The origin (`scheme://host:port`) the redirect points to; never its path or query,
+        /// which could carry a secret. `None` when the `Location` header is missing or invalid.
+        location: Option<String>,
+    },
+
+    /// The response body is larger than the client accepts
+    /// ([`ClientBuilder::max_response_bytes`](crate::ClientBuilder::max_response_bytes)); it was
+    /// not read beyond the limit.
+    #[error("{operation}: the response body exceeds the limit of {limit} bytes")]
+    ResponseTooLarge {
+        /// The operation id of the spec.
+        operation: &'static str,
+        /// The limit, in bytes.
+        limit: u64,
     },
 
     /// A response body does not have the shape the spec describes.
@@ -78,9 +126,14 @@ pub enum Error {
         message: String,
     },
 
-    /// The storage-token endpoint answered 401: the hub token is invalid or missing.
-    #[error("getStorageAccessToken: the hub token is invalid or missing (HTTP 401)")]
-    Unauthorized,
+    /// The hub answered 401: the hub token is invalid, or none was sent.
+    #[error("{operation}: HTTP 401 Unauthorized: {}", unauthorized_reason(*.token_sent))]
+    Unauthorized {
+        /// The operation id of the spec.
+        operation: &'static str,
+        /// Whether the request carried a hub token.
+        token_sent: bool,
+    },
 
     /// The storage-token endpoint answered 403: the hub token lacks the access that a token of
     /// this type needs.
@@ -103,7 +156,25 @@ pub enum Error {
         revision: String,
     },
 
+    /// The hub issued a storage token that is already expired, or expires within the provider's
+    /// refresh margin, by this machine's clock: it would be refreshed again at once. Either the
+    /// clock is wrong or the margin is longer than the tokens the hub issues.
+    #[error(
+        "getStorageAccessToken: the hub issued a token that {} (refresh margin {refresh_margin:?}); check the system clock or lower the refresh margin",
+        stale_description(*.expires_at, *.received_at)
+    )]
+    StaleStorageToken {
+        /// The token's `exp`.
+        expires_at: SystemTime,
+        /// When it was received, by the provider's clock.
+        received_at: SystemTime,
+        /// The provider's refresh margin.
+        refresh_margin: Duration,
+    },
+
     /// Token revocation stopped at a failed batch after earlier batches had been accepted.
+    /// [`Error::revocation`] gives the state to resume from: only the batches not accepted are
+    /// sent again (see [`Client::revoke`](crate::Client::revoke)).
     #[error(
         "revokeCredentials: {accepted} of {total} tokens were revoked before a batch failed: {source}"
     )]
@@ -115,6 +186,9 @@ pub enum Error {
         /// Why the first failed batch failed.
         #[source]
         source: Box<Error>,
+        /// The revocation, with the accepted batches marked, to resume with
+        /// [`Client::revoke`](crate::Client::revoke).
+        revocation: Box<Revocation>,
     },
 }
 
@@ -122,12 +196,47 @@ impl Error {
     /// The HTTP status behind the error, if the server answered.
     pub fn status(&self) -> Option<StatusCode> {
         match self {
-            Self::Status { status, .. } => Some(*status),
-            Self::Unauthorized => Some(StatusCode::UNAUTHORIZED),
+            Self::Status { status, .. } | Self::Redirect { status, .. } => Some(*status),
+            Self::Unauthorized { .. } => Some(StatusCode::UNAUTHORIZED),
             Self::Forbidden { .. } => Some(StatusCode::FORBIDDEN),
             Self::NotFound { .. } => Some(StatusCode::NOT_FOUND),
             Self::RevocationIncomplete { source, .. } => source.status(),
-            Self::Transport { source, .. } => source.status(),
+            Self::Transport { source, .. } | Self::Timeout { source, .. } => source.status(),
+            _ => None,
+        }
+    }
+
+    /// How long the server asked to wait before trying again (`Retry-After` of a 429 or 503),
+    /// if it said.
+    pub fn retry_after(&self) -> Option<Duration> {
+        match self {
+            Self::Status { retry_after, .. } => *retry_after,
+            Self::RevocationIncomplete { source, .. } => source.retry_after(),
+            _ => None,
+        }
+    }
+
+    /// Whether the same call may succeed if made again later: the hub was overloaded or
+    /// unavailable (408, 429, 502, 503, 504), could not be reached, or did not answer in time.
+    /// Validation, authorization, decoding and size errors are not retryable.
+    ///
+    /// The client's [`RetryPolicy`](crate::RetryPolicy) already retried what it safely could
+    /// (429, 503 and connection failures, for idempotent calls) before returning this error.
+    pub fn is_retryable(&self) -> bool {
+        match self {
+            Self::Status { status, .. } => matches!(status.as_u16(), 408 | 429 | 502 | 503 | 504),
+            Self::Timeout { .. } => true,
+            Self::Transport { source, .. } => source.is_connect(),
+            Self::RevocationIncomplete { source, .. } => source.is_retryable(),
+            _ => false,
+        }
+    }
+
+    /// For [`Error::RevocationIncomplete`], the revocation to resume with
+    /// [`Client::revoke`](crate::Client::revoke), which sends only the batches not accepted.
+    pub fn revocation(&self) -> Option<&Revocation> {
+        match self {
+            Self::RevocationIncomplete { revocation, .. } => Some(revocation),
             _ => None,
         }
     }
@@ -180,8 +289,63 @@ fn body_suffix(body: Option<&str>) -> String {
     }
 }
 
-/// Secret values that must not reach an error message: each occurrence in server-provided text
-/// is replaced by `[redacted]`.
+fn retry_after_suffix(retry_after: Option<Duration>) -> String {
+    retry_after
+        .map(|wait| format!(" (retry after {} s)", wait.as_secs()))
+        .unwrap_or_default()
+}
+
+fn timeout_phase(connecting: bool) -> &'static str {
+    if connecting {
+        "connecting"
+    } else {
+        "waiting for the hub"
+    }
+}
+
+fn unauthorized_reason(token_sent: bool) -> &'static str {
+    if token_sent {
+        "the hub token was refused"
+    } else {
+        "no hub token was sent (set HUB_TOKEN or use ClientBuilder::token)"
+    }
+}
+
+fn redirect_target(origin: Option<&str>) -> String {
+    match origin {
+        Some(origin) => format!("to {origin}"),
+        None => "without a valid Location".to_owned(),
+    }
+}
+
+fn stale_description(expires_at: SystemTime, received_at: SystemTime) -> String {
+    let unix = |time: SystemTime| {
+        time.duration_since(UNIX_EPOCH)
+            .map_or(0, |since| since.as_secs())
+    };
+    match expires_at.duration_since(received_at) {
+        Ok(left) => format!(
+            "expires in {} s (at Unix time {})",
+            left.as_secs(),
+            unix(expires_at)
+        ),
+        Err(_) => format!(
+            "had already expired when it arrived (at Unix time {})",
+            unix(expires_at)
+        ),
+    }
+}
+
+/// A secret shorter than this is only scrubbed where it stands alone (see [`Redactor`]).
+const MIN_EMBEDDED_SECRET_LEN: usize = 8;
+
+/// Scrubs secret values from server-provided text, replacing each occurrence by `[redacted]`.
+///
+/// A secret of at least 8 bytes is replaced wherever it occurs, even inside a longer word (a
+/// server that glues text to it is still echoing it). A shorter one is replaced only where it
+/// stands alone, not inside a longer run of letters, digits, `_` and `-`: the token `x` must not
+/// turn `expected` into `e[redacted]pected`. Overlapping occurrences of several secrets are
+/// replaced as one, so no part of any of them survives.
 #[derive(Default)]
 pub(crate) struct Redactor<'a> {
     secrets: Vec<&'a str>,
@@ -211,11 +375,86 @@ impl<'a> Redactor<'a> {
         }
     }
 
-    pub(crate) fn scrub(&self, text: &str) -> String {
-        self.secrets.iter().fold(text.to_owned(), |text, secret| {
-            text.replace(secret, "[redacted]")
-        })
+    /// The length in bytes of the longest secret.
+    pub(crate) fn longest(&self) -> usize {
+        self.secrets
+            .iter()
+            .map(|secret| secret.len())
+            .max()
+            .unwrap_or(0)
     }
+
+    pub(crate) fn scrub(&self, text: &str) -> String {
+        self.scrub_prefix(text, text.len()).0
+    }
+
+    /// Scrubs `text` and keeps what lies before byte `keep` of it (on a character boundary),
+    /// except that an occurrence of a secret starting before `keep` is replaced whole. Returns
+    /// the text and whether anything was cut. So that no prefix of a secret can survive the cut,
+    /// `text` must extend at least the longest secret's length plus one character past `keep`
+    /// when there is more to it.
+    pub(crate) fn scrub_prefix(&self, text: &str, keep: usize) -> (String, bool) {
+        let spans = self.occurrences(text);
+        let mut scrubbed = String::with_capacity(text.len().min(keep) + 16);
+        let mut position = 0;
+        for (start, end) in spans {
+            if start >= keep {
+                break;
+            }
+            scrubbed.push_str(&text[position..start]);
+            scrubbed.push_str("[redacted]");
+            position = end;
+        }
+        if position >= keep {
+            return (scrubbed, position < text.len());
+        }
+        let mut end = keep.min(text.len());
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        scrubbed.push_str(&text[position..end]);
+        (scrubbed, end < text.len())
+    }
+
+    /// Byte ranges of every occurrence of every secret (overlapping ones included), merged and
+    /// in order.
+    fn occurrences(&self, text: &str) -> Vec<(usize, usize)> {
+        let mut spans = Vec::new();
+        for secret in &self.secrets {
+            let standalone_only = secret.len() < MIN_EMBEDDED_SECRET_LEN;
+            let mut from = 0;
+            while let Some(found) = text[from..].find(secret) {
+                let start = from + found;
+                let end = start + secret.len();
+                if !standalone_only || stands_alone(text, start, end) {
+                    spans.push((start, end));
+                }
+                // Next search one character on, so that overlapping occurrences are found too.
+                from = start + text[start..].chars().next().map_or(1, char::len_utf8);
+            }
+        }
+        spans.sort_unstable();
+        let mut merged: Vec<(usize, usize)> = Vec::with_capacity(spans.len());
+        for (start, end) in spans {
+            match merged.last_mut() {
+                Some(last) if start <= last.1 => last.1 = last.1.max(end),
+                _ => merged.push((start, end)),
+            }
+        }
+        merged
+    }
+}
+
+/// Whether `text[start..end]` is not part of a longer run of word characters.
+fn stands_alone(text: &str, start: usize, end: usize) -> bool {
+    let is_word = |c: char| c.is_alphanumeric() || c == '_' || c == '-';
+    let before = text[..start].chars().next_back();
+    let after = text[end..].chars().next();
+    let first = text[start..end].chars().next();
+    let last = text[start..end].chars().next_back();
+    // A secret that itself starts or ends with punctuation cannot be part of a word there.
+    !(before.is_some_and(is_word) && first.is_some_and(is_word))
+        && !(after.is_some_and(is_word) && last.is_some_and(is_word))
 }
 
 /// What to do with the body of an unexpected response.
@@ -227,57 +466,164 @@ pub(crate) enum BodyPolicy {
     Withhold,
 }
 
-/// Turns an error of the generated client into [`Error`]. `T` is the type the operation decodes,
-/// used to find the JSON path of a decode failure.
-pub(crate) async fn from_generated<T: DeserializeOwned>(
-    operation: &'static str,
-    error: generated::Error<()>,
-    redactor: &Redactor<'_>,
-    body_policy: BodyPolicy,
-) -> Error {
-    match error {
-        generated::Error::InvalidRequest(message) | generated::Error::Custom(message) => {
-            let message = redactor.scrub(&message);
-            Error::from_conversion_message(&message)
-        }
-        generated::Error::CommunicationError(source)
-        | generated::Error::InvalidUpgrade(source)
-        | generated::Error::ResponseBodyError(source) => Error::Transport {
-            operation,
-            source: Arc::new(source),
-        },
-        generated::Error::ErrorResponse(response) => Error::Status {
-            operation,
-            status: response.status(),
-            body: match body_policy {
-                BodyPolicy::Keep => Some(String::new()),
-                BodyPolicy::Withhold => None,
-            },
-        },
-        generated::Error::InvalidResponsePayload(bytes, error) => {
-            decode_error::<T>(operation, &bytes, &error, redactor)
-        }
-        generated::Error::UnexpectedResponse(response) => {
-            let status = response.status();
-            let body = match body_policy {
-                BodyPolicy::Withhold => None,
-                // A body that cannot be read is reported as empty: the status is the news.
-                BodyPolicy::Keep => Some(match response.bytes().await {
-                    Ok(bytes) => redactor.scrub(&truncated_text(&bytes)),
-                    Err(_) => String::new(),
-                }),
-            };
-            Error::Status {
-                operation,
-                status,
-                body,
+/// What the mapping of a failed call needs to know about the call and the client.
+pub(crate) struct FailedCall<'a> {
+    pub(crate) operation: &'static str,
+    pub(crate) redactor: Redactor<'a>,
+    pub(crate) body_policy: BodyPolicy,
+    pub(crate) token_sent: bool,
+    pub(crate) limits: Limits,
+}
+
+/// The client's limits, named in the errors they cause.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Limits {
+    pub(crate) timeout: Duration,
+    pub(crate) connect_timeout: Duration,
+    pub(crate) max_response_bytes: u64,
+}
+
+impl FailedCall<'_> {
+    /// Turns an error of the generated client into [`Error`]. `T` is the type the operation
+    /// decodes, used to find the JSON path of a decode failure.
+    pub(crate) async fn map<T: DeserializeOwned>(&self, error: generated::Error<()>) -> Error {
+        match error {
+            generated::Error::InvalidRequest(message) | generated::Error::Custom(message) => {
+                Error::from_conversion_message(&self.redactor.scrub(&message))
+            }
+            generated::Error::CommunicationError(source)
+            | generated::Error::InvalidUpgrade(source)
+            | generated::Error::ResponseBodyError(source) => self.transport(source),
+            generated::Error::ErrorResponse(response) => {
+                let body = match self.body_policy {
+                    BodyPolicy::Keep => Some(String::new()),
+                    BodyPolicy::Withhold => None,
+                };
+                self.status(response.status(), response.headers(), body)
+            }
+            generated::Error::InvalidResponsePayload(bytes, error) => {
+                decode_error::<T>(self.operation, &bytes, &error, &self.redactor)
+            }
+            generated::Error::UnexpectedResponse(mut response) => {
+                let status = response.status();
+                if status.is_redirection() {
+                    return Error::Redirect {
+                        operation: self.operation,
+                        status,
+                        location: redirect_origin(&response),
+                    };
+                }
+                let headers = response.headers().clone();
+                let body = match self.body_policy {
+                    BodyPolicy::Withhold => None,
+                    BodyPolicy::Keep if status == StatusCode::UNAUTHORIZED => None,
+                    BodyPolicy::Keep => Some(self.error_body_text(&mut response).await),
+                };
+                self.status(status, &headers, body)
             }
         }
     }
+
+    /// A failure below HTTP: the size limit, a timeout, or anything else reqwest reports.
+    pub(crate) fn transport(&self, source: reqwest::Error) -> Error {
+        if is_body_limit(&source) {
+            return Error::ResponseTooLarge {
+                operation: self.operation,
+                limit: self.limits.max_response_bytes,
+            };
+        }
+        if source.is_timeout() {
+            let connecting = source.is_connect();
+            return Error::Timeout {
+                operation: self.operation,
+                limit: if connecting {
+                    self.limits.connect_timeout
+                } else {
+                    self.limits.timeout
+                },
+                connecting,
+                source: Arc::new(source),
+            };
+        }
+        Error::Transport {
+            operation: self.operation,
+            source: Arc::new(source),
+        }
+    }
+
+    fn status(&self, status: StatusCode, headers: &HeaderMap, body: Option<String>) -> Error {
+        if status == StatusCode::UNAUTHORIZED {
+            return Error::Unauthorized {
+                operation: self.operation,
+                token_sent: self.token_sent,
+            };
+        }
+        Error::Status {
+            operation: self.operation,
+            status,
+            body,
+            retry_after: retry_after(headers, SystemTime::now()),
+        }
+    }
+
+    /// The start of an error body as scrubbed text. Only as much is read as is kept, plus the
+    /// longest secret and one character, so that a secret straddling the cut is still seen
+    /// whole and replaced; the rest is never read. A body that cannot be read counts as empty
+    /// from there on: the status is the news.
+    async fn error_body_text(&self, response: &mut reqwest::Response) -> String {
+        let declared = response.content_length();
+        let window = MAX_ERROR_BODY_TEXT + self.redactor.longest() + 4;
+        let mut bytes = Vec::with_capacity(window.min(16 * 1024));
+        let mut more = false;
+        while let Ok(Some(chunk)) = response.chunk().await {
+            let room = window - bytes.len();
+            if chunk.len() > room {
+                bytes.extend_from_slice(&chunk[..room]);
+                more = true;
+                break;
+            }
+            bytes.extend_from_slice(&chunk);
+            if bytes.len() == window {
+                more = true;
+                break;
+            }
+        }
+        let text = String::from_utf8_lossy(&bytes);
+        let (mut kept, cut) = self.redactor.scrub_prefix(&text, MAX_ERROR_BODY_TEXT);
+        if cut || more {
+            match declared {
+                Some(length) => kept.push_str(&format!("… ({length} bytes)")),
+                None => kept.push_str("… (truncated)"),
+            }
+        }
+        kept
+    }
+}
+
+/// Whether a reqwest error was caused by the response size limit.
+fn is_body_limit(error: &reqwest::Error) -> bool {
+    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(error);
+    while let Some(current) = source {
+        if current.is::<BodyLimitExceeded>() {
+            return true;
+        }
+        source = current.source();
+    }
+    false
+}
+
+/// The origin of a redirect's target, never its path or query.
+fn redirect_origin(response: &reqwest::Response) -> Option<String> {
+    let location = response.headers().get(LOCATION)?.to_str().ok()?;
+    let target = response.url().join(location).ok()?;
+    target
+        .host_str()
+        .map(|_| target.origin().ascii_serialization())
 }
 
 /// A decode error with the JSON path of the first offending value: serde_json alone reports
-/// only a line and column, so the body is decoded again through `serde_path_to_error`.
+/// only a line and column, so the body is decoded again through `serde_path_to_error`. The body
+/// is never larger than the client's response size limit.
 pub(crate) fn decode_error<T: DeserializeOwned>(
     operation: &'static str,
     bytes: &[u8],
@@ -314,18 +660,6 @@ pub(crate) fn build_request<T: DeserializeOwned>(
     })
 }
 
-fn truncated_text(bytes: &[u8]) -> String {
-    let text = String::from_utf8_lossy(bytes);
-    if text.len() <= MAX_BODY_TEXT {
-        return text.into_owned();
-    }
-    let mut end = MAX_BODY_TEXT;
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    format!("{}… ({} bytes)", &text[..end], bytes.len())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -357,21 +691,76 @@ mod tests {
 
     #[test]
     fn redactor_scrubs_every_secret() {
-        let token = Secret::new("hub_abc");
+        let token = Secret::new("hub_abc12345");
         let empty = Secret::new("");
         let redactor = Redactor::new().with(&token).with(&empty);
         assert_eq!(
-            redactor.scrub("bad token hub_abc, hub_abc!"),
+            redactor.scrub("bad token hub_abc12345, hub_abc12345!"),
             "bad token [redacted], [redacted]!"
         );
+        // Long secrets go even when glued to other text.
+        assert_eq!(redactor.scrub("xhub_abc12345y"), "x[redacted]y");
     }
 
     #[test]
-    fn long_bodies_are_truncated_on_a_char_boundary() {
-        let body = "é".repeat(MAX_BODY_TEXT);
-        let text = truncated_text(body.as_bytes());
-        assert!(text.len() < body.len());
-        assert!(text.ends_with(&format!("({} bytes)", body.len())));
+    fn short_secrets_never_mangle_words() {
+        let short = Secret::new("x");
+        let redactor = Redactor::new().with(&short);
+        assert_eq!(
+            redactor.scrub("expected x, got x."),
+            "expected [redacted], got [redacted]."
+        );
+        assert_eq!(redactor.scrub("token=x&y"), "token=[redacted]&y");
+        assert_eq!(redactor.scrub("max-x_1"), "max-x_1");
+        // A secret that starts with punctuation cannot continue a word there.
+        let punctuated = Secret::new("!pw");
+        let redactor = Redactor::new().with(&punctuated);
+        assert_eq!(redactor.scrub("x!pw y"), "x[redacted] y");
+        assert_eq!(redactor.scrub("x!pwy"), "x!pwy");
+    }
+
+    #[test]
+    fn overlapping_secrets_are_replaced_as_one() {
+        let first = Secret::new("abcdefgh1234");
+        let second = Secret::new("1234wxyzwxyz");
+        let redactor = Redactor::new().with(&first).with(&second);
+        assert_eq!(redactor.scrub("<abcdefgh1234wxyzwxyz>"), "<[redacted]>");
+        let repeated = Secret::new("aaaaaaaa");
+        let redactor = Redactor::new().with(&repeated);
+        assert_eq!(redactor.scrub("aaaaaaaaaa!"), "[redacted]!");
+    }
+
+    #[test]
+    fn a_secret_straddling_the_cut_is_replaced_whole() {
+        let token = Secret::new("hub_SECRET_0123456789");
+        let redactor = Redactor::new().with(&token);
+        for offset in 0..token.expose().len() + 2 {
+            let text = format!(
+                "{}{}{}",
+                "a".repeat(100 - offset),
+                token.expose(),
+                "b".repeat(50)
+            );
+            let (kept, cut) = redactor.scrub_prefix(&text, 100);
+            assert!(cut);
+            for prefix_len in 4..=token.expose().len() {
+                assert!(
+                    !kept.contains(&token.expose()[..prefix_len]),
+                    "offset {offset}: {kept}"
+                );
+            }
+        }
+        let (kept, cut) = redactor.scrub_prefix("short", 100);
+        assert_eq!((kept.as_str(), cut), ("short", false));
+    }
+
+    #[test]
+    fn the_cut_respects_character_boundaries() {
+        let redactor = Redactor::new();
+        let text = "é".repeat(10);
+        let (kept, cut) = redactor.scrub_prefix(&text, 5);
+        assert_eq!(kept, "éé");
+        assert!(cut);
     }
 
     #[test]
@@ -380,10 +769,23 @@ mod tests {
             operation: "revokeCredentials",
             status: StatusCode::BAD_REQUEST,
             body: None,
+            retry_after: None,
         };
         assert_eq!(
             error.to_string(),
             "revokeCredentials: HTTP 400 Bad Request (response body withheld)"
         );
+        let error = Error::Status {
+            operation: "listWebhooks",
+            status: StatusCode::TOO_MANY_REQUESTS,
+            body: Some("slow down".into()),
+            retry_after: Some(Duration::from_secs(7)),
+        };
+        assert_eq!(
+            error.to_string(),
+            "listWebhooks: HTTP 429 Too Many Requests (retry after 7 s): slow down"
+        );
+        assert!(error.is_retryable());
+        assert_eq!(error.retry_after(), Some(Duration::from_secs(7)));
     }
 }

@@ -19,15 +19,17 @@ pub mod notifications;
 mod payload;
 pub mod revocation;
 pub mod storage;
+mod transport;
 pub mod webhook_admin;
 
 pub use client::{
-    Client, ClientBuilder, DEFAULT_CONNECT_TIMEOUT, DEFAULT_TIMEOUT, DEFAULT_USER_AGENT,
-    TOKEN_ENV_VAR,
+    Client, ClientBuilder, DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT,
+    DEFAULT_USER_AGENT, TOKEN_ENV_VAR,
 };
-pub use error::{Error, Result};
+pub use error::{Error, MAX_ERROR_BODY_TEXT, Result};
 pub use payload::{PAYLOAD_ENV_VAR, PayloadError, WebhookPayloadExt};
 pub use storage::{StorageToken, StorageTokenProvider};
+pub use transport::{MAX_REDIRECTS, RetryPolicy};
 
 #[cfg(feature = "receiver")]
 pub mod webhooks;

@@ -11,9 +11,16 @@
 //!   and revision (write scope can do everything read scope can), and, when its own refresh
 //!   fails, by such a write token that has not expired yet.
 //! - Concurrent callers of one key share one refresh: the first takes the key's refresh lock and
-//!   calls the hub; the others wait for it and take its outcome.
+//!   calls the hub; the others wait for it and take its outcome, whatever it is. One refresh is
+//!   one hub call (plus the client's own retries, see [`RetryPolicy`](crate::RetryPolicy)).
+//! - A token that arrives already expired, or inside the refresh margin, is not a success: the
+//!   refresh fails with [`Error::StaleStorageToken`] (a wrong clock, or a margin longer than the
+//!   hub's tokens live), so it is neither cached nor asked for again at once.
 //! - A failed refresh while the cached token is still valid (before `exp`) serves the cached
 //!   token; once it has expired, the refresh error is returned.
+//! - Failed refreshes back off: after `n` failures in a row the key is not refreshed again for
+//!   `failure_backoff · 2^(n-1)` (default 1 s, capped at 30 s); callers in that window get the
+//!   cached token while it is valid, else the last error, without a hub call.
 //!
 //! Time comes from a [`Clock`], so tests can move it.
 
@@ -30,6 +37,13 @@ pub use crate::types::{StorageRepoType, StorageTokenType};
 
 /// Refresh this long before `exp` unless told otherwise (the hub's recommendation).
 pub const DEFAULT_REFRESH_MARGIN: Duration = Duration::from_secs(30);
+
+/// After a failed refresh, wait this long before the next one, doubling with each failure in a
+/// row up to [`DEFAULT_MAX_FAILURE_BACKOFF`].
+pub const DEFAULT_FAILURE_BACKOFF: Duration = Duration::from_secs(1);
+
+/// The longest wait between failed refreshes.
+pub const DEFAULT_MAX_FAILURE_BACKOFF: Duration = Duration::from_secs(30);
 
 /// A source of the current time.
 pub trait Clock: Send + Sync {
@@ -115,7 +129,8 @@ fn check_revision(revision: &str) -> Result<()> {
 impl Client {
     /// Asks the hub for a storage access token
     /// (`GET /api/{repo_type}s/{repo_id}/cas-{token_type}-token/{revision}`). 401, 403 and 404
-    /// come back as [`Error::Unauthorized`], [`Error::Forbidden`] and [`Error::NotFound`].
+    /// come back as [`Error::Unauthorized`], [`Error::Forbidden`] and [`Error::NotFound`]. The
+    /// token is returned as issued, even if already expired; the provider checks that.
     ///
     /// The revision is sent percent-encoded (`refs/pr/5` as `refs%2Fpr%2F5`). To reuse tokens
     /// until they are about to expire, use a [`StorageTokenProvider`].
@@ -142,7 +157,6 @@ impl Client {
                 return None;
             };
             match response.status().as_u16() {
-                401 => Some(Error::Unauthorized),
                 403 => Some(Error::Forbidden { token_type }),
                 404 => Some(Error::NotFound {
                     repo_id: repo_id.to_owned(),
@@ -193,6 +207,8 @@ struct ProviderInner {
     client: Client,
     clock: Arc<dyn Clock>,
     refresh_margin: Duration,
+    failure_backoff: Duration,
+    max_failure_backoff: Duration,
     /// One entry per key, created on first use and kept for the provider's lifetime.
     entries: Mutex<HashMap<TokenKey, Arc<Entry>>>,
 }
@@ -202,6 +218,8 @@ impl fmt::Debug for StorageTokenProvider {
         f.debug_struct("StorageTokenProvider")
             .field("client", &self.inner.client)
             .field("refresh_margin", &self.inner.refresh_margin)
+            .field("failure_backoff", &self.inner.failure_backoff)
+            .field("max_failure_backoff", &self.inner.max_failure_backoff)
             .finish_non_exhaustive()
     }
 }
@@ -225,11 +243,31 @@ struct Entry {
 
 #[derive(Default)]
 struct EntryState {
+    /// The last token received that was fresh on arrival.
     token: Option<StorageToken>,
     /// Completed refresh attempts; a waiter that sees it change knows someone refreshed while
     /// it waited, and takes that outcome instead of calling the hub again.
     attempts: u64,
+    /// What the last refresh returned to its callers.
+    last_outcome: Option<Result<StorageToken>>,
+    /// Why the last refresh failed, while failures go on.
     last_error: Option<Error>,
+    /// Failed refreshes in a row, and the time before which no new refresh starts.
+    failures: u32,
+    backoff_until: Option<SystemTime>,
+}
+
+impl EntryState {
+    /// During a failure backoff: the cached token while it is valid, else the last error.
+    fn during_backoff(&self, now: SystemTime) -> Option<Result<StorageToken>> {
+        if !self.backoff_until.is_some_and(|until| now < until) {
+            return None;
+        }
+        if let Some(token) = self.token.as_ref().filter(|token| token.is_valid_at(now)) {
+            return Some(Ok(token.clone()));
+        }
+        self.last_error.clone().map(Err)
+    }
 }
 
 /// Configures a [`StorageTokenProvider`]; see [`StorageTokenProvider::builder`].
@@ -238,6 +276,8 @@ pub struct StorageTokenProviderBuilder {
     client: Client,
     clock: Arc<dyn Clock>,
     refresh_margin: Duration,
+    failure_backoff: Duration,
+    max_failure_backoff: Duration,
 }
 
 impl StorageTokenProviderBuilder {
@@ -253,6 +293,15 @@ impl StorageTokenProviderBuilder {
         self
     }
 
+    /// After a failed refresh, waits `initial` before the next one, doubling with each failure
+    /// in a row up to `max` (defaults [`DEFAULT_FAILURE_BACKOFF`] and
+    /// [`DEFAULT_MAX_FAILURE_BACKOFF`]). `Duration::ZERO` turns the backoff off.
+    pub fn failure_backoff(mut self, initial: Duration, max: Duration) -> Self {
+        self.failure_backoff = initial;
+        self.max_failure_backoff = max;
+        self
+    }
+
     /// Builds the provider.
     pub fn build(self) -> StorageTokenProvider {
         StorageTokenProvider {
@@ -260,6 +309,8 @@ impl StorageTokenProviderBuilder {
                 client: self.client,
                 clock: self.clock,
                 refresh_margin: self.refresh_margin,
+                failure_backoff: self.failure_backoff,
+                max_failure_backoff: self.max_failure_backoff,
                 entries: Mutex::new(HashMap::new()),
             }),
         }
@@ -278,6 +329,8 @@ impl StorageTokenProvider {
             client,
             clock: Arc::new(SystemClock),
             refresh_margin: DEFAULT_REFRESH_MARGIN,
+            failure_backoff: DEFAULT_FAILURE_BACKOFF,
+            max_failure_backoff: DEFAULT_MAX_FAILURE_BACKOFF,
         }
     }
 
@@ -334,9 +387,8 @@ impl StorageTokenProvider {
     }
 
     /// The token of exactly this key: cached while fresh, otherwise refreshed once for all
-    /// concurrent callers.
+    /// concurrent callers (unless failures put the key in backoff).
     async fn token_for_key(&self, key: &TokenKey) -> Result<StorageToken> {
-        let repo_type = key.repo_type;
         let token_type = key.token_type;
         let repo_id = key.repo_id.as_str();
         let revision = key.revision.as_str();
@@ -352,40 +404,39 @@ impl StorageTokenProvider {
                 tracing::trace!(repo_id, revision, %token_type, "storage token: cache hit");
                 return Ok(token.clone());
             }
+            if let Some(outcome) = state.during_backoff(now) {
+                tracing::trace!(repo_id, revision, %token_type, "storage token: in failure backoff");
+                return outcome;
+            }
             state.attempts
         };
 
         let _refreshing = entry.refresh.lock().await;
-        let now = self.inner.clock.now();
         {
             let state = lock(&entry.state);
-            if state.attempts != observed_attempts {
-                // Someone refreshed while this caller waited: share that outcome.
-                if let Some(token) = state.token.as_ref().filter(|token| token.is_valid_at(now)) {
-                    return Ok(token.clone());
-                }
-                if let Some(error) = &state.last_error {
-                    return Err(error.clone());
-                }
+            if state.attempts != observed_attempts
+                && let Some(outcome) = &state.last_outcome
+            {
+                // Someone refreshed while this caller waited: share that outcome, whatever it
+                // is, so that one refresh is one hub call.
+                return outcome.clone();
             }
         }
-
-        tracing::debug!(repo_id, revision, %token_type, "storage token: refreshing");
-        let outcome = self
-            .inner
-            .client
-            .storage_access_token(repo_type, repo_id, token_type, revision)
-            .await;
+        let outcome = self.refresh(key).await;
         let now = self.inner.clock.now();
         let mut state = lock(&entry.state);
         state.attempts += 1;
-        match outcome {
+        let outcome = match outcome {
             Ok(token) => {
                 state.token = Some(token.clone());
+                state.failures = 0;
+                state.backoff_until = None;
                 state.last_error = None;
                 Ok(token)
             }
             Err(error) => {
+                state.failures = state.failures.saturating_add(1);
+                state.backoff_until = now.checked_add(self.failure_backoff(state.failures));
                 state.last_error = Some(error.clone());
                 match state.token.as_ref().filter(|token| token.is_valid_at(now)) {
                     Some(token) => {
@@ -398,7 +449,42 @@ impl StorageTokenProvider {
                     None => Err(error),
                 }
             }
+        };
+        state.last_outcome = Some(outcome.clone());
+        outcome
+    }
+
+    /// One hub call; a token that is not fresh on arrival is [`Error::StaleStorageToken`].
+    async fn refresh(&self, key: &TokenKey) -> Result<StorageToken> {
+        tracing::debug!(
+            repo_id = key.repo_id.as_str(),
+            revision = key.revision.as_str(),
+            token_type = %key.token_type,
+            "storage token: refreshing"
+        );
+        let token = self
+            .inner
+            .client
+            .storage_access_token(key.repo_type, &key.repo_id, key.token_type, &key.revision)
+            .await?;
+        let received_at = self.inner.clock.now();
+        if !token.is_fresh_at(received_at, self.inner.refresh_margin) {
+            return Err(Error::StaleStorageToken {
+                expires_at: token.expires_at,
+                received_at,
+                refresh_margin: self.inner.refresh_margin,
+            });
         }
+        Ok(token)
+    }
+
+    /// The wait after `failures` failed refreshes in a row.
+    fn failure_backoff(&self, failures: u32) -> Duration {
+        let exponent = failures.saturating_sub(1).min(20);
+        self.inner
+            .failure_backoff
+            .saturating_mul(1 << exponent)
+            .min(self.inner.max_failure_backoff)
     }
 
     fn entry(&self, key: &TokenKey) -> Arc<Entry> {

@@ -129,7 +129,7 @@ async fn the_timeout_ends_a_slow_call() {
 
     assert!(started.elapsed() < Duration::from_secs(3));
     assert!(
-        matches!(&error, Some(Error::Transport { operation, source }) if *operation == "getMcpSettings" && source.is_timeout()),
+        matches!(&error, Some(Error::Timeout { operation, source, .. }) if *operation == "getMcpSettings" && source.is_timeout()),
         "{error:?}"
     );
 }

@@ -1,20 +1,26 @@
-//! The hub token from `HUB_TOKEN`: used when the builder has none, trimmed, ignored when empty,
-//! overridden by an explicit token and by `anonymous()`.
+//! The hub token from `HUB_TOKEN`: used when the builder has none, trimmed, ignored when empty
+//! (with a warning that the client is anonymous), overridden by an explicit token and by
+//! `anonymous()` (which warns of nothing).
 //!
 //! One test in its own binary on a current-thread runtime: it changes the process environment,
 //! which is only sound while no other thread can read it.
 
 mod client_support;
 
+use std::io::Write;
+use std::sync::{Arc, Mutex};
+
 use client_support::{Reply, StubHub};
 use hub_api::{Client, ClientBuilder, TOKEN_ENV_VAR};
 use serde_json::json;
 
-/// `HUB_TOKEN` (unset if `None`), how the builder is configured, the `Authorization` expected.
+/// `HUB_TOKEN` (unset if `None`), how the builder is configured, the `Authorization` expected,
+/// and whether building warns that no token will be sent.
 type Case = (
     Option<&'static str>,
     fn(ClientBuilder) -> ClientBuilder,
     Option<&'static str>,
+    bool,
 );
 
 fn set_hub_token(value: Option<&str>) {
@@ -26,6 +32,37 @@ fn set_hub_token(value: Option<&str>) {
             None => std::env::remove_var(TOKEN_ENV_VAR),
         }
     }
+}
+
+/// Log output captured from this thread.
+#[derive(Clone, Default)]
+struct Capture(Arc<Mutex<Vec<u8>>>);
+
+impl Write for Capture {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0
+            .lock()
+            .expect("capture lock")
+            .extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Builds a client and returns it with the warnings logged meanwhile.
+fn build_capturing_warnings(builder: ClientBuilder) -> (Client, String) {
+    let capture = Capture::default();
+    let writer = capture.clone();
+    let subscriber = tracing_subscriber::fmt()
+        .with_max_level(tracing::Level::WARN)
+        .with_writer(move || writer.clone())
+        .finish();
+    let client = tracing::subscriber::with_default(subscriber, || builder.build()).expect("client");
+    let logged = String::from_utf8_lossy(&capture.0.lock().expect("capture lock")).into_owned();
+    (client, logged)
 }
 
 #[test]
@@ -40,28 +77,48 @@ fn the_token_comes_from_hub_token_unless_given() {
             json!({ "builtInTools": [], "spaceTools": [] }),
         ))
         .await;
-        let cases: [Case; 5] = [
+        let cases: [Case; 6] = [
             (
                 Some(" hub_from_env\n"),
                 |builder| builder,
                 Some("Bearer hub_from_env"),
+                false,
             ),
             (
                 Some("hub_from_env"),
                 |builder| builder.token("hub_explicit"),
                 Some("Bearer hub_explicit"),
+                false,
             ),
-            (Some("hub_from_env"), ClientBuilder::anonymous, None),
-            (Some(""), |builder| builder, None),
-            (None, |builder| builder, None),
+            (Some("hub_from_env"), ClientBuilder::anonymous, None, false),
+            (Some(""), |builder| builder, None, true),
+            (None, |builder| builder, None, true),
+            (None, ClientBuilder::anonymous, None, false),
         ];
-        for (environment, configure, _) in &cases {
+        for (environment, configure, _, warns) in &cases {
             set_hub_token(*environment);
-            let client = configure(Client::builder(&hub.base_url))
-                .build()
-                .expect("client");
+            let (client, logged) =
+                build_capturing_warnings(configure(Client::builder(&hub.base_url)));
+            assert_eq!(
+                logged.contains("HUB_TOKEN is not set"),
+                *warns,
+                "HUB_TOKEN={environment:?}: {logged:?}"
+            );
             client.mcp_settings().await.expect("mcp");
         }
+        // `Client::anonymous` ignores HUB_TOKEN without a warning.
+        set_hub_token(Some("hub_from_env"));
+        let capture = Capture::default();
+        let writer = capture.clone();
+        let subscriber = tracing_subscriber::fmt()
+            .with_writer(move || writer.clone())
+            .finish();
+        let anonymous =
+            tracing::subscriber::with_default(subscriber, || Client::anonymous(&hub.base_url))
+                .expect("client");
+        assert!(!anonymous.is_authenticated());
+        assert!(capture.0.lock().expect("capture lock").is_empty());
+        anonymous.mcp_settings().await.expect("mcp");
         set_hub_token(None);
 
         let sent: Vec<Option<String>> = hub
@@ -69,10 +126,11 @@ fn the_token_comes_from_hub_token_unless_given() {
             .iter()
             .map(|request| request.header("authorization").map(str::to_owned))
             .collect();
-        let expected: Vec<Option<String>> = cases
+        let mut expected: Vec<Option<String>> = cases
             .iter()
-            .map(|(_, _, expected)| expected.map(str::to_owned))
+            .map(|(_, _, expected, _)| expected.map(str::to_owned))
             .collect();
+        expected.push(None);
         assert_eq!(sent, expected);
     });
 }

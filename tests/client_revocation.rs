@@ -187,6 +187,7 @@ async fn a_failed_later_batch_reports_what_was_revoked() {
             accepted,
             total,
             source,
+            ..
         }) => {
             assert_eq!((*accepted, *total), (1000, 2500));
             assert_eq!(source.status().map(|s| s.as_u16()), Some(503));

@@ -1413,7 +1413,7 @@ async fn invalid_inputs(mock: &Mock, operations: &[Operation], report: &mut Repo
             .token(DUMMY_TOKEN)
             .build()
             .expect("client of the tripwire"),
-        generated: generated::Client::new(&tripwire.url()),
+        generated: generated::Client::new(&tripwire.url(), generated::Transport::default()),
     };
     for &case in INVALID {
         let Some(op) = operation(operations, case.operation()) else {

@@ -1,8 +1,9 @@
 //! Storage access tokens against a stub hub: the exact request and the 401/403/404 mapping of
 //! the single call, and the provider's rules with a fake clock: refresh 30 s (or the configured
-//! margin) before `exp`, single flight (1,000 concurrent callers, one request), serving the old
-//! token through a failed refresh until `exp`, write tokens serving reads, and no token crossing
-//! repositories or revisions.
+//! margin) before `exp`, single flight (1,000 concurrent callers, one request, whatever the
+//! token says), stale tokens as errors, backoff after failures, serving the old token through a
+//! failed refresh until `exp`, write tokens serving reads, and no token crossing repositories or
+//! revisions.
 
 mod client_support;
 
@@ -63,8 +64,9 @@ async fn issuing_hub(clock: Arc<FakeClock>, failing: Arc<AtomicBool>) -> StubHub
     .await
 }
 
+/// A provider on `clock` whose client never retries, so that hub requests count refreshes.
 fn provider(hub: &StubHub, clock: &Arc<FakeClock>) -> StorageTokenProvider {
-    StorageTokenProvider::builder(hub.client())
+    StorageTokenProvider::builder(hub.client_without_retries())
         .clock(Arc::clone(clock) as Arc<dyn Clock>)
         .build()
 }
@@ -190,7 +192,10 @@ async fn statuses_401_403_404_have_their_own_errors() {
     ));
     assert!(matches!(
         call("private/x", StorageTokenType::Read).await,
-        Some(Error::Unauthorized)
+        Some(Error::Unauthorized {
+            operation: "getStorageAccessToken",
+            token_sent: true
+        })
     ));
     assert!(matches!(
         call("acme/bert", StorageTokenType::Write).await,
@@ -307,29 +312,37 @@ async fn a_failed_refresh_serves_the_old_token_until_exp_then_errors() {
     assert_eq!(value(&served), "storage-token-1");
     assert_eq!(hub.requests().len(), 2, "a refresh was attempted");
 
+    // Inside the 1 s backoff: the old token, no hub call.
+    clock.set(expiry - Duration::from_millis(9500));
+    let served = read_token(&provider, "acme/bert", "main")
+        .await
+        .expect("old token");
+    assert_eq!(value(&served), "storage-token-1");
+    assert_eq!(hub.requests().len(), 2, "no refresh during the backoff");
+
     clock.set(expiry - Duration::from_secs(1));
     let served = read_token(&provider, "acme/bert", "main")
         .await
         .expect("old token");
     assert_eq!(value(&served), "storage-token-1");
-    assert_eq!(
-        hub.requests().len(),
-        3,
-        "every call past the margin retries"
-    );
+    assert_eq!(hub.requests().len(), 3, "after the backoff, a new refresh");
 
+    // Expired, and inside the second backoff (2 s): the last error, no hub call.
     clock.set(expiry);
     let error = read_token(&provider, "acme/bert", "main").await.err();
     assert!(
         matches!(&error, Some(Error::Status { status, .. }) if status.as_u16() == 500),
         "{error:?}"
     );
+    assert_eq!(hub.requests().len(), 3);
 
     failing.store(false, Ordering::SeqCst);
+    clock.set(expiry + Duration::from_secs(1));
     let recovered = read_token(&provider, "acme/bert", "main")
         .await
         .expect("new token");
     assert_eq!(value(&recovered), "storage-token-2");
+    assert_eq!(hub.requests().len(), 4);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -556,4 +569,160 @@ async fn a_failed_read_refresh_falls_back_to_an_unexpired_write_token() {
 
     clock.set(expiry);
     assert!(read_token(&provider, "acme/bert", "main").await.is_err());
+}
+
+/// A hub that issues tokens with `exp` = the clock's now + `lifetime_secs` (negative: expired),
+/// slowly, counting its requests.
+async fn hub_issuing(clock: Arc<FakeClock>, lifetime_secs: i64) -> StubHub {
+    let issued = Counter::default();
+    StubHub::start(move |_| {
+        let exp = unix_seconds(clock.now()) as i64 + lifetime_secs;
+        Reply::json(
+            200,
+            json!({ "accessToken": format!("storage-token-{}", issued.next() + 1), "exp": exp, "casUrl": "https://cas" }),
+        )
+        .after(Duration::from_millis(100))
+    })
+    .await
+}
+
+async fn thousand_callers(provider: &StorageTokenProvider) -> Vec<hub_api::Result<StorageToken>> {
+    let callers: Vec<_> = (0..1000)
+        .map(|_| {
+            let provider = provider.clone();
+            tokio::spawn(async move { read_token(&provider, "acme/bert", "main").await })
+        })
+        .collect();
+    let mut outcomes = Vec::new();
+    for caller in callers {
+        outcomes.push(caller.await.expect("task"));
+    }
+    outcomes
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_expired_token_is_one_hub_call_and_an_error_for_every_waiter() {
+    let clock = FakeClock::new();
+    let hub = hub_issuing(Arc::clone(&clock), -10).await;
+    let provider = provider(&hub, &clock);
+
+    let started = Instant::now();
+    let outcomes = thousand_callers(&provider).await;
+    let elapsed = started.elapsed();
+
+    assert_eq!(hub.requests().len(), 1, "one hub call for the refresh");
+    for outcome in &outcomes {
+        assert!(
+            matches!(outcome, Err(Error::StaleStorageToken { .. })),
+            "{outcome:?}"
+        );
+    }
+    let message = outcomes[0]
+        .as_ref()
+        .err()
+        .map(ToString::to_string)
+        .unwrap_or_default();
+    assert!(message.contains("already expired"), "{message}");
+    assert!(!message.contains("storage-token-1"), "{message}");
+    eprintln!("1,000 waiters for an expired token: 1 hub call, {elapsed:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_token_inside_the_margin_is_an_error_too() {
+    let clock = FakeClock::new();
+    // Valid for 20 s: inside the default 30 s margin.
+    let hub = hub_issuing(Arc::clone(&clock), 20).await;
+    let provider = provider(&hub, &clock);
+
+    let outcomes = thousand_callers(&provider).await;
+
+    assert_eq!(hub.requests().len(), 1);
+    for outcome in &outcomes {
+        assert!(
+            matches!(outcome, Err(Error::StaleStorageToken { refresh_margin, .. }) if *refresh_margin == Duration::from_secs(30)),
+            "{outcome:?}"
+        );
+    }
+    let message = outcomes[0]
+        .as_ref()
+        .err()
+        .map(ToString::to_string)
+        .unwrap_or_default();
+    assert!(message.contains("expires in 20 s"), "{message}");
+
+    // With a margin shorter than the tokens live, the same hub is fine.
+    let provider = StorageTokenProvider::builder(hub.client_without_retries())
+        .clock(Arc::clone(&clock) as Arc<dyn Clock>)
+        .refresh_margin(Duration::from_secs(5))
+        .build();
+    read_token(&provider, "acme/bert", "main")
+        .await
+        .expect("fresh enough");
+}
+
+#[tokio::test]
+async fn two_hundred_calls_against_a_failing_hub_make_one_hub_call() {
+    let clock = FakeClock::new();
+    let hub = StubHub::always(Reply::text(500, "down")).await;
+    let provider = provider(&hub, &clock);
+
+    for _ in 0..200 {
+        let error = read_token(&provider, "acme/bert", "main").await.err();
+        assert_eq!(
+            error.and_then(|error| error.status()).map(|s| s.as_u16()),
+            Some(500)
+        );
+    }
+    assert_eq!(hub.requests().len(), 1, "the backoff held");
+
+    // The backoff doubles: 1 s, then 2 s, then 4 s.
+    let start = clock.now();
+    for (after_ms, expected_requests) in [
+        (999, 1),
+        (1000, 2),
+        (2999, 2),
+        (3000, 3),
+        (6999, 3),
+        (7000, 4),
+    ] {
+        clock.set(start + Duration::from_millis(after_ms));
+        let _ = read_token(&provider, "acme/bert", "main").await;
+        assert_eq!(hub.requests().len(), expected_requests, "at {after_ms} ms");
+    }
+}
+
+#[tokio::test]
+async fn the_failure_backoff_is_configurable_and_a_success_resets_it() {
+    let clock = FakeClock::new();
+    let failing = Arc::new(AtomicBool::new(true));
+    let hub = issuing_hub(Arc::clone(&clock), Arc::clone(&failing)).await;
+    let provider = StorageTokenProvider::builder(hub.client_without_retries())
+        .clock(Arc::clone(&clock) as Arc<dyn Clock>)
+        .failure_backoff(Duration::from_secs(10), Duration::from_secs(15))
+        .build();
+    let start = clock.now();
+
+    assert!(read_token(&provider, "acme/bert", "main").await.is_err());
+    clock.set(start + Duration::from_secs(9));
+    assert!(read_token(&provider, "acme/bert", "main").await.is_err());
+    assert_eq!(hub.requests().len(), 1);
+    clock.set(start + Duration::from_secs(10));
+    assert!(read_token(&provider, "acme/bert", "main").await.is_err());
+    assert_eq!(hub.requests().len(), 2);
+    // Capped at 15 s rather than 20.
+    clock.set(start + Duration::from_secs(25));
+    failing.store(false, Ordering::SeqCst);
+    read_token(&provider, "acme/bert", "main")
+        .await
+        .expect("recovered");
+    assert_eq!(hub.requests().len(), 3);
+
+    // After a success the next failure waits the initial backoff again.
+    failing.store(true, Ordering::SeqCst);
+    let expiry = start + Duration::from_secs(25) + LIFETIME;
+    clock.set(expiry + Duration::from_secs(1));
+    assert!(read_token(&provider, "acme/bert", "main").await.is_err());
+    clock.set(expiry + Duration::from_secs(11));
+    assert!(read_token(&provider, "acme/bert", "main").await.is_err());
+    assert_eq!(hub.requests().len(), 5);
 }

@@ -3,7 +3,7 @@
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use progenitor::{GenerationSettings, Generator, InterfaceStyle, TagStyle};
+use progenitor::{GenerationSettings, Generator, HooksMode, InterfaceStyle, TagStyle};
 use serde_json::Value;
 
 use crate::patch::Applied;
@@ -24,11 +24,15 @@ pub enum Fidelity {
 
 /// Generates the client as a syntax tree; [`format`] prints it. The tree is kept so that the
 /// API surface is read from it rather than from the printed text parsed again.
+///
+/// With a `transport` type path, the `Client` carries a value of that type and the mounting
+/// crate must implement progenitor's `ClientHooks` for it (a missing impl fails to compile).
 pub fn emit(
     document: &Value,
     applied: &Applied,
     input: &Input<'_>,
     fidelity: Fidelity,
+    transport: Option<&str>,
 ) -> Result<syn::File, Error> {
     let spec: openapiv3::OpenAPI = serde_path_to_error::deserialize(document).map_err(|error| {
         let mut pointer = String::new();
@@ -51,6 +55,13 @@ pub fn emit(
         .with_interface(InterfaceStyle::Builder)
         .with_tag(TagStyle::Merged)
         .with_derive("PartialEq");
+    if let Some(transport) = transport {
+        let path: syn::Path = syn::parse_str(transport)
+            .map_err(|error| Error::Syntax(format!("transport type `{transport}`: {error}")))?;
+        settings
+            .with_inner_type(quote::quote!(#path))
+            .with_hooks(HooksMode::Expected);
+    }
     for replacement in &applied.replacements {
         let path = format!("{}::types::{}", input.module_path, replacement.type_name);
         settings.with_replacement(&replacement.schema, path, replacement.impls.iter().cloned());

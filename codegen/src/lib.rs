@@ -55,11 +55,24 @@ pub struct Output {
 
 /// Runs every step. Deterministic: the same input gives byte-identical output on any machine.
 pub fn generate(input: &Input<'_>) -> Result<Output, Error> {
+    generate_with_transport(input, None)
+}
+
+/// [`generate`], with the generated `Client` carrying a value of the type at `transport` (a path
+/// in the crate that mounts the file) and that crate implementing progenitor's `ClientHooks`
+/// with it, so that it decides how every built request is executed.
+fn generate_with_transport(input: &Input<'_>, transport: Option<&str>) -> Result<Output, Error> {
     let document = load::load(input.spec_text, input.spec_name)?;
     let mut downlevelled = downlevel::downlevel(&document)?;
     let applied = patch::apply(&mut downlevelled, input.patches)?;
     preflight::check(&downlevelled)?;
-    let file = emit::emit(&downlevelled, &applied, input, emit::Fidelity::Faithful)?;
+    let file = emit::emit(
+        &downlevelled,
+        &applied,
+        input,
+        emit::Fidelity::Faithful,
+        transport,
+    )?;
     let surface = surface::render(&file, &downlevelled);
     let rust = emit::format(&file, input);
     Ok(Output {
@@ -91,6 +104,7 @@ pub fn generate_plain(
         &patch::Applied::default(),
         &input,
         emit::Fidelity::Plain,
+        None,
     )?;
     Ok(emit::format(&file, &input))
 }
@@ -110,14 +124,22 @@ pub const CLIENT_PATH: &str = "generated-client/src/generated.rs";
 /// The module path at which `generated-client/src/lib.rs` mounts the generated file.
 pub const CLIENT_MODULE: &str = "crate::generated";
 
+/// The type the hub client's generated `Client` carries to execute its requests. It is written
+/// by hand in `generated-client/src/lib.rs`, which implements progenitor's `ClientHooks` with
+/// it; `hub-api` plugs its redirect, size-limit and retry rules in through it.
+pub const CLIENT_TRANSPORT: &str = "crate::Transport";
+
 /// Generates the hub client from the text of `spec/openapi.yaml` with the hub's patches.
 pub fn generate_hub_client(spec_text: &str) -> Result<Output, Error> {
-    generate(&Input {
-        spec_text,
-        spec_name: SPEC_PATH,
-        patches: patches::HUB,
-        module_path: CLIENT_MODULE,
-    })
+    generate_with_transport(
+        &Input {
+            spec_text,
+            spec_name: SPEC_PATH,
+            patches: patches::HUB,
+            module_path: CLIENT_MODULE,
+        },
+        Some(CLIENT_TRANSPORT),
+    )
 }
 
 /// `None` when `expected` and `actual` are equal, else a short unified diff (at most

@@ -13949,6 +13949,7 @@ Version: 0.0.1*/
 pub struct Client {
     pub(crate) baseurl: String,
     pub(crate) client: reqwest::Client,
+    pub(crate) inner: crate::Transport,
 }
 impl Client {
     /// Create a new client.
@@ -13956,7 +13957,7 @@ impl Client {
     /// `baseurl` is the base URL provided to the internal
     /// `reqwest::Client`, and should include a scheme and hostname,
     /// as well as port and a path stem if applicable.
-    pub fn new(baseurl: &str) -> Self {
+    pub fn new(baseurl: &str, inner: crate::Transport) -> Self {
         #[cfg(not(target_arch = "wasm32"))]
         let client = {
             let dur = ::std::time::Duration::from_secs(15u64);
@@ -13964,7 +13965,7 @@ impl Client {
         };
         #[cfg(target_arch = "wasm32")]
         let client = reqwest::ClientBuilder::new();
-        Self::new_with_client(baseurl, client.build().unwrap())
+        Self::new_with_client(baseurl, client.build().unwrap(), inner)
     }
     /// Construct a new client with an existing `reqwest::Client`,
     /// allowing more control over its configuration.
@@ -13972,14 +13973,19 @@ impl Client {
     /// `baseurl` is the base URL provided to the internal
     /// `reqwest::Client`, and should include a scheme and hostname,
     /// as well as port and a path stem if applicable.
-    pub fn new_with_client(baseurl: &str, client: reqwest::Client) -> Self {
+    pub fn new_with_client(
+        baseurl: &str,
+        client: reqwest::Client,
+        inner: crate::Transport,
+    ) -> Self {
         Self {
             baseurl: baseurl.to_string(),
             client,
+            inner,
         }
     }
 }
-impl ClientInfo<()> for Client {
+impl ClientInfo<crate::Transport> for Client {
     fn api_version() -> &'static str {
         "0.0.1"
     }
@@ -13989,11 +13995,17 @@ impl ClientInfo<()> for Client {
     fn client(&self) -> &reqwest::Client {
         &self.client
     }
-    fn inner(&self) -> &() {
-        &()
+    fn inner(&self) -> &crate::Transport {
+        &self.inner
     }
 }
-impl ClientHooks<()> for &Client {}
+const _: () = {
+    #[allow(dead_code)]
+    fn assert_client_hooks()
+    where
+        Client: ClientHooks<crate::Transport>,
+    {}
+};
 impl Client {
     /**List the current user's notifications
 

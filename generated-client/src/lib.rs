@@ -4,6 +4,15 @@
 //! Everything but this file is generated: change the spec (or a patch) and regenerate, never
 //! edit `generated.rs`. Hand-written behaviour (auth, errors, pagination, the storage-token
 //! provider, the webhook receiver) lives in the `hub-api` crate.
+//!
+//! This file adds one seam, [`Transport`]: the generated `Client` carries one and hands it every
+//! request it builds, so that `hub-api` decides how requests are executed (redirects, response
+//! size limit, retries) for its own calls and for calls made on the generated client directly.
+
+use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
 
 // prettyplease formats the generated file; rustfmt must leave it as generated.
 #[rustfmt::skip]
@@ -11,3 +20,52 @@
 mod generated;
 
 pub use generated::*;
+
+/// The future [`Execute::execute`] returns.
+pub type ExecuteFuture<'a> =
+    Pin<Box<dyn Future<Output = reqwest::Result<reqwest::Response>> + Send + 'a>>;
+
+/// Executes the requests the generated operations build.
+pub trait Execute: Send + Sync + fmt::Debug {
+    /// Sends `request` (built for the operation `operation_id`) with `client`, the generated
+    /// client's `reqwest::Client`, and returns the response the operation will read.
+    fn execute<'a>(
+        &'a self,
+        client: &'a reqwest::Client,
+        request: reqwest::Request,
+        operation_id: &'static str,
+    ) -> ExecuteFuture<'a>;
+}
+
+/// How a generated [`Client`] executes its requests. The default sends each request once with
+/// the client's `reqwest::Client`, exactly as progenitor would.
+#[derive(Clone, Debug, Default)]
+pub struct Transport {
+    executor: Option<Arc<dyn Execute>>,
+}
+
+impl Transport {
+    /// A transport that hands every request to `executor`.
+    pub fn new(executor: Arc<dyn Execute>) -> Self {
+        Self {
+            executor: Some(executor),
+        }
+    }
+}
+
+impl progenitor_client::ClientHooks<Transport> for Client {
+    async fn exec(
+        &self,
+        request: reqwest::Request,
+        info: &progenitor_client::OperationInfo,
+    ) -> reqwest::Result<reqwest::Response> {
+        match &self.inner.executor {
+            Some(executor) => {
+                executor
+                    .execute(&self.client, request, info.operation_id)
+                    .await
+            }
+            None => self.client.execute(request).await,
+        }
+    }
+}

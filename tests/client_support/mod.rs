@@ -1,9 +1,12 @@
 //! A stub hub for the client tests: an axum server on 127.0.0.1 (port chosen by the OS) that
 //! records every request exactly as it arrived (method, raw path, raw query, headers, body) and
-//! answers with whatever the test's responder says.
+//! answers with whatever the test's responder says. [`raw`] has a hub on raw sockets for what
+//! axum would not do (stall, trickle, lie about lengths).
 
 // Each test binary uses a different subset of these helpers.
 #![allow(dead_code)]
+
+pub mod raw;
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -14,7 +17,7 @@ use axum::body::Body;
 use axum::extract::{Request, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::Response;
-use hub_api::{Client, DEFAULT_USER_AGENT};
+use hub_api::{Client, DEFAULT_USER_AGENT, RetryPolicy};
 use serde_json::Value;
 
 /// The hub token the tests configure.
@@ -88,6 +91,7 @@ pub struct Reply {
     pub status: u16,
     pub body: String,
     pub delay: Duration,
+    pub headers: Vec<(&'static str, String)>,
 }
 
 impl Reply {
@@ -96,6 +100,7 @@ impl Reply {
             status,
             body: body.to_string(),
             delay: Duration::ZERO,
+            headers: Vec::new(),
         }
     }
 
@@ -104,6 +109,7 @@ impl Reply {
             status,
             body: body.to_owned(),
             delay: Duration::ZERO,
+            headers: Vec::new(),
         }
     }
 
@@ -114,6 +120,16 @@ impl Reply {
     pub fn after(mut self, delay: Duration) -> Self {
         self.delay = delay;
         self
+    }
+
+    pub fn header(mut self, name: &'static str, value: impl Into<String>) -> Self {
+        self.headers.push((name, value.into()));
+        self
+    }
+
+    /// A redirect to `location`.
+    pub fn redirect(status: u16, location: impl Into<String>) -> Self {
+        Self::empty(status).header("location", location)
     }
 }
 
@@ -181,6 +197,16 @@ impl StubHub {
             .build()
             .expect("client builds")
     }
+
+    /// A client of this hub with [`HUB_TOKEN`] that never retries, for tests that count
+    /// requests on failures.
+    pub fn client_without_retries(&self) -> Client {
+        Client::builder(&self.base_url)
+            .token(HUB_TOKEN)
+            .retry(RetryPolicy::none())
+            .build()
+            .expect("client builds")
+    }
 }
 
 async fn handle(State(state): State<StubState>, request: Request) -> Response {
@@ -205,11 +231,13 @@ async fn handle(State(state): State<StubState>, request: Request) -> Response {
     if !reply.delay.is_zero() {
         tokio::time::sleep(reply.delay).await;
     }
-    Response::builder()
+    let mut response = Response::builder()
         .status(StatusCode::from_u16(reply.status).expect("valid status"))
-        .header(header::CONTENT_TYPE, "application/json")
-        .body(Body::from(reply.body))
-        .expect("response")
+        .header(header::CONTENT_TYPE, "application/json");
+    for (name, value) in &reply.headers {
+        response = response.header(*name, value.as_str());
+    }
+    response.body(Body::from(reply.body)).expect("response")
 }
 
 /// Counts calls; handy in responders that answer differently over time.
