@@ -453,8 +453,9 @@ fn stands_alone(text: &str, start: usize, end: usize) -> bool {
     let first = text[start..end].chars().next();
     let last = text[start..end].chars().next_back();
     // A secret that itself starts or ends with punctuation cannot be part of a word there.
-    !(before.is_some_and(is_word) && first.is_some_and(is_word))
-        && !(after.is_some_and(is_word) && last.is_some_and(is_word))
+    let continues_before = before.is_some_and(is_word) && first.is_some_and(is_word);
+    let continues_after = after.is_some_and(is_word) && last.is_some_and(is_word);
+    !continues_before && !continues_after
 }
 
 /// What to do with the body of an unexpected response.

@@ -220,8 +220,14 @@ mod tests {
 
     #[test]
     fn batches_cover_every_token_once() {
-        assert_eq!(batch_ranges(1), [0..1]);
-        assert_eq!(batch_ranges(1000), [0..1000]);
+        assert_eq!(batch_ranges(1), [Range { start: 0, end: 1 }]);
+        assert_eq!(
+            batch_ranges(1000),
+            [Range {
+                start: 0,
+                end: 1000
+            }]
+        );
         assert_eq!(batch_ranges(2500), [0..1000, 1000..2000, 2000..2500]);
     }
 

@@ -260,7 +260,7 @@ struct EntryState {
 impl EntryState {
     /// During a failure backoff: the cached token while it is valid, else the last error.
     fn during_backoff(&self, now: SystemTime) -> Option<Result<StorageToken>> {
-        if !self.backoff_until.is_some_and(|until| now < until) {
+        if self.backoff_until.is_none_or(|until| now >= until) {
             return None;
         }
         if let Some(token) = self.token.as_ref().filter(|token| token.is_valid_at(now)) {

@@ -16,7 +16,8 @@
 //!
 //! The body of the final response is wrapped so that reading it fails once more than the limit
 //! has arrived, and, for a success, at once when its `Content-Length` already says so; nothing
-//! is buffered beyond the limit (one network read at most).
+//! is buffered beyond the limit (one network read at most). A body whose `Content-Length` is
+//! within the limit is left as it is: hyper never reads past the announced length.
 //!
 //! # Retries
 //!
@@ -280,6 +281,11 @@ impl HubTransport {
             .get(CONTENT_LENGTH)
             .and_then(|value| value.to_str().ok())
             .and_then(|value| value.parse::<u64>().ok());
+        // hyper never reads past an announced length, so a body announced within the limit
+        // needs no wrapper (the common case, kept cheap).
+        if declared.is_some_and(|length| length <= limit) {
+            return response;
+        }
         let success = response.status().is_success();
         let url = response.url().clone();
         let (parts, body) = http::Response::<reqwest::Body>::from(response).into_parts();
