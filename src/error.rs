@@ -78,6 +78,11 @@ pub enum Error {
         message: String,
     },
 
+    /// One item of a list response does not have the shape the spec describes (the notifications
+    /// stream yields it in the item's place and carries on).
+    #[error(transparent)]
+    InvalidItem(#[from] crate::partial::ItemError),
+
     /// The storage-token endpoint answered 401: the hub token is invalid or missing.
     #[error("getStorageAccessToken: the hub token is invalid or missing (HTTP 401)")]
     Unauthorized,
@@ -303,15 +308,18 @@ pub(crate) fn build_request<T: DeserializeOwned>(
     value: serde_json::Value,
     redactor: &Redactor<'_>,
 ) -> Result<T> {
-    serde_path_to_error::deserialize::<_, T>(value).map_err(|error| {
-        let path = error.path().to_string();
-        let field = if path == "." {
-            "request".to_owned()
-        } else {
-            path
-        };
-        Error::validation(field, redactor.scrub(&error.inner().to_string()))
-    })
+    // Strict: a request carries only what the spec allows, never a value a newer hub added.
+    generated::decoding::strict(|| serde_path_to_error::deserialize::<_, T>(value)).map_err(
+        |error| {
+            let path = error.path().to_string();
+            let field = if path == "." {
+                "request".to_owned()
+            } else {
+                path
+            };
+            Error::validation(field, redactor.scrub(&error.inner().to_string()))
+        },
+    )
 }
 
 fn truncated_text(bytes: &[u8]) -> String {
