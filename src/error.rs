@@ -126,6 +126,11 @@ pub enum Error {
         message: String,
     },
 
+    /// One item of a list response does not have the shape the spec describes (the notifications
+    /// stream yields it in the item's place and carries on).
+    #[error(transparent)]
+    InvalidItem(#[from] crate::partial::ItemError),
+
     /// The hub answered 401: the hub token is invalid, or none was sent.
     #[error("{operation}: HTTP 401 Unauthorized: {}", unauthorized_reason(*.token_sent))]
     Unauthorized {
@@ -650,15 +655,18 @@ pub(crate) fn build_request<T: DeserializeOwned>(
     value: serde_json::Value,
     redactor: &Redactor<'_>,
 ) -> Result<T> {
-    serde_path_to_error::deserialize::<_, T>(value).map_err(|error| {
-        let path = error.path().to_string();
-        let field = if path == "." {
-            "request".to_owned()
-        } else {
-            path
-        };
-        Error::validation(field, redactor.scrub(&error.inner().to_string()))
-    })
+    // Strict: a request carries only what the spec allows, never a value a newer hub added.
+    generated::decoding::strict(|| serde_path_to_error::deserialize::<_, T>(value)).map_err(
+        |error| {
+            let path = error.path().to_string();
+            let field = if path == "." {
+                "request".to_owned()
+            } else {
+                path
+            };
+            Error::validation(field, redactor.scrub(&error.inner().to_string()))
+        },
+    )
 }
 
 #[cfg(test)]

@@ -10,15 +10,23 @@
 //!
 //! or when `p` reaches its maximum (2^53 - 1). The first rule alone would always cost one
 //! extra request; the second alone would trust the counter even when it is stale. An error ends
-//! the stream after it is yielded.
+//! the stream after it is yielded, except an [`Error::InvalidItem`]: one notification that
+//! breaks the spec is yielded as that error in its place, and the stream carries on.
+//!
+//! # Newer hubs
+//!
+//! A notification kind, repository type or other value this client's spec does not list
+//! arrives as the type's `Unknown` variant (see [`generated::decoding`](crate::generated::decoding)),
+//! so a hub that adds one does not stop the stream; match with a wildcard arm.
 
 use futures_core::Stream;
-use futures_util::{StreamExt, TryStreamExt, stream};
+use futures_util::{TryStreamExt, stream};
 use serde_json::json;
 
 use crate::client::Call;
 use crate::error::{Result, build_request};
-use crate::{Client, Error, types};
+use crate::partial::{Partial, send_partial};
+use crate::{Client, Error, request_check, types};
 
 /// The largest page number the hub accepts (`p`, 2^53 - 1).
 pub const MAX_PAGE: u64 = 9_007_199_254_740_991;
@@ -132,8 +140,8 @@ macro_rules! with_filter {
         if let Some(read_status) = filter.read_status {
             builder = builder.read_status(read_status.as_str());
         }
-        if let Some(repo_type) = filter.repo_type {
-            builder = builder.repo_type(repo_type);
+        if let Some(repo_type) = &filter.repo_type {
+            builder = builder.repo_type(repo_type.clone());
         }
         if let Some(repo_name) = &filter.repo_name {
             builder = builder.repo_name(repo_name.as_str());
@@ -158,16 +166,33 @@ macro_rules! with_filter {
 }
 
 impl Client {
-    /// Lists one page of notifications (`GET /api/notifications?p=<page>&...`).
+    /// Lists one page of notifications (`GET /api/notifications?p=<page>&...`). A notification
+    /// that breaks the spec does not lose the page: it is left out of `notifications` and
+    /// named in [`Partial::invalid`].
     pub async fn list_notifications(
         &self,
         filter: &NotificationFilter,
         page: u64,
-    ) -> Result<types::NotificationList> {
+    ) -> Result<Partial<types::NotificationList>> {
         let page = checked_page(page)?;
+        self.check_filter(filter)?;
         let request = with_filter!(self.api().list_notifications(), filter).p(page);
-        self.send(Call::new("listNotifications"), request.send())
-            .await
+        send_partial::<_, types::Notification, _>(
+            self,
+            Call::new("listNotifications"),
+            "/notifications",
+            request.send(),
+        )
+        .await
+    }
+
+    /// Refuses a filter value this client's spec does not list (an `Unknown` repository type
+    /// taken from a response) before anything is sent.
+    fn check_filter(&self, filter: &NotificationFilter) -> Result<()> {
+        match &filter.repo_type {
+            Some(repo_type) => request_check::check("repoType", repo_type, &self.redactor()),
+            None => Ok(()),
+        }
     }
 
     /// Every page of notifications matching `filter`, from `p` = 0 until the end (see the
@@ -175,7 +200,7 @@ impl Client {
     pub fn notification_pages(
         &self,
         filter: NotificationFilter,
-    ) -> impl Stream<Item = Result<types::NotificationList>> + Send + 'static + use<> {
+    ) -> impl Stream<Item = Result<Partial<types::NotificationList>>> + Send + 'static + use<> {
         let state = PageState {
             client: self.clone(),
             filter,
@@ -186,12 +211,13 @@ impl Client {
                 return Ok(None);
             };
             let list = state.client.list_notifications(&state.filter, page).await?;
-            if list.notifications.is_empty() {
+            let sent = list.notifications.len() + list.invalid.len();
+            if sent == 0 {
                 tracing::debug!(page, "notifications: empty page, end of stream");
                 return Ok(None);
             }
             // Counters are JSON numbers; page sizes are far below f64's exact integer range.
-            let reached = list.start + list.notifications.len() as f64;
+            let reached = list.start + sent as f64;
             state.next_page = if reached >= list.count.view || page >= MAX_PAGE {
                 tracing::debug!(page, "notifications: last page");
                 None
@@ -202,7 +228,9 @@ impl Client {
         })
     }
 
-    /// Every notification matching `filter`, across all pages, in the hub's order.
+    /// Every notification matching `filter`, across all pages, in the hub's order. A
+    /// notification that breaks the spec is yielded as [`Error::InvalidItem`] in its place and
+    /// the stream carries on; any other error ends it.
     ///
     /// ```no_run
     /// use futures_util::TryStreamExt;
@@ -215,7 +243,7 @@ impl Client {
         filter: NotificationFilter,
     ) -> impl Stream<Item = Result<types::Notification>> + Send + 'static + use<> {
         self.notification_pages(filter)
-            .map_ok(|page| stream::iter(page.notifications).map(Ok))
+            .map_ok(|page| stream::iter(in_hub_order(page)))
             .try_flatten()
     }
 
@@ -227,6 +255,9 @@ impl Client {
         read: bool,
     ) -> Result<()> {
         let request = self.api().mark_notifications_as_read();
+        if let NotificationSelection::AllMatching(filter) = selection {
+            self.check_filter(filter)?;
+        }
         let request = match selection {
             NotificationSelection::Discussions(ids) => {
                 require_ids(ids)?;
@@ -251,6 +282,9 @@ impl Client {
     /// Deletes the selected notifications (`DELETE /api/notifications`).
     pub async fn delete_notifications(&self, selection: &NotificationSelection) -> Result<()> {
         let request = self.api().delete_notifications();
+        if let NotificationSelection::AllMatching(filter) = selection {
+            self.check_filter(filter)?;
+        }
         let request = match selection {
             NotificationSelection::Discussions(ids) => {
                 require_ids(ids)?;
@@ -273,6 +307,7 @@ impl Client {
         settings: impl Into<types::builder::NotificationSettingsRequest>,
     ) -> Result<()> {
         let settings = types::NotificationSettingsRequest::try_from(settings.into())?;
+        request_check::check("request", &settings, &self.redactor())?;
         let request = self.api().update_notification_settings().body(settings);
         self.send(Call::new("updateNotificationSettings"), request.send())
             .await
@@ -285,10 +320,32 @@ impl Client {
         watch: impl Into<types::builder::WatchSettingsRequest>,
     ) -> Result<()> {
         let watch = types::WatchSettingsRequest::try_from(watch.into())?;
+        request_check::check("request", &watch, &self.redactor())?;
         let request = self.api().update_watch_settings().body(watch);
         self.send(Call::new("updateWatchSettings"), request.send())
             .await
     }
+}
+
+/// A page's notifications and its invalid items, each in its place in the hub's order.
+fn in_hub_order(page: Partial<types::NotificationList>) -> Vec<Result<types::Notification>> {
+    let Partial { value, invalid } = page;
+    let mut good = value.notifications.into_iter();
+    let mut bad = invalid.into_iter().peekable();
+    let mut all = Vec::with_capacity(good.len() + bad.len());
+    loop {
+        let index = all.len();
+        match bad.next_if(|item| item.index == index) {
+            Some(item) => all.push(Err(Error::from(item))),
+            None => match good.next() {
+                Some(notification) => all.push(Ok(notification)),
+                None => break,
+            },
+        }
+    }
+    // Invalid items whose index lies past the end (cannot happen; kept rather than lost).
+    all.extend(bad.map(|item| Err(Error::from(item))));
+    all
 }
 
 struct PageState {

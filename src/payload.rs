@@ -102,7 +102,7 @@ mod tests {
     #[test]
     fn an_invalid_payload_names_the_path() {
         let error = from_variable(Some(
-            r#"{"event":{"action":"update"},"repo":{"type":"rocket"}}"#.into(),
+            r#"{"event":{"action":"update"},"repo":{"type":42}}"#.into(),
         ));
         assert!(
             matches!(&error, Err(PayloadError::Invalid { path, .. }) if path == "repo.type"),

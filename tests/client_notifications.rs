@@ -118,6 +118,7 @@ async fn list_sends_every_filter_and_decodes_every_kind() {
             types::Notification::Repo(_) => "repo",
             types::Notification::Post(_) => "post",
             types::Notification::CommunityBlog(_) => "community_blog",
+            _ => "unknown",
         })
         .collect();
     assert_eq!(kinds, ["paper", "repo", "post", "community_blog"]);
@@ -185,7 +186,7 @@ async fn stream_stops_at_an_empty_page_even_if_the_count_says_more() {
     })
     .await;
 
-    let pages: Vec<types::NotificationList> = hub
+    let pages: Vec<hub_api::partial::Partial<types::NotificationList>> = hub
         .client()
         .notification_pages(NotificationFilter::default())
         .try_collect()

@@ -701,7 +701,11 @@ async fn typed_calls(mock: &Mock, operations: &[Operation], report: &mut Report)
 async fn typed_call(client: &Client, operations: &[Operation], id: &str) -> Result<Typed, Failure> {
     Ok(match id {
         "listNotifications" => Typed::Body(to_json(
-            &client.list_notifications(&full_filter(), 0).await?,
+            &client
+                .list_notifications(&full_filter(), 0)
+                .await?
+                .into_complete()
+                .map_err(hub_api::Error::from)?,
         )),
         "deleteNotifications" => {
             client
@@ -760,7 +764,13 @@ async fn typed_call(client: &Client, operations: &[Operation], id: &str) -> Resu
             Typed::Done
         }
         "getMcpSettings" => Typed::Body(to_json(&client.mcp_settings().await?)),
-        "listWebhooks" => Typed::Body(to_json(&client.list_webhooks().await?)),
+        "listWebhooks" => Typed::Body(to_json(
+            &client
+                .list_webhooks()
+                .await?
+                .into_complete()
+                .map_err(hub_api::Error::from)?,
+        )),
         "createWebhook" => {
             // The job webhook puts the request `oneOf` under the mock's validation; the URL
             // webhook's result is compared with the served example.

@@ -405,7 +405,7 @@ async fn json_that_is_not_a_payload_is_422_naming_the_field() {
         (without("/repo/type"), "repo.type"),
         (without("/event"), "event"),
         (without("/repo"), "repo"),
-        (with("/repo/type", json!("widget")), "repo.type"),
+        (with("/repo/type", json!(7)), "repo.type"),
         (with("/event/action", json!(5)), "event.action"),
         (with("/repo/private", json!("no")), "repo.private"),
         (

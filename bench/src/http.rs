@@ -102,7 +102,8 @@ impl ClientVsReqwest {
         Ok(self
             .client
             .list_notifications(&NotificationFilter::default(), 0)
-            .await?)
+            .await?
+            .into_value())
     }
 
     /// What a user without this crate would write: the same request, decoded into the same type.

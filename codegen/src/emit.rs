@@ -11,6 +11,7 @@ use crate::pointer::push;
 use crate::{Error, Input};
 
 mod open_objects;
+pub(crate) mod tolerance;
 
 /// Whether to add the generation steps that make types faithful beyond what typify does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -89,8 +90,18 @@ pub fn emit(
         syn::parse2(tokens).map_err(|error| Error::Syntax(error.to_string()))?;
     if fidelity == Fidelity::Faithful {
         refuse_null_for_optional_fields(&mut file, document)?;
-        open_objects::decode_open_objects_in_one_pass(types_module(&mut file)?)?;
+        let tolerant = tolerant_type_names(document, applied)?;
+        let is_tolerant = |name: &str| tolerant.contains(name);
+        let types = types_module(&mut file)?;
+        open_objects::decode_open_objects_in_one_pass(types, &is_tolerant)?;
+        tolerance::make_string_enums_tolerant(types, is_tolerant)?;
     }
+    // The registry decodes strictly through it, in either fidelity.
+    file.items.extend(
+        syn::parse2::<syn::File>(tolerance::decoding_module())
+            .map_err(|error| Error::Syntax(error.to_string()))?
+            .items,
+    );
     splice_into_types(&mut file, applied)?;
     file.items.extend(
         syn::parse2::<syn::File>(schema_registry(document, applied)?)
@@ -179,12 +190,14 @@ fn schema_registry(document: &Value, applied: &Applied) -> Result<proc_macro2::T
             impl ::std::error::Error for DecodeError {}
 
             /// Decodes `json` as the component schema `name` and returns the decoded value
-            /// serialized again; `None` when the spec has no such component.
+            /// serialized again; `None` when the spec has no such component. Decoding is strict
+            /// (see [`decoding`](super::decoding)): the registry accepts exactly what the spec
+            /// accepts, values a newer hub may add included.
             pub fn decode(name: &str, json: &str) -> ::std::option::Option<::std::result::Result<::serde_json::Value, DecodeError>> {
-                Some(match name {
+                super::decoding::strict(|| Some(match name {
                     #(#arms)*
                     _ => return None,
-                })
+                }))
             }
 
             fn decode_as<T: ::serde::de::DeserializeOwned + ::serde::Serialize>(json: &str) -> ::std::result::Result<::serde_json::Value, DecodeError> {
@@ -291,6 +304,41 @@ fn refuse_null_for_optional_fields(file: &mut syn::File, document: &Value) -> Re
     Ok(())
 }
 
+/// The Rust names of the types that decode tolerantly: every component that is not request-only
+/// (see [`tolerance`]), and every inline property type typify names after such a component
+/// (`<Component><Property>`). Parameter enums are named after their operation and stay strict.
+fn tolerant_type_names(
+    document: &Value,
+    applied: &Applied,
+) -> Result<std::collections::BTreeSet<String>, Error> {
+    let mut names = std::collections::BTreeSet::new();
+    for (name, schema) in document
+        .pointer("/components/schemas")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+    {
+        if applied.request_only.contains(name) {
+            continue;
+        }
+        let pointer = format!("/components/schemas/{name}");
+        let ident = crate::patch::rust_ident(name, &pointer)?.to_string();
+        for property in schema
+            .get("properties")
+            .and_then(Value::as_object)
+            .into_iter()
+            .flat_map(|properties| properties.keys())
+        {
+            names.insert(format!(
+                "{ident}{}",
+                crate::patch::rust_ident(property, &pointer)?
+            ));
+        }
+        names.insert(ident);
+    }
+    Ok(names)
+}
+
 /// Generated struct name -> its object schema: every component, and every inline object
 /// property of a component (typify names those `<Component><Property>`).
 fn struct_schemas(document: &Value) -> Result<std::collections::BTreeMap<String, &Value>, Error> {
@@ -366,11 +414,15 @@ fn has_serde_flag(field: &syn::Field, flag: &str) -> bool {
 
 /// The JSON name of a field: its serde `rename`, or its identifier.
 fn wire_name(field: &syn::Field) -> String {
-    for attr in field
-        .attrs
-        .iter()
-        .filter(|attr| attr.path().is_ident("serde"))
-    {
+    match &field.ident {
+        Some(ident) => wire_name_of(&field.attrs, ident),
+        None => String::new(),
+    }
+}
+
+/// The JSON name of a field or variant: its serde `rename`, or its identifier.
+fn wire_name_of(attrs: &[syn::Attribute], ident: &syn::Ident) -> String {
+    for attr in attrs.iter().filter(|attr| attr.path().is_ident("serde")) {
         let mut rename = None;
         let _ = attr.parse_nested_meta(|meta| {
             if meta.path.is_ident("rename") {
@@ -384,11 +436,7 @@ fn wire_name(field: &syn::Field) -> String {
             return rename;
         }
     }
-    field
-        .ident
-        .as_ref()
-        .map(|ident| ident.to_string().trim_start_matches("r#").to_owned())
-        .unwrap_or_default()
+    ident.to_string().trim_start_matches("r#").to_owned()
 }
 
 /// Whether a property schema admits `null`, directly or through the component it refers to.

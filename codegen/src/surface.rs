@@ -126,6 +126,20 @@ fn types(file: &syn::File, out: &mut String) {
     }
 }
 
+/// The lines of a type's documentation, trimmed.
+fn doc_lines_of(attrs: &[syn::Attribute]) -> impl Iterator<Item = String> + '_ {
+    attrs.iter().filter_map(|attr| match &attr.meta {
+        syn::Meta::NameValue(doc) if doc.path.is_ident("doc") => match &doc.value {
+            syn::Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Str(text),
+                ..
+            }) => Some(text.value().trim().to_owned()),
+            _ => None,
+        },
+        _ => None,
+    })
+}
+
 /// The `Rules: ...` line a patched type's documentation carries.
 fn documented_rules(attrs: &[syn::Attribute]) -> Option<String> {
     attrs.iter().find_map(|attr| match &attr.meta {
@@ -159,7 +173,8 @@ fn describe_struct(structure: &syn::ItemStruct, items: &[syn::Item]) -> String {
         syn::Fields::Named(fields) => {
             let deny = serde_args(&structure.attrs)
                 .iter()
-                .any(|arg| arg == "deny_unknown_fields");
+                .any(|arg| arg == "deny_unknown_fields")
+                || doc_lines_of(&structure.attrs).any(|line| line.starts_with("Closed: "));
             let mut text = format!(
                 "struct {name}{}",
                 if deny { " (deny_unknown_fields)" } else { "" }
@@ -187,19 +202,25 @@ fn describe_struct(structure: &syn::ItemStruct, items: &[syn::Item]) -> String {
 
 fn describe_enum(enumeration: &syn::ItemEnum) -> String {
     let args = serde_args(&enumeration.attrs);
-    let kind = if let Some(tag) = args.iter().find_map(|arg| arg.strip_prefix("tag = ")) {
-        format!("tagged enum (tag = {tag})")
-    } else if args.iter().any(|arg| arg == "untagged") {
-        "untagged enum".to_owned()
-    } else if enumeration
-        .variants
-        .iter()
-        .all(|variant| matches!(variant.fields, syn::Fields::Unit))
-    {
-        "string enum".to_owned()
-    } else {
-        "enum".to_owned()
-    };
+    let kind =
+        if let Some(tag) = args.iter().find_map(|arg| arg.strip_prefix("tag = ")) {
+            format!("tagged enum (tag = {tag})")
+        } else if args.iter().any(|arg| arg == "untagged") {
+            "untagged enum".to_owned()
+        } else if enumeration
+            .variants
+            .iter()
+            .all(|variant| matches!(variant.fields, syn::Fields::Unit))
+        {
+            "string enum".to_owned()
+        } else if enumeration.variants.iter().all(|variant| {
+            matches!(variant.fields, syn::Fields::Unit) || variant.ident == "Unknown"
+        }) {
+            // An `Unknown` variant keeps values a newer hub adds (see `emit::tolerance`).
+            "tolerant string enum".to_owned()
+        } else {
+            "enum".to_owned()
+        };
     let mut text = format!("{kind} {}", enumeration.ident);
     if let Some(rules) = documented_rules(&enumeration.attrs) {
         let _ = write!(text, " where {rules}");

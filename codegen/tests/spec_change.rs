@@ -1,7 +1,8 @@
 //! The maintainer's drill, on a copy of the spec: a new `Flavor` value, a fifth `Notification`
 //! variant and a new path are absorbed by regeneration with no code change, the regenerated
-//! client builds and exposes all three, and the accepted surface snapshot no longer matches, so
-//! review is forced.
+//! client builds and exposes all three, code that matches on its enums as our crates do still
+//! builds (and a match that a new variant would break is refused already), and the accepted
+//! surface snapshot no longer matches, so review is forced.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -96,12 +97,65 @@ fn a_spec_change_is_absorbed_by_regen_and_caught_by_the_snapshots() {
             let _ = client.get_paper_settings();
         }
     ";
-    cargo_check_client(&output.rust, usage);
+    if let Err(errors) = cargo_check_client(&output.rust, usage, DOWNSTREAM_WITH_WILDCARDS) {
+        panic!(
+            "the regenerated client, or code that uses it as our crates do, does not build:\n{errors}"
+        );
+    }
+
+    // Our own crates must still build after a spec change. They can: the enums a spec change
+    // grows are `#[non_exhaustive]`, so a `match` without a wildcard arm (the kind a new value
+    // or variant would break) is refused by the compiler already, before any spec change.
+    let errors = cargo_check_client(&output.rust, usage, DOWNSTREAM_EXHAUSTIVE)
+        .expect_err("an exhaustive match on a generated enum must not compile");
+    assert!(
+        errors.contains("E0004") && errors.contains("non-exhaustive"),
+        "{errors}"
+    );
 }
 
-/// Builds a copy of `generated-client` with `generated` as its generated file, in a scratch
-/// workspace that reuses this workspace's lock file and dependency declarations, offline.
-fn cargo_check_client(generated: &str, extra_lib_code: &str) {
+/// Code outside the client that matches on generated enums as the bench and examples do.
+const DOWNSTREAM_WITH_WILDCARDS: &str = "
+    use hub_api_client::types::{Flavor, Notification};
+    pub fn kind(notification: &Notification) -> usize {
+        match notification {
+            Notification::Paper(_) => 0,
+            Notification::Repo(_) => 1,
+            Notification::Post(_) => 2,
+            Notification::CommunityBlog(_) => 3,
+            _ => 4,
+        }
+    }
+    pub fn is_gpu(flavor: &Flavor) -> bool {
+        !matches!(flavor, Flavor::CpuBasic | Flavor::CpuUpgrade)
+    }
+";
+
+/// A `match` naming every variant of the changed spec and no wildcard: only
+/// `#[non_exhaustive]` refuses it.
+const DOWNSTREAM_EXHAUSTIVE: &str = "
+    use hub_api_client::types::Notification;
+    pub fn kind(notification: &Notification) -> usize {
+        match notification {
+            Notification::Paper(_) => 0,
+            Notification::Repo(_) => 1,
+            Notification::Post(_) => 2,
+            Notification::CommunityBlog(_) => 3,
+            Notification::Article(_) => 4,
+            Notification::Unknown(_) => 5,
+        }
+    }
+";
+
+/// Builds a copy of `generated-client` with `generated` as its generated file, and a crate
+/// `downstream` using it with `downstream_code` as its library, in a scratch workspace that
+/// reuses this workspace's lock file and dependency declarations, offline. `Err` holds the
+/// compiler's errors.
+fn cargo_check_client(
+    generated: &str,
+    extra_lib_code: &str,
+    downstream_code: &str,
+) -> Result<(), String> {
     let scratch = std::env::temp_dir().join(format!("hub-api-spec-change-{}", std::process::id()));
     let crate_dir = scratch.join("generated-client");
     std::fs::create_dir_all(crate_dir.join("src")).unwrap();
@@ -113,8 +167,16 @@ fn cargo_check_client(generated: &str, extra_lib_code: &str) {
         .map(|(shared, _)| shared)
         .expect("the root Cargo.toml has [workspace.package] and [workspace.dependencies] before [package]");
     let manifest = format!(
-        "[workspace]\nmembers = [\"generated-client\"]\nresolver = \"3\"\n\n[workspace.package]{shared}\n"
+        "[workspace]\nmembers = [\"generated-client\", \"downstream\"]\nresolver = \"3\"\n\n[workspace.package]{shared}\n"
     );
+    let downstream = scratch.join("downstream");
+    std::fs::create_dir_all(downstream.join("src")).unwrap();
+    std::fs::write(
+        downstream.join("Cargo.toml"),
+        "[package]\nname = \"downstream\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n[dependencies]\nhub-api-client = { path = \"../generated-client\" }\n",
+    )
+    .unwrap();
+    std::fs::write(downstream.join("src/lib.rs"), downstream_code).unwrap();
     std::fs::write(scratch.join("Cargo.toml"), manifest).unwrap();
     std::fs::copy(root().join("Cargo.lock"), scratch.join("Cargo.lock")).unwrap();
     std::fs::copy(
@@ -138,9 +200,9 @@ fn cargo_check_client(generated: &str, extra_lib_code: &str) {
         .output()
         .unwrap();
     let _ = std::fs::remove_dir_all(&scratch);
-    assert!(
-        result.status.success(),
-        "the regenerated client does not build:\n{}",
-        String::from_utf8_lossy(&result.stderr)
-    );
+    if result.status.success() {
+        Ok(())
+    } else {
+        Err(String::from_utf8_lossy(&result.stderr).into_owned())
+    }
 }

@@ -62,8 +62,10 @@ pub mod types {
         }
     }
     ///Activity on a community blog article.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
-    #[serde(deny_unknown_fields)]
+    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+    /**
+
+Closed: strict decoding refuses a property the spec does not list; tolerant decoding skips it.*/
     pub struct CommunityBlogNotification {
         pub blog: CommunityBlogNotificationBlog,
         #[serde(
@@ -75,6 +77,107 @@ pub mod types {
         pub read: bool,
         #[serde(rename = "updatedAt")]
         pub updated_at: crate::generated::types::Timestamp,
+    }
+    impl<'de> ::serde::Deserialize<'de> for CommunityBlogNotification {
+        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+        where
+            D: ::serde::Deserializer<'de>,
+        {
+            #[derive(Clone, Copy)]
+            enum Field {
+                Field0,
+                Field1,
+                Field2,
+                Field3,
+            }
+            fn field(key: &str) -> ::std::option::Option<Field> {
+                match key {
+                    "blog" => ::std::option::Option::Some(Field::Field0),
+                    "discussionEventId" => ::std::option::Option::Some(Field::Field1),
+                    "read" => ::std::option::Option::Some(Field::Field2),
+                    "updatedAt" => ::std::option::Option::Some(Field::Field3),
+                    _ => ::std::option::Option::None,
+                }
+            }
+            struct Visitor;
+            impl<'de> ::serde::de::Visitor<'de> for Visitor {
+                type Value = CommunityBlogNotification;
+                fn expecting(
+                    &self,
+                    formatter: &mut ::std::fmt::Formatter<'_>,
+                ) -> ::std::fmt::Result {
+                    formatter.write_str("struct CommunityBlogNotification")
+                }
+                fn visit_map<A>(
+                    self,
+                    mut map: A,
+                ) -> ::std::result::Result<CommunityBlogNotification, A::Error>
+                where
+                    A: ::serde::de::MapAccess<'de>,
+                {
+                    let mut field_0: ::std::option::Option<
+                        CommunityBlogNotificationBlog,
+                    > = ::std::option::Option::None;
+                    let mut field_1: ::std::option::Option<
+                        ::std::option::Option<::std::string::String>,
+                    > = ::std::option::Option::None;
+                    let mut field_2: ::std::option::Option<bool> = ::std::option::Option::None;
+                    let mut field_3: ::std::option::Option<
+                        crate::generated::types::Timestamp,
+                    > = ::std::option::Option::None;
+                    while let ::std::option::Option::Some(key) = map
+                        .next_key_seed(OpenKeySeed(field))?
+                    {
+                        match key {
+                            OpenKey::Known(Field::Field0) => {
+                                vacant::<A::Error, _>(&field_0, "blog")?;
+                                field_0 = ::std::option::Option::Some(map.next_value()?);
+                            }
+                            OpenKey::Known(Field::Field1) => {
+                                vacant::<A::Error, _>(&field_1, "discussionEventId")?;
+                                field_1 = ::std::option::Option::Some(
+                                    ::std::option::Option::Some(
+                                        map.next_value::<::std::string::String>()?,
+                                    ),
+                                );
+                            }
+                            OpenKey::Known(Field::Field2) => {
+                                vacant::<A::Error, _>(&field_2, "read")?;
+                                field_2 = ::std::option::Option::Some(map.next_value()?);
+                            }
+                            OpenKey::Known(Field::Field3) => {
+                                vacant::<A::Error, _>(&field_3, "updatedAt")?;
+                                field_3 = ::std::option::Option::Some(map.next_value()?);
+                            }
+                            OpenKey::Unknown(key) => {
+                                if super::decoding::is_strict() {
+                                    const FIELDS: &[&str] = &[
+                                        "blog",
+                                        "discussionEventId",
+                                        "read",
+                                        "updatedAt",
+                                    ];
+                                    return ::std::result::Result::Err(
+                                        <A::Error as ::serde::de::Error>::unknown_field(
+                                            &key,
+                                            FIELDS,
+                                        ),
+                                    );
+                                }
+                                map.next_value::<::serde::de::IgnoredAny>()?;
+                            }
+                        }
+                    }
+                    ::std::result::Result::Ok(CommunityBlogNotification {
+                        blog: required::<A::Error, _>(field_0, "blog")?,
+                        discussion_event_id: field_1.unwrap_or_default(),
+                        read: required::<A::Error, _>(field_2, "read")?,
+                        updated_at: required::<A::Error, _>(field_3, "updatedAt")?,
+                    })
+                }
+            }
+            deserializer.deserialize_map(Visitor)
+        }
     }
     impl CommunityBlogNotification {
         pub fn builder() -> builder::CommunityBlogNotification {
@@ -244,18 +347,8 @@ pub mod types {
         }
     }
     ///`DiscussionStatus`
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+    #[non_exhaustive]
     pub enum DiscussionStatus {
         #[serde(rename = "draft")]
         Draft,
@@ -265,16 +358,10 @@ pub mod types {
         Closed,
         #[serde(rename = "merged")]
         Merged,
-    }
-    impl ::std::fmt::Display for DiscussionStatus {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            match *self {
-                Self::Draft => f.write_str("draft"),
-                Self::Open => f.write_str("open"),
-                Self::Closed => f.write_str("closed"),
-                Self::Merged => f.write_str("merged"),
-            }
-        }
+        /// A value this client's spec does not list, as the hub sent it (a newer hub may
+        /// add values). Strict decoding and requests refuse it.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
     }
     impl ::std::str::FromStr for DiscussionStatus {
         type Err = self::error::ConversionError;
@@ -324,18 +411,8 @@ pub mod types {
         }
     }
     ///Hardware a job runs on.
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+    #[non_exhaustive]
     pub enum Flavor {
         #[serde(rename = "cpu-basic")]
         CpuBasic,
@@ -395,41 +472,10 @@ pub mod types {
         RtxPro6000x8,
         #[serde(rename = "inf2x6")]
         Inf2x6,
-    }
-    impl ::std::fmt::Display for Flavor {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            match *self {
-                Self::CpuBasic => f.write_str("cpu-basic"),
-                Self::CpuUpgrade => f.write_str("cpu-upgrade"),
-                Self::CpuPerformance => f.write_str("cpu-performance"),
-                Self::CpuXl => f.write_str("cpu-xl"),
-                Self::Sprx8 => f.write_str("sprx8"),
-                Self::ZeroA10g => f.write_str("zero-a10g"),
-                Self::T4Small => f.write_str("t4-small"),
-                Self::T4Medium => f.write_str("t4-medium"),
-                Self::L4x1 => f.write_str("l4x1"),
-                Self::L4x4 => f.write_str("l4x4"),
-                Self::L40sx1 => f.write_str("l40sx1"),
-                Self::L40sx4 => f.write_str("l40sx4"),
-                Self::L40sx8 => f.write_str("l40sx8"),
-                Self::A10gSmall => f.write_str("a10g-small"),
-                Self::A10gLarge => f.write_str("a10g-large"),
-                Self::A10gLargex2 => f.write_str("a10g-largex2"),
-                Self::A10gLargex4 => f.write_str("a10g-largex4"),
-                Self::A100Large => f.write_str("a100-large"),
-                Self::A100x4 => f.write_str("a100x4"),
-                Self::A100x8 => f.write_str("a100x8"),
-                Self::H200 => f.write_str("h200"),
-                Self::H200x2 => f.write_str("h200x2"),
-                Self::H200x4 => f.write_str("h200x4"),
-                Self::H200x8 => f.write_str("h200x8"),
-                Self::RtxPro6000 => f.write_str("rtx-pro-6000"),
-                Self::RtxPro6000x2 => f.write_str("rtx-pro-6000x2"),
-                Self::RtxPro6000x4 => f.write_str("rtx-pro-6000x4"),
-                Self::RtxPro6000x8 => f.write_str("rtx-pro-6000x8"),
-                Self::Inf2x6 => f.write_str("inf2x6"),
-            }
-        }
+        /// A value this client's spec does not list, as the hub sent it (a newer hub may
+        /// add values). Strict decoding and requests refuse it.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
     }
     impl ::std::str::FromStr for Flavor {
         type Err = self::error::ConversionError;
@@ -651,8 +697,10 @@ pub mod types {
         }
     }
     ///A job record.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
-    #[serde(deny_unknown_fields)]
+    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+    /**
+
+Closed: strict decoding refuses a property the spec does not list; tolerant decoding skips it.*/
     pub struct Job {
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         #[serde(default, deserialize_with = "deserialize_present")]
@@ -729,6 +777,336 @@ pub mod types {
         #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
         pub volumes: ::std::vec::Vec<Volume>,
     }
+    impl<'de> ::serde::Deserialize<'de> for Job {
+        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+        where
+            D: ::serde::Deserializer<'de>,
+        {
+            #[derive(Clone, Copy)]
+            enum Field {
+                Field0,
+                Field1,
+                Field2,
+                Field3,
+                Field4,
+                Field5,
+                Field6,
+                Field7,
+                Field8,
+                Field9,
+                Field10,
+                Field11,
+                Field12,
+                Field13,
+                Field14,
+                Field15,
+                Field16,
+                Field17,
+                Field18,
+                Field19,
+                Field20,
+                Field21,
+                Field22,
+            }
+            fn field(key: &str) -> ::std::option::Option<Field> {
+                match key {
+                    "arch" => ::std::option::Option::Some(Field::Field0),
+                    "arguments" => ::std::option::Option::Some(Field::Field1),
+                    "command" => ::std::option::Option::Some(Field::Field2),
+                    "createdAt" => ::std::option::Option::Some(Field::Field3),
+                    "createdBy" => ::std::option::Option::Some(Field::Field4),
+                    "dockerImage" => ::std::option::Option::Some(Field::Field5),
+                    "durations" => ::std::option::Option::Some(Field::Field6),
+                    "environment" => ::std::option::Option::Some(Field::Field7),
+                    "expose" => ::std::option::Option::Some(Field::Field8),
+                    "finishedAt" => ::std::option::Option::Some(Field::Field9),
+                    "flavor" => ::std::option::Option::Some(Field::Field10),
+                    "id" => ::std::option::Option::Some(Field::Field11),
+                    "network" => ::std::option::Option::Some(Field::Field12),
+                    "owner" => ::std::option::Option::Some(Field::Field13),
+                    "resourceGroupId" => ::std::option::Option::Some(Field::Field14),
+                    "retry" => ::std::option::Option::Some(Field::Field15),
+                    "secrets" => ::std::option::Option::Some(Field::Field16),
+                    "spaceId" => ::std::option::Option::Some(Field::Field17),
+                    "startedAt" => ::std::option::Option::Some(Field::Field18),
+                    "status" => ::std::option::Option::Some(Field::Field19),
+                    "tags" => ::std::option::Option::Some(Field::Field20),
+                    "timeout" => ::std::option::Option::Some(Field::Field21),
+                    "volumes" => ::std::option::Option::Some(Field::Field22),
+                    _ => ::std::option::Option::None,
+                }
+            }
+            struct Visitor;
+            impl<'de> ::serde::de::Visitor<'de> for Visitor {
+                type Value = Job;
+                fn expecting(
+                    &self,
+                    formatter: &mut ::std::fmt::Formatter<'_>,
+                ) -> ::std::fmt::Result {
+                    formatter.write_str("struct Job")
+                }
+                fn visit_map<A>(self, mut map: A) -> ::std::result::Result<Job, A::Error>
+                where
+                    A: ::serde::de::MapAccess<'de>,
+                {
+                    let mut field_0: ::std::option::Option<
+                        ::std::option::Option<Arch>,
+                    > = ::std::option::Option::None;
+                    let mut field_1: ::std::option::Option<
+                        ::std::vec::Vec<::std::string::String>,
+                    > = ::std::option::Option::None;
+                    let mut field_2: ::std::option::Option<
+                        ::std::vec::Vec<::std::string::String>,
+                    > = ::std::option::Option::None;
+                    let mut field_3: ::std::option::Option<
+                        crate::generated::types::Timestamp,
+                    > = ::std::option::Option::None;
+                    let mut field_4: ::std::option::Option<JobIdentity> = ::std::option::Option::None;
+                    let mut field_5: ::std::option::Option<
+                        ::std::option::Option<::std::string::String>,
+                    > = ::std::option::Option::None;
+                    let mut field_6: ::std::option::Option<
+                        ::std::option::Option<JobDurations>,
+                    > = ::std::option::Option::None;
+                    let mut field_7: ::std::option::Option<
+                        ::std::collections::HashMap<
+                            ::std::string::String,
+                            ::std::string::String,
+                        >,
+                    > = ::std::option::Option::None;
+                    let mut field_8: ::std::option::Option<
+                        ::std::option::Option<Expose>,
+                    > = ::std::option::Option::None;
+                    let mut field_9: ::std::option::Option<
+                        ::std::option::Option<crate::generated::types::Timestamp>,
+                    > = ::std::option::Option::None;
+                    let mut field_10: ::std::option::Option<Flavor> = ::std::option::Option::None;
+                    let mut field_11: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
+                    let mut field_12: ::std::option::Option<
+                        ::std::option::Option<Network>,
+                    > = ::std::option::Option::None;
+                    let mut field_13: ::std::option::Option<JobIdentity> = ::std::option::Option::None;
+                    let mut field_14: ::std::option::Option<
+                        ::std::option::Option<::std::string::String>,
+                    > = ::std::option::Option::None;
+                    let mut field_15: ::std::option::Option<
+                        ::std::option::Option<f64>,
+                    > = ::std::option::Option::None;
+                    let mut field_16: ::std::option::Option<
+                        ::std::collections::HashMap<::std::string::String, ()>,
+                    > = ::std::option::Option::None;
+                    let mut field_17: ::std::option::Option<
+                        ::std::option::Option<::std::string::String>,
+                    > = ::std::option::Option::None;
+                    let mut field_18: ::std::option::Option<
+                        ::std::option::Option<crate::generated::types::Timestamp>,
+                    > = ::std::option::Option::None;
+                    let mut field_19: ::std::option::Option<JobStatus> = ::std::option::Option::None;
+                    let mut field_20: ::std::option::Option<
+                        ::std::vec::Vec<::std::string::String>,
+                    > = ::std::option::Option::None;
+                    let mut field_21: ::std::option::Option<
+                        ::std::option::Option<f64>,
+                    > = ::std::option::Option::None;
+                    let mut field_22: ::std::option::Option<::std::vec::Vec<Volume>> = ::std::option::Option::None;
+                    while let ::std::option::Option::Some(key) = map
+                        .next_key_seed(OpenKeySeed(field))?
+                    {
+                        match key {
+                            OpenKey::Known(Field::Field0) => {
+                                vacant::<A::Error, _>(&field_0, "arch")?;
+                                field_0 = ::std::option::Option::Some(
+                                    ::std::option::Option::Some(map.next_value::<Arch>()?),
+                                );
+                            }
+                            OpenKey::Known(Field::Field1) => {
+                                vacant::<A::Error, _>(&field_1, "arguments")?;
+                                field_1 = ::std::option::Option::Some(map.next_value()?);
+                            }
+                            OpenKey::Known(Field::Field2) => {
+                                vacant::<A::Error, _>(&field_2, "command")?;
+                                field_2 = ::std::option::Option::Some(map.next_value()?);
+                            }
+                            OpenKey::Known(Field::Field3) => {
+                                vacant::<A::Error, _>(&field_3, "createdAt")?;
+                                field_3 = ::std::option::Option::Some(map.next_value()?);
+                            }
+                            OpenKey::Known(Field::Field4) => {
+                                vacant::<A::Error, _>(&field_4, "createdBy")?;
+                                field_4 = ::std::option::Option::Some(map.next_value()?);
+                            }
+                            OpenKey::Known(Field::Field5) => {
+                                vacant::<A::Error, _>(&field_5, "dockerImage")?;
+                                field_5 = ::std::option::Option::Some(
+                                    ::std::option::Option::Some(
+                                        map.next_value::<::std::string::String>()?,
+                                    ),
+                                );
+                            }
+                            OpenKey::Known(Field::Field6) => {
+                                vacant::<A::Error, _>(&field_6, "durations")?;
+                                field_6 = ::std::option::Option::Some(
+                                    ::std::option::Option::Some(
+                                        map.next_value::<JobDurations>()?,
+                                    ),
+                                );
+                            }
+                            OpenKey::Known(Field::Field7) => {
+                                vacant::<A::Error, _>(&field_7, "environment")?;
+                                field_7 = ::std::option::Option::Some(map.next_value()?);
+                            }
+                            OpenKey::Known(Field::Field8) => {
+                                vacant::<A::Error, _>(&field_8, "expose")?;
+                                field_8 = ::std::option::Option::Some(
+                                    ::std::option::Option::Some(map.next_value::<Expose>()?),
+                                );
+                            }
+                            OpenKey::Known(Field::Field9) => {
+                                vacant::<A::Error, _>(&field_9, "finishedAt")?;
+                                field_9 = ::std::option::Option::Some(
+                                    ::std::option::Option::Some(
+                                        map.next_value::<crate::generated::types::Timestamp>()?,
+                                    ),
+                                );
+                            }
+                            OpenKey::Known(Field::Field10) => {
+                                vacant::<A::Error, _>(&field_10, "flavor")?;
+                                field_10 = ::std::option::Option::Some(map.next_value()?);
+                            }
+                            OpenKey::Known(Field::Field11) => {
+                                vacant::<A::Error, _>(&field_11, "id")?;
+                                field_11 = ::std::option::Option::Some(map.next_value()?);
+                            }
+                            OpenKey::Known(Field::Field12) => {
+                                vacant::<A::Error, _>(&field_12, "network")?;
+                                field_12 = ::std::option::Option::Some(
+                                    ::std::option::Option::Some(map.next_value::<Network>()?),
+                                );
+                            }
+                            OpenKey::Known(Field::Field13) => {
+                                vacant::<A::Error, _>(&field_13, "owner")?;
+                                field_13 = ::std::option::Option::Some(map.next_value()?);
+                            }
+                            OpenKey::Known(Field::Field14) => {
+                                vacant::<A::Error, _>(&field_14, "resourceGroupId")?;
+                                field_14 = ::std::option::Option::Some(
+                                    ::std::option::Option::Some(
+                                        map.next_value::<::std::string::String>()?,
+                                    ),
+                                );
+                            }
+                            OpenKey::Known(Field::Field15) => {
+                                vacant::<A::Error, _>(&field_15, "retry")?;
+                                field_15 = ::std::option::Option::Some(
+                                    ::std::option::Option::Some(map.next_value::<f64>()?),
+                                );
+                            }
+                            OpenKey::Known(Field::Field16) => {
+                                vacant::<A::Error, _>(&field_16, "secrets")?;
+                                field_16 = ::std::option::Option::Some(map.next_value()?);
+                            }
+                            OpenKey::Known(Field::Field17) => {
+                                vacant::<A::Error, _>(&field_17, "spaceId")?;
+                                field_17 = ::std::option::Option::Some(
+                                    ::std::option::Option::Some(
+                                        map.next_value::<::std::string::String>()?,
+                                    ),
+                                );
+                            }
+                            OpenKey::Known(Field::Field18) => {
+                                vacant::<A::Error, _>(&field_18, "startedAt")?;
+                                field_18 = ::std::option::Option::Some(
+                                    ::std::option::Option::Some(
+                                        map.next_value::<crate::generated::types::Timestamp>()?,
+                                    ),
+                                );
+                            }
+                            OpenKey::Known(Field::Field19) => {
+                                vacant::<A::Error, _>(&field_19, "status")?;
+                                field_19 = ::std::option::Option::Some(map.next_value()?);
+                            }
+                            OpenKey::Known(Field::Field20) => {
+                                vacant::<A::Error, _>(&field_20, "tags")?;
+                                field_20 = ::std::option::Option::Some(map.next_value()?);
+                            }
+                            OpenKey::Known(Field::Field21) => {
+                                vacant::<A::Error, _>(&field_21, "timeout")?;
+                                field_21 = ::std::option::Option::Some(
+                                    ::std::option::Option::Some(map.next_value::<f64>()?),
+                                );
+                            }
+                            OpenKey::Known(Field::Field22) => {
+                                vacant::<A::Error, _>(&field_22, "volumes")?;
+                                field_22 = ::std::option::Option::Some(map.next_value()?);
+                            }
+                            OpenKey::Unknown(key) => {
+                                if super::decoding::is_strict() {
+                                    const FIELDS: &[&str] = &[
+                                        "arch",
+                                        "arguments",
+                                        "command",
+                                        "createdAt",
+                                        "createdBy",
+                                        "dockerImage",
+                                        "durations",
+                                        "environment",
+                                        "expose",
+                                        "finishedAt",
+                                        "flavor",
+                                        "id",
+                                        "network",
+                                        "owner",
+                                        "resourceGroupId",
+                                        "retry",
+                                        "secrets",
+                                        "spaceId",
+                                        "startedAt",
+                                        "status",
+                                        "tags",
+                                        "timeout",
+                                        "volumes",
+                                    ];
+                                    return ::std::result::Result::Err(
+                                        <A::Error as ::serde::de::Error>::unknown_field(
+                                            &key,
+                                            FIELDS,
+                                        ),
+                                    );
+                                }
+                                map.next_value::<::serde::de::IgnoredAny>()?;
+                            }
+                        }
+                    }
+                    ::std::result::Result::Ok(Job {
+                        arch: field_0.unwrap_or_default(),
+                        arguments: field_1.unwrap_or_default(),
+                        command: field_2.unwrap_or_default(),
+                        created_at: required::<A::Error, _>(field_3, "createdAt")?,
+                        created_by: required::<A::Error, _>(field_4, "createdBy")?,
+                        docker_image: field_5.unwrap_or_default(),
+                        durations: field_6.unwrap_or_default(),
+                        environment: required::<A::Error, _>(field_7, "environment")?,
+                        expose: field_8.unwrap_or_default(),
+                        finished_at: field_9.unwrap_or_default(),
+                        flavor: required::<A::Error, _>(field_10, "flavor")?,
+                        id: required::<A::Error, _>(field_11, "id")?,
+                        network: field_12.unwrap_or_default(),
+                        owner: required::<A::Error, _>(field_13, "owner")?,
+                        resource_group_id: field_14.unwrap_or_default(),
+                        retry: field_15.unwrap_or_default(),
+                        secrets: field_16.unwrap_or_default(),
+                        space_id: field_17.unwrap_or_default(),
+                        started_at: field_18.unwrap_or_default(),
+                        status: required::<A::Error, _>(field_19, "status")?,
+                        tags: field_20.unwrap_or_default(),
+                        timeout: field_21.unwrap_or_default(),
+                        volumes: field_22.unwrap_or_default(),
+                    })
+                }
+            }
+            deserializer.deserialize_map(Visitor)
+        }
+    }
     impl Job {
         pub fn builder() -> builder::Job {
             Default::default()
@@ -773,18 +1151,8 @@ pub mod types {
         }
     }
     ///`JobStage`
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+    #[non_exhaustive]
     pub enum JobStage {
         #[serde(rename = "COMPLETED")]
         Completed,
@@ -798,18 +1166,10 @@ pub mod types {
         Running,
         #[serde(rename = "SCHEDULING")]
         Scheduling,
-    }
-    impl ::std::fmt::Display for JobStage {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            match *self {
-                Self::Completed => f.write_str("COMPLETED"),
-                Self::Canceled => f.write_str("CANCELED"),
-                Self::Error => f.write_str("ERROR"),
-                Self::Deleted => f.write_str("DELETED"),
-                Self::Running => f.write_str("RUNNING"),
-                Self::Scheduling => f.write_str("SCHEDULING"),
-            }
-        }
+        /// A value this client's spec does not list, as the hub sent it (a newer hub may
+        /// add values). Strict decoding and requests refuse it.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
     }
     impl ::std::str::FromStr for JobStage {
         type Err = self::error::ConversionError;
@@ -1399,8 +1759,10 @@ pub mod types {
         }
     }
     ///Activity on a paper page's discussion.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
-    #[serde(deny_unknown_fields)]
+    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+    /**
+
+Closed: strict decoding refuses a property the spec does not list; tolerant decoding skips it.*/
     pub struct PaperNotification {
         #[serde(
             rename = "discussionEventId",
@@ -1414,6 +1776,119 @@ pub mod types {
         pub read: bool,
         #[serde(rename = "updatedAt")]
         pub updated_at: crate::generated::types::Timestamp,
+    }
+    impl<'de> ::serde::Deserialize<'de> for PaperNotification {
+        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+        where
+            D: ::serde::Deserializer<'de>,
+        {
+            #[derive(Clone, Copy)]
+            enum Field {
+                Field0,
+                Field1,
+                Field2,
+                Field3,
+                Field4,
+            }
+            fn field(key: &str) -> ::std::option::Option<Field> {
+                match key {
+                    "discussionEventId" => ::std::option::Option::Some(Field::Field0),
+                    "paper" => ::std::option::Option::Some(Field::Field1),
+                    "paperDiscussion" => ::std::option::Option::Some(Field::Field2),
+                    "read" => ::std::option::Option::Some(Field::Field3),
+                    "updatedAt" => ::std::option::Option::Some(Field::Field4),
+                    _ => ::std::option::Option::None,
+                }
+            }
+            struct Visitor;
+            impl<'de> ::serde::de::Visitor<'de> for Visitor {
+                type Value = PaperNotification;
+                fn expecting(
+                    &self,
+                    formatter: &mut ::std::fmt::Formatter<'_>,
+                ) -> ::std::fmt::Result {
+                    formatter.write_str("struct PaperNotification")
+                }
+                fn visit_map<A>(
+                    self,
+                    mut map: A,
+                ) -> ::std::result::Result<PaperNotification, A::Error>
+                where
+                    A: ::serde::de::MapAccess<'de>,
+                {
+                    let mut field_0: ::std::option::Option<
+                        ::std::option::Option<::std::string::String>,
+                    > = ::std::option::Option::None;
+                    let mut field_1: ::std::option::Option<PaperNotificationPaper> = ::std::option::Option::None;
+                    let mut field_2: ::std::option::Option<
+                        PaperNotificationPaperDiscussion,
+                    > = ::std::option::Option::None;
+                    let mut field_3: ::std::option::Option<bool> = ::std::option::Option::None;
+                    let mut field_4: ::std::option::Option<
+                        crate::generated::types::Timestamp,
+                    > = ::std::option::Option::None;
+                    while let ::std::option::Option::Some(key) = map
+                        .next_key_seed(OpenKeySeed(field))?
+                    {
+                        match key {
+                            OpenKey::Known(Field::Field0) => {
+                                vacant::<A::Error, _>(&field_0, "discussionEventId")?;
+                                field_0 = ::std::option::Option::Some(
+                                    ::std::option::Option::Some(
+                                        map.next_value::<::std::string::String>()?,
+                                    ),
+                                );
+                            }
+                            OpenKey::Known(Field::Field1) => {
+                                vacant::<A::Error, _>(&field_1, "paper")?;
+                                field_1 = ::std::option::Option::Some(map.next_value()?);
+                            }
+                            OpenKey::Known(Field::Field2) => {
+                                vacant::<A::Error, _>(&field_2, "paperDiscussion")?;
+                                field_2 = ::std::option::Option::Some(map.next_value()?);
+                            }
+                            OpenKey::Known(Field::Field3) => {
+                                vacant::<A::Error, _>(&field_3, "read")?;
+                                field_3 = ::std::option::Option::Some(map.next_value()?);
+                            }
+                            OpenKey::Known(Field::Field4) => {
+                                vacant::<A::Error, _>(&field_4, "updatedAt")?;
+                                field_4 = ::std::option::Option::Some(map.next_value()?);
+                            }
+                            OpenKey::Unknown(key) => {
+                                if super::decoding::is_strict() {
+                                    const FIELDS: &[&str] = &[
+                                        "discussionEventId",
+                                        "paper",
+                                        "paperDiscussion",
+                                        "read",
+                                        "updatedAt",
+                                    ];
+                                    return ::std::result::Result::Err(
+                                        <A::Error as ::serde::de::Error>::unknown_field(
+                                            &key,
+                                            FIELDS,
+                                        ),
+                                    );
+                                }
+                                map.next_value::<::serde::de::IgnoredAny>()?;
+                            }
+                        }
+                    }
+                    ::std::result::Result::Ok(PaperNotification {
+                        discussion_event_id: field_0.unwrap_or_default(),
+                        paper: required::<A::Error, _>(field_1, "paper")?,
+                        paper_discussion: required::<
+                            A::Error,
+                            _,
+                        >(field_2, "paperDiscussion")?,
+                        read: required::<A::Error, _>(field_3, "read")?,
+                        updated_at: required::<A::Error, _>(field_4, "updatedAt")?,
+                    })
+                }
+            }
+            deserializer.deserialize_map(Visitor)
+        }
     }
     impl PaperNotification {
         pub fn builder() -> builder::PaperNotification {
@@ -1479,8 +1954,10 @@ pub mod types {
         }
     }
     ///Activity on a post.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
-    #[serde(deny_unknown_fields)]
+    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+    /**
+
+Closed: strict decoding refuses a property the spec does not list; tolerant decoding skips it.*/
     pub struct PostNotification {
         #[serde(
             rename = "discussionEventId",
@@ -1492,6 +1969,105 @@ pub mod types {
         pub read: bool,
         #[serde(rename = "updatedAt")]
         pub updated_at: crate::generated::types::Timestamp,
+    }
+    impl<'de> ::serde::Deserialize<'de> for PostNotification {
+        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+        where
+            D: ::serde::Deserializer<'de>,
+        {
+            #[derive(Clone, Copy)]
+            enum Field {
+                Field0,
+                Field1,
+                Field2,
+                Field3,
+            }
+            fn field(key: &str) -> ::std::option::Option<Field> {
+                match key {
+                    "discussionEventId" => ::std::option::Option::Some(Field::Field0),
+                    "post" => ::std::option::Option::Some(Field::Field1),
+                    "read" => ::std::option::Option::Some(Field::Field2),
+                    "updatedAt" => ::std::option::Option::Some(Field::Field3),
+                    _ => ::std::option::Option::None,
+                }
+            }
+            struct Visitor;
+            impl<'de> ::serde::de::Visitor<'de> for Visitor {
+                type Value = PostNotification;
+                fn expecting(
+                    &self,
+                    formatter: &mut ::std::fmt::Formatter<'_>,
+                ) -> ::std::fmt::Result {
+                    formatter.write_str("struct PostNotification")
+                }
+                fn visit_map<A>(
+                    self,
+                    mut map: A,
+                ) -> ::std::result::Result<PostNotification, A::Error>
+                where
+                    A: ::serde::de::MapAccess<'de>,
+                {
+                    let mut field_0: ::std::option::Option<
+                        ::std::option::Option<::std::string::String>,
+                    > = ::std::option::Option::None;
+                    let mut field_1: ::std::option::Option<PostNotificationPost> = ::std::option::Option::None;
+                    let mut field_2: ::std::option::Option<bool> = ::std::option::Option::None;
+                    let mut field_3: ::std::option::Option<
+                        crate::generated::types::Timestamp,
+                    > = ::std::option::Option::None;
+                    while let ::std::option::Option::Some(key) = map
+                        .next_key_seed(OpenKeySeed(field))?
+                    {
+                        match key {
+                            OpenKey::Known(Field::Field0) => {
+                                vacant::<A::Error, _>(&field_0, "discussionEventId")?;
+                                field_0 = ::std::option::Option::Some(
+                                    ::std::option::Option::Some(
+                                        map.next_value::<::std::string::String>()?,
+                                    ),
+                                );
+                            }
+                            OpenKey::Known(Field::Field1) => {
+                                vacant::<A::Error, _>(&field_1, "post")?;
+                                field_1 = ::std::option::Option::Some(map.next_value()?);
+                            }
+                            OpenKey::Known(Field::Field2) => {
+                                vacant::<A::Error, _>(&field_2, "read")?;
+                                field_2 = ::std::option::Option::Some(map.next_value()?);
+                            }
+                            OpenKey::Known(Field::Field3) => {
+                                vacant::<A::Error, _>(&field_3, "updatedAt")?;
+                                field_3 = ::std::option::Option::Some(map.next_value()?);
+                            }
+                            OpenKey::Unknown(key) => {
+                                if super::decoding::is_strict() {
+                                    const FIELDS: &[&str] = &[
+                                        "discussionEventId",
+                                        "post",
+                                        "read",
+                                        "updatedAt",
+                                    ];
+                                    return ::std::result::Result::Err(
+                                        <A::Error as ::serde::de::Error>::unknown_field(
+                                            &key,
+                                            FIELDS,
+                                        ),
+                                    );
+                                }
+                                map.next_value::<::serde::de::IgnoredAny>()?;
+                            }
+                        }
+                    }
+                    ::std::result::Result::Ok(PostNotification {
+                        discussion_event_id: field_0.unwrap_or_default(),
+                        post: required::<A::Error, _>(field_1, "post")?,
+                        read: required::<A::Error, _>(field_2, "read")?,
+                        updated_at: required::<A::Error, _>(field_3, "updatedAt")?,
+                    })
+                }
+            }
+            deserializer.deserialize_map(Visitor)
+        }
     }
     impl PostNotification {
         pub fn builder() -> builder::PostNotification {
@@ -1514,12 +2090,86 @@ pub mod types {
         }
     }
     ///A repository's name and type.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
-    #[serde(deny_unknown_fields)]
+    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+    /**
+
+Closed: strict decoding refuses a property the spec does not list; tolerant decoding skips it.*/
     pub struct RepoId {
         pub name: crate::generated::types::RepoName,
         #[serde(rename = "type")]
         pub type_: RepoType,
+    }
+    impl<'de> ::serde::Deserialize<'de> for RepoId {
+        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+        where
+            D: ::serde::Deserializer<'de>,
+        {
+            #[derive(Clone, Copy)]
+            enum Field {
+                Field0,
+                Field1,
+            }
+            fn field(key: &str) -> ::std::option::Option<Field> {
+                match key {
+                    "name" => ::std::option::Option::Some(Field::Field0),
+                    "type" => ::std::option::Option::Some(Field::Field1),
+                    _ => ::std::option::Option::None,
+                }
+            }
+            struct Visitor;
+            impl<'de> ::serde::de::Visitor<'de> for Visitor {
+                type Value = RepoId;
+                fn expecting(
+                    &self,
+                    formatter: &mut ::std::fmt::Formatter<'_>,
+                ) -> ::std::fmt::Result {
+                    formatter.write_str("struct RepoId")
+                }
+                fn visit_map<A>(
+                    self,
+                    mut map: A,
+                ) -> ::std::result::Result<RepoId, A::Error>
+                where
+                    A: ::serde::de::MapAccess<'de>,
+                {
+                    let mut field_0: ::std::option::Option<
+                        crate::generated::types::RepoName,
+                    > = ::std::option::Option::None;
+                    let mut field_1: ::std::option::Option<RepoType> = ::std::option::Option::None;
+                    while let ::std::option::Option::Some(key) = map
+                        .next_key_seed(OpenKeySeed(field))?
+                    {
+                        match key {
+                            OpenKey::Known(Field::Field0) => {
+                                vacant::<A::Error, _>(&field_0, "name")?;
+                                field_0 = ::std::option::Option::Some(map.next_value()?);
+                            }
+                            OpenKey::Known(Field::Field1) => {
+                                vacant::<A::Error, _>(&field_1, "type")?;
+                                field_1 = ::std::option::Option::Some(map.next_value()?);
+                            }
+                            OpenKey::Unknown(key) => {
+                                if super::decoding::is_strict() {
+                                    const FIELDS: &[&str] = &["name", "type"];
+                                    return ::std::result::Result::Err(
+                                        <A::Error as ::serde::de::Error>::unknown_field(
+                                            &key,
+                                            FIELDS,
+                                        ),
+                                    );
+                                }
+                                map.next_value::<::serde::de::IgnoredAny>()?;
+                            }
+                        }
+                    }
+                    ::std::result::Result::Ok(RepoId {
+                        name: required::<A::Error, _>(field_0, "name")?,
+                        type_: required::<A::Error, _>(field_1, "type")?,
+                    })
+                }
+            }
+            deserializer.deserialize_map(Visitor)
+        }
     }
     impl RepoId {
         pub fn builder() -> builder::RepoId {
@@ -1527,8 +2177,10 @@ pub mod types {
         }
     }
     ///Activity on a repository discussion or pull request.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
-    #[serde(deny_unknown_fields)]
+    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+    /**
+
+Closed: strict decoding refuses a property the spec does not list; tolerant decoding skips it.*/
     pub struct RepoNotification {
         pub discussion: RepoNotificationDiscussion,
         #[serde(
@@ -1541,6 +2193,114 @@ pub mod types {
         pub repo: RepoId,
         #[serde(rename = "updatedAt")]
         pub updated_at: crate::generated::types::Timestamp,
+    }
+    impl<'de> ::serde::Deserialize<'de> for RepoNotification {
+        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+        where
+            D: ::serde::Deserializer<'de>,
+        {
+            #[derive(Clone, Copy)]
+            enum Field {
+                Field0,
+                Field1,
+                Field2,
+                Field3,
+                Field4,
+            }
+            fn field(key: &str) -> ::std::option::Option<Field> {
+                match key {
+                    "discussion" => ::std::option::Option::Some(Field::Field0),
+                    "discussionEventId" => ::std::option::Option::Some(Field::Field1),
+                    "read" => ::std::option::Option::Some(Field::Field2),
+                    "repo" => ::std::option::Option::Some(Field::Field3),
+                    "updatedAt" => ::std::option::Option::Some(Field::Field4),
+                    _ => ::std::option::Option::None,
+                }
+            }
+            struct Visitor;
+            impl<'de> ::serde::de::Visitor<'de> for Visitor {
+                type Value = RepoNotification;
+                fn expecting(
+                    &self,
+                    formatter: &mut ::std::fmt::Formatter<'_>,
+                ) -> ::std::fmt::Result {
+                    formatter.write_str("struct RepoNotification")
+                }
+                fn visit_map<A>(
+                    self,
+                    mut map: A,
+                ) -> ::std::result::Result<RepoNotification, A::Error>
+                where
+                    A: ::serde::de::MapAccess<'de>,
+                {
+                    let mut field_0: ::std::option::Option<RepoNotificationDiscussion> = ::std::option::Option::None;
+                    let mut field_1: ::std::option::Option<
+                        ::std::option::Option<::std::string::String>,
+                    > = ::std::option::Option::None;
+                    let mut field_2: ::std::option::Option<bool> = ::std::option::Option::None;
+                    let mut field_3: ::std::option::Option<RepoId> = ::std::option::Option::None;
+                    let mut field_4: ::std::option::Option<
+                        crate::generated::types::Timestamp,
+                    > = ::std::option::Option::None;
+                    while let ::std::option::Option::Some(key) = map
+                        .next_key_seed(OpenKeySeed(field))?
+                    {
+                        match key {
+                            OpenKey::Known(Field::Field0) => {
+                                vacant::<A::Error, _>(&field_0, "discussion")?;
+                                field_0 = ::std::option::Option::Some(map.next_value()?);
+                            }
+                            OpenKey::Known(Field::Field1) => {
+                                vacant::<A::Error, _>(&field_1, "discussionEventId")?;
+                                field_1 = ::std::option::Option::Some(
+                                    ::std::option::Option::Some(
+                                        map.next_value::<::std::string::String>()?,
+                                    ),
+                                );
+                            }
+                            OpenKey::Known(Field::Field2) => {
+                                vacant::<A::Error, _>(&field_2, "read")?;
+                                field_2 = ::std::option::Option::Some(map.next_value()?);
+                            }
+                            OpenKey::Known(Field::Field3) => {
+                                vacant::<A::Error, _>(&field_3, "repo")?;
+                                field_3 = ::std::option::Option::Some(map.next_value()?);
+                            }
+                            OpenKey::Known(Field::Field4) => {
+                                vacant::<A::Error, _>(&field_4, "updatedAt")?;
+                                field_4 = ::std::option::Option::Some(map.next_value()?);
+                            }
+                            OpenKey::Unknown(key) => {
+                                if super::decoding::is_strict() {
+                                    const FIELDS: &[&str] = &[
+                                        "discussion",
+                                        "discussionEventId",
+                                        "read",
+                                        "repo",
+                                        "updatedAt",
+                                    ];
+                                    return ::std::result::Result::Err(
+                                        <A::Error as ::serde::de::Error>::unknown_field(
+                                            &key,
+                                            FIELDS,
+                                        ),
+                                    );
+                                }
+                                map.next_value::<::serde::de::IgnoredAny>()?;
+                            }
+                        }
+                    }
+                    ::std::result::Result::Ok(RepoNotification {
+                        discussion: required::<A::Error, _>(field_0, "discussion")?,
+                        discussion_event_id: field_1.unwrap_or_default(),
+                        read: required::<A::Error, _>(field_2, "read")?,
+                        repo: required::<A::Error, _>(field_3, "repo")?,
+                        updated_at: required::<A::Error, _>(field_4, "updatedAt")?,
+                    })
+                }
+            }
+            deserializer.deserialize_map(Visitor)
+        }
     }
     impl RepoNotification {
         pub fn builder() -> builder::RepoNotification {
@@ -1564,18 +2324,8 @@ pub mod types {
         }
     }
     ///The type of a repository.
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+    #[non_exhaustive]
     pub enum RepoType {
         #[serde(rename = "dataset")]
         Dataset,
@@ -1589,18 +2339,10 @@ pub mod types {
         Kernel,
         #[serde(rename = "container")]
         Container,
-    }
-    impl ::std::fmt::Display for RepoType {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            match *self {
-                Self::Dataset => f.write_str("dataset"),
-                Self::Model => f.write_str("model"),
-                Self::Space => f.write_str("space"),
-                Self::Bucket => f.write_str("bucket"),
-                Self::Kernel => f.write_str("kernel"),
-                Self::Container => f.write_str("container"),
-            }
-        }
+        /// A value this client's spec does not list, as the hub sent it (a newer hub may
+        /// add values). Strict decoding and requests refuse it.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
     }
     impl ::std::str::FromStr for RepoType {
         type Err = self::error::ConversionError;
@@ -2077,18 +2819,8 @@ pub mod types {
         }
     }
     ///`WatchedType`
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+    #[non_exhaustive]
     pub enum WatchedType {
         #[serde(rename = "dataset")]
         Dataset,
@@ -2106,20 +2838,10 @@ pub mod types {
         User,
         #[serde(rename = "org")]
         Org,
-    }
-    impl ::std::fmt::Display for WatchedType {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            match *self {
-                Self::Dataset => f.write_str("dataset"),
-                Self::Model => f.write_str("model"),
-                Self::Space => f.write_str("space"),
-                Self::Bucket => f.write_str("bucket"),
-                Self::Kernel => f.write_str("kernel"),
-                Self::Container => f.write_str("container"),
-                Self::User => f.write_str("user"),
-                Self::Org => f.write_str("org"),
-            }
-        }
+        /// A value this client's spec does not list, as the hub sent it (a newer hub may
+        /// add values). Strict decoding and requests refuse it.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
     }
     impl ::std::str::FromStr for WatchedType {
         type Err = self::error::ConversionError;
@@ -2156,8 +2878,10 @@ pub mod types {
         }
     }
     ///A webhook record. The secret itself is never returned.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
-    #[serde(deny_unknown_fields)]
+    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+    /**
+
+Closed: strict decoding refuses a property the spec does not list; tolerant decoding skips it.*/
     pub struct Webhook {
         pub disabled: crate::generated::types::WebhookDisabled,
         pub domains: ::std::vec::Vec<WebhookDomain>,
@@ -2184,37 +2908,191 @@ pub mod types {
         pub url: ::std::option::Option<crate::generated::types::Uri>,
         pub watched: ::std::vec::Vec<WatchedItem>,
     }
+    impl<'de> ::serde::Deserialize<'de> for Webhook {
+        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+        where
+            D: ::serde::Deserializer<'de>,
+        {
+            #[derive(Clone, Copy)]
+            enum Field {
+                Field0,
+                Field1,
+                Field2,
+                Field3,
+                Field4,
+                Field5,
+                Field6,
+                Field7,
+                Field8,
+            }
+            fn field(key: &str) -> ::std::option::Option<Field> {
+                match key {
+                    "disabled" => ::std::option::Option::Some(Field::Field0),
+                    "domains" => ::std::option::Option::Some(Field::Field1),
+                    "hasSecret" => ::std::option::Option::Some(Field::Field2),
+                    "id" => ::std::option::Option::Some(Field::Field3),
+                    "job" => ::std::option::Option::Some(Field::Field4),
+                    "jobSourceId" => ::std::option::Option::Some(Field::Field5),
+                    "lastTriggerAt" => ::std::option::Option::Some(Field::Field6),
+                    "url" => ::std::option::Option::Some(Field::Field7),
+                    "watched" => ::std::option::Option::Some(Field::Field8),
+                    _ => ::std::option::Option::None,
+                }
+            }
+            struct Visitor;
+            impl<'de> ::serde::de::Visitor<'de> for Visitor {
+                type Value = Webhook;
+                fn expecting(
+                    &self,
+                    formatter: &mut ::std::fmt::Formatter<'_>,
+                ) -> ::std::fmt::Result {
+                    formatter.write_str("struct Webhook")
+                }
+                fn visit_map<A>(
+                    self,
+                    mut map: A,
+                ) -> ::std::result::Result<Webhook, A::Error>
+                where
+                    A: ::serde::de::MapAccess<'de>,
+                {
+                    let mut field_0: ::std::option::Option<
+                        crate::generated::types::WebhookDisabled,
+                    > = ::std::option::Option::None;
+                    let mut field_1: ::std::option::Option<
+                        ::std::vec::Vec<WebhookDomain>,
+                    > = ::std::option::Option::None;
+                    let mut field_2: ::std::option::Option<bool> = ::std::option::Option::None;
+                    let mut field_3: ::std::option::Option<
+                        crate::generated::types::ObjectId,
+                    > = ::std::option::Option::None;
+                    let mut field_4: ::std::option::Option<
+                        ::std::option::Option<crate::generated::types::WebhookJob>,
+                    > = ::std::option::Option::None;
+                    let mut field_5: ::std::option::Option<
+                        ::std::option::Option<::std::string::String>,
+                    > = ::std::option::Option::None;
+                    let mut field_6: ::std::option::Option<
+                        ::std::option::Option<crate::generated::types::Timestamp>,
+                    > = ::std::option::Option::None;
+                    let mut field_7: ::std::option::Option<
+                        ::std::option::Option<crate::generated::types::Uri>,
+                    > = ::std::option::Option::None;
+                    let mut field_8: ::std::option::Option<
+                        ::std::vec::Vec<WatchedItem>,
+                    > = ::std::option::Option::None;
+                    while let ::std::option::Option::Some(key) = map
+                        .next_key_seed(OpenKeySeed(field))?
+                    {
+                        match key {
+                            OpenKey::Known(Field::Field0) => {
+                                vacant::<A::Error, _>(&field_0, "disabled")?;
+                                field_0 = ::std::option::Option::Some(map.next_value()?);
+                            }
+                            OpenKey::Known(Field::Field1) => {
+                                vacant::<A::Error, _>(&field_1, "domains")?;
+                                field_1 = ::std::option::Option::Some(map.next_value()?);
+                            }
+                            OpenKey::Known(Field::Field2) => {
+                                vacant::<A::Error, _>(&field_2, "hasSecret")?;
+                                field_2 = ::std::option::Option::Some(map.next_value()?);
+                            }
+                            OpenKey::Known(Field::Field3) => {
+                                vacant::<A::Error, _>(&field_3, "id")?;
+                                field_3 = ::std::option::Option::Some(map.next_value()?);
+                            }
+                            OpenKey::Known(Field::Field4) => {
+                                vacant::<A::Error, _>(&field_4, "job")?;
+                                field_4 = ::std::option::Option::Some(
+                                    ::std::option::Option::Some(
+                                        map.next_value::<crate::generated::types::WebhookJob>()?,
+                                    ),
+                                );
+                            }
+                            OpenKey::Known(Field::Field5) => {
+                                vacant::<A::Error, _>(&field_5, "jobSourceId")?;
+                                field_5 = ::std::option::Option::Some(
+                                    ::std::option::Option::Some(
+                                        map.next_value::<::std::string::String>()?,
+                                    ),
+                                );
+                            }
+                            OpenKey::Known(Field::Field6) => {
+                                vacant::<A::Error, _>(&field_6, "lastTriggerAt")?;
+                                field_6 = ::std::option::Option::Some(
+                                    ::std::option::Option::Some(
+                                        map.next_value::<crate::generated::types::Timestamp>()?,
+                                    ),
+                                );
+                            }
+                            OpenKey::Known(Field::Field7) => {
+                                vacant::<A::Error, _>(&field_7, "url")?;
+                                field_7 = ::std::option::Option::Some(
+                                    ::std::option::Option::Some(
+                                        map.next_value::<crate::generated::types::Uri>()?,
+                                    ),
+                                );
+                            }
+                            OpenKey::Known(Field::Field8) => {
+                                vacant::<A::Error, _>(&field_8, "watched")?;
+                                field_8 = ::std::option::Option::Some(map.next_value()?);
+                            }
+                            OpenKey::Unknown(key) => {
+                                if super::decoding::is_strict() {
+                                    const FIELDS: &[&str] = &[
+                                        "disabled",
+                                        "domains",
+                                        "hasSecret",
+                                        "id",
+                                        "job",
+                                        "jobSourceId",
+                                        "lastTriggerAt",
+                                        "url",
+                                        "watched",
+                                    ];
+                                    return ::std::result::Result::Err(
+                                        <A::Error as ::serde::de::Error>::unknown_field(
+                                            &key,
+                                            FIELDS,
+                                        ),
+                                    );
+                                }
+                                map.next_value::<::serde::de::IgnoredAny>()?;
+                            }
+                        }
+                    }
+                    ::std::result::Result::Ok(Webhook {
+                        disabled: required::<A::Error, _>(field_0, "disabled")?,
+                        domains: required::<A::Error, _>(field_1, "domains")?,
+                        has_secret: required::<A::Error, _>(field_2, "hasSecret")?,
+                        id: required::<A::Error, _>(field_3, "id")?,
+                        job: field_4.unwrap_or_default(),
+                        job_source_id: field_5.unwrap_or_default(),
+                        last_trigger_at: field_6.unwrap_or_default(),
+                        url: field_7.unwrap_or_default(),
+                        watched: required::<A::Error, _>(field_8, "watched")?,
+                    })
+                }
+            }
+            deserializer.deserialize_map(Visitor)
+        }
+    }
     impl Webhook {
         pub fn builder() -> builder::Webhook {
             Default::default()
         }
     }
     ///`WebhookDomain`
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+    #[non_exhaustive]
     pub enum WebhookDomain {
         #[serde(rename = "repo")]
         Repo,
         #[serde(rename = "discussion")]
         Discussion,
-    }
-    impl ::std::fmt::Display for WebhookDomain {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            match *self {
-                Self::Repo => f.write_str("repo"),
-                Self::Discussion => f.write_str("discussion"),
-            }
-        }
+        /// A value this client's spec does not list, as the hub sent it (a newer hub may
+        /// add values). Strict decoding and requests refuse it.
+        #[serde(untagged)]
+        Unknown(::std::string::String),
     }
     impl ::std::str::FromStr for WebhookDomain {
         type Err = self::error::ConversionError;
@@ -2343,8 +3221,10 @@ pub mod types {
         }
     }
     ///`WebhookJobFromImage`
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
-    #[serde(deny_unknown_fields)]
+    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+    /**
+
+Closed: strict decoding refuses a property the spec does not list; tolerant decoding skips it.*/
     pub struct WebhookJobFromImage {
         #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
         pub arguments: ::std::vec::Vec<::std::string::String>,
@@ -2368,6 +3248,158 @@ pub mod types {
         pub timeout_seconds: ::std::option::Option<
             crate::generated::types::TimeoutSeconds,
         >,
+    }
+    impl<'de> ::serde::Deserialize<'de> for WebhookJobFromImage {
+        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+        where
+            D: ::serde::Deserializer<'de>,
+        {
+            #[derive(Clone, Copy)]
+            enum Field {
+                Field0,
+                Field1,
+                Field2,
+                Field3,
+                Field4,
+                Field5,
+                Field6,
+                Field7,
+            }
+            fn field(key: &str) -> ::std::option::Option<Field> {
+                match key {
+                    "arguments" => ::std::option::Option::Some(Field::Field0),
+                    "command" => ::std::option::Option::Some(Field::Field1),
+                    "dockerImage" => ::std::option::Option::Some(Field::Field2),
+                    "environment" => ::std::option::Option::Some(Field::Field3),
+                    "flavor" => ::std::option::Option::Some(Field::Field4),
+                    "labels" => ::std::option::Option::Some(Field::Field5),
+                    "secrets" => ::std::option::Option::Some(Field::Field6),
+                    "timeoutSeconds" => ::std::option::Option::Some(Field::Field7),
+                    _ => ::std::option::Option::None,
+                }
+            }
+            struct Visitor;
+            impl<'de> ::serde::de::Visitor<'de> for Visitor {
+                type Value = WebhookJobFromImage;
+                fn expecting(
+                    &self,
+                    formatter: &mut ::std::fmt::Formatter<'_>,
+                ) -> ::std::fmt::Result {
+                    formatter.write_str("struct WebhookJobFromImage")
+                }
+                fn visit_map<A>(
+                    self,
+                    mut map: A,
+                ) -> ::std::result::Result<WebhookJobFromImage, A::Error>
+                where
+                    A: ::serde::de::MapAccess<'de>,
+                {
+                    let mut field_0: ::std::option::Option<
+                        ::std::vec::Vec<::std::string::String>,
+                    > = ::std::option::Option::None;
+                    let mut field_1: ::std::option::Option<
+                        ::std::option::Option<crate::generated::types::Command>,
+                    > = ::std::option::Option::None;
+                    let mut field_2: ::std::option::Option<
+                        WebhookJobFromImageDockerImage,
+                    > = ::std::option::Option::None;
+                    let mut field_3: ::std::option::Option<
+                        crate::generated::types::EnvironmentMap,
+                    > = ::std::option::Option::None;
+                    let mut field_4: ::std::option::Option<Flavor> = ::std::option::Option::None;
+                    let mut field_5: ::std::option::Option<
+                        ::std::option::Option<crate::generated::types::LabelMap>,
+                    > = ::std::option::Option::None;
+                    let mut field_6: ::std::option::Option<
+                        ::std::vec::Vec<::std::string::String>,
+                    > = ::std::option::Option::None;
+                    let mut field_7: ::std::option::Option<
+                        ::std::option::Option<crate::generated::types::TimeoutSeconds>,
+                    > = ::std::option::Option::None;
+                    while let ::std::option::Option::Some(key) = map
+                        .next_key_seed(OpenKeySeed(field))?
+                    {
+                        match key {
+                            OpenKey::Known(Field::Field0) => {
+                                vacant::<A::Error, _>(&field_0, "arguments")?;
+                                field_0 = ::std::option::Option::Some(map.next_value()?);
+                            }
+                            OpenKey::Known(Field::Field1) => {
+                                vacant::<A::Error, _>(&field_1, "command")?;
+                                field_1 = ::std::option::Option::Some(
+                                    ::std::option::Option::Some(
+                                        map.next_value::<crate::generated::types::Command>()?,
+                                    ),
+                                );
+                            }
+                            OpenKey::Known(Field::Field2) => {
+                                vacant::<A::Error, _>(&field_2, "dockerImage")?;
+                                field_2 = ::std::option::Option::Some(map.next_value()?);
+                            }
+                            OpenKey::Known(Field::Field3) => {
+                                vacant::<A::Error, _>(&field_3, "environment")?;
+                                field_3 = ::std::option::Option::Some(map.next_value()?);
+                            }
+                            OpenKey::Known(Field::Field4) => {
+                                vacant::<A::Error, _>(&field_4, "flavor")?;
+                                field_4 = ::std::option::Option::Some(map.next_value()?);
+                            }
+                            OpenKey::Known(Field::Field5) => {
+                                vacant::<A::Error, _>(&field_5, "labels")?;
+                                field_5 = ::std::option::Option::Some(
+                                    ::std::option::Option::Some(
+                                        map.next_value::<crate::generated::types::LabelMap>()?,
+                                    ),
+                                );
+                            }
+                            OpenKey::Known(Field::Field6) => {
+                                vacant::<A::Error, _>(&field_6, "secrets")?;
+                                field_6 = ::std::option::Option::Some(map.next_value()?);
+                            }
+                            OpenKey::Known(Field::Field7) => {
+                                vacant::<A::Error, _>(&field_7, "timeoutSeconds")?;
+                                field_7 = ::std::option::Option::Some(map.next_value()?);
+                            }
+                            OpenKey::Unknown(key) => {
+                                if super::decoding::is_strict() {
+                                    const FIELDS: &[&str] = &[
+                                        "arguments",
+                                        "command",
+                                        "dockerImage",
+                                        "environment",
+                                        "flavor",
+                                        "labels",
+                                        "secrets",
+                                        "timeoutSeconds",
+                                    ];
+                                    return ::std::result::Result::Err(
+                                        <A::Error as ::serde::de::Error>::unknown_field(
+                                            &key,
+                                            FIELDS,
+                                        ),
+                                    );
+                                }
+                                map.next_value::<::serde::de::IgnoredAny>()?;
+                            }
+                        }
+                    }
+                    ::std::result::Result::Ok(WebhookJobFromImage {
+                        arguments: field_0.unwrap_or_default(),
+                        command: field_1.unwrap_or_default(),
+                        docker_image: required::<A::Error, _>(field_2, "dockerImage")?,
+                        environment: required::<A::Error, _>(field_3, "environment")?,
+                        flavor: required::<A::Error, _>(field_4, "flavor")?,
+                        labels: field_5.unwrap_or_default(),
+                        secrets: field_6.unwrap_or_default(),
+                        timeout_seconds: required::<
+                            A::Error,
+                            _,
+                        >(field_7, "timeoutSeconds")?,
+                    })
+                }
+            }
+            deserializer.deserialize_map(Visitor)
+        }
     }
     impl WebhookJobFromImage {
         pub fn builder() -> builder::WebhookJobFromImage {
@@ -2430,8 +3462,10 @@ pub mod types {
         }
     }
     ///`WebhookJobFromSpace`
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
-    #[serde(deny_unknown_fields)]
+    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+    /**
+
+Closed: strict decoding refuses a property the spec does not list; tolerant decoding skips it.*/
     pub struct WebhookJobFromSpace {
         #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
         pub arguments: ::std::vec::Vec<::std::string::String>,
@@ -2455,6 +3489,156 @@ pub mod types {
         pub timeout_seconds: ::std::option::Option<
             crate::generated::types::TimeoutSeconds,
         >,
+    }
+    impl<'de> ::serde::Deserialize<'de> for WebhookJobFromSpace {
+        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+        where
+            D: ::serde::Deserializer<'de>,
+        {
+            #[derive(Clone, Copy)]
+            enum Field {
+                Field0,
+                Field1,
+                Field2,
+                Field3,
+                Field4,
+                Field5,
+                Field6,
+                Field7,
+            }
+            fn field(key: &str) -> ::std::option::Option<Field> {
+                match key {
+                    "arguments" => ::std::option::Option::Some(Field::Field0),
+                    "command" => ::std::option::Option::Some(Field::Field1),
+                    "environment" => ::std::option::Option::Some(Field::Field2),
+                    "flavor" => ::std::option::Option::Some(Field::Field3),
+                    "labels" => ::std::option::Option::Some(Field::Field4),
+                    "secrets" => ::std::option::Option::Some(Field::Field5),
+                    "spaceId" => ::std::option::Option::Some(Field::Field6),
+                    "timeoutSeconds" => ::std::option::Option::Some(Field::Field7),
+                    _ => ::std::option::Option::None,
+                }
+            }
+            struct Visitor;
+            impl<'de> ::serde::de::Visitor<'de> for Visitor {
+                type Value = WebhookJobFromSpace;
+                fn expecting(
+                    &self,
+                    formatter: &mut ::std::fmt::Formatter<'_>,
+                ) -> ::std::fmt::Result {
+                    formatter.write_str("struct WebhookJobFromSpace")
+                }
+                fn visit_map<A>(
+                    self,
+                    mut map: A,
+                ) -> ::std::result::Result<WebhookJobFromSpace, A::Error>
+                where
+                    A: ::serde::de::MapAccess<'de>,
+                {
+                    let mut field_0: ::std::option::Option<
+                        ::std::vec::Vec<::std::string::String>,
+                    > = ::std::option::Option::None;
+                    let mut field_1: ::std::option::Option<
+                        ::std::option::Option<crate::generated::types::Command>,
+                    > = ::std::option::Option::None;
+                    let mut field_2: ::std::option::Option<
+                        crate::generated::types::EnvironmentMap,
+                    > = ::std::option::Option::None;
+                    let mut field_3: ::std::option::Option<Flavor> = ::std::option::Option::None;
+                    let mut field_4: ::std::option::Option<
+                        ::std::option::Option<crate::generated::types::LabelMap>,
+                    > = ::std::option::Option::None;
+                    let mut field_5: ::std::option::Option<
+                        ::std::vec::Vec<::std::string::String>,
+                    > = ::std::option::Option::None;
+                    let mut field_6: ::std::option::Option<WebhookJobFromSpaceSpaceId> = ::std::option::Option::None;
+                    let mut field_7: ::std::option::Option<
+                        ::std::option::Option<crate::generated::types::TimeoutSeconds>,
+                    > = ::std::option::Option::None;
+                    while let ::std::option::Option::Some(key) = map
+                        .next_key_seed(OpenKeySeed(field))?
+                    {
+                        match key {
+                            OpenKey::Known(Field::Field0) => {
+                                vacant::<A::Error, _>(&field_0, "arguments")?;
+                                field_0 = ::std::option::Option::Some(map.next_value()?);
+                            }
+                            OpenKey::Known(Field::Field1) => {
+                                vacant::<A::Error, _>(&field_1, "command")?;
+                                field_1 = ::std::option::Option::Some(
+                                    ::std::option::Option::Some(
+                                        map.next_value::<crate::generated::types::Command>()?,
+                                    ),
+                                );
+                            }
+                            OpenKey::Known(Field::Field2) => {
+                                vacant::<A::Error, _>(&field_2, "environment")?;
+                                field_2 = ::std::option::Option::Some(map.next_value()?);
+                            }
+                            OpenKey::Known(Field::Field3) => {
+                                vacant::<A::Error, _>(&field_3, "flavor")?;
+                                field_3 = ::std::option::Option::Some(map.next_value()?);
+                            }
+                            OpenKey::Known(Field::Field4) => {
+                                vacant::<A::Error, _>(&field_4, "labels")?;
+                                field_4 = ::std::option::Option::Some(
+                                    ::std::option::Option::Some(
+                                        map.next_value::<crate::generated::types::LabelMap>()?,
+                                    ),
+                                );
+                            }
+                            OpenKey::Known(Field::Field5) => {
+                                vacant::<A::Error, _>(&field_5, "secrets")?;
+                                field_5 = ::std::option::Option::Some(map.next_value()?);
+                            }
+                            OpenKey::Known(Field::Field6) => {
+                                vacant::<A::Error, _>(&field_6, "spaceId")?;
+                                field_6 = ::std::option::Option::Some(map.next_value()?);
+                            }
+                            OpenKey::Known(Field::Field7) => {
+                                vacant::<A::Error, _>(&field_7, "timeoutSeconds")?;
+                                field_7 = ::std::option::Option::Some(map.next_value()?);
+                            }
+                            OpenKey::Unknown(key) => {
+                                if super::decoding::is_strict() {
+                                    const FIELDS: &[&str] = &[
+                                        "arguments",
+                                        "command",
+                                        "environment",
+                                        "flavor",
+                                        "labels",
+                                        "secrets",
+                                        "spaceId",
+                                        "timeoutSeconds",
+                                    ];
+                                    return ::std::result::Result::Err(
+                                        <A::Error as ::serde::de::Error>::unknown_field(
+                                            &key,
+                                            FIELDS,
+                                        ),
+                                    );
+                                }
+                                map.next_value::<::serde::de::IgnoredAny>()?;
+                            }
+                        }
+                    }
+                    ::std::result::Result::Ok(WebhookJobFromSpace {
+                        arguments: field_0.unwrap_or_default(),
+                        command: field_1.unwrap_or_default(),
+                        environment: required::<A::Error, _>(field_2, "environment")?,
+                        flavor: required::<A::Error, _>(field_3, "flavor")?,
+                        labels: field_4.unwrap_or_default(),
+                        secrets: field_5.unwrap_or_default(),
+                        space_id: required::<A::Error, _>(field_6, "spaceId")?,
+                        timeout_seconds: required::<
+                            A::Error,
+                            _,
+                        >(field_7, "timeoutSeconds")?,
+                    })
+                }
+            }
+            deserializer.deserialize_map(Visitor)
+        }
     }
     impl WebhookJobFromSpace {
         pub fn builder() -> builder::WebhookJobFromSpace {
@@ -10531,6 +11715,421 @@ pub mod types {
             )
         }
     }
+    impl DiscussionStatus {
+        /// The value as it is sent on the wire.
+        pub fn as_str(&self) -> &str {
+            match self {
+                Self::Draft => "draft",
+                Self::Open => "open",
+                Self::Closed => "closed",
+                Self::Merged => "merged",
+                Self::Unknown(value) => value,
+            }
+        }
+    }
+    impl ::std::fmt::Display for DiscussionStatus {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            f.write_str(self.as_str())
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for DiscussionStatus {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            struct Visitor;
+            impl<'de> ::serde::de::Visitor<'de> for Visitor {
+                type Value = DiscussionStatus;
+                fn expecting(
+                    &self,
+                    f: &mut ::std::fmt::Formatter<'_>,
+                ) -> ::std::fmt::Result {
+                    f.write_str("a `DiscussionStatus` string")
+                }
+                fn visit_str<E: ::serde::de::Error>(
+                    self,
+                    value: &str,
+                ) -> ::std::result::Result<DiscussionStatus, E> {
+                    const VARIANTS: &[&str] = &["draft", "open", "closed", "merged"];
+                    match value {
+                        "draft" => Ok(DiscussionStatus::Draft),
+                        "open" => Ok(DiscussionStatus::Open),
+                        "closed" => Ok(DiscussionStatus::Closed),
+                        "merged" => Ok(DiscussionStatus::Merged),
+                        _ if super::decoding::is_strict() => {
+                            Err(E::unknown_variant(value, VARIANTS))
+                        }
+                        _ => Ok(DiscussionStatus::Unknown(value.to_owned())),
+                    }
+                }
+            }
+            deserializer.deserialize_str(Visitor)
+        }
+    }
+    impl Flavor {
+        /// The value as it is sent on the wire.
+        pub fn as_str(&self) -> &str {
+            match self {
+                Self::CpuBasic => "cpu-basic",
+                Self::CpuUpgrade => "cpu-upgrade",
+                Self::CpuPerformance => "cpu-performance",
+                Self::CpuXl => "cpu-xl",
+                Self::Sprx8 => "sprx8",
+                Self::ZeroA10g => "zero-a10g",
+                Self::T4Small => "t4-small",
+                Self::T4Medium => "t4-medium",
+                Self::L4x1 => "l4x1",
+                Self::L4x4 => "l4x4",
+                Self::L40sx1 => "l40sx1",
+                Self::L40sx4 => "l40sx4",
+                Self::L40sx8 => "l40sx8",
+                Self::A10gSmall => "a10g-small",
+                Self::A10gLarge => "a10g-large",
+                Self::A10gLargex2 => "a10g-largex2",
+                Self::A10gLargex4 => "a10g-largex4",
+                Self::A100Large => "a100-large",
+                Self::A100x4 => "a100x4",
+                Self::A100x8 => "a100x8",
+                Self::H200 => "h200",
+                Self::H200x2 => "h200x2",
+                Self::H200x4 => "h200x4",
+                Self::H200x8 => "h200x8",
+                Self::RtxPro6000 => "rtx-pro-6000",
+                Self::RtxPro6000x2 => "rtx-pro-6000x2",
+                Self::RtxPro6000x4 => "rtx-pro-6000x4",
+                Self::RtxPro6000x8 => "rtx-pro-6000x8",
+                Self::Inf2x6 => "inf2x6",
+                Self::Unknown(value) => value,
+            }
+        }
+    }
+    impl ::std::fmt::Display for Flavor {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            f.write_str(self.as_str())
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for Flavor {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            struct Visitor;
+            impl<'de> ::serde::de::Visitor<'de> for Visitor {
+                type Value = Flavor;
+                fn expecting(
+                    &self,
+                    f: &mut ::std::fmt::Formatter<'_>,
+                ) -> ::std::fmt::Result {
+                    f.write_str("a `Flavor` string")
+                }
+                fn visit_str<E: ::serde::de::Error>(
+                    self,
+                    value: &str,
+                ) -> ::std::result::Result<Flavor, E> {
+                    const VARIANTS: &[&str] = &[
+                        "cpu-basic",
+                        "cpu-upgrade",
+                        "cpu-performance",
+                        "cpu-xl",
+                        "sprx8",
+                        "zero-a10g",
+                        "t4-small",
+                        "t4-medium",
+                        "l4x1",
+                        "l4x4",
+                        "l40sx1",
+                        "l40sx4",
+                        "l40sx8",
+                        "a10g-small",
+                        "a10g-large",
+                        "a10g-largex2",
+                        "a10g-largex4",
+                        "a100-large",
+                        "a100x4",
+                        "a100x8",
+                        "h200",
+                        "h200x2",
+                        "h200x4",
+                        "h200x8",
+                        "rtx-pro-6000",
+                        "rtx-pro-6000x2",
+                        "rtx-pro-6000x4",
+                        "rtx-pro-6000x8",
+                        "inf2x6",
+                    ];
+                    match value {
+                        "cpu-basic" => Ok(Flavor::CpuBasic),
+                        "cpu-upgrade" => Ok(Flavor::CpuUpgrade),
+                        "cpu-performance" => Ok(Flavor::CpuPerformance),
+                        "cpu-xl" => Ok(Flavor::CpuXl),
+                        "sprx8" => Ok(Flavor::Sprx8),
+                        "zero-a10g" => Ok(Flavor::ZeroA10g),
+                        "t4-small" => Ok(Flavor::T4Small),
+                        "t4-medium" => Ok(Flavor::T4Medium),
+                        "l4x1" => Ok(Flavor::L4x1),
+                        "l4x4" => Ok(Flavor::L4x4),
+                        "l40sx1" => Ok(Flavor::L40sx1),
+                        "l40sx4" => Ok(Flavor::L40sx4),
+                        "l40sx8" => Ok(Flavor::L40sx8),
+                        "a10g-small" => Ok(Flavor::A10gSmall),
+                        "a10g-large" => Ok(Flavor::A10gLarge),
+                        "a10g-largex2" => Ok(Flavor::A10gLargex2),
+                        "a10g-largex4" => Ok(Flavor::A10gLargex4),
+                        "a100-large" => Ok(Flavor::A100Large),
+                        "a100x4" => Ok(Flavor::A100x4),
+                        "a100x8" => Ok(Flavor::A100x8),
+                        "h200" => Ok(Flavor::H200),
+                        "h200x2" => Ok(Flavor::H200x2),
+                        "h200x4" => Ok(Flavor::H200x4),
+                        "h200x8" => Ok(Flavor::H200x8),
+                        "rtx-pro-6000" => Ok(Flavor::RtxPro6000),
+                        "rtx-pro-6000x2" => Ok(Flavor::RtxPro6000x2),
+                        "rtx-pro-6000x4" => Ok(Flavor::RtxPro6000x4),
+                        "rtx-pro-6000x8" => Ok(Flavor::RtxPro6000x8),
+                        "inf2x6" => Ok(Flavor::Inf2x6),
+                        _ if super::decoding::is_strict() => {
+                            Err(E::unknown_variant(value, VARIANTS))
+                        }
+                        _ => Ok(Flavor::Unknown(value.to_owned())),
+                    }
+                }
+            }
+            deserializer.deserialize_str(Visitor)
+        }
+    }
+    impl JobStage {
+        /// The value as it is sent on the wire.
+        pub fn as_str(&self) -> &str {
+            match self {
+                Self::Completed => "COMPLETED",
+                Self::Canceled => "CANCELED",
+                Self::Error => "ERROR",
+                Self::Deleted => "DELETED",
+                Self::Running => "RUNNING",
+                Self::Scheduling => "SCHEDULING",
+                Self::Unknown(value) => value,
+            }
+        }
+    }
+    impl ::std::fmt::Display for JobStage {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            f.write_str(self.as_str())
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for JobStage {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            struct Visitor;
+            impl<'de> ::serde::de::Visitor<'de> for Visitor {
+                type Value = JobStage;
+                fn expecting(
+                    &self,
+                    f: &mut ::std::fmt::Formatter<'_>,
+                ) -> ::std::fmt::Result {
+                    f.write_str("a `JobStage` string")
+                }
+                fn visit_str<E: ::serde::de::Error>(
+                    self,
+                    value: &str,
+                ) -> ::std::result::Result<JobStage, E> {
+                    const VARIANTS: &[&str] = &[
+                        "COMPLETED",
+                        "CANCELED",
+                        "ERROR",
+                        "DELETED",
+                        "RUNNING",
+                        "SCHEDULING",
+                    ];
+                    match value {
+                        "COMPLETED" => Ok(JobStage::Completed),
+                        "CANCELED" => Ok(JobStage::Canceled),
+                        "ERROR" => Ok(JobStage::Error),
+                        "DELETED" => Ok(JobStage::Deleted),
+                        "RUNNING" => Ok(JobStage::Running),
+                        "SCHEDULING" => Ok(JobStage::Scheduling),
+                        _ if super::decoding::is_strict() => {
+                            Err(E::unknown_variant(value, VARIANTS))
+                        }
+                        _ => Ok(JobStage::Unknown(value.to_owned())),
+                    }
+                }
+            }
+            deserializer.deserialize_str(Visitor)
+        }
+    }
+    impl RepoType {
+        /// The value as it is sent on the wire.
+        pub fn as_str(&self) -> &str {
+            match self {
+                Self::Dataset => "dataset",
+                Self::Model => "model",
+                Self::Space => "space",
+                Self::Bucket => "bucket",
+                Self::Kernel => "kernel",
+                Self::Container => "container",
+                Self::Unknown(value) => value,
+            }
+        }
+    }
+    impl ::std::fmt::Display for RepoType {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            f.write_str(self.as_str())
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for RepoType {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            struct Visitor;
+            impl<'de> ::serde::de::Visitor<'de> for Visitor {
+                type Value = RepoType;
+                fn expecting(
+                    &self,
+                    f: &mut ::std::fmt::Formatter<'_>,
+                ) -> ::std::fmt::Result {
+                    f.write_str("a `RepoType` string")
+                }
+                fn visit_str<E: ::serde::de::Error>(
+                    self,
+                    value: &str,
+                ) -> ::std::result::Result<RepoType, E> {
+                    const VARIANTS: &[&str] = &[
+                        "dataset",
+                        "model",
+                        "space",
+                        "bucket",
+                        "kernel",
+                        "container",
+                    ];
+                    match value {
+                        "dataset" => Ok(RepoType::Dataset),
+                        "model" => Ok(RepoType::Model),
+                        "space" => Ok(RepoType::Space),
+                        "bucket" => Ok(RepoType::Bucket),
+                        "kernel" => Ok(RepoType::Kernel),
+                        "container" => Ok(RepoType::Container),
+                        _ if super::decoding::is_strict() => {
+                            Err(E::unknown_variant(value, VARIANTS))
+                        }
+                        _ => Ok(RepoType::Unknown(value.to_owned())),
+                    }
+                }
+            }
+            deserializer.deserialize_str(Visitor)
+        }
+    }
+    impl WatchedType {
+        /// The value as it is sent on the wire.
+        pub fn as_str(&self) -> &str {
+            match self {
+                Self::Dataset => "dataset",
+                Self::Model => "model",
+                Self::Space => "space",
+                Self::Bucket => "bucket",
+                Self::Kernel => "kernel",
+                Self::Container => "container",
+                Self::User => "user",
+                Self::Org => "org",
+                Self::Unknown(value) => value,
+            }
+        }
+    }
+    impl ::std::fmt::Display for WatchedType {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            f.write_str(self.as_str())
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for WatchedType {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            struct Visitor;
+            impl<'de> ::serde::de::Visitor<'de> for Visitor {
+                type Value = WatchedType;
+                fn expecting(
+                    &self,
+                    f: &mut ::std::fmt::Formatter<'_>,
+                ) -> ::std::fmt::Result {
+                    f.write_str("a `WatchedType` string")
+                }
+                fn visit_str<E: ::serde::de::Error>(
+                    self,
+                    value: &str,
+                ) -> ::std::result::Result<WatchedType, E> {
+                    const VARIANTS: &[&str] = &[
+                        "dataset",
+                        "model",
+                        "space",
+                        "bucket",
+                        "kernel",
+                        "container",
+                        "user",
+                        "org",
+                    ];
+                    match value {
+                        "dataset" => Ok(WatchedType::Dataset),
+                        "model" => Ok(WatchedType::Model),
+                        "space" => Ok(WatchedType::Space),
+                        "bucket" => Ok(WatchedType::Bucket),
+                        "kernel" => Ok(WatchedType::Kernel),
+                        "container" => Ok(WatchedType::Container),
+                        "user" => Ok(WatchedType::User),
+                        "org" => Ok(WatchedType::Org),
+                        _ if super::decoding::is_strict() => {
+                            Err(E::unknown_variant(value, VARIANTS))
+                        }
+                        _ => Ok(WatchedType::Unknown(value.to_owned())),
+                    }
+                }
+            }
+            deserializer.deserialize_str(Visitor)
+        }
+    }
+    impl WebhookDomain {
+        /// The value as it is sent on the wire.
+        pub fn as_str(&self) -> &str {
+            match self {
+                Self::Repo => "repo",
+                Self::Discussion => "discussion",
+                Self::Unknown(value) => value,
+            }
+        }
+    }
+    impl ::std::fmt::Display for WebhookDomain {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            f.write_str(self.as_str())
+        }
+    }
+    impl<'de> ::serde::Deserialize<'de> for WebhookDomain {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            struct Visitor;
+            impl<'de> ::serde::de::Visitor<'de> for Visitor {
+                type Value = WebhookDomain;
+                fn expecting(
+                    &self,
+                    f: &mut ::std::fmt::Formatter<'_>,
+                ) -> ::std::fmt::Result {
+                    f.write_str("a `WebhookDomain` string")
+                }
+                fn visit_str<E: ::serde::de::Error>(
+                    self,
+                    value: &str,
+                ) -> ::std::result::Result<WebhookDomain, E> {
+                    const VARIANTS: &[&str] = &["repo", "discussion"];
+                    match value {
+                        "repo" => Ok(WebhookDomain::Repo),
+                        "discussion" => Ok(WebhookDomain::Discussion),
+                        _ if super::decoding::is_strict() => {
+                            Err(E::unknown_variant(value, VARIANTS))
+                        }
+                        _ => Ok(WebhookDomain::Unknown(value.to_owned())),
+                    }
+                }
+            }
+            deserializer.deserialize_str(Visitor)
+        }
+    }
     /// A notification of one of four kinds, discriminated by `type`.
     ///
     /// Rules: tag `type` is one of `paper`, `repo`, `post`, `community_blog`.
@@ -10538,6 +12137,7 @@ pub mod types {
     /// Patched: typify makes a `oneOf` of `$ref`s an untagged enum and drops `const` tags.
     #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
     #[serde(tag = "type")]
+    #[non_exhaustive]
     pub enum Notification {
         #[serde(rename = "paper")]
         Paper(PaperNotification),
@@ -10547,6 +12147,10 @@ pub mod types {
         Post(PostNotification),
         #[serde(rename = "community_blog")]
         CommunityBlog(CommunityBlogNotification),
+        /// A variant this client's spec does not list, as the hub sent it (tag
+        /// included; a newer hub may add variants). Strict decoding and requests refuse it.
+        #[serde(untagged)]
+        Unknown(::serde_json::Map<::std::string::String, ::serde_json::Value>),
     }
     impl<'de> ::serde::Deserialize<'de> for Notification {
         fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -10585,29 +12189,62 @@ pub mod types {
                             None => return Err(M::Error::missing_field("type")),
                         }
                     };
-                    let rest = ::serde::de::value::MapAccessDeserializer::new(
-                        tagged_union_support::Replay::new(before, map),
-                    );
                     match tag.as_str() {
                         "paper" => {
                             <PaperNotification as ::serde::Deserialize>::deserialize(
-                                    rest,
+                                    ::serde::de::value::MapAccessDeserializer::new(
+                                        tagged_union_support::Replay::new(before, map),
+                                    ),
                                 )
                                 .map(Notification::Paper)
                         }
                         "repo" => {
-                            <RepoNotification as ::serde::Deserialize>::deserialize(rest)
+                            <RepoNotification as ::serde::Deserialize>::deserialize(
+                                    ::serde::de::value::MapAccessDeserializer::new(
+                                        tagged_union_support::Replay::new(before, map),
+                                    ),
+                                )
                                 .map(Notification::Repo)
                         }
                         "post" => {
-                            <PostNotification as ::serde::Deserialize>::deserialize(rest)
+                            <PostNotification as ::serde::Deserialize>::deserialize(
+                                    ::serde::de::value::MapAccessDeserializer::new(
+                                        tagged_union_support::Replay::new(before, map),
+                                    ),
+                                )
                                 .map(Notification::Post)
                         }
                         "community_blog" => {
                             <CommunityBlogNotification as ::serde::Deserialize>::deserialize(
-                                    rest,
+                                    ::serde::de::value::MapAccessDeserializer::new(
+                                        tagged_union_support::Replay::new(before, map),
+                                    ),
                                 )
                                 .map(Notification::CommunityBlog)
+                        }
+                        other if !super::decoding::is_strict() => {
+                            let mut object: ::serde_json::Map<
+                                ::std::string::String,
+                                ::serde_json::Value,
+                            > = before.into_iter().collect();
+                            object
+                                .insert(
+                                    "type".to_owned(),
+                                    ::serde_json::Value::String(other.to_owned()),
+                                );
+                            while let Some((key, value)) = map
+                                .next_entry::<::std::string::String, ::serde_json::Value>()?
+                            {
+                                if object.contains_key(&key) {
+                                    return Err(
+                                        M::Error::custom(
+                                            ::std::format_args!("duplicate field `{key}`"),
+                                        ),
+                                    );
+                                }
+                                object.insert(key, value);
+                            }
+                            Ok(Notification::Unknown(object))
                         }
                         other => Err(M::Error::unknown_variant(other, VARIANTS)),
                     }
@@ -10643,9 +12280,13 @@ pub mod types {
     /// Patched: an untagged enum would accept a job with both `spaceId` and `dockerImage`.
     #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
     #[serde(untagged)]
+    #[non_exhaustive]
     pub enum WebhookJob {
         FromSpace(WebhookJobFromSpace),
         FromImage(WebhookJobFromImage),
+        /// An object with none or several of the keys, as the hub sent it (a newer hub
+        /// may add variants). Strict decoding and requests refuse it.
+        Unknown(::serde_json::Map<::std::string::String, ::serde_json::Value>),
     }
     impl<'de> ::serde::Deserialize<'de> for WebhookJob {
         fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -10666,13 +12307,15 @@ pub mod types {
                         }
                     })
             }
-            let value = ::serde_json::Value::deserialize(deserializer)?;
-            let ::serde_json::Value::Object(object) = &value else {
-                return Err(
-                    D::Error::custom(
-                        ::std::format_args!("must be an object; got {}", value),
-                    ),
-                );
+            let object = match ::serde_json::Value::deserialize(deserializer)? {
+                ::serde_json::Value::Object(object) => object,
+                value => {
+                    return Err(
+                        D::Error::custom(
+                            ::std::format_args!("must be an object; got {}", value),
+                        ),
+                    );
+                }
             };
             let present: ::std::vec::Vec<&str> = ["spaceId", "dockerImage"]
                 .into_iter()
@@ -10680,13 +12323,20 @@ pub mod types {
                 .collect();
             match present.as_slice() {
                 ["spaceId"] => {
-                    decode_variant::<WebhookJobFromSpace, D::Error>(value)
+                    decode_variant::<
+                        WebhookJobFromSpace,
+                        D::Error,
+                    >(::serde_json::Value::Object(object))
                         .map(Self::FromSpace)
                 }
                 ["dockerImage"] => {
-                    decode_variant::<WebhookJobFromImage, D::Error>(value)
+                    decode_variant::<
+                        WebhookJobFromImage,
+                        D::Error,
+                    >(::serde_json::Value::Object(object))
                         .map(Self::FromImage)
                 }
+                _ if !super::decoding::is_strict() => Ok(Self::Unknown(object)),
                 [] => {
                     Err(
                         D::Error::custom(
@@ -10749,13 +12399,15 @@ pub mod types {
                         }
                     })
             }
-            let value = ::serde_json::Value::deserialize(deserializer)?;
-            let ::serde_json::Value::Object(object) = &value else {
-                return Err(
-                    D::Error::custom(
-                        ::std::format_args!("must be an object; got {}", value),
-                    ),
-                );
+            let object = match ::serde_json::Value::deserialize(deserializer)? {
+                ::serde_json::Value::Object(object) => object,
+                value => {
+                    return Err(
+                        D::Error::custom(
+                            ::std::format_args!("must be an object; got {}", value),
+                        ),
+                    );
+                }
             };
             let present: ::std::vec::Vec<&str> = ["spaceId", "dockerImage"]
                 .into_iter()
@@ -10763,11 +12415,17 @@ pub mod types {
                 .collect();
             match present.as_slice() {
                 ["spaceId"] => {
-                    decode_variant::<WebhookJobRequestFromSpace, D::Error>(value)
+                    decode_variant::<
+                        WebhookJobRequestFromSpace,
+                        D::Error,
+                    >(::serde_json::Value::Object(object))
                         .map(Self::FromSpace)
                 }
                 ["dockerImage"] => {
-                    decode_variant::<WebhookJobRequestFromImage, D::Error>(value)
+                    decode_variant::<
+                        WebhookJobRequestFromImage,
+                        D::Error,
+                    >(::serde_json::Value::Object(object))
                         .map(Self::FromImage)
                 }
                 [] => {
@@ -10807,11 +12465,15 @@ pub mod types {
     /// Rules: exactly `false | true | "suspended-after-failure"`.
     ///
     /// Patched: `false | true | "suspended-after-failure"` reads better as three named states.
-    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+    #[non_exhaustive]
     pub enum WebhookDisabled {
         Enabled,
         Disabled,
         SuspendedAfterFailure,
+        /// A string this client's spec does not list, as the hub sent it (a newer hub
+        /// may add values). Strict decoding and requests refuse it.
+        Unknown(::std::string::String),
     }
     impl ::serde::Serialize for WebhookDisabled {
         fn serialize<S: ::serde::Serializer>(
@@ -10824,6 +12486,7 @@ pub mod types {
                 Self::SuspendedAfterFailure => {
                     serializer.serialize_str("suspended-after-failure")
                 }
+                Self::Unknown(text) => serializer.serialize_str(text),
             }
         }
     }
@@ -10838,6 +12501,9 @@ pub mod types {
                 ::serde_json::Value::String(
                     text,
                 ) if text == "suspended-after-failure" => Ok(Self::SuspendedAfterFailure),
+                ::serde_json::Value::String(text) if !super::decoding::is_strict() => {
+                    Ok(Self::Unknown(text))
+                }
                 other => {
                     Err(
                         D::Error::custom(
@@ -15914,6 +17580,40 @@ pub mod builder {
 pub mod prelude {
     pub use self::super::Client;
 }
+/// How generated types decode what the hub sends: tolerant by default, strict inside
+/// [`decoding::strict`].
+///
+/// Tolerant decoding keeps what a newer hub may add: an enum value or union variant the
+/// spec does not list becomes the type's `Unknown` variant, holding the value as sent
+/// (and serializing back to it), and an unknown property of a closed object is skipped.
+/// Every other rule of the spec is enforced in both modes.
+pub mod decoding {
+    ::std::thread_local! {
+        static STRICT : ::std::cell::Cell < bool > = const {
+        ::std::cell::Cell::new(false) };
+    }
+    /// Runs `decode` with strict decoding on this thread: what the spec does not list is
+    /// refused, as the spec refuses it. Decoding is synchronous, so every decode that
+    /// `decode` runs is covered; the previous mode is restored afterwards, even if
+    /// `decode` panics.
+    ///
+    /// For instance, an enum value the spec does not list decodes to `Unknown(..)` on its
+    /// own, and to an `unknown variant` error inside `strict(|| serde_json::from_str(..))`.
+    pub fn strict<T>(decode: impl FnOnce() -> T) -> T {
+        struct Restore(bool);
+        impl Drop for Restore {
+            fn drop(&mut self) {
+                STRICT.with(|strict| strict.set(self.0));
+            }
+        }
+        let _restore = Restore(STRICT.with(|strict| strict.replace(true)));
+        decode()
+    }
+    /// Whether this thread decodes strictly.
+    pub fn is_strict() -> bool {
+        STRICT.with(::std::cell::Cell::get)
+    }
+}
 /// Every component schema of the spec by name, decodable into its generated type.
 pub mod schemas {
     /// The component schema names, sorted.
@@ -16029,12 +17729,14 @@ pub mod schemas {
     }
     impl ::std::error::Error for DecodeError {}
     /// Decodes `json` as the component schema `name` and returns the decoded value
-    /// serialized again; `None` when the spec has no such component.
+    /// serialized again; `None` when the spec has no such component. Decoding is strict
+    /// (see [`decoding`](super::decoding)): the registry accepts exactly what the spec
+    /// accepts, values a newer hub may add included.
     pub fn decode(
         name: &str,
         json: &str,
     ) -> ::std::option::Option<::std::result::Result<::serde_json::Value, DecodeError>> {
-        Some(
+        super::decoding::strict(|| Some(
             match name {
                 "Arch" => decode_as::<super::types::Arch>(json),
                 "Attempts" => decode_as::<super::types::Attempts>(json),
@@ -16226,7 +17928,7 @@ pub mod schemas {
                 "WebhookVersion" => decode_as::<super::types::WebhookVersion>(json),
                 _ => return None,
             },
-        )
+        ))
     }
     fn decode_as<T: ::serde::de::DeserializeOwned + ::serde::Serialize>(
         json: &str,

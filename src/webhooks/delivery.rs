@@ -435,7 +435,7 @@ mod tests {
             Some("repo.type")
         );
         assert_eq!(
-            field_of(r#"{"event":{"action":"update"},"repo":{"type":"widget"}}"#).as_deref(),
+            field_of(r#"{"event":{"action":"update"},"repo":{"type":7}}"#).as_deref(),
             Some("repo.type")
         );
         assert_eq!(

@@ -10,6 +10,11 @@
 //! is named, `default` and `deserialize_present` mean what they mean to serde. Serialization
 //! stays derived.
 //!
+//! A closed object (`#[serde(deny_unknown_fields)]`) of a tolerant schema (see `tolerance`)
+//! gets the same decoder without `extra`: an unknown key is refused under strict decoding, with
+//! the derive's message, and skipped otherwise, so a property a newer hub adds does not fail
+//! the call. Closed objects of request-only schemas keep their derive.
+//!
 //! Only the attributes that step 5 and typify put on such structs are understood; any other
 //! stops generation, naming the struct, rather than being silently ignored.
 
@@ -23,14 +28,18 @@ use crate::Error;
 const EXTRA_MAP: &str =
     ":: serde_json :: Map < :: std :: string :: String , :: serde_json :: Value >";
 
-/// Rewrites every struct of `types` with a flattened `extra` map; each new impl goes right
-/// after its struct, where a reader of the generated file looks for it.
-pub(super) fn decode_open_objects_in_one_pass(types: &mut Vec<syn::Item>) -> Result<(), Error> {
+/// Rewrites every struct of `types` with a flattened `extra` map, and every closed struct
+/// `is_tolerant` names; each new impl goes right after its struct, where a reader of the
+/// generated file looks for it.
+pub(super) fn decode_open_objects_in_one_pass(
+    types: &mut Vec<syn::Item>,
+    is_tolerant: &dyn Fn(&str) -> bool,
+) -> Result<(), Error> {
     let mut rewritten = Vec::with_capacity(types.len());
     let mut any = false;
     for mut item in std::mem::take(types) {
         let decoder = match &mut item {
-            syn::Item::Struct(structure) => rewrite(structure)?,
+            syn::Item::Struct(structure) => rewrite(structure, is_tolerant)?,
             _ => None,
         };
         rewritten.push(item);
@@ -73,9 +82,19 @@ enum Missing {
     Refused,
 }
 
+/// The container attribute typify puts on a closed object.
+const CLOSED: &str = "# [serde (deny_unknown_fields)]";
+
+/// The documentation line a tolerant closed object gets; the API surface reads it back.
+pub(crate) const CLOSED_DOC: &str = "\n\nClosed: strict decoding refuses a property the spec does not list; tolerant decoding skips it.";
+
 /// Drops `Deserialize` from the struct's derive and returns its replacement, or `None` when the
-/// struct has no flattened `extra` map (it keeps its derive).
-fn rewrite(structure: &mut syn::ItemStruct) -> Result<Option<TokenStream>, Error> {
+/// struct has no flattened `extra` map and is not a tolerant closed object (it keeps its
+/// derive).
+fn rewrite(
+    structure: &mut syn::ItemStruct,
+    is_tolerant: &dyn Fn(&str) -> bool,
+) -> Result<Option<TokenStream>, Error> {
     let name = structure.ident.clone();
     let syn::Fields::Named(fields) = &structure.fields else {
         return Ok(None);
@@ -86,31 +105,45 @@ fn rewrite(structure: &mut syn::ItemStruct) -> Result<Option<TokenStream>, Error
             extra = field.ident.clone();
         }
     }
-    let Some(extra) = extra else {
+    let serde_attrs: Vec<String> = structure
+        .attrs
+        .iter()
+        .filter(|attr| attr.path().is_ident("serde"))
+        .map(tokens)
+        .collect();
+    let closed = extra.is_none()
+        && serde_attrs.len() == 1
+        && serde_attrs[0] == CLOSED
+        && is_tolerant(&name.to_string());
+    if extra.is_none() && !closed {
         return Ok(None);
-    };
-    let refuse = |what: String| Error::Syntax(format!("open object `{name}`: {what}"));
+    }
+    let kind = if closed { "closed" } else { "open" };
+    let refuse = |what: String| Error::Syntax(format!("{kind} object `{name}`: {what}"));
     if !structure.generics.params.is_empty() {
         return Err(refuse("generic structs are not supported".into()));
     }
-    if let Some(attr) = structure
-        .attrs
-        .iter()
-        .find(|attr| attr.path().is_ident("serde"))
-    {
-        return Err(refuse(format!(
-            "unsupported container attribute `{}`",
-            tokens(attr)
-        )));
+    if let (false, Some(attr)) = (closed, serde_attrs.first()) {
+        return Err(refuse(format!("unsupported container attribute `{attr}`")));
     }
     let known = fields
         .named
         .iter()
-        .filter(|field| field.ident.as_ref() != Some(&extra))
+        .filter(|field| extra.is_none() || field.ident != extra)
         .map(|field| known_field(field).map_err(&refuse))
         .collect::<Result<Vec<_>, _>>()?;
     drop_derived_deserialize(structure).map_err(refuse)?;
-    Ok(Some(decoder(&name, &extra, &known)))
+    if closed {
+        // The container attribute goes (the derive it configured is gone); this line keeps the
+        // fact in the documentation and in the API surface.
+        structure
+            .attrs
+            .retain(|attr| !attr.path().is_ident("serde"));
+        structure.attrs.push(syn::parse_quote! {
+            #[doc = #CLOSED_DOC]
+        });
+    }
+    Ok(Some(decoder(&name, extra.as_ref(), &known)))
 }
 
 fn known_field(field: &syn::Field) -> Result<KnownField, String> {
@@ -120,6 +153,7 @@ fn known_field(field: &syn::Field) -> Result<KnownField, String> {
         .ok_or_else(|| "a field without a name".to_owned())?;
     let mut default = None;
     let mut present = false;
+    let mut required_nullable = false;
     for attr in field
         .attrs
         .iter()
@@ -142,10 +176,16 @@ fn known_field(field: &syn::Field) -> Result<KnownField, String> {
                 "default" => default = Some(Missing::Default),
                 "deserialize_with" => {
                     let path: syn::LitStr = meta.value()?.parse()?;
-                    if path.value() != "deserialize_present" {
-                        return Err(meta.error("only `deserialize_present` is supported"));
+                    match path.value().as_str() {
+                        "deserialize_present" => present = true,
+                        // typify's required nullable field: `null` is `None`, absent is refused.
+                        "::std::option::Option::deserialize" => required_nullable = true,
+                        _ => {
+                            return Err(meta.error(
+                                "only `deserialize_present` and `Option::deserialize` are supported",
+                            ));
+                        }
                     }
-                    present = true;
                 }
                 _ => return Err(meta.error("unsupported field attribute")),
             }
@@ -161,7 +201,7 @@ fn known_field(field: &syn::Field) -> Result<KnownField, String> {
     }
     let missing = match default {
         Some(default) => default,
-        None if optional && !present => Missing::Default,
+        None if optional && !present && !required_nullable => Missing::Default,
         None => Missing::Refused,
     };
     Ok(KnownField {
@@ -219,8 +259,9 @@ fn drop_derived_deserialize(structure: &mut syn::ItemStruct) -> Result<(), Strin
     }
 }
 
-/// The `Deserialize` impl of one open object.
-fn decoder(name: &syn::Ident, extra: &syn::Ident, known: &[KnownField]) -> TokenStream {
+/// The `Deserialize` impl of one open object (unknown keys into `extra`) or tolerant closed
+/// object (no `extra`: unknown keys refused when strict, skipped otherwise).
+fn decoder(name: &syn::Ident, extra: Option<&syn::Ident>, known: &[KnownField]) -> TokenStream {
     let expecting = format!("struct {name}");
     let variants: Vec<syn::Ident> = (0..known.len())
         .map(|index| format_ident!("Field{index}"))
@@ -251,6 +292,28 @@ fn decoder(name: &syn::Ident, extra: &syn::Ident, known: &[KnownField]) -> Token
     let no_known_arm = known
         .is_empty()
         .then(|| quote! { OpenKey::Known(field) => match field {}, });
+    let (extra_slot, extra_value, unknown_arm) = match extra {
+        Some(extra) => (
+            quote! { let mut #extra = ::serde_json::Map::new(); },
+            quote! { #extra },
+            quote! {
+                vacant_unknown::<A::Error>(&#extra, &key)?;
+                let value = map.next_value()?;
+                #extra.insert(key, value);
+            },
+        ),
+        None => (
+            quote! {},
+            quote! {},
+            quote! {
+                if super::decoding::is_strict() {
+                    const FIELDS: &[&str] = &[#(#wires),*];
+                    return ::std::result::Result::Err(<A::Error as ::serde::de::Error>::unknown_field(&key, FIELDS));
+                }
+                map.next_value::<::serde::de::IgnoredAny>()?;
+            },
+        ),
+    };
     quote! {
         impl<'de> ::serde::Deserialize<'de> for #name {
             fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
@@ -281,7 +344,7 @@ fn decoder(name: &syn::Ident, extra: &syn::Ident, known: &[KnownField]) -> Token
                         A: ::serde::de::MapAccess<'de>,
                     {
                         #(let mut #slots: ::std::option::Option<#slot_types> = ::std::option::Option::None;)*
-                        let mut #extra = ::serde_json::Map::new();
+                        #extra_slot
                         while let ::std::option::Option::Some(key) = map.next_key_seed(OpenKeySeed(field))? {
                             match key {
                                 #(OpenKey::Known(Field::#variants) => {
@@ -290,13 +353,11 @@ fn decoder(name: &syn::Ident, extra: &syn::Ident, known: &[KnownField]) -> Token
                                 })*
                                 #no_known_arm
                                 OpenKey::Unknown(key) => {
-                                    vacant_unknown::<A::Error>(&#extra, &key)?;
-                                    let value = map.next_value()?;
-                                    #extra.insert(key, value);
+                                    #unknown_arm
                                 }
                             }
                         }
-                        ::std::result::Result::Ok(#name { #(#values,)* #extra })
+                        ::std::result::Result::Ok(#name { #(#values,)* #extra_value })
                     }
                 }
 
@@ -401,7 +462,7 @@ mod tests {
 
     fn run(item: syn::ItemStruct) -> Result<Vec<syn::Item>, Error> {
         let mut types = vec![syn::Item::Struct(item)];
-        decode_open_objects_in_one_pass(&mut types)?;
+        decode_open_objects_in_one_pass(&mut types, &|name| name == "Tolerant")?;
         Ok(types)
     }
 
@@ -434,6 +495,38 @@ mod tests {
             rest[0].contains("\"type\" => :: std :: option :: Option :: Some (Field :: Field0)")
         );
         assert!(rest.iter().any(|item| item.contains("struct OpenKeySeed")));
+    }
+
+    #[test]
+    fn a_tolerant_closed_object_gets_a_decoder_that_consults_the_mode() {
+        let types = run(syn::parse_quote! {
+            #[derive(::serde::Deserialize, ::serde::Serialize)]
+            #[serde(deny_unknown_fields)]
+            pub struct Tolerant { pub id: ::std::string::String }
+        })
+        .unwrap();
+        let structure = tokens(&types[0]);
+        assert!(!structure.contains("deny_unknown_fields"), "{structure}");
+        assert!(
+            structure.contains("Closed: strict decoding refuses"),
+            "{structure}"
+        );
+        let decoder = tokens(&types[1]);
+        assert!(
+            decoder.contains("super :: decoding :: is_strict ()"),
+            "{decoder}"
+        );
+        assert!(decoder.contains("IgnoredAny"), "{decoder}");
+        assert!(!decoder.contains("extra"), "{decoder}");
+
+        // A closed object only requests use keeps its derive, and with it its strictness.
+        let types = run(syn::parse_quote! {
+            #[derive(::serde::Deserialize)]
+            #[serde(deny_unknown_fields)]
+            pub struct RequestOnly { pub id: ::std::string::String }
+        })
+        .unwrap();
+        assert_eq!(types.len(), 1);
     }
 
     #[test]
@@ -493,7 +586,7 @@ mod tests {
                         pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     }
                 },
-                "open object `Open`: field `id`: only `deserialize_present` is supported",
+                "open object `Open`: field `id`: only `deserialize_present` and `Option::deserialize` are supported",
             ),
             (
                 syn::parse_quote! {

@@ -88,6 +88,9 @@ pub struct Applied {
     pub tagged_variants: Vec<(String, syn::Ident, syn::Ident)>,
     /// Whether a tagged union needs the shared replay support module.
     pub needs_replay: bool,
+    /// Component schemas only requests use: they decode strictly and have no `Unknown`
+    /// variant (see `emit::tolerance`).
+    pub request_only: BTreeSet<String>,
 }
 
 /// The name of the error type every validated patch type reports with.
@@ -96,7 +99,10 @@ const VALIDATION_ERROR: &str = "ValidationError";
 /// Applies every patch, in order, to the down-levelled document, then checks that every rule
 /// typify would drop is enforced by one of them.
 pub fn apply(document: &mut Value, patches: &[Patch]) -> Result<Applied, Error> {
-    let mut applied = Applied::default();
+    let mut applied = Applied {
+        request_only: crate::emit::tolerance::request_only_schemas(document),
+        ..Applied::default()
+    };
     for patch in patches {
         let name = component_name(patch)?;
         if applied
@@ -118,6 +124,7 @@ pub fn apply(document: &mut Value, patches: &[Patch]) -> Result<Applied, Error> 
             name,
             ident: rust_ident(name, patch.target)?,
             schema: &schema,
+            tolerant: !applied.request_only.contains(name),
         };
         match patch.action {
             Action::TaggedUnion { tag } => unions::tagged(document, &target, tag, &mut applied)?,
@@ -168,6 +175,9 @@ pub(crate) struct Target<'a> {
     pub ident: syn::Ident,
     /// The component schema as it was before this patch.
     pub schema: &'a Value,
+    /// Whether the type may come from the hub, so must keep what a newer hub adds in an
+    /// `Unknown` variant (see `emit::tolerance`); request-only types stay strict.
+    pub tolerant: bool,
 }
 
 impl Target<'_> {

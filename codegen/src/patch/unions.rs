@@ -85,7 +85,7 @@ pub(super) fn tagged(
         let variant_ident = rust_ident(value, target.patch.target)?;
         let inner = rust_ident(variant, target.patch.target)?;
         variants.push(quote! { #[serde(rename = #value)] #variant_ident(#inner), });
-        decode_arms.push(quote! { #value => <#inner as ::serde::Deserialize>::deserialize(rest).map(#ident::#variant_ident), });
+        decode_arms.push(quote! { #value => <#inner as ::serde::Deserialize>::deserialize(::serde::de::value::MapAccessDeserializer::new(tagged_union_support::Replay::new(before, map))).map(#ident::#variant_ident), });
         conversions.push(from_variant(ident, &variant_ident, &inner));
         applied
             .tagged_variants
@@ -93,6 +93,34 @@ pub(super) fn tagged(
     }
     let names: Vec<&String> = arms.iter().map(|(value, _)| value).collect();
     let expecting = format!("a `{}` object tagged by `{tag}`", target.name);
+    // A tolerant union keeps an object with a tag it does not know, tag included, so that it
+    // serializes back unchanged; strict decoding refuses it.
+    let (unknown_variant, unknown_arm, non_exhaustive) = if target.tolerant {
+        (
+            quote! {
+                /// A variant this client's spec does not list, as the hub sent it (tag
+                /// included; a newer hub may add variants). Strict decoding and requests refuse it.
+                #[serde(untagged)]
+                Unknown(::serde_json::Map<::std::string::String, ::serde_json::Value>),
+            },
+            quote! {
+                other if !super::decoding::is_strict() => {
+                    let mut object: ::serde_json::Map<::std::string::String, ::serde_json::Value> = before.into_iter().collect();
+                    object.insert(#tag.to_owned(), ::serde_json::Value::String(other.to_owned()));
+                    while let Some((key, value)) = map.next_entry::<::std::string::String, ::serde_json::Value>()? {
+                        if object.contains_key(&key) {
+                            return Err(M::Error::custom(::std::format_args!("duplicate field `{key}`")));
+                        }
+                        object.insert(key, value);
+                    }
+                    Ok(#ident::Unknown(object))
+                }
+            },
+            quote! { #[non_exhaustive] },
+        )
+    } else {
+        (quote! {}, quote! {}, quote! {})
+    };
     let doc = target.doc(&rules);
     // Deserialize is written out rather than derived: serde's `#[serde(tag)]` buffers every
     // object and decodes it twice. This reads the tag and decodes the variant straight from the
@@ -101,7 +129,8 @@ pub(super) fn tagged(
         #doc
         #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
         #[serde(tag = #tag)]
-        pub enum #ident { #(#variants)* }
+        #non_exhaustive
+        pub enum #ident { #(#variants)* #unknown_variant }
         impl<'de> ::serde::Deserialize<'de> for #ident {
             fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
                 struct Visitor;
@@ -124,9 +153,9 @@ pub(super) fn tagged(
                                 None => return Err(M::Error::missing_field(#tag)),
                             }
                         };
-                        let rest = ::serde::de::value::MapAccessDeserializer::new(tagged_union_support::Replay::new(before, map));
                         match tag.as_str() {
                             #(#decode_arms)*
+                            #unknown_arm
                             other => Err(M::Error::unknown_variant(other, VARIANTS)),
                         }
                     }
@@ -175,7 +204,7 @@ pub(super) fn exclusive(
         let variant_ident = rust_ident(short, target.patch.target)?;
         let inner = rust_ident(variant, target.patch.target)?;
         variants.push(quote! { #variant_ident(#inner), });
-        arms.push(quote! { [#key] => decode_variant::<#inner, D::Error>(value).map(Self::#variant_ident), });
+        arms.push(quote! { [#key] => decode_variant::<#inner, D::Error>(::serde_json::Value::Object(object)).map(Self::#variant_ident), });
         conversions.push(from_variant(ident, &variant_ident, &inner));
     }
     let listed = keys
@@ -186,11 +215,29 @@ pub(super) fn exclusive(
     let neither = format!("must have exactly one of {listed}; got none");
     let several = format!("must have exactly one of {listed}; got ");
     let doc = target.doc(&format!("exactly one of {listed}"));
+    // A tolerant union keeps an object with none or several of the keys (a newer hub may add a
+    // variant) as it came; strict decoding refuses it.
+    let (unknown_variant, unknown_arm, non_exhaustive) = if target.tolerant {
+        (
+            quote! {
+                /// An object with none or several of the keys, as the hub sent it (a newer hub
+                /// may add variants). Strict decoding and requests refuse it.
+                Unknown(::serde_json::Map<::std::string::String, ::serde_json::Value>),
+            },
+            quote! {
+                _ if !super::decoding::is_strict() => Ok(Self::Unknown(object)),
+            },
+            quote! { #[non_exhaustive] },
+        )
+    } else {
+        (quote! {}, quote! {}, quote! {})
+    };
     let item = quote! {
         #doc
         #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
         #[serde(untagged)]
-        pub enum #ident { #(#variants)* }
+        #non_exhaustive
+        pub enum #ident { #(#variants)* #unknown_variant }
         impl<'de> ::serde::Deserialize<'de> for #ident {
             fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
                 use ::serde::de::Error as _;
@@ -205,13 +252,14 @@ pub(super) fn exclusive(
                         }
                     })
                 }
-                let value = ::serde_json::Value::deserialize(deserializer)?;
-                let ::serde_json::Value::Object(object) = &value else {
-                    return Err(D::Error::custom(::std::format_args!("must be an object; got {}", value)));
+                let object = match ::serde_json::Value::deserialize(deserializer)? {
+                    ::serde_json::Value::Object(object) => object,
+                    value => return Err(D::Error::custom(::std::format_args!("must be an object; got {}", value))),
                 };
                 let present: ::std::vec::Vec<&str> = [#(#keys),*].into_iter().filter(|key| object.contains_key(*key)).collect();
                 match present.as_slice() {
                     #(#arms)*
+                    #unknown_arm
                     [] => Err(D::Error::custom(#neither)),
                     several => Err(D::Error::custom(::std::format_args!("{}{}", #several, several.iter().map(|key| ::std::format!("`{key}`")).collect::<::std::vec::Vec<_>>().join(" and ")))),
                 }
@@ -274,13 +322,34 @@ pub(super) fn literal(
         .join(" | ");
     let expected = format!("must be one of {}; got ", literals.replace(" | ", ", "));
     let doc = target.doc(&format!("exactly `{literals}`"));
+    // A tolerant union keeps a string it does not list (a newer hub may add one) as it came;
+    // strict decoding refuses it. It then holds a `String`, so it is not `Copy`.
+    let (derives, unknown_variant, unknown_write, unknown_read) = if target.tolerant {
+        (
+            quote! { #[derive(Clone, Debug, PartialEq, Eq, Hash)] #[non_exhaustive] },
+            quote! {
+                /// A string this client's spec does not list, as the hub sent it (a newer hub
+                /// may add values). Strict decoding and requests refuse it.
+                Unknown(::std::string::String),
+            },
+            quote! { Self::Unknown(text) => serializer.serialize_str(text), },
+            quote! { ::serde_json::Value::String(text) if !super::decoding::is_strict() => Ok(Self::Unknown(text)), },
+        )
+    } else {
+        (
+            quote! { #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)] },
+            quote! {},
+            quote! {},
+            quote! {},
+        )
+    };
     let item = quote! {
         #doc
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-        pub enum #ident { #(#names,)* }
+        #derives
+        pub enum #ident { #(#names,)* #unknown_variant }
         impl ::serde::Serialize for #ident {
             fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error> {
-                match self { #(#serialize)* }
+                match self { #(#serialize)* #unknown_write }
             }
         }
         impl<'de> ::serde::Deserialize<'de> for #ident {
@@ -288,6 +357,7 @@ pub(super) fn literal(
                 use ::serde::de::Error as _;
                 match ::serde_json::Value::deserialize(deserializer)? {
                     #(#deserialize)*
+                    #unknown_read
                     other => Err(D::Error::custom(::std::format_args!("{}{}", #expected, other))),
                 }
             }

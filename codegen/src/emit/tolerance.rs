@@ -1,0 +1,386 @@
+//! Step 5c: forward compatibility. A newer hub adds enum values, union variants and
+//! properties; a client generated from today's spec must still decode what it sends.
+//!
+//! Every generated type that can come back from the hub (everything but the types only
+//! requests use) decodes in one of two modes, chosen per thread by the emitted `decoding`
+//! module:
+//!
+//! - tolerant (the default, what progenitor and the receiver use): an enum value the spec does
+//!   not list becomes the enum's `Unknown` variant with the value as sent, a union tag or shape
+//!   it does not know becomes the union's `Unknown` variant with the object as sent, and an
+//!   unknown property of a closed object is skipped;
+//! - strict (`decoding::strict`, what the `schemas` registry, `cargo xtask validate` and the
+//!   request checks use): each of those is refused with the message serde's derive gives.
+//!
+//! The three places consult `decoding::is_strict()` only when they meet something unknown, so a
+//! decode that meets nothing unknown costs what it did before. `Unknown` values serialize back
+//! exactly as they came, so a strict check of a serialized value refuses them.
+//!
+//! This module holds what the other steps share: which schemas are request-only (they stay
+//! strict and get no `Unknown` variant, so a request cannot carry one), the `decoding` module,
+//! and the rewrite of typify's string enums.
+
+use std::collections::BTreeSet;
+
+use proc_macro2::TokenStream;
+use quote::quote;
+use serde_json::Value;
+
+use crate::Error;
+use crate::pointer::schema_ref_name;
+
+/// Component schemas that only requests use: reachable from a request body or parameter and
+/// from no response. Every other component (responses, deliveries, unreferenced ones) is
+/// decoded tolerantly.
+pub(crate) fn request_only_schemas(document: &Value) -> BTreeSet<String> {
+    let mut request_roots = Vec::new();
+    let mut response_roots = Vec::new();
+    for item in document
+        .get("paths")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flat_map(|paths| paths.values())
+    {
+        let Some(item) = item.as_object() else {
+            continue;
+        };
+        for (key, value) in item {
+            if key == "parameters" {
+                request_roots.push(value);
+                continue;
+            }
+            let Some(operation) = value.as_object() else {
+                continue;
+            };
+            for (part, value) in operation {
+                match part.as_str() {
+                    "parameters" | "requestBody" => request_roots.push(value),
+                    "responses" => response_roots.push(value),
+                    _ => {}
+                }
+            }
+        }
+    }
+    let from_requests = reachable(document, &request_roots);
+    let from_responses = reachable(document, &response_roots);
+    from_requests
+        .difference(&from_responses)
+        .map(|name| (*name).to_owned())
+        .collect()
+}
+
+/// The component schemas `roots` reach through `$ref`s, transitively.
+fn reachable<'a>(document: &'a Value, roots: &[&'a Value]) -> BTreeSet<&'a str> {
+    let schemas = document.pointer("/components/schemas");
+    let mut seen = BTreeSet::new();
+    let mut pending: Vec<&Value> = roots.to_vec();
+    while let Some(value) = pending.pop() {
+        match value {
+            Value::Object(map) => {
+                for (key, child) in map {
+                    if let ("$ref", Value::String(reference)) = (key.as_str(), child) {
+                        if let Some(name) = schema_ref_name(reference)
+                            && seen.insert(name)
+                            && let Some(schema) = schemas.and_then(|schemas| schemas.get(name))
+                        {
+                            pending.push(schema);
+                        }
+                    } else {
+                        pending.push(child);
+                    }
+                }
+            }
+            Value::Array(items) => pending.extend(items),
+            _ => {}
+        }
+    }
+    seen
+}
+
+/// The `decoding` module of the generated file: the per-thread mode the tolerant types consult.
+pub(crate) fn decoding_module() -> TokenStream {
+    quote! {
+        /// How generated types decode what the hub sends: tolerant by default, strict inside
+        /// [`decoding::strict`].
+        ///
+        /// Tolerant decoding keeps what a newer hub may add: an enum value or union variant the
+        /// spec does not list becomes the type's `Unknown` variant, holding the value as sent
+        /// (and serializing back to it), and an unknown property of a closed object is skipped.
+        /// Every other rule of the spec is enforced in both modes.
+        pub mod decoding {
+            ::std::thread_local! {
+                static STRICT: ::std::cell::Cell<bool> = const { ::std::cell::Cell::new(false) };
+            }
+
+            /// Runs `decode` with strict decoding on this thread: what the spec does not list is
+            /// refused, as the spec refuses it. Decoding is synchronous, so every decode that
+            /// `decode` runs is covered; the previous mode is restored afterwards, even if
+            /// `decode` panics.
+            ///
+            /// For instance, an enum value the spec does not list decodes to `Unknown(..)` on its
+            /// own, and to an `unknown variant` error inside `strict(|| serde_json::from_str(..))`.
+            pub fn strict<T>(decode: impl FnOnce() -> T) -> T {
+                struct Restore(bool);
+                impl Drop for Restore {
+                    fn drop(&mut self) {
+                        STRICT.with(|strict| strict.set(self.0));
+                    }
+                }
+                let _restore = Restore(STRICT.with(|strict| strict.replace(true)));
+                decode()
+            }
+
+            /// Whether this thread decodes strictly.
+            pub fn is_strict() -> bool {
+                STRICT.with(::std::cell::Cell::get)
+            }
+        }
+    }
+}
+
+/// Gives every string enum typify emitted for a tolerant schema an `Unknown(String)` variant:
+/// `Deserialize` is emitted (unknown values are kept, or refused when strict) and `Display` is
+/// emitted again over `as_str`; `Serialize` stays derived, with `Unknown` untagged. The enum
+/// becomes `#[non_exhaustive]` (a new value must not break a user's exhaustive `match`) and
+/// loses `Copy` (it may hold a `String`). `FromStr` stays typify's: it builds values to send,
+/// so it accepts only the listed ones.
+pub(crate) fn make_string_enums_tolerant(
+    types: &mut Vec<syn::Item>,
+    is_tolerant: impl Fn(&str) -> bool,
+) -> Result<(), Error> {
+    let mut rewritten_names = BTreeSet::new();
+    let mut new_items = Vec::new();
+    for item in types.iter_mut() {
+        let syn::Item::Enum(enumeration) = item else {
+            continue;
+        };
+        let name = enumeration.ident.to_string();
+        if !is_tolerant(&name)
+            || enumeration.variants.is_empty()
+            || !enumeration
+                .variants
+                .iter()
+                .all(|variant| matches!(variant.fields, syn::Fields::Unit))
+            || !derives(&enumeration.attrs, "Deserialize")
+        {
+            continue;
+        }
+        let refuse = |what: &str| Error::Syntax(format!("string enum `{name}`: {what}"));
+        if enumeration.variants.iter().any(|v| v.ident == "Unknown") {
+            return Err(refuse(
+                "a listed value is named `Unknown`, the name of the variant for unlisted values",
+            ));
+        }
+        let mut idents = Vec::new();
+        let mut wires = Vec::new();
+        for variant in &enumeration.variants {
+            wires.push(super::wire_name_of(&variant.attrs, &variant.ident));
+            idents.push(variant.ident.clone());
+        }
+        retain_derives(&mut enumeration.attrs, |derive| {
+            derive != "Deserialize" && derive != "Copy"
+        })
+        .map_err(|error| refuse(&error))?;
+        enumeration.attrs.push(syn::parse_quote!(#[non_exhaustive]));
+        enumeration.variants.push(syn::parse_quote! {
+            /// A value this client's spec does not list, as the hub sent it (a newer hub may
+            /// add values). Strict decoding and requests refuse it.
+            #[serde(untagged)]
+            Unknown(::std::string::String)
+        });
+        let ident = &enumeration.ident;
+        let expecting = format!("a `{name}` string");
+        new_items.push(quote! {
+            impl #ident {
+                /// The value as it is sent on the wire.
+                pub fn as_str(&self) -> &str {
+                    match self {
+                        #(Self::#idents => #wires,)*
+                        Self::Unknown(value) => value,
+                    }
+                }
+            }
+            impl ::std::fmt::Display for #ident {
+                fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                    f.write_str(self.as_str())
+                }
+            }
+            impl<'de> ::serde::Deserialize<'de> for #ident {
+                fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
+                    struct Visitor;
+                    impl<'de> ::serde::de::Visitor<'de> for Visitor {
+                        type Value = #ident;
+                        fn expecting(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                            f.write_str(#expecting)
+                        }
+                        fn visit_str<E: ::serde::de::Error>(self, value: &str) -> ::std::result::Result<#ident, E> {
+                            const VARIANTS: &[&str] = &[#(#wires),*];
+                            match value {
+                                #(#wires => Ok(#ident::#idents),)*
+                                _ if super::decoding::is_strict() => Err(E::unknown_variant(value, VARIANTS)),
+                                _ => Ok(#ident::Unknown(value.to_owned())),
+                            }
+                        }
+                    }
+                    deserializer.deserialize_str(Visitor)
+                }
+            }
+        });
+        rewritten_names.insert(name);
+    }
+    // typify's `Display` matches every listed value and no `Unknown`: it gives way to the one
+    // emitted above.
+    types.retain(|item| match item {
+        syn::Item::Impl(block) => {
+            !(block
+                .trait_
+                .as_ref()
+                .and_then(|(_, path, _)| path.segments.last())
+                .is_some_and(|last| last.ident == "Display")
+                && self_type_name(&block.self_ty)
+                    .is_some_and(|name| rewritten_names.contains(&name)))
+        }
+        _ => true,
+    });
+    for tokens in new_items {
+        types.extend(
+            syn::parse2::<syn::File>(tokens)
+                .map_err(|error| Error::Syntax(format!("tolerant enum: {error}")))?
+                .items,
+        );
+    }
+    Ok(())
+}
+
+fn self_type_name(ty: &syn::Type) -> Option<String> {
+    match ty {
+        syn::Type::Path(path) => path.path.segments.last().map(|last| last.ident.to_string()),
+        _ => None,
+    }
+}
+
+/// Whether a `#[derive(...)]` of `attrs` names `wanted` (however the path is spelled).
+pub(crate) fn derives(attrs: &[syn::Attribute], wanted: &str) -> bool {
+    attrs
+        .iter()
+        .filter(|attr| attr.path().is_ident("derive"))
+        .filter_map(|attr| {
+            attr.parse_args_with(
+                syn::punctuated::Punctuated::<syn::Path, syn::Token![,]>::parse_terminated,
+            )
+            .ok()
+        })
+        .flatten()
+        .any(|path| {
+            path.segments
+                .last()
+                .is_some_and(|last| last.ident == wanted)
+        })
+}
+
+/// Keeps the derives whose last path segment `keep` accepts.
+pub(crate) fn retain_derives(
+    attrs: &mut [syn::Attribute],
+    keep: impl Fn(&str) -> bool,
+) -> Result<(), String> {
+    for attr in attrs.iter_mut() {
+        if !attr.path().is_ident("derive") {
+            continue;
+        }
+        let derives = attr
+            .parse_args_with(
+                syn::punctuated::Punctuated::<syn::Path, syn::Token![,]>::parse_terminated,
+            )
+            .map_err(|error| format!("unreadable derive: {error}"))?;
+        let kept: Vec<&syn::Path> = derives
+            .iter()
+            .filter(|path| {
+                path.segments
+                    .last()
+                    .is_none_or(|last| keep(&last.ident.to_string()))
+            })
+            .collect();
+        *attr = syn::parse_quote! { #[derive(#(#kept),*)] };
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn request_only_schemas_are_those_no_response_reaches() {
+        let document = json!({
+            "paths": {"/a": {
+                "parameters": [{"schema": {"$ref": "#/components/schemas/Shared"}}],
+                "post": {
+                    "requestBody": {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Request"}}}},
+                    "responses": {"200": {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Response"}}}}}
+                }
+            }},
+            "components": {"schemas": {
+                "Request": {"properties": {"kind": {"$ref": "#/components/schemas/Kind"}, "shared": {"$ref": "#/components/schemas/Shared"}}},
+                "Response": {"properties": {"shared": {"$ref": "#/components/schemas/Shared"}}},
+                "Kind": {"enum": ["a"]},
+                "Shared": {"enum": ["b"]},
+                "Delivery": {"enum": ["c"]}
+            }}
+        });
+        assert_eq!(
+            request_only_schemas(&document),
+            BTreeSet::from(["Kind".to_owned(), "Request".to_owned()])
+        );
+    }
+
+    #[test]
+    fn a_string_enum_gains_unknown_and_loses_copy_and_typify_display() {
+        let mut types: Vec<syn::Item> = vec![
+            syn::parse_quote! {
+                #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Copy, Debug)]
+                pub enum Arch {
+                    #[serde(rename = "amd64")]
+                    Amd64,
+                }
+            },
+            syn::parse_quote! {
+                impl ::std::fmt::Display for Arch {
+                    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result { todo!() }
+                }
+            },
+            syn::parse_quote! {
+                #[derive(::serde::Deserialize, Clone, Copy)]
+                pub enum RequestOnly { A }
+            },
+        ];
+        make_string_enums_tolerant(&mut types, |name| name == "Arch").unwrap();
+        let text: Vec<String> = types
+            .iter()
+            .map(|item| quote::ToTokens::to_token_stream(item).to_string())
+            .collect();
+        assert!(
+            text[0].starts_with("# [derive (:: serde :: Serialize , Clone , Debug)]"),
+            "{}",
+            text[0]
+        );
+        assert!(text[0].contains("Unknown (:: std :: string :: String)"));
+        assert!(text[1].contains("enum RequestOnly"), "{}", text[1]);
+        assert!(
+            text[1].contains("Copy"),
+            "the request-only enum is untouched"
+        );
+        assert_eq!(
+            text.iter()
+                .filter(|item| item.contains("Display for Arch"))
+                .count(),
+            1,
+            "typify's Display is replaced, not duplicated"
+        );
+        assert!(
+            text.iter()
+                .any(|item| item.contains("\"amd64\" => Ok (Arch :: Amd64)"))
+        );
+    }
+}
