@@ -30,7 +30,13 @@
 //! builders are not taken by a parent's setter: convert them first, or use the hand-written
 //! constructors ([`jobs::JobSpec`], [`webhook_admin::WebhookSpec`]) where they exist.
 
-pub use hub_api_client as generated;
+/// The whole generated client (the `hub-api-client` crate, shown here so that its pages are
+/// part of this crate's documentation): the low-level `Client` with one builder per operation,
+/// [`types`], the `schemas` registry that decodes any component by name, and the builders.
+pub mod generated {
+    #[doc(inline)]
+    pub use hub_api_client::*;
+}
 pub use hub_api_client::types;
 
 mod secret;
