@@ -3,10 +3,40 @@
 //!
 //! The operations and types are generated from `spec/openapi.yaml` into the `hub-api-client`
 //! crate, re-exported here as [`generated`] and [`types`]. This crate adds what a generator
-//! cannot: authentication, typed errors, pagination, batching, the storage-token provider and
-//! the webhook receiver.
+//! cannot: authentication, typed errors, pagination, batching, constructors for webhook jobs,
+//! the storage-token provider and the webhook receiver.
+//!
+//! Start with `use hub_api::prelude::*;` (see [`prelude`]):
+//!
+//! ```no_run
+//! use hub_api::prelude::*;
+//!
+//! # async fn run() -> hub_api::Result<()> {
+//! let client = Client::new("https://hub.example.com")?; // token from HUB_TOKEN
+//! let unread: Vec<Notification> = client.notifications(NotificationFilter::unread()).try_collect().await?;
+//! for notification in &unread {
+//!     println!("{}", notification.title());
+//! }
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! # Generated builders
+//!
+//! Every generated type has a builder, `types::Expose::builder()`, of the type
+//! `types::builder::Expose`: the builder has the type's own name in the `builder` module (the
+//! generator names them so), which is why the documentation lists `From<Expose> for Expose`.
+//! A builder becomes its type with `try_into()`/`try_from`, which checks the rules. Nested
+//! builders are not taken by a parent's setter: convert them first, or use the hand-written
+//! constructors ([`jobs::JobSpec`], [`webhook_admin::WebhookSpec`]) where they exist.
 
-pub use hub_api_client as generated;
+/// The whole generated client (the `hub-api-client` crate, shown here so that its pages are
+/// part of this crate's documentation): the low-level `Client` with one builder per operation,
+/// [`types`], the `schemas` registry that decodes any component by name, and the builders.
+pub mod generated {
+    #[doc(inline)]
+    pub use hub_api_client::*;
+}
 pub use hub_api_client::types;
 
 mod secret;
@@ -15,6 +45,7 @@ pub use secret::Secret;
 
 mod client;
 mod error;
+pub mod jobs;
 pub mod notifications;
 pub mod partial;
 mod payload;
@@ -35,6 +66,27 @@ pub use transport::{MAX_REDIRECTS, RetryPolicy};
 
 #[cfg(feature = "receiver")]
 pub mod webhooks;
+
+/// What most programs need, in one import: `use hub_api::prelude::*;`.
+///
+/// It brings the client, its error type, the hand-written request helpers and the generated
+/// types they take, and [`TryStreamExt`](futures_util::TryStreamExt), the stream trait whose
+/// `try_collect` and `try_next` read [`Client::notifications`] and
+/// [`Client::notification_pages`].
+pub mod prelude {
+    pub use crate::jobs::JobSpec;
+    pub use crate::notifications::{
+        Mention, NotificationExt, NotificationFilter, NotificationSelection, ReadStatus,
+    };
+    pub use crate::storage::{StorageToken, StorageTokenProvider};
+    pub use crate::types::{
+        self, Arch, Flavor, Notification, RepoType, StorageRepoType, StorageTokenType, WatchedType,
+        WebhookDomain,
+    };
+    pub use crate::webhook_admin::WebhookSpec;
+    pub use crate::{Client, Error, Result, Secret, WebhookPayloadExt};
+    pub use futures_util::TryStreamExt;
+}
 
 /// The README's Rust snippets, compiled by `cargo test --doc` so they cannot drift from the API.
 #[cfg(doctest)]

@@ -31,48 +31,9 @@ use crate::{Client, Error, request_check, types};
 /// The largest page number the hub accepts (`p`, 2^53 - 1).
 pub const MAX_PAGE: u64 = 9_007_199_254_740_991;
 
-/// `readStatus`: all notifications or unread ones only.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum ReadStatus {
-    /// Read and unread (the hub's default).
-    #[default]
-    All,
-    /// Unread only.
-    Unread,
-}
-
-impl ReadStatus {
-    /// The wire value.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::All => "all",
-            Self::Unread => "unread",
-        }
-    }
-}
-
-/// `mention`: which discussions count.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Mention {
-    /// Every discussion (the hub's default).
-    #[default]
-    All,
-    /// Discussions the user takes part in.
-    Participating,
-    /// Discussions that mention the user.
-    Mentions,
-}
-
-impl Mention {
-    /// The wire value.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::All => "all",
-            Self::Participating => "participating",
-            Self::Mentions => "mentions",
-        }
-    }
-}
+/// The `readStatus` and `mention` filters are the generated types (one of each, shared by the
+/// three operations that take the filters), re-exported here where the filter uses them.
+pub use crate::types::{Mention, ReadStatus};
 
 /// The query filters shared by listing, mark-as-read and delete. Unset fields are not sent, so
 /// the hub applies its defaults.
@@ -106,17 +67,35 @@ pub struct NotificationFilter {
     pub last_update: Option<types::Timestamp>,
 }
 
+impl NotificationFilter {
+    /// Unread notifications only, nothing else filtered.
+    pub fn unread() -> Self {
+        Self {
+            read_status: Some(ReadStatus::Unread),
+            ..Self::default()
+        }
+    }
+}
+
 /// Which notifications mark-as-read and delete act on.
 #[derive(Debug, Clone, PartialEq)]
 pub enum NotificationSelection {
-    /// The notifications of these discussions (ids as in `discussion.id` of a notification).
+    /// The notifications of these discussions: for each notification, the id
+    /// [`NotificationExt::discussion_id`] returns.
     Discussions(Vec<String>),
     /// Every notification matching the filter (`applyToAll=true` with the filter's query).
     AllMatching(NotificationFilter),
 }
 
 impl NotificationSelection {
-    /// The notifications of the given discussions.
+    /// The notifications of the given discussions (see [`NotificationExt::discussion_id`]).
+    ///
+    /// ```
+    /// use hub_api::notifications::{NotificationExt, NotificationSelection};
+    /// # fn select(unread: &[hub_api::types::Notification]) -> NotificationSelection {
+    /// NotificationSelection::discussions(unread.iter().map(|n| n.discussion_id()))
+    /// # }
+    /// ```
     pub fn discussions<I, S>(ids: I) -> Self
     where
         I: IntoIterator<Item = S>,
@@ -132,13 +111,13 @@ impl NotificationSelection {
 }
 
 /// Sets the filter's query parameters on any of the three generated builders (each operation
-/// has its own builder and enum types, with the same setter names).
+/// has its own builder type, with the same setter names).
 macro_rules! with_filter {
     ($builder:expr, $filter:expr) => {{
         let filter: &NotificationFilter = $filter;
         let mut builder = $builder;
         if let Some(read_status) = filter.read_status {
-            builder = builder.read_status(read_status.as_str());
+            builder = builder.read_status(read_status);
         }
         if let Some(repo_type) = &filter.repo_type {
             builder = builder.repo_type(repo_type.clone());
@@ -156,7 +135,7 @@ macro_rules! with_filter {
             builder = builder.article_id(article_id.as_str());
         }
         if let Some(mention) = filter.mention {
-            builder = builder.mention(mention.as_str());
+            builder = builder.mention(mention);
         }
         if let Some(last_update) = &filter.last_update {
             builder = builder.last_update(last_update.clone());
@@ -368,4 +347,88 @@ fn require_ids(ids: &[String]) -> Result<()> {
         return Err(Error::validation("discussionIds", "at least 1 item"));
     }
     Ok(())
+}
+
+/// What every kind of [`types::Notification`] has, read without matching on the kind.
+///
+/// ```
+/// use hub_api::notifications::NotificationExt;
+/// # fn show(notification: &hub_api::types::Notification) {
+/// println!("{} {}", notification.discussion_id(), notification.title());
+/// # }
+/// ```
+///
+/// # Which id marks a notification read
+///
+/// Mark-as-read and delete take discussion ids (`discussionIds`, see
+/// [`NotificationSelection::discussions`]). [`discussion_id`](Self::discussion_id) returns, by
+/// kind:
+///
+/// | kind | id |
+/// |---|---|
+/// | `repo` | `discussion.id`, the repository discussion or pull request |
+/// | `paper` | `paperDiscussion.id`, the discussion on the paper page (not `paper._id`) |
+/// | `post` | `post.id` |
+/// | `community_blog` | `blog.id` |
+///
+/// A repository or paper notification names its discussion. For posts and community blog
+/// articles the API description names no separate discussion id: the post's or article's `id`
+/// is the only identifier the notification carries, so it is the one returned.
+pub trait NotificationExt: sealed::Sealed {
+    /// The id that marks this notification read or deletes it (see the table above).
+    fn discussion_id(&self) -> &str;
+
+    /// Whether the notification has been read.
+    fn is_read(&self) -> bool;
+
+    /// When the notification was last updated.
+    fn updated_at(&self) -> &types::Timestamp;
+
+    /// The title of the paper, discussion, post or article the notification is about.
+    fn title(&self) -> &str;
+}
+
+impl NotificationExt for types::Notification {
+    fn discussion_id(&self) -> &str {
+        match self {
+            Self::Repo(repo) => repo.discussion.id.as_str(),
+            Self::Paper(paper) => &paper.paper_discussion.id,
+            Self::Post(post) => &post.post.id,
+            Self::CommunityBlog(blog) => &blog.blog.id,
+        }
+    }
+
+    fn is_read(&self) -> bool {
+        match self {
+            Self::Repo(repo) => repo.read,
+            Self::Paper(paper) => paper.read,
+            Self::Post(post) => post.read,
+            Self::CommunityBlog(blog) => blog.read,
+        }
+    }
+
+    fn updated_at(&self) -> &types::Timestamp {
+        match self {
+            Self::Repo(repo) => &repo.updated_at,
+            Self::Paper(paper) => &paper.updated_at,
+            Self::Post(post) => &post.updated_at,
+            Self::CommunityBlog(blog) => &blog.updated_at,
+        }
+    }
+
+    fn title(&self) -> &str {
+        match self {
+            Self::Repo(repo) => &repo.discussion.title,
+            Self::Paper(paper) => &paper.paper.title,
+            Self::Post(post) => &post.post.title,
+            Self::CommunityBlog(blog) => &blog.blog.title,
+        }
+    }
+}
+
+/// Keeps [`NotificationExt`] implemented by the generated notification only, so that methods
+/// can be added to it without breaking anyone.
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for crate::types::Notification {}
 }

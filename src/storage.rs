@@ -61,7 +61,12 @@ impl Clock for SystemClock {
     }
 }
 
-/// A storage access token. `Debug` never shows the token value.
+/// A storage access token as the client and the provider hand it out: the token value (in a
+/// [`Secret`]), the storage service's address and the expiry. `Debug` never shows the token
+/// value.
+///
+/// Not to be confused with [`types::StorageToken`], the generated type of the bare
+/// `accessToken` string inside the hub's [`types::StorageAccessToken`] response.
 #[derive(Debug, Clone)]
 pub struct StorageToken {
     access_token: Secret,

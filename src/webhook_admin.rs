@@ -12,6 +12,7 @@ use serde_json::{Map, Value, json};
 
 use crate::client::Call;
 use crate::error::{Redactor, Result, build_request};
+use crate::jobs::JobSpec;
 use crate::partial::{Partial, send_partial};
 use crate::{Client, Error, Secret, types};
 
@@ -21,7 +22,7 @@ pub enum WebhookTarget {
     /// Sends the payload to this URL.
     Url(String),
     /// Starts this job with the payload in `WEBHOOK_PAYLOAD`.
-    Job(Box<types::WebhookJobRequest>),
+    Job(Box<JobSpec>),
     /// Starts a job built from this existing job (its secrets are not copied; give them with
     /// [`WebhookSpec::job_secret`]).
     JobSource(String),
@@ -31,7 +32,7 @@ impl fmt::Debug for WebhookTarget {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::Url(url) => f.debug_tuple("Url").field(url).finish(),
-            // The generated job type prints secret names only, never their values.
+            // A job prints secret names only, never their values.
             Self::Job(job) => f.debug_tuple("Job").field(job).finish(),
             Self::JobSource(id) => f.debug_tuple("JobSource").field(id).finish(),
         }
@@ -77,9 +78,29 @@ impl WebhookSpec {
         Self::new(WebhookTarget::Url(url.into()))
     }
 
-    /// A webhook that starts `job` on every delivery. Build the job with the generated
-    /// `types::WebhookJobRequestFromImage::builder()` (or `...FromSpace`) and `try_into()?`.
-    pub fn job(job: impl Into<types::WebhookJobRequest>) -> Self {
+    /// A webhook that starts `job` on every delivery, with the payload in `WEBHOOK_PAYLOAD`.
+    ///
+    /// `job` is a [`JobSpec`] (`JobSpec::image(..)` or `JobSpec::space(..)`), a generated
+    /// [`types::WebhookJobRequest`] or either of its variants, or a variant's generated builder
+    /// as it is (no `try_into()` needed). Its rules are checked when the webhook is created or
+    /// updated, and nothing is sent when one is broken.
+    ///
+    /// ```
+    /// use hub_api::jobs::JobSpec;
+    /// use hub_api::types::{Flavor, WatchedType, WebhookDomain, WebhookJobRequestFromSpace};
+    /// use hub_api::webhook_admin::WebhookSpec;
+    ///
+    /// let from_image = WebhookSpec::job(JobSpec::image("ghcr.io/acme/retrain:1.4", Flavor::A10gSmall))
+    ///     .watch(WatchedType::Model, "acme/bert-tiny")
+    ///     .domain(WebhookDomain::Repo);
+    /// let from_builder = WebhookSpec::job(
+    ///     WebhookJobRequestFromSpace::builder()
+    ///         .space_id("acme/retrain-space")
+    ///         .flavor(Flavor::CpuBasic),
+    /// );
+    /// # let _ = (from_image, from_builder);
+    /// ```
+    pub fn job(job: impl Into<JobSpec>) -> Self {
         Self::new(WebhookTarget::Job(Box::new(job.into())))
     }
 
@@ -161,18 +182,14 @@ impl WebhookSpec {
                 body.insert("url".into(), json!(url));
             }
             WebhookTarget::Job(job) => {
-                let mut job = serde_json::to_value(job.as_ref())
+                // Built first on its own, so that a broken rule is named `job.<path>`.
+                let job = job
+                    .as_ref()
+                    .clone()
+                    .with_secrets(&self.job_secrets)
+                    .build()?;
+                let job = serde_json::to_value(&job)
                     .map_err(|error| Error::validation("job", error.to_string()))?;
-                if !job_secrets.is_empty()
-                    && let Some(job) = job.as_object_mut()
-                {
-                    let secrets = job
-                        .entry("secrets")
-                        .or_insert_with(|| Value::Object(Map::new()));
-                    if let Some(secrets) = secrets.as_object_mut() {
-                        secrets.extend(job_secrets);
-                    }
-                }
                 body.insert("job".into(), job);
             }
             WebhookTarget::JobSource(id) => {
@@ -193,7 +210,14 @@ impl WebhookSpec {
 
     /// Every secret value of the spec, to scrub from errors.
     fn secrets(&self) -> impl Iterator<Item = &Secret> {
-        self.secret.iter().chain(self.job_secrets.values())
+        let job_secrets = match &self.target {
+            WebhookTarget::Job(job) => Some(job.secret_values()),
+            _ => None,
+        };
+        self.secret
+            .iter()
+            .chain(self.job_secrets.values())
+            .chain(job_secrets.into_iter().flatten())
     }
 }
 

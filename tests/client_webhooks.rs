@@ -301,7 +301,7 @@ async fn bad_specs_are_refused_before_sending() {
                 .watch(WatchedType::User, "ada")
                 .domain(WebhookDomain::Repo)
                 .job_secret("BAD-NAME", "x"),
-            "job",
+            "job.secrets",
         ),
         (url_spec().job_secret("TOKEN", "x"), "secrets"),
         (

@@ -344,23 +344,33 @@ const RULES: &[(&str, &str, &str)] = &[
         "0",
     ),
     (
+        "readStatus is the shared ReadStatus schema",
+        "/components/parameters/ReadStatus/schema/$ref",
+        r##""#/components/schemas/ReadStatus""##,
+    ),
+    (
         "readStatus values",
-        "/components/parameters/ReadStatus/schema/enum",
+        "/components/schemas/ReadStatus/enum",
         r#"["all", "unread"]"#,
     ),
     (
         "readStatus defaults to all",
-        "/components/parameters/ReadStatus/schema/default",
+        "/components/schemas/ReadStatus/default",
         r#""all""#,
     ),
     (
+        "mention is the shared Mention schema",
+        "/components/parameters/Mention/schema/$ref",
+        r##""#/components/schemas/Mention""##,
+    ),
+    (
         "mention values",
-        "/components/parameters/Mention/schema/enum",
+        "/components/schemas/Mention/enum",
         r#"["all", "participating", "mentions"]"#,
     ),
     (
         "mention defaults to all",
-        "/components/parameters/Mention/schema/default",
+        "/components/schemas/Mention/default",
         r#""all""#,
     ),
     (
@@ -852,6 +862,47 @@ const RULES: &[(&str, &str, &str)] = &[
         "/components/schemas/StorageAccessToken/properties/casUrl/maxLength",
         "64000",
     ),
+    // SCIM user attributes.
+    (
+        "SCIM userName is a string",
+        "/components/schemas/ScimUser/properties/userName/type",
+        r#""string""#,
+    ),
+    (
+        "SCIM name is givenName and familyName",
+        "/components/schemas/ScimUser/properties/name/$ref",
+        r##""#/components/schemas/ScimUserName""##,
+    ),
+    (
+        "SCIM name.givenName is a string",
+        "/components/schemas/ScimUserName/properties/givenName/type",
+        r#""string""#,
+    ),
+    (
+        "SCIM name.familyName is a string",
+        "/components/schemas/ScimUserName/properties/familyName/type",
+        r#""string""#,
+    ),
+    (
+        "SCIM emails is an array",
+        "/components/schemas/ScimUser/properties/emails/type",
+        r#""array""#,
+    ),
+    (
+        "SCIM externalId is a string",
+        "/components/schemas/ScimUser/properties/externalId/type",
+        r#""string""#,
+    ),
+    (
+        "SCIM id is a string",
+        "/components/schemas/ScimUser/properties/id/type",
+        r#""string""#,
+    ),
+    (
+        "SCIM active is a boolean",
+        "/components/schemas/ScimUser/properties/active/type",
+        r#""boolean""#,
+    ),
 ];
 
 #[test]
@@ -877,4 +928,65 @@ fn every_rule_of_the_description_is_in_the_spec() {
         "spec: all {} rules of the description found at their pointers",
         RULES.len()
     );
+}
+
+/// Every component schema, every property and every shared parameter has a description: they
+/// become the documentation of the generated types and fields.
+#[test]
+fn every_schema_and_property_is_described() {
+    fn described(schema: &Value) -> bool {
+        schema
+            .get("description")
+            .and_then(Value::as_str)
+            .is_some_and(|text| !text.trim().is_empty())
+    }
+    /// An object schema (a component or an inline object property) and its properties.
+    fn check(schema: &Value, at: &str, missing: &mut Vec<String>, counted: &mut usize) {
+        *counted += 1;
+        if !described(schema) && schema.get("$ref").is_none() {
+            missing.push(at.to_owned());
+        }
+        for (name, property) in schema
+            .get("properties")
+            .and_then(Value::as_object)
+            .into_iter()
+            .flatten()
+        {
+            let at = format!("{at}/properties/{name}");
+            if property.get("properties").is_some() {
+                check(property, &at, missing, counted);
+            } else {
+                *counted += 1;
+                if !described(property) {
+                    missing.push(at);
+                }
+            }
+        }
+    }
+
+    let spec = spec();
+    let mut missing = Vec::new();
+    let mut counted = 0;
+    for (name, schema) in spec["components"]["schemas"].as_object().unwrap() {
+        check(
+            schema,
+            &format!("/components/schemas/{name}"),
+            &mut missing,
+            &mut counted,
+        );
+    }
+    for (name, parameter) in spec["components"]["parameters"].as_object().unwrap() {
+        counted += 1;
+        if !described(parameter) {
+            missing.push(format!("/components/parameters/{name}"));
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "{} of {counted} schemas, properties and parameters have no description:\n{}",
+        missing.len(),
+        missing.join("\n")
+    );
+    assert!(counted > 300, "only {counted} checked; is the walk broken?");
+    println!("spec: all {counted} schemas, properties and parameters are described");
 }

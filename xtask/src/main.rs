@@ -129,6 +129,11 @@ fn test(root: &Path, args: &[String]) -> Result<()> {
     conformance::run(root).context("conformance against the Prism mock")?;
     // `--all-targets` leaves out doc tests; the usage examples in the docs must compile too.
     cargo(root, &["test", "--workspace", "--all-features", "--doc"])?;
+    // The documentation of the two published crates builds without a warning (no broken link).
+    for package in ["hub-api-client", "hub-api"] {
+        let args = ["rustdoc", "-p", package, "--lib", "--all-features"];
+        cargo(root, &[&args[..], &["--", "-D", "warnings"]].concat())?;
+    }
     println!("xtask test: all steps passed");
     Ok(())
 }

@@ -29,7 +29,8 @@ pub struct Patch {
     pub target: &'static str,
     /// What to do there.
     pub action: Action,
-    /// Why the generators need help here, in one line. Ends up in the type's documentation.
+    /// Why the generators need help here, in one line, for maintainers (kept out of the
+    /// generated documentation, which is for users).
     pub reason: &'static str,
 }
 
@@ -185,18 +186,16 @@ impl Target<'_> {
         Error::patch(self.patch.target, reason)
     }
 
-    /// The documentation of the emitted type: the schema's description, the rules the type
-    /// enforces (read back by the surface snapshot) and the patch's reason.
+    /// The documentation of the emitted type: the schema's description and the rules the type
+    /// enforces (read back by the surface snapshot). The patch's reason is a note for
+    /// maintainers; it stays in the patch list, out of the users' documentation.
     pub(crate) fn doc(&self, rules: &str) -> TokenStream {
         let description = self
             .schema
             .get("description")
             .and_then(Value::as_str)
             .unwrap_or_default();
-        doc_lines(
-            description,
-            &format!("Rules: {rules}.\n\nPatched: {}", self.patch.reason),
-        )
+        doc_lines(description, &format!("Rules: {rules}."))
     }
 
     /// Registers the emitted item as the type of this component.
