@@ -1,5 +1,7 @@
-//! `cargo xtask`: the maintainer's entry point. Argument parsing over `hub-api-codegen` and the
-//! test tools; every real decision lives in the library crates so it can be tested there.
+//! `cargo xtask`: the maintainer's entry point. Argument parsing over the test tools and the
+//! binaries that do the heavy work (`xtask-regen` for codegen, `hub-api-validate`,
+//! `hub-api-bench`), each built only when its command runs; every real decision lives in those
+//! crates so it can be tested there.
 
 mod conformance;
 mod spec_checks;
@@ -9,7 +11,6 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use anyhow::{Context, Result, bail};
-use hub_api_codegen as codegen;
 
 const USAGE: &str = "\
 usage: cargo xtask <command>
@@ -58,46 +59,19 @@ fn workspace_root() -> PathBuf {
         .to_path_buf()
 }
 
+/// Runs `xtask-regen`, the one binary that links `hub-api-codegen` (progenitor, typify, syn):
+/// the other commands never build it.
 fn regen(root: &Path, args: &[String]) -> Result<()> {
-    let check = match args {
-        [] => false,
-        [flag] if flag == "--check" => true,
-        _ => bail!("usage: cargo xtask regen [--check]"),
-    };
-    let spec_text = std::fs::read_to_string(root.join(codegen::SPEC_PATH))
-        .with_context(|| format!("reading {}", codegen::SPEC_PATH))?;
-    let output = codegen::generate_hub_client(&spec_text)?;
-    let client_path = root.join(codegen::CLIENT_PATH);
-    let on_disk = std::fs::read_to_string(&client_path).unwrap_or_default();
-    match codegen::short_diff(codegen::CLIENT_PATH, &on_disk, &output.rust, 40) {
-        None => println!("regen: {} is up to date", codegen::CLIENT_PATH),
-        Some(diff) if check => {
-            bail!(
-                "{diff}{} is stale: run `cargo xtask regen`",
-                codegen::CLIENT_PATH
-            )
-        }
-        Some(_) => {
-            std::fs::write(&client_path, &output.rust)
-                .with_context(|| format!("writing {}", codegen::CLIENT_PATH))?;
-            println!("regen: wrote {}", codegen::CLIENT_PATH);
-        }
-    }
-    Ok(())
+    let mut cargo_args = vec!["run", "--quiet", "--package", "xtask-regen", "--"];
+    cargo_args.extend(args.iter().map(String::as_str));
+    cargo(root, &cargo_args).context("regen")
 }
 
-/// Runs the `hub-api-validate` binary, which links the generated client. xtask itself must not:
-/// `regen` has to build even when the checked-in client does not.
+/// Runs `hub-api-validate`, which links only the generated types (`hub-api-client`), not
+/// `hub-api` and its TLS stack, and not codegen: a first run builds little. xtask itself must not
+/// link the generated client: `regen` has to build even when the checked-in client does not.
 fn validate(root: &Path, args: &[String]) -> Result<()> {
-    let mut cargo_args = vec![
-        "run",
-        "--quiet",
-        "--package",
-        "hub-api",
-        "--bin",
-        "hub-api-validate",
-        "--",
-    ];
+    let mut cargo_args = vec!["run", "--quiet", "--package", "hub-api-validate", "--"];
     cargo_args.extend(args.iter().map(String::as_str));
     let status = cargo_command()
         .args(&cargo_args)
