@@ -25,7 +25,15 @@ fn run(args: Vec<String>) -> Result<()> {
     let spec_text = std::fs::read_to_string(root.join(codegen::SPEC_PATH))
         .with_context(|| format!("reading {}", codegen::SPEC_PATH))?;
     let output = codegen::generate_hub_client(&spec_text)?;
-    sync(&root, codegen::CLIENT_PATH, &output.rust, check)
+    let cli = codegen::cli::generate(
+        &output.downlevelled,
+        &output.rust,
+        codegen::patches::HUB,
+        &codegen::header(codegen::SPEC_PATH, &spec_text),
+    )?;
+    // Both are generated before either is written: a generation error leaves both files as they were.
+    sync(&root, codegen::CLIENT_PATH, &output.rust, check)?;
+    sync(&root, codegen::cli::CLI_PATH, &cli, check)
 }
 
 /// Writes `expected` to `path` (relative to the root) unless it is there already; with `check`,
