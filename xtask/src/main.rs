@@ -100,10 +100,50 @@ fn test(root: &Path, args: &[String]) -> Result<()> {
         root,
         &["test", "--workspace", "--all-targets", "--all-features"],
     )?;
+    examples_answer_help(root)?;
     conformance::run(root).context("conformance against the Prism mock")?;
     // `--all-targets` leaves out doc tests; the usage examples in the docs must compile too.
     cargo(root, &["test", "--workspace", "--all-features", "--doc"])?;
     println!("xtask test: all steps passed");
+    Ok(())
+}
+
+/// The examples that take command-line options; each must print its usage for `--help` and
+/// exit 0. (`webhook_receiver` starts a server and is left out.)
+const EXAMPLES_WITH_HELP: &[&str] = &[
+    "notifications",
+    "revoke_credentials",
+    "storage_token",
+    "webhooks",
+];
+
+/// Runs each of [`EXAMPLES_WITH_HELP`], as the workspace test step built it, with `--help`.
+fn examples_answer_help(root: &Path) -> Result<()> {
+    let artifacts = conformance::built_artifacts(root)?;
+    for example in EXAMPLES_WITH_HELP {
+        let binary = artifacts
+            .iter()
+            .find(|message| {
+                message["reason"] == "compiler-artifact"
+                    && message["target"]["name"] == *example
+                    && message["target"]["kind"] == serde_json::json!(["example"])
+            })
+            .and_then(|message| message["executable"].as_str())
+            .with_context(|| format!("cargo built no example `{example}`"))?;
+        let output = Command::new(binary)
+            .arg("--help")
+            .stdin(std::process::Stdio::null())
+            .output()
+            .with_context(|| format!("running example {example}"))?;
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        if !output.status.success() || !stdout.starts_with("usage: ") {
+            bail!(
+                "example {example} --help: {} and printed {stdout:?}",
+                output.status
+            );
+        }
+    }
+    println!("examples: {} answer --help", EXAMPLES_WITH_HELP.len());
     Ok(())
 }
 
