@@ -68,8 +68,6 @@ pub struct Param {
 }
 
 /// The JSON type a parameter's text is read as.
-// Every kind a parameter schema can have, whether or not the current spec uses it.
-#[allow(dead_code)]
 #[derive(Clone, Copy, Debug)]
 pub enum Kind {
     /// Sent as given.

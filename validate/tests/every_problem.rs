@@ -19,6 +19,17 @@ fn check(schema: &str, instance: &str) -> Vec<String> {
         .collect()
 }
 
+/// The path of each reported problem.
+fn paths(found: &[String]) -> Vec<&str> {
+    found
+        .iter()
+        .map(|line| {
+            line.split_once(": ")
+                .map_or(line.as_str(), |(path, _)| path)
+        })
+        .collect()
+}
+
 #[test]
 fn a_valid_instance_has_no_problem() {
     let request = r#"{"watched":[{"type":"model","name":"acme/bert-tiny"}],"domains":["repo"],"url":"https://ci.acme.example/hooks/hub"}"#;
@@ -40,10 +51,7 @@ fn every_problem_of_a_job_request_is_reported_with_a_suggestion() {
         "url": "not a uri"
     }"#;
     let found = check("WebhookRequest", request);
-    let paths: Vec<&str> = found
-        .iter()
-        .map(|line| line.split_once(": ").unwrap().0)
-        .collect();
+    let paths = paths(&found);
     assert_eq!(
         paths,
         [
@@ -64,10 +72,7 @@ fn every_problem_of_a_job_request_is_reported_with_a_suggestion() {
 #[test]
 fn unknown_fields_of_a_closed_object_are_reported_at_their_own_path() {
     let found = check("RepoId", r#"{"nmae":"acme/bert","type":"model","extra":1}"#);
-    let paths: Vec<&str> = found
-        .iter()
-        .map(|line| line.split_once(": ").unwrap().0)
-        .collect();
+    let paths = paths(&found);
     assert_eq!(paths, ["nmae", "extra", "."], "{found:#?}");
     assert!(found[0].ends_with("did you mean `name`?"), "{found:#?}");
     assert!(found[2].contains("missing field `name`"), "{found:#?}");
@@ -90,10 +95,7 @@ fn a_bad_required_field_does_not_hide_what_follows_it() {
     let request =
         r#"{"watched":[{"type":"model","name":5},{"type":"modle","name":"a/b"}],"domains":[]}"#;
     let found = check("WebhookRequest", request);
-    let paths: Vec<&str> = found
-        .iter()
-        .map(|line| line.split_once(": ").unwrap().0)
-        .collect();
+    let paths = paths(&found);
     assert_eq!(
         paths,
         ["watched[0].name", "watched[1].type", "domains"],

@@ -124,9 +124,12 @@ fn examples_answer_help(root: &Path) -> Result<()> {
         let binary = artifacts
             .iter()
             .find(|message| {
+                // `--all-targets` also builds each example as a test harness; the program is the
+                // artifact built without it.
                 message["reason"] == "compiler-artifact"
                     && message["target"]["name"] == *example
                     && message["target"]["kind"] == serde_json::json!(["example"])
+                    && message["profile"]["test"] == false
             })
             .and_then(|message| message["executable"].as_str())
             .with_context(|| format!("cargo built no example `{example}`"))?;
@@ -137,8 +140,9 @@ fn examples_answer_help(root: &Path) -> Result<()> {
             .with_context(|| format!("running example {example}"))?;
         let stdout = String::from_utf8_lossy(&output.stdout);
         if !output.status.success() || !stdout.starts_with("usage: ") {
+            let first_line = stdout.lines().next().unwrap_or_default();
             bail!(
-                "example {example} --help: {} and printed {stdout:?}",
+                "example {example} --help: {}; its first line is {first_line:?}, not its usage",
                 output.status
             );
         }
