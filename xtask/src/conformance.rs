@@ -102,7 +102,17 @@ const MOCK_TESTS: [(&str, &str); 2] = [(".", "conformance"), ("hub-cli", "agains
 /// cargo would resolve other features (dev-dependencies of the other members count only when
 /// their tests are built) and build `hub-api` and its HTTP stack a second time.
 fn build_test_binaries(root: &Path) -> Result<Vec<(PathBuf, PathBuf)>> {
-    let messages = built_artifacts(root)?;
+    // Every target as the workspace test step built it: a no-op after that step.
+    let messages = built_artifacts(
+        root,
+        &[
+            "test",
+            "--workspace",
+            "--all-targets",
+            "--all-features",
+            "--no-run",
+        ],
+    )?;
     MOCK_TESTS
         .iter()
         .map(|(package_dir, test)| {
@@ -130,17 +140,10 @@ fn build_test_binaries(root: &Path) -> Result<Vec<(PathBuf, PathBuf)>> {
         .collect()
 }
 
-/// Builds every target as the workspace test step does (a no-op after it) and returns cargo's
-/// messages, which name each built executable.
-pub fn built_artifacts(root: &Path) -> Result<Vec<serde_json::Value>> {
-    let args = [
-        "test",
-        "--workspace",
-        "--all-targets",
-        "--all-features",
-        "--no-run",
-        "--message-format=json-render-diagnostics",
-    ];
+/// Runs `cargo <args> --message-format=json-render-diagnostics` and returns cargo's messages,
+/// which name each built executable.
+pub fn built_artifacts(root: &Path, args: &[&str]) -> Result<Vec<serde_json::Value>> {
+    let args = [args, &["--message-format=json-render-diagnostics"]].concat();
     let output = crate::cargo_command()
         .args(args)
         .current_dir(root)

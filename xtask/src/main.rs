@@ -119,13 +119,16 @@ const EXAMPLES_WITH_HELP: &[&str] = &[
 
 /// Runs each of [`EXAMPLES_WITH_HELP`], as the workspace test step built it, with `--help`.
 fn examples_answer_help(root: &Path) -> Result<()> {
-    let artifacts = conformance::built_artifacts(root)?;
+    // `cargo test --all-targets` builds examples only as test harnesses; the programs are built
+    // here, against the libraries that step built.
+    let artifacts = conformance::built_artifacts(
+        root,
+        &["build", "--workspace", "--examples", "--all-features"],
+    )?;
     for example in EXAMPLES_WITH_HELP {
         let binary = artifacts
             .iter()
             .find(|message| {
-                // `--all-targets` also builds each example as a test harness; the program is the
-                // artifact built without it.
                 message["reason"] == "compiler-artifact"
                     && message["target"]["name"] == *example
                     && message["target"]["kind"] == serde_json::json!(["example"])
