@@ -145,7 +145,7 @@ fn build_test_binaries(root: &Path) -> Result<Vec<(PathBuf, PathBuf)>> {
 pub fn built_artifacts(root: &Path, args: &[&str]) -> Result<Vec<serde_json::Value>> {
     let args = [args, &["--message-format=json-render-diagnostics"]].concat();
     let output = crate::cargo_command()
-        .args(args)
+        .args(&args)
         .current_dir(root)
         .stderr(Stdio::inherit())
         .output()
