@@ -10,11 +10,22 @@ use hub_api::Client;
 use hub_api::notifications::{NotificationFilter, NotificationSelection, ReadStatus};
 use hub_api::types::Notification;
 
+const USAGE: &str = "\
+usage: notifications --base-url <url> [--unread] [--mark-read]
+
+Lists every notification across all pages (the hub token is read from HUB_TOKEN).
+  --base-url <url>  the hub, e.g. https://hub.example.com
+  --unread          only unread notifications
+  --mark-read       afterwards, mark the listed notifications read";
+
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let base_url = option(&args, "--base-url")
-        .ok_or("usage: notifications --base-url <url> [--unread] [--mark-read]")?;
+    if wants_help(&args) {
+        println!("{USAGE}");
+        return Ok(());
+    }
+    let base_url = option(&args, "--base-url").ok_or(USAGE)?;
     let client = Client::new(base_url)?;
     let filter = NotificationFilter {
         read_status: args
@@ -75,4 +86,9 @@ fn option<'a>(args: &'a [String], name: &str) -> Option<&'a str> {
         .position(|arg| arg == name)
         .and_then(|index| args.get(index + 1))
         .map(String::as_str)
+}
+
+/// Whether the user asked for the usage text.
+fn wants_help(args: &[String]) -> bool {
+    args.iter().any(|arg| arg == "--help" || arg == "-h")
 }

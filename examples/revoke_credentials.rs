@@ -10,11 +10,21 @@ use std::io::BufRead;
 
 use hub_api::Client;
 
+const USAGE: &str = "\
+usage: revoke_credentials --base-url <url> < tokens.txt
+
+Revokes the leaked tokens read from standard input, one per line (never from arguments, so
+they stay out of the process list and the shell history). No hub token is needed.
+  --base-url <url>  the hub, e.g. https://hub.example.com";
+
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let base_url = option(&args, "--base-url")
-        .ok_or("usage: revoke_credentials --base-url <url> < tokens.txt")?;
+    if wants_help(&args) {
+        println!("{USAGE}");
+        return Ok(());
+    }
+    let base_url = option(&args, "--base-url").ok_or(USAGE)?;
     let client = Client::builder(base_url).anonymous().build()?;
 
     let mut tokens = Vec::new();
@@ -40,4 +50,9 @@ fn option<'a>(args: &'a [String], name: &str) -> Option<&'a str> {
         .position(|arg| arg == name)
         .and_then(|index| args.get(index + 1))
         .map(String::as_str)
+}
+
+/// Whether the user asked for the usage text.
+fn wants_help(args: &[String]) -> bool {
+    args.iter().any(|arg| arg == "--help" || arg == "-h")
 }

@@ -11,12 +11,26 @@ use std::time::SystemTime;
 use hub_api::Client;
 use hub_api::storage::{StorageRepoType, StorageTokenProvider, StorageTokenType};
 
+const USAGE: &str = "\
+usage: storage_token --base-url <url> --repo <namespace>/<name> [--repo-type model] [--revision main] [--write]
+
+Gets a storage access token through the caching provider and prints where and until when it is
+valid, never the token itself (the hub token is read from HUB_TOKEN).
+  --base-url <url>     the hub, e.g. https://hub.example.com
+  --repo <ns>/<name>   the repository
+  --repo-type <type>   model (default), dataset or space
+  --revision <ref>     branch, tag or commit (default main)
+  --write              a write token instead of a read token";
+
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let usage = "usage: storage_token --base-url <url> --repo <namespace>/<name> [--repo-type model] [--revision main] [--write]";
-    let base_url = option(&args, "--base-url").ok_or(usage)?;
-    let repo_id = option(&args, "--repo").ok_or(usage)?;
+    if wants_help(&args) {
+        println!("{USAGE}");
+        return Ok(());
+    }
+    let base_url = option(&args, "--base-url").ok_or(USAGE)?;
+    let repo_id = option(&args, "--repo").ok_or(USAGE)?;
     let repo_type: StorageRepoType = option(&args, "--repo-type").unwrap_or("model").parse()?;
     let revision = option(&args, "--revision").unwrap_or("main");
     let token_type = if args.iter().any(|arg| arg == "--write") {
@@ -53,4 +67,9 @@ fn option<'a>(args: &'a [String], name: &str) -> Option<&'a str> {
         .position(|arg| arg == name)
         .and_then(|index| args.get(index + 1))
         .map(String::as_str)
+}
+
+/// Whether the user asked for the usage text.
+fn wants_help(args: &[String]) -> bool {
+    args.iter().any(|arg| arg == "--help" || arg == "-h")
 }

@@ -12,12 +12,24 @@ use hub_api::Client;
 use hub_api::types::{WatchedType, Webhook, WebhookDomain};
 use hub_api::webhook_admin::WebhookSpec;
 
+const USAGE: &str = "\
+usage: webhooks --base-url <url> [--create-url <url> --watch <type>:<name> | --enable <id> | --disable <id> | --delete <id>]
+
+Lists the user's webhooks, or manages one (the hub token is read from HUB_TOKEN).
+  --base-url <url>         the hub, e.g. https://hub.example.com
+  --create-url <url>       create a webhook delivering repo and discussion events to <url>;
+                           its secret is read from WEBHOOK_SECRET if set
+  --watch <type>:<name>    what the new webhook watches, e.g. model:acme/bert-tiny
+  --enable|--disable|--delete <id>  change one webhook";
+
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let base_url = option(&args, "--base-url").ok_or(
-        "usage: webhooks --base-url <url> [--create-url <url> --watch <type>:<name> | --enable <id> | --disable <id> | --delete <id>]",
-    )?;
+    if wants_help(&args) {
+        println!("{USAGE}");
+        return Ok(());
+    }
+    let base_url = option(&args, "--base-url").ok_or(USAGE)?;
     let client = Client::new(base_url)?;
 
     if let Some(url) = option(&args, "--create-url") {
@@ -74,4 +86,9 @@ fn option<'a>(args: &'a [String], name: &str) -> Option<&'a str> {
         .position(|arg| arg == name)
         .and_then(|index| args.get(index + 1))
         .map(String::as_str)
+}
+
+/// Whether the user asked for the usage text.
+fn wants_help(args: &[String]) -> bool {
+    args.iter().any(|arg| arg == "--help" || arg == "-h")
 }

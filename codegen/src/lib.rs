@@ -12,6 +12,7 @@
 //!
 //! [`surface`] renders the public API of generated code as reviewable text for snapshots.
 
+pub mod cli;
 pub mod downlevel;
 pub mod emit;
 mod error;

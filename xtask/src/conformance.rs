@@ -1,13 +1,14 @@
-//! The conformance step of `cargo xtask test`: runs `tests/conformance.rs` against Prism, an
-//! independent mock server that reads `spec/openapi.yaml` on its own.
+//! The conformance step of `cargo xtask test`: runs `tests/conformance.rs` and then
+//! `hub-cli/tests/against_mock.rs` (every `hub` command) against Prism, an independent mock
+//! server that reads `spec/openapi.yaml` on its own.
 //!
-//! The test binary is built first, exactly as the workspace test step before this one built it
+//! The test binaries are built first, exactly as the workspace test step before this one built them
 //! (same target selection, so the same features and no second build). Then Prism (pinned in
 //! `tools/package.json`) is started as `prism mock spec/openapi.yaml` on 127.0.0.1 and a free
 //! port, with its defaults: static responses unless a request asks for `Prefer: dynamic=true`,
 //! request validation on (a request that breaks the spec gets 422), and nothing that needs the
 //! network (the spec is a local file with local `$ref`s only). Once it answers HTTP, the test
-//! binary runs with the mock's base URL in [`MOCK_URL_VAR`]. Prism is stopped afterwards,
+//! binaries run with the mock's base URL in [`MOCK_URL_VAR`]. Prism is stopped afterwards,
 //! whatever happened: a guard kills its whole process group when dropped, so an error or a
 //! panic in between cannot leave it running.
 
@@ -42,7 +43,7 @@ const STOP_GRACE: Duration = Duration::from_secs(3);
 pub fn run(root: &Path) -> Result<()> {
     let tools = Tools::new(root);
     tools.ensure_node_modules()?;
-    let binary = build_test_binary(root)?;
+    let binaries = build_test_binaries(root)?;
     let _interrupts = interrupt::Deferred::install();
     let log_path = root.join(LOG);
     if let Some(parent) = log_path.parent() {
@@ -59,17 +60,25 @@ pub fn run(root: &Path) -> Result<()> {
     );
 
     let tests_started = Instant::now();
-    let status = Command::new(&binary)
-        .env(MOCK_URL_VAR, &mock.url)
-        // Where cargo would run it: the `hub-api` package, the workspace root.
-        .current_dir(root)
-        .status()
-        .with_context(|| format!("running {}", binary.display()))?;
+    let mut status = None;
+    // The client's conformance tests, then every `hub` command; each from its package's directory,
+    // where cargo would run it.
+    for (binary, directory) in &binaries {
+        let outcome = Command::new(binary)
+            .env(MOCK_URL_VAR, &mock.url)
+            .current_dir(directory)
+            .status()
+            .with_context(|| format!("running {}", binary.display()))?;
+        if !outcome.success() {
+            status = Some(outcome);
+            break;
+        }
+    }
     drop(mock);
     if interrupt::happened() {
         bail!("interrupted; the Prism mock was stopped");
     }
-    if !status.success() {
+    if let Some(status) = status {
         bail!(
             "conformance tests failed ({status}); what the mock received and flagged is in {LOG}"
         );
@@ -82,23 +91,61 @@ pub fn run(root: &Path) -> Result<()> {
     Ok(())
 }
 
-/// Builds the workspace tests as the workspace test step does and returns the path of the
-/// `hub-api` conformance test binary.
+/// The test binaries run against the mock: the `conformance` test of `hub-api` and the
+/// `against_mock` test of `hub-cli`, each with the directory to run it in.
+const MOCK_TESTS: [(&str, &str); 2] = [(".", "conformance"), ("hub-cli", "against_mock")];
+
+/// Builds the workspace tests as the workspace test step does and returns the paths of the
+/// [`MOCK_TESTS`] binaries.
 ///
-/// Building it with `cargo test -p hub-api --test conformance` would select fewer targets, so
+/// Building them with `cargo test -p hub-api --test conformance` would select fewer targets, so
 /// cargo would resolve other features (dev-dependencies of the other members count only when
 /// their tests are built) and build `hub-api` and its HTTP stack a second time.
-fn build_test_binary(root: &Path) -> Result<PathBuf> {
-    let args = [
-        "test",
-        "--workspace",
-        "--all-targets",
-        "--all-features",
-        "--no-run",
-        "--message-format=json-render-diagnostics",
-    ];
+fn build_test_binaries(root: &Path) -> Result<Vec<(PathBuf, PathBuf)>> {
+    // Every target as the workspace test step built it: a no-op after that step.
+    let messages = built_artifacts(
+        root,
+        &[
+            "test",
+            "--workspace",
+            "--all-targets",
+            "--all-features",
+            "--no-run",
+        ],
+    )?;
+    MOCK_TESTS
+        .iter()
+        .map(|(package_dir, test)| {
+            let directory = root.join(package_dir);
+            // Compared canonically, in case the workspace was reached through a symlink.
+            let manifest = directory.join("Cargo.toml");
+            let manifest = std::fs::canonicalize(&manifest).unwrap_or(manifest);
+            let is_manifest =
+                |path: &str| std::fs::canonicalize(path).is_ok_and(|path| path == manifest);
+            messages
+                .iter()
+                .find(|message| {
+                    let target = &message["target"];
+                    message["reason"] == "compiler-artifact"
+                        && target["name"] == *test
+                        && target["kind"] == serde_json::json!(["test"])
+                        && message["manifest_path"].as_str().is_some_and(is_manifest)
+                })
+                .and_then(|message| message["executable"].as_str().map(PathBuf::from))
+                .map(|binary| (binary, directory.clone()))
+                .with_context(|| {
+                    format!("cargo built no `{test}` test in {package_dir}/Cargo.toml")
+                })
+        })
+        .collect()
+}
+
+/// Runs `cargo <args> --message-format=json-render-diagnostics` and returns cargo's messages,
+/// which name each built executable.
+pub fn built_artifacts(root: &Path, args: &[&str]) -> Result<Vec<serde_json::Value>> {
+    let args = [args, &["--message-format=json-render-diagnostics"]].concat();
     let output = crate::cargo_command()
-        .args(args)
+        .args(&args)
         .current_dir(root)
         .stderr(Stdio::inherit())
         .output()
@@ -106,27 +153,10 @@ fn build_test_binary(root: &Path) -> Result<PathBuf> {
     if !output.status.success() {
         bail!("cargo {} failed ({})", args.join(" "), output.status);
     }
-    // `hub-api` is the root package; its manifest is the workspace manifest. Compared
-    // canonically, in case the workspace was reached through a symlink.
-    let root_manifest = root.join("Cargo.toml");
-    let root_manifest = std::fs::canonicalize(&root_manifest).unwrap_or(root_manifest);
-    let is_root_manifest =
-        |path: &str| std::fs::canonicalize(path).is_ok_and(|path| path == root_manifest);
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    stdout
+    Ok(String::from_utf8_lossy(&output.stdout)
         .lines()
-        .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
-        .find(|message| {
-            let target = &message["target"];
-            message["reason"] == "compiler-artifact"
-                && target["name"] == "conformance"
-                && target["kind"] == serde_json::json!(["test"])
-                && message["manifest_path"]
-                    .as_str()
-                    .is_some_and(is_root_manifest)
-        })
-        .and_then(|message| message["executable"].as_str().map(PathBuf::from))
-        .context("cargo built no `conformance` test of hub-api (tests/conformance.rs)")
+        .filter_map(|line| serde_json::from_str(line).ok())
+        .collect())
 }
 
 /// A running Prism. Dropping it stops Prism and everything Prism started.

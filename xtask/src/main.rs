@@ -1,5 +1,7 @@
-//! `cargo xtask`: the maintainer's entry point. Argument parsing over `hub-api-codegen` and the
-//! test tools; every real decision lives in the library crates so it can be tested there.
+//! `cargo xtask`: the maintainer's entry point. Argument parsing over the test tools and the
+//! binaries that do the heavy work (`xtask-regen` for codegen, `hub-api-validate`,
+//! `hub-api-bench`), each built only when its command runs; every real decision lives in those
+//! crates so it can be tested there.
 
 mod conformance;
 mod spec_checks;
@@ -9,7 +11,6 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use anyhow::{Context, Result, bail};
-use hub_api_codegen as codegen;
 
 const USAGE: &str = "\
 usage: cargo xtask <command>
@@ -58,46 +59,19 @@ fn workspace_root() -> PathBuf {
         .to_path_buf()
 }
 
+/// Runs `xtask-regen`, the one binary that links `hub-api-codegen` (progenitor, typify, syn):
+/// the other commands never build it.
 fn regen(root: &Path, args: &[String]) -> Result<()> {
-    let check = match args {
-        [] => false,
-        [flag] if flag == "--check" => true,
-        _ => bail!("usage: cargo xtask regen [--check]"),
-    };
-    let spec_text = std::fs::read_to_string(root.join(codegen::SPEC_PATH))
-        .with_context(|| format!("reading {}", codegen::SPEC_PATH))?;
-    let output = codegen::generate_hub_client(&spec_text)?;
-    let client_path = root.join(codegen::CLIENT_PATH);
-    let on_disk = std::fs::read_to_string(&client_path).unwrap_or_default();
-    match codegen::short_diff(codegen::CLIENT_PATH, &on_disk, &output.rust, 40) {
-        None => println!("regen: {} is up to date", codegen::CLIENT_PATH),
-        Some(diff) if check => {
-            bail!(
-                "{diff}{} is stale: run `cargo xtask regen`",
-                codegen::CLIENT_PATH
-            )
-        }
-        Some(_) => {
-            std::fs::write(&client_path, &output.rust)
-                .with_context(|| format!("writing {}", codegen::CLIENT_PATH))?;
-            println!("regen: wrote {}", codegen::CLIENT_PATH);
-        }
-    }
-    Ok(())
+    let mut cargo_args = vec!["run", "--quiet", "--package", "xtask-regen", "--"];
+    cargo_args.extend(args.iter().map(String::as_str));
+    cargo(root, &cargo_args).context("regen")
 }
 
-/// Runs the `hub-api-validate` binary, which links the generated client. xtask itself must not:
-/// `regen` has to build even when the checked-in client does not.
+/// Runs `hub-api-validate`, which links only the generated types (`hub-api-client`), not
+/// `hub-api` and its TLS stack, and not codegen: a first run builds little. xtask itself must not
+/// link the generated client: `regen` has to build even when the checked-in client does not.
 fn validate(root: &Path, args: &[String]) -> Result<()> {
-    let mut cargo_args = vec![
-        "run",
-        "--quiet",
-        "--package",
-        "hub-api",
-        "--bin",
-        "hub-api-validate",
-        "--",
-    ];
+    let mut cargo_args = vec!["run", "--quiet", "--package", "hub-api-validate", "--"];
     cargo_args.extend(args.iter().map(String::as_str));
     let status = cargo_command()
         .args(&cargo_args)
@@ -126,6 +100,7 @@ fn test(root: &Path, args: &[String]) -> Result<()> {
         root,
         &["test", "--workspace", "--all-targets", "--all-features"],
     )?;
+    examples_answer_help(root)?;
     conformance::run(root).context("conformance against the Prism mock")?;
     // `--all-targets` leaves out doc tests; the usage examples in the docs must compile too.
     cargo(root, &["test", "--workspace", "--all-features", "--doc"])?;
@@ -135,6 +110,52 @@ fn test(root: &Path, args: &[String]) -> Result<()> {
         cargo(root, &[&args[..], &["--", "-D", "warnings"]].concat())?;
     }
     println!("xtask test: all steps passed");
+    Ok(())
+}
+
+/// The examples that take command-line options; each must print its usage for `--help` and
+/// exit 0. (`webhook_receiver` starts a server and is left out.)
+const EXAMPLES_WITH_HELP: &[&str] = &[
+    "notifications",
+    "revoke_credentials",
+    "storage_token",
+    "webhooks",
+];
+
+/// Runs each of [`EXAMPLES_WITH_HELP`], as the workspace test step built it, with `--help`.
+fn examples_answer_help(root: &Path) -> Result<()> {
+    // `cargo test --all-targets` builds examples only as test harnesses; the programs are built
+    // here, against the libraries that step built.
+    let artifacts = conformance::built_artifacts(
+        root,
+        &["build", "--workspace", "--examples", "--all-features"],
+    )?;
+    for example in EXAMPLES_WITH_HELP {
+        let binary = artifacts
+            .iter()
+            .find(|message| {
+                message["reason"] == "compiler-artifact"
+                    && message["target"]["name"] == *example
+                    && message["target"]["kind"] == serde_json::json!(["example"])
+                    && message["profile"]["test"] == false
+            })
+            .and_then(|message| message["executable"].as_str())
+            .with_context(|| format!("cargo built no example `{example}`"))?;
+        let output = Command::new(binary)
+            .arg("--help")
+            .stdin(std::process::Stdio::null())
+            .output()
+            .with_context(|| format!("running example {example}"))?;
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        if !output.status.success() || !stdout.starts_with("usage: ") {
+            let first_line = stdout.lines().next().unwrap_or_default();
+            bail!(
+                "example {example} --help: {}; its first line is {first_line:?}, not its usage",
+                output.status
+            );
+        }
+    }
+    println!("examples: {} answer --help", EXAMPLES_WITH_HELP.len());
     Ok(())
 }
 

@@ -1,12 +1,14 @@
 //! `hub-api-validate --schema <ComponentName> [--jsonl] <FILE>...`: decodes each instance (a
 //! file, or each non-empty line with `--jsonl`) into the generated Rust type of a component
-//! schema, through serde and the codegen patches (not a JSON Schema library), and prints `ok`
-//! or `err: <path>: <reason>` per instance, in order. Exits 0 only when every instance is ok.
-//! `cargo xtask validate` runs it.
+//! schema, through serde and the codegen patches (not a JSON Schema library), and prints, in
+//! order, `ok` or `err: <path>: <reason>` per instance, followed by one indented
+//! `  <path>: <reason>` line for each further problem of that instance. Exits 0 only when every
+//! instance is ok, 1 when one is not, 2 on a usage or I/O error. `cargo xtask validate` runs it.
 
 use std::process::ExitCode;
 
-use hub_api::generated::schemas;
+use hub_api_client::schemas;
+use hub_api_validate::{Failure, did_you_mean, problems};
 
 const USAGE: &str = "usage: hub-api-validate --schema <ComponentName> [--jsonl] <FILE>...";
 
@@ -31,6 +33,10 @@ fn run(args: Vec<String>) -> Result<bool, String> {
         match arg.as_str() {
             "--schema" => schema = Some(args.next().ok_or(USAGE)?),
             "--jsonl" => jsonl = true,
+            "--help" | "-h" => {
+                println!("{USAGE}");
+                return Ok(true);
+            }
             flag if flag.starts_with("--") => {
                 return Err(format!("unknown option `{flag}`\n{USAGE}"));
             }
@@ -42,11 +48,31 @@ fn run(args: Vec<String>) -> Result<bool, String> {
         return Err(USAGE.to_owned());
     }
     if !schemas::NAMES.contains(&schema.as_str()) {
+        let listed = schemas::NAMES
+            .iter()
+            .map(|name| format!("`{name}`"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let hint = did_you_mean(&format!("`{schema}` expected {listed}"))
+            .map(|nearest| format!(" (did you mean `{nearest}`?)"))
+            .unwrap_or_default();
         return Err(format!(
-            "no component schema `{schema}`; the spec has: {}",
+            "no component schema `{schema}`{hint}; the spec has: {}",
             schemas::NAMES.join(", ")
         ));
     }
+    let decode = |json: &str| match schemas::decode(&schema, json) {
+        Some(Ok(_)) => Ok(()),
+        Some(Err(error)) => Err(Failure {
+            path: error.path,
+            message: error.message,
+        }),
+        // Checked against `schemas::NAMES` above; kept as a problem rather than a panic.
+        None => Err(Failure {
+            path: String::new(),
+            message: format!("no component schema `{schema}`"),
+        }),
+    };
 
     let mut all_ok = true;
     for file in &files {
@@ -60,16 +86,16 @@ fn run(args: Vec<String>) -> Result<bool, String> {
             vec![&text]
         };
         for instance in instances {
-            match schemas::decode(&schema, instance).expect("name checked above") {
-                Ok(_) => println!("ok"),
-                Err(error) => {
+            let found = problems(instance, decode);
+            let mut lines = found.iter();
+            match lines.next() {
+                None => println!("ok"),
+                Some(first) => {
                     all_ok = false;
-                    let path = if error.path.is_empty() {
-                        "."
-                    } else {
-                        &error.path
-                    };
-                    println!("err: {path}: {}", error.message);
+                    println!("err: {first}");
+                    for further in lines {
+                        println!("  {further}");
+                    }
                 }
             }
         }

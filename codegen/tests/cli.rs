@@ -1,0 +1,57 @@
+//! The `hub` CLI through codegen: the checked-in `hub-cli/src/generated.rs` must be exactly what
+//! the spec generates, generation is deterministic, and a new operation in the spec becomes a
+//! new command through regen alone.
+
+use std::path::{Path, PathBuf};
+
+use hub_api_codegen as codegen;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("codegen lives in the workspace")
+        .to_path_buf()
+}
+
+fn generate_cli(spec: &str) -> String {
+    let client = codegen::generate_hub_client(spec).unwrap_or_else(|error| panic!("{error}"));
+    codegen::cli::generate(
+        &client.downlevelled,
+        &client.rust,
+        codegen::patches::HUB,
+        &codegen::header(codegen::SPEC_PATH, spec),
+    )
+    .unwrap_or_else(|error| panic!("{error}"))
+}
+
+fn spec() -> String {
+    std::fs::read_to_string(root().join(codegen::SPEC_PATH)).expect("spec is readable")
+}
+
+#[test]
+fn checked_in_cli_is_what_the_spec_generates() {
+    let generated = generate_cli(&spec());
+    let on_disk = std::fs::read_to_string(root().join(codegen::cli::CLI_PATH)).unwrap_or_default();
+    if let Some(diff) = codegen::short_diff(codegen::cli::CLI_PATH, &on_disk, &generated, 60) {
+        panic!("{diff}\nthe checked-in CLI is stale: run `cargo xtask regen`");
+    }
+    assert_eq!(generated, generate_cli(&spec()), "deterministic");
+}
+
+#[test]
+fn a_new_operation_becomes_a_command() {
+    let spec = spec().replacen(
+        "\npaths:\n",
+        "\npaths:\n  /api/settings/ping:\n    get:\n      operationId: pingSettings\n      tags: [settings]\n      summary: Check the settings service.\n      responses:\n        \"204\":\n          description: Up.\n",
+        1,
+    );
+    let generated = generate_cli(&spec);
+    assert!(
+        generated.contains("name: \"ping\""),
+        "no `hub settings ping`"
+    );
+    assert!(
+        generated.contains("\"pingSettings\" =>"),
+        "no dispatch for pingSettings"
+    );
+}
