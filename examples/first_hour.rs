@@ -43,11 +43,16 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .try_collect()
         .await?;
     for notification in &unread {
-        println!("unread: {}", notification.title());
+        println!(
+            "unread: {}",
+            notification
+                .title()
+                .unwrap_or("(a kind newer than this client)")
+        );
     }
     if !unread.is_empty() {
         let selection =
-            NotificationSelection::discussions(unread.iter().map(|n| n.discussion_id()));
+            NotificationSelection::discussions(unread.iter().filter_map(|n| n.discussion_id()));
         client.mark_notifications_read(&selection, true).await?;
         println!("marked {} notification(s) read", unread.len());
     }

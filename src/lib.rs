@@ -15,7 +15,7 @@
 //! let client = Client::new("https://hub.example.com")?; // token from HUB_TOKEN
 //! let unread: Vec<Notification> = client.notifications(NotificationFilter::unread()).try_collect().await?;
 //! for notification in &unread {
-//!     println!("{}", notification.title());
+//!     println!("{}", notification.title().unwrap_or("(a kind newer than this client)"));
 //! }
 //! # Ok(())
 //! # }

@@ -93,7 +93,7 @@ impl NotificationSelection {
     /// ```
     /// use hub_api::notifications::{NotificationExt, NotificationSelection};
     /// # fn select(unread: &[hub_api::types::Notification]) -> NotificationSelection {
-    /// NotificationSelection::discussions(unread.iter().map(|n| n.discussion_id()))
+    /// NotificationSelection::discussions(unread.iter().filter_map(|n| n.discussion_id()))
     /// # }
     /// ```
     pub fn discussions<I, S>(ids: I) -> Self
@@ -354,7 +354,9 @@ fn require_ids(ids: &[String]) -> Result<()> {
 /// ```
 /// use hub_api::notifications::NotificationExt;
 /// # fn show(notification: &hub_api::types::Notification) {
-/// println!("{} {}", notification.discussion_id(), notification.title());
+/// if let (Some(id), Some(title)) = (notification.discussion_id(), notification.title()) {
+///     println!("{id} {title}");
+/// }
 /// # }
 /// ```
 ///
@@ -375,26 +377,30 @@ fn require_ids(ids: &[String]) -> Result<()> {
 /// articles the API description names no separate discussion id: the post's or article's `id`
 /// is the only identifier the notification carries, so it is the one returned.
 pub trait NotificationExt: sealed::Sealed {
-    /// The id that marks this notification read or deletes it (see the table above).
-    fn discussion_id(&self) -> &str;
+    /// The id that marks this notification read or deletes it (see the table above); `None`
+    /// for a kind newer than this client (`Notification::Unknown`), whose id it cannot know.
+    fn discussion_id(&self) -> Option<&str>;
 
-    /// Whether the notification has been read.
+    /// Whether the notification has been read. For a kind newer than this client, its `read`
+    /// field as sent (a field every kind has), or `false` when that is missing.
     fn is_read(&self) -> bool;
 
-    /// When the notification was last updated.
-    fn updated_at(&self) -> &types::Timestamp;
+    /// When the notification was last updated; `None` for a kind newer than this client.
+    fn updated_at(&self) -> Option<&types::Timestamp>;
 
-    /// The title of the paper, discussion, post or article the notification is about.
-    fn title(&self) -> &str;
+    /// The title of the paper, discussion, post or article the notification is about; `None`
+    /// for a kind newer than this client.
+    fn title(&self) -> Option<&str>;
 }
 
 impl NotificationExt for types::Notification {
-    fn discussion_id(&self) -> &str {
+    fn discussion_id(&self) -> Option<&str> {
         match self {
-            Self::Repo(repo) => repo.discussion.id.as_str(),
-            Self::Paper(paper) => &paper.paper_discussion.id,
-            Self::Post(post) => &post.post.id,
-            Self::CommunityBlog(blog) => &blog.blog.id,
+            Self::Repo(repo) => Some(repo.discussion.id.as_str()),
+            Self::Paper(paper) => Some(&paper.paper_discussion.id),
+            Self::Post(post) => Some(&post.post.id),
+            Self::CommunityBlog(blog) => Some(&blog.blog.id),
+            _ => None,
         }
     }
 
@@ -404,24 +410,31 @@ impl NotificationExt for types::Notification {
             Self::Paper(paper) => paper.read,
             Self::Post(post) => post.read,
             Self::CommunityBlog(blog) => blog.read,
+            Self::Unknown(raw) => raw
+                .get("read")
+                .and_then(serde_json::Value::as_bool)
+                .unwrap_or(false),
+            _ => false,
         }
     }
 
-    fn updated_at(&self) -> &types::Timestamp {
+    fn updated_at(&self) -> Option<&types::Timestamp> {
         match self {
-            Self::Repo(repo) => &repo.updated_at,
-            Self::Paper(paper) => &paper.updated_at,
-            Self::Post(post) => &post.updated_at,
-            Self::CommunityBlog(blog) => &blog.updated_at,
+            Self::Repo(repo) => Some(&repo.updated_at),
+            Self::Paper(paper) => Some(&paper.updated_at),
+            Self::Post(post) => Some(&post.updated_at),
+            Self::CommunityBlog(blog) => Some(&blog.updated_at),
+            _ => None,
         }
     }
 
-    fn title(&self) -> &str {
+    fn title(&self) -> Option<&str> {
         match self {
-            Self::Repo(repo) => &repo.discussion.title,
-            Self::Paper(paper) => &paper.paper.title,
-            Self::Post(post) => &post.post.title,
-            Self::CommunityBlog(blog) => &blog.blog.title,
+            Self::Repo(repo) => Some(&repo.discussion.title),
+            Self::Paper(paper) => Some(&paper.paper.title),
+            Self::Post(post) => Some(&post.post.title),
+            Self::CommunityBlog(blog) => Some(&blog.blog.title),
+            _ => None,
         }
     }
 }

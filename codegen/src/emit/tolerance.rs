@@ -69,21 +69,29 @@ pub(crate) fn request_only_schemas(document: &Value) -> BTreeSet<String> {
         .collect()
 }
 
-/// The component schemas `roots` reach through `$ref`s, transitively.
+/// The component schemas `roots` reach through `$ref`s, transitively. Every local `$ref` is
+/// followed (`#/components/parameters/...` and the other reusable components lead to schemas
+/// too); only schema names are collected.
 fn reachable<'a>(document: &'a Value, roots: &[&'a Value]) -> BTreeSet<&'a str> {
-    let schemas = document.pointer("/components/schemas");
-    let mut seen = BTreeSet::new();
+    let mut schemas = BTreeSet::new();
+    let mut followed = BTreeSet::new();
     let mut pending: Vec<&Value> = roots.to_vec();
     while let Some(value) = pending.pop() {
         match value {
             Value::Object(map) => {
                 for (key, child) in map {
                     if let ("$ref", Value::String(reference)) = (key.as_str(), child) {
-                        if let Some(name) = schema_ref_name(reference)
-                            && seen.insert(name)
-                            && let Some(schema) = schemas.and_then(|schemas| schemas.get(name))
+                        if !followed.insert(reference.as_str()) {
+                            continue;
+                        }
+                        if let Some(name) = schema_ref_name(reference) {
+                            schemas.insert(name);
+                        }
+                        if let Some(target) = reference
+                            .strip_prefix('#')
+                            .and_then(|pointer| document.pointer(pointer))
                         {
-                            pending.push(schema);
+                            pending.push(target);
                         }
                     } else {
                         pending.push(child);
@@ -94,7 +102,7 @@ fn reachable<'a>(document: &'a Value, roots: &[&'a Value]) -> BTreeSet<&'a str> 
             _ => {}
         }
     }
-    seen
+    schemas
 }
 
 /// The `decoding` module of the generated file: the per-thread mode the tolerant types consult.
@@ -332,6 +340,24 @@ mod tests {
         assert_eq!(
             request_only_schemas(&document),
             BTreeSet::from(["Kind".to_owned(), "Request".to_owned()])
+        );
+    }
+
+    #[test]
+    fn parameters_behind_a_reusable_component_are_requests_too() {
+        let document = json!({
+            "paths": {"/a": {"get": {
+                "parameters": [{"$ref": "#/components/parameters/Status"}],
+                "responses": {"200": {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Page"}}}}}
+            }}},
+            "components": {
+                "parameters": {"Status": {"name": "status", "in": "query", "schema": {"$ref": "#/components/schemas/Status"}}},
+                "schemas": {"Status": {"enum": ["all", "unread"]}, "Page": {"type": "object"}}
+            }
+        });
+        assert_eq!(
+            request_only_schemas(&document),
+            BTreeSet::from(["Status".to_owned()])
         );
     }
 
