@@ -51,10 +51,16 @@ pub fn problems(text: &str, decode: impl Fn(&str) -> Result<(), Failure>) -> Vec
     let Err(first) = decode(text) else {
         return Vec::new();
     };
-    let mut found = vec![problem(&first.path, &first.message)];
     // A duplicate key or trailing text is only visible in the text; the rest works on the value.
     let Ok(mut instance) = serde_json::from_str::<Value>(text) else {
-        return found;
+        return vec![problem(&first.path, &first.message)];
+    };
+    // The loop below reports the value's first problem itself, at the key's own path where the
+    // decoder names the object's; the text's first problem is kept only when the value does not
+    // show it (a duplicate key collapses in the value).
+    let mut found = match decode(&instance.to_string()) {
+        Err(again) if again.message == first.message => Vec::new(),
+        _ => vec![problem(&first.path, &first.message)],
     };
     let mut origin = Origin::default();
     let budget = node_count(&instance) + 2;
