@@ -18,15 +18,19 @@
 //! a blocking write to a stdout nobody reads (a full pipe) would stop them all: nothing would be
 //! answered any more, not even a wrong secret. So the handler hands its line to one writer task
 //! through a bounded queue, and answers 200 only once the line is written. When stdout stalls,
-//! the queue fills and deliveries are answered 500 (the hub retries them later) instead of
-//! being counted as delivered with a line nobody saw.
+//! deliveries wait for their line at most 5 s, and once a write has been stuck that long they
+//! are answered 500 at once (the hub retries them later) instead of being counted as delivered
+//! with a line nobody saw.
+//!
+//! (`tests/receiver_example.rs` compiles this file as a module: what it uses is `pub(crate)`.)
 
 use std::net::SocketAddr;
 use std::process::ExitCode;
-use std::time::Duration;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use hub_api::types::WebhookPayload;
-use hub_api::webhooks::Receiver;
+use hub_api::webhooks::{Receiver, ReceiverBuilder, ReceiverError};
 use tokio::io::{AsyncWrite, AsyncWriteExt};
 use tokio::sync::{mpsc, oneshot};
 
@@ -66,6 +70,8 @@ enum PrintError {
     Backlog,
     #[error("stdout did not take the line within {WRITE_TIMEOUT:?}")]
     Stalled,
+    #[error("stdout has not taken a write for over {WRITE_TIMEOUT:?}")]
+    StillStalled,
     #[error("writing to stdout failed: {0}")]
     Write(std::io::ErrorKind),
     #[error("the stdout writer has stopped")]
@@ -80,23 +86,45 @@ struct Line {
 
 /// The handlers' side of the writer task.
 #[derive(Clone)]
-struct Printer {
+pub(crate) struct Printer {
     lines: mpsc::Sender<Line>,
+    /// When the write in progress started, if one is: a write older than the timeout means
+    /// stdout is stalled, and deliveries are refused at once rather than after the timeout.
+    writing_since: Arc<Mutex<Option<Instant>>>,
 }
 
 impl Printer {
     /// Starts the writer task on `output`; it ends once every `Printer` is dropped and the
     /// queue is written.
-    fn start<W>(output: W) -> (Self, tokio::task::JoinHandle<()>)
+    pub(crate) fn start<W>(output: W) -> (Self, tokio::task::JoinHandle<()>)
     where
         W: AsyncWrite + Unpin + Send + 'static,
     {
         let (lines, queue) = mpsc::channel(QUEUE_LINES);
-        (Self { lines }, tokio::spawn(write_lines(output, queue)))
+        let writing_since = Arc::new(Mutex::new(None));
+        let writer = tokio::spawn(write_lines(output, queue, Arc::clone(&writing_since)));
+        (
+            Self {
+                lines,
+                writing_since,
+            },
+            writer,
+        )
+    }
+
+    fn stalled(&self) -> bool {
+        let writing_since = *self
+            .writing_since
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        writing_since.is_some_and(|since| since.elapsed() > WRITE_TIMEOUT)
     }
 
     /// Prints `text` as one line, and returns once it is written and flushed.
     async fn print(&self, text: String) -> Result<(), PrintError> {
+        if self.stalled() {
+            return Err(PrintError::StillStalled);
+        }
         let (written, done) = oneshot::channel();
         self.lines
             .try_send(Line { text, written })
@@ -115,8 +143,11 @@ impl Printer {
 
 /// Writes queued lines in batches, one flush per batch, and reports each line's outcome. A line
 /// whose handler stopped waiting (and answered 500) is skipped: the hub will send it again.
-async fn write_lines<W>(mut output: W, mut queue: mpsc::Receiver<Line>)
-where
+async fn write_lines<W>(
+    mut output: W,
+    mut queue: mpsc::Receiver<Line>,
+    writing_since: Arc<Mutex<Option<Instant>>>,
+) where
     W: AsyncWrite + Unpin,
 {
     let mut batch = Vec::new();
@@ -128,11 +159,18 @@ where
             bytes.extend_from_slice(line.text.as_bytes());
             bytes.push(b'\n');
         }
+        let set_writing_since = |since| {
+            *writing_since
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner) = since;
+        };
+        set_writing_since(Some(Instant::now()));
         let outcome = async {
             output.write_all(&bytes).await?;
             output.flush().await
         }
         .await;
+        set_writing_since(None);
         for line in batch.drain(..) {
             let report = match &outcome {
                 Ok(()) => Ok(()),
@@ -145,12 +183,14 @@ where
 
 /// What the command line asks for.
 #[derive(Debug, PartialEq, Eq)]
-enum Command {
+pub(crate) enum Command {
     Serve(SocketAddr),
     Help,
 }
 
-fn parse_arguments(mut arguments: impl Iterator<Item = String>) -> Result<Command, String> {
+pub(crate) fn parse_arguments(
+    mut arguments: impl Iterator<Item = String>,
+) -> Result<Command, String> {
     let mut address = DEFAULT_ADDRESS.to_owned();
     while let Some(argument) = arguments.next() {
         match argument.as_str() {
@@ -194,8 +234,11 @@ async fn stop_signal() {
 }
 
 /// Builds the receiver with its one handler, printing through `printer`.
-fn receiver(printer: Printer) -> Result<Receiver, hub_api::webhooks::ReceiverError> {
-    Receiver::builder()
+pub(crate) fn receiver(
+    builder: ReceiverBuilder,
+    printer: Printer,
+) -> Result<Receiver, ReceiverError> {
+    builder
         .handler("hub", move |payload: WebhookPayload| {
             let printer = printer.clone();
             async move { printer.print(delivery_line(&payload)).await }
@@ -206,7 +249,7 @@ fn receiver(printer: Printer) -> Result<Receiver, hub_api::webhooks::ReceiverErr
 async fn run(address: SocketAddr) -> ExitCode {
     // tokio's stdout writes on a blocking-pool thread, never on a worker.
     let (printer, writer) = Printer::start(tokio::io::stdout());
-    let receiver = match receiver(printer) {
+    let receiver = match receiver(Receiver::builder(), printer) {
         Ok(receiver) => receiver,
         Err(error) => {
             eprintln!("cannot start the receiver: {error}");

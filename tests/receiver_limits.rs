@@ -339,13 +339,15 @@ async fn a_stuck_handler_is_cancelled_and_answered_503() {
     let running = Running::start(stuck_receiver(handler_timeout, &cancelled)).await;
 
     let started = Instant::now();
-    let response = client()
+    let request = client()
         .post(running.url("/webhooks/stuck"))
         .header("X-Webhook-Secret", SECRET)
         .header("Content-Type", "application/json")
         .body(payload("repo", "update", "model", "acme/x").to_string())
-        .send()
+        .send();
+    let response = tokio::time::timeout(Duration::from_secs(20), request)
         .await
+        .expect("answered before the test gives up")
         .expect("an answer");
     let took = started.elapsed();
     assert_eq!(response.status(), StatusCode::SERVICE_UNAVAILABLE);
@@ -535,7 +537,12 @@ async fn the_router_mounts_in_a_bigger_app_with_the_same_checks() {
     );
     let malformed = post("/hooks/webhooks/hub", Some(SECRET), "{".to_owned()).await;
     assert_eq!(malformed.map(status).ok(), Some(StatusCode::BAD_REQUEST));
-    let stuck = post("/hooks/webhooks/stuck", Some(SECRET), delivery.clone()).await;
+    let stuck = tokio::time::timeout(
+        Duration::from_secs(20),
+        post("/hooks/webhooks/stuck", Some(SECRET), delivery.clone()),
+    )
+    .await
+    .expect("answered before the test gives up");
     assert_eq!(
         stuck.map(status).ok(),
         Some(StatusCode::SERVICE_UNAVAILABLE)
