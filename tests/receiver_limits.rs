@@ -89,26 +89,25 @@ async fn dribble_head(address: SocketAddr, pace: Duration, give_up: Duration) ->
     None
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn slow_head_senders_are_cut_off_while_deliveries_keep_flowing() {
-    let recorder = Recorder::default();
-    let header_timeout = Duration::from_millis(800);
-    let receiver = builder(&recorder)
-        .header_timeout(header_timeout)
-        .build()
-        .expect("a valid receiver");
-    let running = Running::start(receiver).await;
-    let address = running.address;
+/// What a slowloris attack did: how long each of the 50 slow senders stayed connected (`None`:
+/// still connected at the end), and the latency of each delivery sent meanwhile, sorted.
+struct AttackOutcome {
+    held: Vec<Option<Duration>>,
+    latencies: Vec<Duration>,
+}
 
-    let give_up = Duration::from_secs(20);
+/// 50 slow senders dribbling a head byte every `pace` for `duration`, while a delivery is sent
+/// every 20 ms on a connection of its own (as a hub without a pool would); every
+/// delivery must be answered 200.
+async fn slowloris_attack(running: &Running, pace: Duration, duration: Duration) -> AttackOutcome {
+    let address = running.address;
     let attackers: Vec<_> = (0..50)
-        .map(|_| tokio::spawn(dribble_head(address, Duration::from_millis(100), give_up)))
+        .map(|_| tokio::spawn(dribble_head(address, pace, duration)))
         .collect();
-    // Deliveries during the attack, each on a new connection as a hub without a pool would.
     let url = running.url("/webhooks/hub");
     let mut latencies = Vec::new();
-    let attack_started = Instant::now();
-    while attack_started.elapsed() < header_timeout * 3 {
+    let started = Instant::now();
+    while started.elapsed() < duration {
         let (status, took) = deliver_once(&url).await;
         assert_eq!(status, StatusCode::OK);
         latencies.push(took);
@@ -118,6 +117,21 @@ async fn slow_head_senders_are_cut_off_while_deliveries_keep_flowing() {
     for attacker in attackers {
         held.push(attacker.await.expect("the attacker task"));
     }
+    latencies.sort();
+    AttackOutcome { held, latencies }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn slow_head_senders_are_cut_off_while_deliveries_keep_flowing() {
+    let recorder = Recorder::default();
+    let header_timeout = Duration::from_millis(800);
+    let receiver = builder(&recorder)
+        .header_timeout(header_timeout)
+        .build()
+        .expect("a valid receiver");
+    let running = Running::start(receiver).await;
+    let AttackOutcome { held, latencies } =
+        slowloris_attack(&running, Duration::from_millis(100), header_timeout * 3).await;
     running.stop().await;
 
     let still_open = held.iter().filter(|held| held.is_none()).count();
@@ -129,7 +143,6 @@ async fn slow_head_senders_are_cut_off_while_deliveries_keep_flowing() {
             "held for {held:?} with a {header_timeout:?} header timeout"
         );
     }
-    latencies.sort();
     let slowest = latencies.last().copied().unwrap_or_default();
     println!(
         "{} deliveries during the attack, median {:?}, slowest {slowest:?}",
@@ -621,28 +634,11 @@ async fn the_router_merges_at_the_root_and_the_host_waits_for_orphaned_handlers(
 async fn fifty_slowloris_senders_for_sixty_seconds_with_the_defaults() {
     let recorder = Recorder::default();
     let running = Running::start(builder(&recorder).build().expect("a valid receiver")).await;
-    let address = running.address;
-    let minute = Duration::from_secs(60);
-    let attackers: Vec<_> = (0..50)
-        .map(|_| tokio::spawn(dribble_head(address, Duration::from_secs(1), minute)))
-        .collect();
-    let url = running.url("/webhooks/hub");
-    let mut latencies = Vec::new();
-    let started = Instant::now();
-    while started.elapsed() < minute {
-        let (status, took) = deliver_once(&url).await;
-        assert_eq!(status, StatusCode::OK);
-        latencies.push(took);
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    let mut held = Vec::new();
-    for attacker in attackers {
-        held.push(attacker.await.expect("the attacker task"));
-    }
+    let AttackOutcome { held, latencies } =
+        slowloris_attack(&running, Duration::from_secs(1), Duration::from_secs(60)).await;
     running.stop().await;
     let still_open = held.iter().filter(|held| held.is_none()).count();
     let longest = held.iter().flatten().max().copied().unwrap_or_default();
-    latencies.sort();
     println!(
         "after 60 s: {still_open} of 50 slow senders still connected (longest held {longest:?}); \
          {} deliveries served meanwhile, median {:?}, p99 {:?}, slowest {:?}",
