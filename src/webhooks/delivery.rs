@@ -1,7 +1,8 @@
 //! One delivery, from request to answer: secret, content type, size, JSON, payload shape, and
 //! only then the handler. Every check that can fail on the sender's input answers a 4xx with a
 //! JSON `{"error": ...}` body, so bad input can neither reach a handler nor cause a 5xx (which
-//! the hub would retry forever). The only 500 is a handler that failed, which should be retried.
+//! the hub would retry forever). The only 5xx are a handler that failed (500) or did not finish
+//! within the handler timeout (503); both should be retried.
 
 use std::sync::Arc;
 
@@ -13,9 +14,10 @@ use axum::response::{IntoResponse, Response};
 use http_body_util::{BodyExt, LengthLimitError, Limited};
 use serde_json::json;
 
-use super::SECRET_HEADER;
 use super::handler::{DeliveryContext, ErasedHandler};
 use super::in_flight::InFlight;
+use super::log_limit::LogLimiter;
+use super::{SECRET_HEADER, UNAUTHENTICATED_WARNING_INTERVAL};
 use crate::Secret;
 use crate::types::WebhookPayload;
 
@@ -24,7 +26,62 @@ pub(crate) struct Shared {
     pub(crate) secret: Option<Secret>,
     pub(crate) body_limit: usize,
     pub(crate) body_timeout: std::time::Duration,
+    pub(crate) handler_timeout: std::time::Duration,
     pub(crate) in_flight: Arc<InFlight>,
+    /// Requests without the right secret come from anyone: warned about once per interval.
+    pub(crate) unauthenticated: LogLimiter,
+}
+
+impl Shared {
+    pub(crate) fn new(
+        secret: Option<Secret>,
+        body_limit: usize,
+        body_timeout: std::time::Duration,
+        handler_timeout: std::time::Duration,
+        in_flight: Arc<InFlight>,
+    ) -> Self {
+        Self {
+            secret,
+            body_limit,
+            body_timeout,
+            handler_timeout,
+            in_flight,
+            unauthenticated: LogLimiter::new(UNAUTHENTICATED_WARNING_INTERVAL),
+        }
+    }
+
+    /// Warns about an unauthenticated request, or counts it if one was warned about recently.
+    /// The header's value is never logged, right or wrong: a wrong one may be a near miss.
+    fn warn_unauthenticated(&self, route: &Route, rejection: &Rejection) {
+        let (status, message) = (rejection.status(), rejection.message());
+        match self.unauthenticated.admit() {
+            Some(0) => tracing::warn!(
+                route = %route.name,
+                %status,
+                "rejected a delivery: {message} (more such rejections are summed up in at most one warning a minute)"
+            ),
+            Some(suppressed) => tracing::warn!(
+                route = %route.name,
+                %status,
+                "rejected a delivery: {message} ({suppressed} more unauthenticated requests rejected since the previous warning)"
+            ),
+            None => {
+                tracing::debug!(route = %route.name, %status, "rejected a delivery: {message}");
+            }
+        }
+    }
+}
+
+impl Drop for Shared {
+    /// Reports the unauthenticated requests no warning has mentioned yet.
+    fn drop(&mut self) {
+        let suppressed = self.unauthenticated.take_suppressed();
+        if suppressed > 0 {
+            tracing::warn!(
+                "{suppressed} more unauthenticated requests were rejected since the previous warning"
+            );
+        }
+    }
 }
 
 /// One `POST /webhooks/<name>` route.
@@ -51,6 +108,10 @@ enum Rejection {
         message: String,
     },
     HandlerFailed,
+    /// The handler ran past the handler timeout and was cancelled.
+    HandlerTimedOut {
+        timeout: std::time::Duration,
+    },
 }
 
 impl Rejection {
@@ -64,6 +125,7 @@ impl Rejection {
             Self::BodyTimeout => StatusCode::REQUEST_TIMEOUT,
             Self::InvalidPayload { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             Self::HandlerFailed => StatusCode::INTERNAL_SERVER_ERROR,
+            Self::HandlerTimedOut { .. } => StatusCode::SERVICE_UNAVAILABLE,
         }
     }
 
@@ -88,6 +150,10 @@ impl Rejection {
             } => format!("invalid payload: {message}"),
             // Deliberately vague: the handler's error is for the receiver's log, not the caller.
             Self::HandlerFailed => "handler failed; the delivery should be retried".to_owned(),
+            Self::HandlerTimedOut { timeout } => format!(
+                "handler did not finish within {} s; the delivery should be retried",
+                timeout.as_secs_f64()
+            ),
         }
     }
 }
@@ -138,8 +204,7 @@ async fn accept(shared: &Shared, route: &Route, request: Request) -> Result<(), 
     // The secret is checked before anything else, so that a caller without it learns nothing
     // about what the receiver would accept and costs no body reading or parsing.
     if let Err(rejection) = authenticate(&headers, shared.secret.as_ref()) {
-        // The header value is never logged, right or wrong: a wrong one may be a near miss.
-        tracing::warn!(route = %route.name, status = %rejection.status(), "rejected a delivery: {}", rejection.message());
+        shared.warn_unauthenticated(route, &rejection);
         return Err(rejection);
     }
     headers.remove(SECRET_HEADER);
@@ -285,11 +350,15 @@ enum TaskFailure {
     Rejected(Rejection),
     /// The handler's error, as text.
     Handler(String),
+    /// The handler ran past the timeout and was cancelled.
+    TimedOut,
 }
 
 /// Parses the body and runs the handler, both in a task of its own: the handler runs to the
 /// end even if the caller hangs up (the hub then retries, which beats a half-done handler), and
-/// a panic becomes a 500, not a reset. Parsing inside the task keeps the decoded payload (about
+/// a panic becomes a 500, not a reset. The end is bounded by the handler timeout, also for a
+/// caller that hung up: the handler's future is then dropped, so a stuck handler holds neither
+/// a connection nor a graceful shutdown, and the caller gets a 503. Parsing inside the task keeps the decoded payload (about
 /// 2 KB) out of this future and the task's: it is built where the handler takes it, instead of
 /// being copied through both and allocated twice more.
 async fn parse_and_handle(
@@ -301,12 +370,14 @@ async fn parse_and_handle(
     let context = DeliveryContext::new(Arc::clone(&route.name), headers);
     let handler = Arc::clone(&route.handler);
     let guard = shared.in_flight.start();
+    let timeout = shared.handler_timeout;
     let task = tokio::spawn(async move {
         let _running = guard;
         let payload = parse_payload(&body).map_err(TaskFailure::Rejected)?;
-        handler(payload, context)
-            .await
-            .map_err(TaskFailure::Handler)
+        match tokio::time::timeout(timeout, handler(payload, context)).await {
+            Ok(outcome) => outcome.map_err(TaskFailure::Handler),
+            Err(_elapsed) => Err(TaskFailure::TimedOut),
+        }
     });
     let failure = match task.await {
         Ok(Ok(())) => return Ok(()),
@@ -315,6 +386,14 @@ async fn parse_and_handle(
             return Err(rejection);
         }
         Ok(Err(TaskFailure::Handler(message))) => message,
+        Ok(Err(TaskFailure::TimedOut)) => {
+            tracing::error!(
+                route = %route.name,
+                ?timeout,
+                "webhook handler did not finish within the handler timeout; cancelled it and answering 503 so the hub retries"
+            );
+            return Err(Rejection::HandlerTimedOut { timeout });
+        }
         Err(join_error) if join_error.is_panic() => panic_message(join_error.into_panic()),
         Err(_) => "the handler was cancelled".to_owned(),
     };

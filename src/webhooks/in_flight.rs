@@ -1,6 +1,7 @@
 //! Counts handler calls still running, so that shutdown can wait for them. The HTTP server
 //! already waits for open requests; this covers a handler whose caller hung up, which keeps
 //! running (a half-run handler is worse than a duplicate delivery) and must not be cut off.
+//! The receiver's server counts its connection tasks with the same counter.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -31,6 +32,26 @@ impl InFlight {
             }
             notified.await;
         }
+    }
+}
+
+/// The handler calls of one receiver, for a host server that mounts it with
+/// [`Receiver::into_router`](super::Receiver::into_router): the host's graceful shutdown waits
+/// for open requests, but not for a handler whose caller hung up, which keeps running (a
+/// half-run handler is worse than a duplicate delivery). Await [`finished`](Self::finished)
+/// after the host server has stopped, before the process exits.
+#[derive(Clone, Debug)]
+pub struct HandlerCalls(pub(crate) Arc<InFlight>);
+
+impl HandlerCalls {
+    /// How many handler calls are running now.
+    pub fn running(&self) -> usize {
+        self.0.running.load(Ordering::SeqCst)
+    }
+
+    /// Resolves once no handler call is running. Each call ends within the handler timeout.
+    pub async fn finished(&self) {
+        self.0.idle().await;
     }
 }
 

@@ -19,11 +19,71 @@
 //! | malformed JSON | 400 |
 //! | JSON that is not a payload (the body also has `"field"`, e.g. `"repo.type"`) | 422 |
 //! | the handler returned `Err` or panicked | 500, so the hub retries |
+//! | the handler did not finish within the timeout (default [`DEFAULT_HANDLER_TIMEOUT`]) | 503, so the hub retries |
 //! | the handler returned `Ok` | 200 |
 //!
 //! The secret comes before anything about the body, so a caller without it learns nothing
 //! more and costs no parsing. The hub counts only a 2xx as delivered, so a 200 is sent only
-//! after the handler succeeded, also during a graceful shutdown.
+//! after the handler succeeded, also during a graceful shutdown. A handler past its timeout is
+//! cancelled (its future is dropped at its next `.await`), so handlers should be safe to stop
+//! and to run again: the hub retries the delivery. Unauthenticated requests (401, 403) come
+//! from anyone who can reach the receiver, so at most one warning a minute is logged about
+//! them, counting the others; each is also logged at `DEBUG`.
+//!
+//! # Connections
+//!
+//! [`Receiver::serve`] runs its own HTTP/1 server, which holds up against slow and idle
+//! clients as well as deliveries (all defaults can be changed on the builder):
+//!
+//! - a new connection must send a complete request head within the header timeout
+//!   ([`DEFAULT_HEADER_TIMEOUT`]), so a sender dribbling its head (slowloris) is cut off;
+//! - a kept-alive connection may wait for its next request for the idle timeout
+//!   ([`DEFAULT_IDLE_TIMEOUT`]), then has the header timeout for that request's head;
+//! - at most [`DEFAULT_MAX_CONNECTIONS`] connections are open. One more closes the connection
+//!   that has waited longest without a request in progress (idle, or still sending its head),
+//!   so idle or slow clients cannot crowd out deliveries; only when every connection is
+//!   answering a request does a new one wait. Running out of file descriptors sheds an idle
+//!   connection the same way.
+//!
+//! A request in progress is never cut off by these: the body and handler timeouts bound it.
+//!
+//! # In an existing axum or tower app
+//!
+//! [`Receiver::into_router`] gives the `POST /webhooks/<name>` routes as an axum [`Router`]
+//! (a tower `Service`) to merge or nest into an app served by other means, with the same
+//! checks, status codes and body and handler timeouts. What is about connections is then the
+//! host server's job: `axum::serve` bounds neither the time to send a request head nor the
+//! number of connections. [`Receiver::handler_calls`] lets the host's shutdown wait for
+//! handlers whose caller hung up:
+//!
+//! ```no_run
+//! use axum::Router;
+//! use axum::routing::get;
+//! use hub_api::types::WebhookPayload;
+//! use hub_api::webhooks::Receiver;
+//!
+//! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+//! let receiver = Receiver::builder()
+//!     .handler("hub", |payload: WebhookPayload| async move {
+//!         println!("{}", payload.event.action);
+//!         Ok::<(), std::convert::Infallible>(())
+//!     })
+//!     .build()?;
+//! let handlers = receiver.handler_calls();
+//! let app = Router::new()
+//!     .route("/health", get(|| async { "ok" }))
+//!     // Deliveries at `POST /hooks/webhooks/hub`.
+//!     .nest("/hooks", receiver.into_router());
+//! let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await?;
+//! axum::serve(listener, app)
+//!     .with_graceful_shutdown(async {
+//!         let _ = tokio::signal::ctrl_c().await;
+//!     })
+//!     .await?;
+//! handlers.finished().await;
+//! # Ok(())
+//! # }
+//! ```
 //!
 //! ```no_run
 //! use hub_api::types::WebhookPayload;
@@ -58,10 +118,13 @@
 mod delivery;
 mod handler;
 mod in_flight;
+mod log_limit;
+mod server;
 
 use std::fmt;
 use std::future::Future;
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::Router;
 use axum::http::StatusCode;
@@ -70,6 +133,7 @@ use serde_json::json;
 use tokio::net::TcpListener;
 
 pub use self::handler::{DeliveryContext, HandlerFuture, WebhookHandler};
+pub use self::in_flight::HandlerCalls;
 /// Names a handler after its function, for [`ReceiverBuilder::register`]:
 /// `handler!(on_push)` is `("on_push", on_push)`, served at `POST /webhooks/on_push`.
 #[doc(inline)]
@@ -78,6 +142,7 @@ use crate::Secret;
 pub use crate::types::WebhookPayload;
 use delivery::{Route, Shared, json_response};
 use in_flight::InFlight;
+use server::ConnectionLimits;
 
 /// The header that carries the webhook secret on every delivery.
 pub const SECRET_HEADER: &str = "x-webhook-secret";
@@ -91,7 +156,31 @@ pub const DEFAULT_BODY_LIMIT: usize = 1024 * 1024;
 /// How long a sender may take to send the body unless [`ReceiverBuilder::body_timeout`] says
 /// otherwise: 30 seconds. A stalled sender then gets a 408 instead of holding the connection
 /// (and a graceful shutdown) open.
-pub const DEFAULT_BODY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
+pub const DEFAULT_BODY_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// How long a handler may run unless [`ReceiverBuilder::handler_timeout`] says otherwise: 30
+/// seconds. A handler still running then is cancelled and the delivery answered 503, which the
+/// hub retries.
+pub const DEFAULT_HANDLER_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// How long a connection may take to send a request head unless
+/// [`ReceiverBuilder::header_timeout`] says otherwise: 10 seconds, counted from the connection's
+/// acceptance or, on a kept-alive connection, from the request's first byte. The hub sends a
+/// head in one go; a client that dribbles it is closed.
+pub const DEFAULT_HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// How long a kept-alive connection may wait for its next request unless
+/// [`ReceiverBuilder::idle_timeout`] says otherwise: 60 seconds, longer than most HTTP clients
+/// keep an unused connection, so that a client rarely sends on a connection just being closed.
+pub const DEFAULT_IDLE_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// How many connections [`Receiver::serve`] keeps open at most unless
+/// [`ReceiverBuilder::max_connections`] says otherwise: 512, half the usual default limit of
+/// 1024 open files per process.
+pub const DEFAULT_MAX_CONNECTIONS: usize = 512;
+
+/// At most one warning per this interval is logged about unauthenticated requests.
+const UNAUTHENTICATED_WARNING_INTERVAL: Duration = Duration::from_secs(60);
 
 /// Handler names become one URL path segment; this keeps them readable and short.
 const MAX_NAME_LENGTH: usize = 100;
@@ -132,6 +221,15 @@ pub enum ReceiverError {
     /// A body limit of zero bytes would refuse every delivery.
     #[error("the body limit must be at least one byte")]
     ZeroBodyLimit,
+    /// A timeout of zero would refuse every delivery.
+    #[error("the {setting} must be longer than zero")]
+    ZeroTimeout {
+        /// Which timeout: `body timeout`, `handler timeout`, `header timeout` or `idle timeout`.
+        setting: &'static str,
+    },
+    /// A connection limit of zero would refuse every delivery.
+    #[error("the connection limit must be at least one")]
+    ZeroMaxConnections,
 }
 
 /// Where the expected secret comes from.
@@ -151,7 +249,9 @@ const FROM_ENV: &str = "`WEBHOOK_SECRET`";
 pub struct ReceiverBuilder {
     secret: SecretSource,
     body_limit: usize,
-    body_timeout: std::time::Duration,
+    body_timeout: Duration,
+    handler_timeout: Duration,
+    limits: ConnectionLimits,
     handlers: Vec<(String, handler::ErasedHandler)>,
 }
 
@@ -161,6 +261,12 @@ impl Default for ReceiverBuilder {
             secret: SecretSource::Environment,
             body_limit: DEFAULT_BODY_LIMIT,
             body_timeout: DEFAULT_BODY_TIMEOUT,
+            handler_timeout: DEFAULT_HANDLER_TIMEOUT,
+            limits: ConnectionLimits {
+                header_timeout: DEFAULT_HEADER_TIMEOUT,
+                idle_timeout: DEFAULT_IDLE_TIMEOUT,
+                max_connections: DEFAULT_MAX_CONNECTIONS,
+            },
             handlers: Vec::new(),
         }
     }
@@ -190,8 +296,39 @@ impl ReceiverBuilder {
 
     /// Sets how long a sender may take to send the body (default [`DEFAULT_BODY_TIMEOUT`]);
     /// after that it gets a 408.
-    pub fn body_timeout(mut self, timeout: std::time::Duration) -> Self {
+    pub fn body_timeout(mut self, timeout: Duration) -> Self {
         self.body_timeout = timeout;
+        self
+    }
+
+    /// Sets how long a handler may run (default [`DEFAULT_HANDLER_TIMEOUT`]); after that it is
+    /// cancelled and the delivery answered 503, so the hub retries it.
+    pub fn handler_timeout(mut self, timeout: Duration) -> Self {
+        self.handler_timeout = timeout;
+        self
+    }
+
+    /// Sets how long a connection may take to send a request head (default
+    /// [`DEFAULT_HEADER_TIMEOUT`]): from its acceptance, or from the first byte of a request on
+    /// a kept-alive connection. A connection past it is closed. Applies to
+    /// [`Receiver::serve`]; a host server serving [`Receiver::into_router`] sets its own.
+    pub fn header_timeout(mut self, timeout: Duration) -> Self {
+        self.limits.header_timeout = timeout;
+        self
+    }
+
+    /// Sets how long a kept-alive connection may wait for its next request (default
+    /// [`DEFAULT_IDLE_TIMEOUT`]) before it is closed. Applies to [`Receiver::serve`].
+    pub fn idle_timeout(mut self, timeout: Duration) -> Self {
+        self.limits.idle_timeout = timeout;
+        self
+    }
+
+    /// Sets how many connections are open at most (default [`DEFAULT_MAX_CONNECTIONS`]). One
+    /// more closes the connection that has waited longest without a request in progress, or,
+    /// if every connection is answering one, waits for a slot. Applies to [`Receiver::serve`].
+    pub fn max_connections(mut self, connections: usize) -> Self {
+        self.limits.max_connections = connections;
         self
     }
 
@@ -227,6 +364,19 @@ impl ReceiverBuilder {
         if self.body_limit == 0 {
             return Err(ReceiverError::ZeroBodyLimit);
         }
+        for (setting, timeout) in [
+            ("body timeout", self.body_timeout),
+            ("handler timeout", self.handler_timeout),
+            ("header timeout", self.limits.header_timeout),
+            ("idle timeout", self.limits.idle_timeout),
+        ] {
+            if timeout.is_zero() {
+                return Err(ReceiverError::ZeroTimeout { setting });
+            }
+        }
+        if self.limits.max_connections == 0 {
+            return Err(ReceiverError::ZeroMaxConnections);
+        }
         if self.handlers.is_empty() {
             return Err(ReceiverError::NoHandlers);
         }
@@ -246,6 +396,9 @@ impl ReceiverBuilder {
             secret,
             body_limit: self.body_limit,
             body_timeout: self.body_timeout,
+            handler_timeout: self.handler_timeout,
+            limits: self.limits,
+            in_flight: Arc::new(InFlight::default()),
             routes,
         })
     }
@@ -266,6 +419,9 @@ impl fmt::Debug for ReceiverBuilder {
         f.debug_struct("ReceiverBuilder")
             .field("secret", &secret)
             .field("body_limit", &self.body_limit)
+            .field("body_timeout", &self.body_timeout)
+            .field("handler_timeout", &self.handler_timeout)
+            .field("limits", &self.limits)
             .field("handlers", &names)
             .finish()
     }
@@ -322,11 +478,15 @@ fn check_name(name: &str) -> Result<(), ReceiverError> {
     }
 }
 
-/// A configured webhook receiver; run it with [`serve`](Self::serve).
+/// A configured webhook receiver; run it with [`serve`](Self::serve), or mount it in an
+/// existing app with [`into_router`](Self::into_router).
 pub struct Receiver {
     secret: Option<Secret>,
     body_limit: usize,
-    body_timeout: std::time::Duration,
+    body_timeout: Duration,
+    handler_timeout: Duration,
+    limits: ConnectionLimits,
+    in_flight: Arc<InFlight>,
     /// Sorted by name, so that `GET /` lists them in a stable order.
     routes: Vec<Route>,
 }
@@ -355,9 +515,16 @@ impl Receiver {
         self.body_limit
     }
 
+    /// The handler calls of this receiver, to wait for after a host server serving
+    /// [`into_router`](Self::into_router) has shut down ([`serve`](Self::serve) waits itself).
+    pub fn handler_calls(&self) -> HandlerCalls {
+        HandlerCalls(Arc::clone(&self.in_flight))
+    }
+
     /// Serves deliveries on `listener` until `shutdown` resolves, then stops accepting
     /// connections, lets the deliveries in flight finish (each answered only after its handler
-    /// ran) and returns once every handler call has ended.
+    /// ran) and returns once every handler call has ended. Connections are bounded as the
+    /// [module documentation](self#connections) says.
     pub async fn serve<F>(self, listener: TcpListener, shutdown: F) -> std::io::Result<()>
     where
         F: Future<Output = ()> + Send + 'static,
@@ -371,34 +538,48 @@ impl Receiver {
         }
         tracing::info!(%address, ?routes, "webhook receiver listening");
 
-        let in_flight = Arc::new(InFlight::default());
-        let router = self.into_router(Arc::clone(&in_flight));
-        axum::serve(listener, router)
-            .with_graceful_shutdown(shutdown)
-            .await?;
+        let limits = self.limits;
+        let handler_calls = self.handler_calls();
+        let index = json!({ "routes": routes });
+        let router = self
+            .into_router()
+            .route(
+                "/",
+                get(move || {
+                    let index = index.clone();
+                    async move { json_response(StatusCode::OK, &index) }
+                })
+                .fallback(|| async { method_not_allowed("use GET") }),
+            )
+            .fallback(|| async {
+                json_response(
+                    StatusCode::NOT_FOUND,
+                    &json!({ "error": "no such route; GET / lists them" }),
+                )
+            });
+        server::serve(listener, router, limits, shutdown).await;
         // The server has answered every open request; a handler whose caller hung up may
         // still be running, and must not be cut off by the process exiting.
-        in_flight.idle().await;
+        handler_calls.finished().await;
         tracing::info!(%address, "webhook receiver stopped");
         Ok(())
     }
 
-    fn into_router(self, in_flight: Arc<InFlight>) -> Router {
-        let index = json!({ "routes": self.routes() });
-        let shared = Arc::new(Shared {
-            secret: self.secret,
-            body_limit: self.body_limit,
-            body_timeout: self.body_timeout,
-            in_flight,
-        });
-        let mut router = Router::new().route(
-            "/",
-            get(move || {
-                let index = index.clone();
-                async move { json_response(StatusCode::OK, &index) }
-            })
-            .fallback(|| async { method_not_allowed("use GET") }),
-        );
+    /// The delivery routes, `POST /webhooks/<name>` (other methods answer 405), as an axum
+    /// [`Router`] to merge or nest into an existing app; a `Router` is also a tower `Service`.
+    /// Every check, status code and timeout of a delivery is the same as under
+    /// [`serve`](Self::serve); the index at `GET /`, the JSON 404 and the bounds on connections
+    /// (header and idle timeouts, connection limit) are left to the host. Await
+    /// [`handler_calls`](Self::handler_calls)`().finished()` after the host has shut down.
+    pub fn into_router(self) -> Router {
+        let shared = Arc::new(Shared::new(
+            self.secret,
+            self.body_limit,
+            self.body_timeout,
+            self.handler_timeout,
+            self.in_flight,
+        ));
+        let mut router = Router::new();
         for route in self.routes {
             let path = route_path(&route.name);
             let route = Arc::new(route);
@@ -409,12 +590,7 @@ impl Receiver {
                     .fallback(|| async { method_not_allowed("deliveries are POSTed") }),
             );
         }
-        router.fallback(|| async {
-            json_response(
-                StatusCode::NOT_FOUND,
-                &json!({ "error": "no such route; GET / lists them" }),
-            )
-        })
+        router
     }
 }
 
@@ -436,6 +612,9 @@ impl fmt::Debug for Receiver {
             .field("routes", &self.routes())
             .field("secret", &self.secret)
             .field("body_limit", &self.body_limit)
+            .field("body_timeout", &self.body_timeout)
+            .field("handler_timeout", &self.handler_timeout)
+            .field("limits", &self.limits)
             .finish()
     }
 }
@@ -512,6 +691,35 @@ mod tests {
             .handler("hub", noop)
             .build();
         assert!(matches!(zero, Err(ReceiverError::ZeroBodyLimit)));
+        let zero = Receiver::builder()
+            .without_secret()
+            .max_connections(0)
+            .handler("hub", noop)
+            .build();
+        assert!(matches!(zero, Err(ReceiverError::ZeroMaxConnections)));
+        type Setter = fn(ReceiverBuilder) -> ReceiverBuilder;
+        let zeroes: [(&str, Setter); 4] = [
+            ("body timeout", |builder| {
+                builder.body_timeout(Duration::ZERO)
+            }),
+            ("handler timeout", |builder| {
+                builder.handler_timeout(Duration::ZERO)
+            }),
+            ("header timeout", |builder| {
+                builder.header_timeout(Duration::ZERO)
+            }),
+            ("idle timeout", |builder| {
+                builder.idle_timeout(Duration::ZERO)
+            }),
+        ];
+        for (name, zero_timeout) in zeroes {
+            let built =
+                zero_timeout(Receiver::builder().without_secret().handler("hub", noop)).build();
+            assert!(
+                matches!(built, Err(ReceiverError::ZeroTimeout { setting }) if setting == name),
+                "{name}"
+            );
+        }
     }
 
     #[test]
