@@ -7,7 +7,7 @@
 //! states: a missing required field, a value of the wrong type, a pattern.
 //!
 //! The fast path costs nothing: the response is decoded whole, as before. Only when that
-//! fails does [`send_partial`] take the body the generated client kept, decode the list's
+//! fails does `send_partial` take the body the generated client kept, decode the list's
 //! items one by one, and decode the rest of the response with the good items only.
 
 use std::ops::Deref;
