@@ -26,7 +26,7 @@ use proc_macro2::TokenStream;
 use quote::{ToTokens, quote};
 use serde_json::Value;
 
-use crate::downlevel::is_method;
+use crate::model::is_method;
 use crate::{Action, Error, Patch};
 
 /// Where the generated CLI table lives, relative to the workspace root.

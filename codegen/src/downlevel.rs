@@ -19,10 +19,12 @@
 //! union of two non-null types, ...) stops generation with the JSON pointer and the reason:
 //! nothing is dropped silently.
 
+use std::collections::BTreeMap;
+
 use serde_json::{Map, Value, json};
 
 use crate::Error;
-use crate::pointer::push;
+use crate::model::{self, Document, push};
 
 /// JSON Schema 2020-12 keywords that have no OpenAPI 3.0 counterpart.
 const UNSUPPORTED: &[(&str, &str)] = &[
@@ -89,14 +91,40 @@ const UNSUPPORTED: &[(&str, &str)] = &[
     ),
 ];
 
-/// Keywords whose value is a single subschema.
-const SUBSCHEMA: &[&str] = &["items", "not", "additionalProperties", "x-propertyNames"];
-/// Keywords whose value is a list of subschemas.
-const SUBSCHEMA_LISTS: &[&str] = &["allOf", "anyOf", "oneOf"];
+/// Where each down-levelled location came from: the rewrites move subschemas (`$ref` with
+/// siblings into `allOf`, `null` members out of `oneOf`, `propertyNames` to
+/// `x-propertyNames`), so a pointer into the down-levelled document is translated back before
+/// a message shows it.
+#[derive(Clone, Debug, Default)]
+pub struct Provenance {
+    /// Down-levelled pointer -> source pointer, for every schema whose two differ.
+    moved: BTreeMap<String, String>,
+}
+
+impl Provenance {
+    /// The pointer in the source (3.1) document of a pointer into the down-levelled one.
+    pub fn source_pointer(&self, pointer: &str) -> String {
+        let mut prefix = pointer;
+        loop {
+            if let Some(source) = self.moved.get(prefix) {
+                return format!("{source}{}", &pointer[prefix.len()..]);
+            }
+            match prefix.rfind('/') {
+                Some(cut) if cut > 0 => prefix = &prefix[..cut],
+                _ => return pointer.to_owned(),
+            }
+        }
+    }
+}
 
 /// Down-levels a whole OpenAPI 3.1 document. A 3.0 document is refused: the spec is 3.1 and
-/// the step should never be skipped by accident.
+/// the step should never be skipped by accident. Every problem is reported together.
 pub fn downlevel(document: &Value) -> Result<Value, Error> {
+    downlevel_traced(document).map(|(document, _)| document)
+}
+
+/// [`downlevel`], also saying where each moved schema came from.
+pub fn downlevel_traced(document: &Value) -> Result<(Value, Provenance), Error> {
     let mut out = document.clone();
     let root = out
         .as_object_mut()
@@ -114,10 +142,11 @@ pub fn downlevel(document: &Value) -> Result<Value, Error> {
     }
     root.insert("openapi".into(), json!("3.0.3"));
 
+    let mut problems = Vec::new();
     if let Some(dialect) = root.remove("jsonSchemaDialect")
         && dialect != json!("https://spec.openapis.org/oas/3.1/dialect/base")
     {
-        return Err(Error::downlevel(
+        problems.push(Error::downlevel(
             "/jsonSchemaDialect",
             "only the default OpenAPI 3.1 dialect can be down-levelled",
         ));
@@ -126,7 +155,7 @@ pub fn downlevel(document: &Value) -> Result<Value, Error> {
         .get("webhooks")
         .is_some_and(|hooks| hooks.as_object().is_none_or(|map| !map.is_empty()))
     {
-        return Err(Error::downlevel(
+        problems.push(Error::downlevel(
             "/webhooks",
             "top-level webhooks do not exist in OpenAPI 3.0",
         ));
@@ -137,7 +166,7 @@ pub fn downlevel(document: &Value) -> Result<Value, Error> {
         .and_then(|components| components.get("pathItems"))
         .is_some()
     {
-        return Err(Error::downlevel(
+        problems.push(Error::downlevel(
             "/components/pathItems",
             "reusable path items do not exist in OpenAPI 3.0",
         ));
@@ -149,7 +178,7 @@ pub fn downlevel(document: &Value) -> Result<Value, Error> {
             .and_then(|license| license.get("identifier"))
             .is_some()
         {
-            return Err(Error::downlevel(
+            problems.push(Error::downlevel(
                 "/info/license/identifier",
                 "SPDX license identifiers do not exist in OpenAPI 3.0; use `url`",
             ));
@@ -159,11 +188,21 @@ pub fn downlevel(document: &Value) -> Result<Value, Error> {
         root.insert("paths".into(), json!({}));
     }
 
-    for pointer in schema_locations(&out) {
+    let roots: Vec<String> = Document::new(&out)
+        .schema_roots()
+        .into_iter()
+        .map(|at| at.pointer)
+        .collect();
+    let mut trace = Trace {
+        problems,
+        provenance: Provenance::default(),
+    };
+    for pointer in roots {
         let schema = out.pointer_mut(&pointer).expect("location was just found");
-        downlevel_schema(schema, &pointer)?;
+        downlevel_schema(schema, &pointer, &pointer, &mut trace);
     }
-    Ok(out)
+    Error::from_problems(trace.problems)?;
+    Ok((out, trace.provenance))
 }
 
 fn rename_key(map: &mut Map<String, Value>, from: &str, to: &str) {
@@ -172,191 +211,140 @@ fn rename_key(map: &mut Map<String, Value>, from: &str, to: &str) {
     }
 }
 
-/// Every place in the document where a schema (not a reference object or an example) starts.
-pub(crate) fn schema_locations(document: &Value) -> Vec<String> {
-    let mut found = Vec::new();
-    let components = document.get("components");
-    for (name, _) in entries(components.and_then(|c| c.get("schemas"))) {
-        found.push(push("/components/schemas", name));
-    }
-    for (name, parameter) in entries(components.and_then(|c| c.get("parameters"))) {
-        parameter_schemas(parameter, &push("/components/parameters", name), &mut found);
-    }
-    for (name, header) in entries(components.and_then(|c| c.get("headers"))) {
-        parameter_schemas(header, &push("/components/headers", name), &mut found);
-    }
-    for (name, body) in entries(components.and_then(|c| c.get("requestBodies"))) {
-        content_schemas(body, &push("/components/requestBodies", name), &mut found);
-    }
-    for (name, response) in entries(components.and_then(|c| c.get("responses"))) {
-        response_schemas(response, &push("/components/responses", name), &mut found);
-    }
-    for (path, item) in entries(document.get("paths")) {
-        let item_pointer = push("/paths", path);
-        for (index, parameter) in list(item.get("parameters")) {
-            parameter_schemas(
-                parameter,
-                &format!("{item_pointer}/parameters/{index}"),
-                &mut found,
-            );
-        }
-        for (method, operation) in entries(Some(item)) {
-            if !is_method(method) {
-                continue;
-            }
-            let operation_pointer = push(&item_pointer, method);
-            for (index, parameter) in list(operation.get("parameters")) {
-                parameter_schemas(
-                    parameter,
-                    &format!("{operation_pointer}/parameters/{index}"),
-                    &mut found,
-                );
-            }
-            if let Some(body) = operation.get("requestBody") {
-                content_schemas(
-                    body,
-                    &format!("{operation_pointer}/requestBody"),
-                    &mut found,
-                );
-            }
-            for (status, response) in entries(operation.get("responses")) {
-                response_schemas(
-                    response,
-                    &push(&format!("{operation_pointer}/responses"), status),
-                    &mut found,
-                );
-            }
-        }
-    }
-    found
+/// What down-levelling collects on its way: every problem, and where moved schemas came from.
+struct Trace {
+    problems: Vec<Error>,
+    provenance: Provenance,
 }
 
-pub(crate) fn is_method(key: &str) -> bool {
-    matches!(
-        key,
-        "get" | "put" | "post" | "delete" | "options" | "head" | "patch" | "trace"
-    )
-}
+/// Where the rewrites of one schema moved its direct subschemas: a down-levelled suffix
+/// (`/allOf/1`) -> its source suffix (`/allOf/0`, or `` for the schema itself).
+type Moves = BTreeMap<String, String>;
 
-fn entries(value: Option<&Value>) -> impl Iterator<Item = (&String, &Value)> {
-    value.and_then(Value::as_object).into_iter().flatten()
-}
-
-fn list(value: Option<&Value>) -> impl Iterator<Item = (usize, &Value)> {
-    value
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .enumerate()
-}
-
-fn parameter_schemas(parameter: &Value, pointer: &str, found: &mut Vec<String>) {
-    if parameter.get("schema").is_some() {
-        found.push(format!("{pointer}/schema"));
+/// Down-levels one schema and everything below it. `down` is its pointer in the down-levelled
+/// document, `source` in the 3.1 one (what messages show).
+fn downlevel_schema(schema: &mut Value, down: &str, source: &str, trace: &mut Trace) {
+    if down != source {
+        trace
+            .provenance
+            .moved
+            .insert(down.to_owned(), source.to_owned());
     }
-    content_schemas(parameter, pointer, found);
-}
-
-fn content_schemas(owner: &Value, pointer: &str, found: &mut Vec<String>) {
-    for (media_type, content) in entries(owner.get("content")) {
-        if content.get("schema").is_some() {
-            found.push(format!(
-                "{}/schema",
-                push(&format!("{pointer}/content"), media_type)
-            ));
-        }
-    }
-}
-
-fn response_schemas(response: &Value, pointer: &str, found: &mut Vec<String>) {
-    content_schemas(response, pointer, found);
-    for (name, header) in entries(response.get("headers")) {
-        parameter_schemas(header, &push(&format!("{pointer}/headers"), name), found);
-    }
-}
-
-/// Down-levels one schema and everything below it.
-fn downlevel_schema(schema: &mut Value, pointer: &str) -> Result<(), Error> {
+    let pointer = source;
     let Some(object) = schema.as_object_mut() else {
-        return match schema {
-            Value::Bool(_) => Err(Error::downlevel(
+        trace.problems.push(match schema {
+            Value::Bool(_) => Error::downlevel(
                 pointer,
                 "boolean schemas exist in OpenAPI 3.0 only as `additionalProperties`",
-            )),
-            _ => Err(Error::downlevel(pointer, "a schema must be a mapping")),
-        };
+            ),
+            _ => Error::downlevel(pointer, "a schema must be a mapping"),
+        });
+        return;
     };
 
+    let before = trace.problems.len();
     for (keyword, reason) in UNSUPPORTED {
         if object.contains_key(*keyword) {
-            return Err(Error::downlevel(&push(pointer, keyword), *reason));
+            trace
+                .problems
+                .push(Error::downlevel(&push(pointer, keyword), *reason));
         }
     }
     if object.contains_key("nullable") {
-        return Err(Error::downlevel(
+        trace.problems.push(Error::downlevel(
             &push(pointer, "nullable"),
             "`nullable` is not OpenAPI 3.1; write `type: [T, \"null\"]`",
         ));
     }
     if matches!(object.get("items"), Some(Value::Array(_))) {
-        return Err(Error::downlevel(
+        trace.problems.push(Error::downlevel(
             &push(pointer, "items"),
             "tuple validation does not exist in OpenAPI 3.0",
         ));
     }
+    if trace.problems.len() > before {
+        // What lies below a keyword 3.0 cannot say is not down-levelled either.
+        return;
+    }
 
-    wrap_ref_with_siblings(object);
-    fold_null_members(object, pointer)?;
-    fold_null_type(object, pointer)?;
-    fold_const(object, pointer)?;
-    fold_examples(object, pointer)?;
-    fold_exclusive_bound(object, pointer, "exclusiveMinimum", "minimum", |a, b| {
-        a >= b
-    })?;
-    fold_exclusive_bound(object, pointer, "exclusiveMaximum", "maximum", |a, b| {
-        a <= b
-    })?;
-    rename_key(object, "propertyNames", "x-propertyNames");
+    let mut moves = Moves::new();
+    wrap_ref_with_siblings(object, &mut moves);
+    let folds = [
+        fold_null_members(object, pointer, &mut moves),
+        fold_null_type(object, pointer),
+        fold_const(object, pointer),
+        fold_examples(object, pointer),
+        fold_exclusive_bound(object, pointer, "exclusiveMinimum", "minimum", |a, b| {
+            a >= b
+        }),
+        fold_exclusive_bound(object, pointer, "exclusiveMaximum", "maximum", |a, b| {
+            a <= b
+        }),
+    ];
+    trace
+        .problems
+        .extend(folds.into_iter().filter_map(Result::err));
+    if object.contains_key("propertyNames") {
+        rename_key(object, "propertyNames", "x-propertyNames");
+        moves.insert("/x-propertyNames".into(), "/propertyNames".into());
+    }
     rename_key(object, "$comment", "x-comment");
 
-    for keyword in SUBSCHEMA {
-        if let Some(sub) = object.get_mut(*keyword) {
-            if *keyword == "additionalProperties" && sub.is_boolean() {
-                continue;
-            }
-            downlevel_schema(sub, &push(pointer, keyword))?;
+    for keyword in ["allOf", "anyOf", "oneOf"] {
+        if object
+            .get(keyword)
+            .is_some_and(|members| !members.is_array())
+        {
+            trace.problems.push(Error::downlevel(
+                &push(pointer, keyword),
+                "must be a list of schemas",
+            ));
         }
     }
-    for keyword in SUBSCHEMA_LISTS {
-        if let Some(members) = object.get_mut(*keyword) {
-            let members = members.as_array_mut().ok_or_else(|| {
-                Error::downlevel(&push(pointer, keyword), "must be a list of schemas")
-            })?;
-            for (index, member) in members.iter_mut().enumerate() {
-                downlevel_schema(member, &format!("{}/{index}", push(pointer, keyword)))?;
-            }
-        }
+    if object.get("properties").is_some_and(|map| !map.is_object()) {
+        trace.problems.push(Error::downlevel(
+            &push(pointer, "properties"),
+            "must be a mapping",
+        ));
     }
-    if let Some(properties) = object.get_mut("properties") {
-        let properties = properties
-            .as_object_mut()
-            .ok_or_else(|| Error::downlevel(&push(pointer, "properties"), "must be a mapping"))?;
-        for (name, property) in properties.iter_mut() {
-            downlevel_schema(property, &push(&push(pointer, "properties"), name))?;
-        }
+
+    let children: Vec<String> = model::subschemas(schema)
+        .into_iter()
+        .filter(|(_, child)| {
+            !(child.keyword == "additionalProperties" && child.schema.is_boolean())
+        })
+        .map(|(suffix, _)| suffix)
+        .collect();
+    for suffix in children {
+        let from = moves
+            .get(&suffix)
+            .cloned()
+            .unwrap_or_else(|| suffix.clone());
+        let child = schema.pointer_mut(&suffix).expect("child was just listed");
+        downlevel_schema(
+            child,
+            &format!("{down}{suffix}"),
+            &format!("{source}{from}"),
+            trace,
+        );
     }
-    Ok(())
 }
 
 /// In 3.0 a `$ref` object ignores its siblings; `allOf` with one member keeps them meaningful.
-fn wrap_ref_with_siblings(object: &mut Map<String, Value>) {
+fn wrap_ref_with_siblings(object: &mut Map<String, Value>, moves: &mut Moves) {
     if object.len() < 2 || !object.contains_key("$ref") {
         return;
     }
     let reference = object.remove("$ref").expect("checked above");
     let member = json!({ "$ref": reference });
+    moves.insert("/allOf/0".into(), String::new());
     match object.get_mut("allOf").and_then(Value::as_array_mut) {
-        Some(members) => members.insert(0, member),
+        Some(members) => {
+            for index in 0..members.len() {
+                moves.insert(format!("/allOf/{}", index + 1), format!("/allOf/{index}"));
+            }
+            members.insert(0, member)
+        }
         None => {
             object.insert("allOf".into(), json!([member]));
         }
@@ -376,15 +364,25 @@ fn is_null_schema(schema: &Value) -> bool {
 }
 
 /// `oneOf: [X, {type: null}]` means "X or null": 3.0 says that with `nullable`.
-fn fold_null_members(object: &mut Map<String, Value>, pointer: &str) -> Result<(), Error> {
+fn fold_null_members(
+    object: &mut Map<String, Value>,
+    pointer: &str,
+    moves: &mut Moves,
+) -> Result<(), Error> {
     for keyword in ["oneOf", "anyOf"] {
         let Some(members) = object.get_mut(keyword).and_then(Value::as_array_mut) else {
             continue;
         };
         let before = members.len();
+        let kept: Vec<usize> = (0..before)
+            .filter(|index| !is_null_schema(&members[*index]))
+            .collect();
         members.retain(|member| !is_null_schema(member));
         if members.len() == before {
             continue;
+        }
+        for (now, was) in kept.iter().enumerate() {
+            moves.insert(format!("/{keyword}/{now}"), format!("/{keyword}/{was}"));
         }
         if members.is_empty() {
             return Err(Error::downlevel(
@@ -402,6 +400,14 @@ fn fold_null_members(object: &mut Map<String, Value>, pointer: &str) -> Result<(
             // A one-member union is the member itself; `allOf` keeps a `$ref` member valid.
             let single = single.clone();
             object.remove(keyword);
+            let position = object
+                .get("allOf")
+                .and_then(Value::as_array)
+                .map_or(0, Vec::len);
+            moves.insert(
+                format!("/allOf/{position}"),
+                format!("/{keyword}/{}", kept[0]),
+            );
             match object.get_mut("allOf").and_then(Value::as_array_mut) {
                 Some(all) => all.push(single),
                 None => {

@@ -6,8 +6,8 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use progenitor::{GenerationSettings, Generator, HooksMode, InterfaceStyle, TagStyle};
 use serde_json::Value;
 
+use crate::model::push;
 use crate::patch::Applied;
-use crate::pointer::push;
 use crate::{Error, Input};
 
 mod open_objects;
@@ -158,7 +158,7 @@ fn schema_registry(document: &Value, applied: &Applied) -> Result<proc_macro2::T
             });
             continue;
         }
-        let ident = crate::patch::rust_ident(name, &format!("/components/schemas/{name}"))?;
+        let ident = crate::contract::rust_ident(name, &format!("/components/schemas/{name}"))?;
         arms.push(quote::quote! { #name => decode_as::<super::types::#ident>(json), });
     }
     Ok(quote::quote! {
@@ -322,17 +322,16 @@ fn tolerant_type_names(
             continue;
         }
         let pointer = format!("/components/schemas/{name}");
-        let ident = crate::patch::rust_ident(name, &pointer)?.to_string();
+        let ident = crate::contract::rust_ident(name, &pointer)?.to_string();
         for property in schema
             .get("properties")
             .and_then(Value::as_object)
             .into_iter()
             .flat_map(|properties| properties.keys())
         {
-            names.insert(format!(
-                "{ident}{}",
-                crate::patch::rust_ident(property, &pointer)?
-            ));
+            names.insert(crate::contract::inline_type_name(
+                &ident, property, &pointer,
+            )?);
         }
         names.insert(ident);
     }
@@ -350,7 +349,7 @@ fn struct_schemas(document: &Value) -> Result<std::collections::BTreeMap<String,
         .flatten()
     {
         let pointer = format!("/components/schemas/{name}");
-        let ident = crate::patch::rust_ident(name, &pointer)?.to_string();
+        let ident = crate::contract::rust_ident(name, &pointer)?.to_string();
         for (property, sub) in schema
             .get("properties")
             .and_then(Value::as_object)
@@ -359,7 +358,7 @@ fn struct_schemas(document: &Value) -> Result<std::collections::BTreeMap<String,
         {
             if sub.get("properties").is_some() {
                 out.insert(
-                    format!("{ident}{}", crate::patch::rust_ident(property, &pointer)?),
+                    crate::contract::inline_type_name(&ident, property, &pointer)?,
                     sub,
                 );
             }

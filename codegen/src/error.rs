@@ -15,6 +15,18 @@ pub enum Error {
     /// The spec uses something OpenAPI 3.0 (as progenitor reads it) cannot express.
     #[error("cannot down-level {pointer}: {reason}")]
     Downlevel { pointer: String, reason: String },
+    /// A rule the spec states is dropped by the generators and nothing enforces it: the client
+    /// would accept more than the spec. `pointer` is in the source (3.1) document.
+    #[error("{pointer} ({owner}): typify drops {rule} and nothing enforces it; {remedy}")]
+    Unenforced {
+        pointer: String,
+        owner: String,
+        rule: String,
+        remedy: String,
+    },
+    /// Every problem one run found, in document order (never fewer than two).
+    #[error("{} problems:\n{}", .0.len(), list(.0))]
+    Problems(Vec<Error>),
     /// A patch does not fit the document it is applied to.
     #[error("patch on {target} cannot be applied: {reason}")]
     Patch { target: String, reason: String },
@@ -30,9 +42,47 @@ pub enum Error {
     /// The generated tokens are not valid Rust (a bug in a patch's emitted code).
     #[error("generated code does not parse: {0}")]
     Syntax(String),
+    /// What progenitor or typify generated does not have the shape a later step relies on
+    /// (a struct that matches no schema, an attribute a step does not know): the generator
+    /// contract (`crate::contract`) no longer holds, or the schema needs a name.
+    #[error("generated code does not fit: {0}")]
+    Mismatch(String),
+}
+
+fn list(problems: &[Error]) -> String {
+    problems
+        .iter()
+        .map(|problem| format!("  - {problem}"))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 impl Error {
+    /// `Ok` for no problem, the problem itself for one, [`Error::Problems`] for more (nested
+    /// lists are flattened).
+    pub fn from_problems(problems: Vec<Error>) -> Result<(), Error> {
+        let mut flat = Vec::new();
+        for problem in problems {
+            match problem {
+                Self::Problems(inner) => flat.extend(inner),
+                other => flat.push(other),
+            }
+        }
+        match flat.len() {
+            0 => Ok(()),
+            1 => Err(flat.remove(0)),
+            _ => Err(Self::Problems(flat)),
+        }
+    }
+
+    /// Every problem this error holds, one for a single problem.
+    pub fn problems(&self) -> Vec<&Error> {
+        match self {
+            Self::Problems(inner) => inner.iter().collect(),
+            other => vec![other],
+        }
+    }
+
     pub(crate) fn downlevel(pointer: &str, reason: impl Into<String>) -> Self {
         Self::Downlevel {
             pointer: pointer.to_owned(),

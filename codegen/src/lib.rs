@@ -13,14 +13,16 @@
 //! [`surface`] renders the public API of generated code as reviewable text for snapshots.
 
 pub mod cli;
+pub mod contract;
 pub mod downlevel;
 pub mod emit;
 mod error;
 pub mod load;
+pub mod model;
 pub mod patch;
 pub mod patches;
-mod pointer;
 pub mod preflight;
+pub mod rules;
 pub mod surface;
 
 pub use error::Error;
@@ -64,8 +66,8 @@ pub fn generate(input: &Input<'_>) -> Result<Output, Error> {
 /// with it, so that it decides how every built request is executed.
 fn generate_with_transport(input: &Input<'_>, transport: Option<&str>) -> Result<Output, Error> {
     let document = load::load(input.spec_text, input.spec_name)?;
-    let mut downlevelled = downlevel::downlevel(&document)?;
-    let applied = patch::apply(&mut downlevelled, input.patches)?;
+    let (mut downlevelled, provenance) = downlevel::downlevel_traced(&document)?;
+    let applied = patch::apply_traced(&mut downlevelled, input.patches, &provenance)?;
     preflight::check(&downlevelled)?;
     let file = emit::emit(
         &downlevelled,

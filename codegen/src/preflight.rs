@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use serde_json::Value;
 
 use crate::Error;
-use crate::downlevel::is_method;
+use crate::model::is_method;
 
 /// Checks every operation of a down-levelled (3.0) document.
 pub fn check(document: &Value) -> Result<(), Error> {

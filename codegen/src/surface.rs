@@ -7,7 +7,7 @@ use std::fmt::Write;
 use quote::ToTokens;
 use serde_json::Value;
 
-use crate::downlevel::is_method;
+use crate::model::is_method;
 
 /// Renders the surface of `file` (a generated client) for the operations of `document`.
 pub fn render(file: &syn::File, document: &Value) -> String {
@@ -61,14 +61,14 @@ fn operations(file: &syn::File, document: &Value, out: &mut String) {
     out.push_str("# Operations\n");
     for (id, route) in listed {
         let _ = writeln!(out, "\n{id}: {route}");
-        let method_name = snake_case(&id);
+        let method_name = crate::contract::method_name(&id);
         if let Some(method) = client_methods
             .iter()
             .find(|method| method.sig.ident == method_name)
         {
             let _ = writeln!(out, "  Client::{}", signature(&method.sig));
         }
-        let builder_name = upper_camel(&id);
+        let builder_name = crate::contract::builder_name(&id);
         for block in builder
             .iter()
             .flat_map(|items| items.iter())
@@ -379,38 +379,4 @@ fn tokens(node: &impl ToTokens) -> String {
         .replace(" (", "(")
         .replace("( ", "(");
     out.replace(" )", ")")
-}
-
-fn snake_case(id: &str) -> String {
-    let mut out = String::new();
-    for (index, c) in id.chars().enumerate() {
-        if c.is_ascii_uppercase() {
-            if index > 0 {
-                out.push('_');
-            }
-            out.push(c.to_ascii_lowercase());
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
-fn upper_camel(id: &str) -> String {
-    let mut chars = id.chars();
-    chars
-        .next()
-        .map(|first| first.to_ascii_uppercase().to_string() + chars.as_str())
-        .unwrap_or_default()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn case_conversions_match_progenitor() {
-        assert_eq!(snake_case("listNotifications"), "list_notifications");
-        assert_eq!(upper_camel("getMcpSettings"), "GetMcpSettings");
-    }
 }

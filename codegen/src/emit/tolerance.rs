@@ -27,7 +27,7 @@ use quote::quote;
 use serde_json::Value;
 
 use crate::Error;
-use crate::pointer::schema_ref_name;
+use crate::model::schema_ref_name;
 
 /// Component schemas that only requests use: reachable from a request body or parameter and
 /// from no response. Every other component (responses, deliveries, unreferenced ones) is

@@ -12,112 +12,40 @@ use std::collections::BTreeSet;
 use serde_json::Value;
 
 use crate::Error;
-use crate::pointer::push;
+use crate::contract::typify_keeps;
+use crate::downlevel::Provenance;
+use crate::model::{Document, Owner, Visit, push};
+use crate::rules::Rule;
 
-/// Keywords typify ignores wherever they appear.
-const DROPPED: &[(&str, &str)] = &[
-    ("minItems", "array sizes"),
-    ("maxItems", "array sizes"),
-    ("uniqueItems", "unique items"),
-    ("minProperties", "object sizes"),
-    ("maxProperties", "object sizes"),
-    ("multipleOf", "`multipleOf`"),
-    ("x-propertyNames", "map key rules (`propertyNames`)"),
-    ("not", "`not`"),
-    ("discriminator", "discriminators"),
-    (
-        "oneOf",
-        "`oneOf` exclusivity (it decodes the first variant that fits)",
-    ),
-];
-
-/// Checks every schema of the document that no patch replaced.
-pub(super) fn check(document: &Value, replaced: &BTreeSet<&str>) -> Result<(), Error> {
-    for pointer in crate::downlevel::schema_locations(document) {
-        let replaced_component = pointer
-            .strip_prefix("/components/schemas/")
-            .is_some_and(|name| {
-                replaced.contains(name.replace("~1", "/").replace("~0", "~").as_str())
-            });
-        if replaced_component {
-            continue;
-        }
-        if let Some(schema) = document.pointer(&pointer) {
-            check_schema(schema, &pointer)?;
-        }
-    }
-    Ok(())
-}
-
-fn unenforced(pointer: &str, keyword: &str, what: &str) -> Error {
-    Error::Patch {
-        target: push(pointer, keyword),
-        reason: format!(
-            "typify drops {what} and no patch enforces it; give the schema a name in `components/schemas` and add a patch in codegen/src/patches.rs"
-        ),
-    }
-}
-
-fn check_schema(schema: &Value, pointer: &str) -> Result<(), Error> {
-    let Some(object) = schema.as_object() else {
-        return Ok(());
-    };
-    for (keyword, what) in DROPPED {
-        if object.contains_key(*keyword) {
-            return Err(unenforced(pointer, keyword, what));
-        }
-    }
-    let kind = object.get("type").and_then(Value::as_str);
-    match object.get("format").and_then(Value::as_str) {
-        Some("date-time") if object.contains_key("pattern") => {
-            return Err(unenforced(
-                pointer,
-                "pattern",
-                "the `pattern` of a `date-time` string",
-            ));
-        }
-        Some("date-time") | None => {}
-        Some(_) => return Err(unenforced(pointer, "format", "this `format`")),
-    }
-    if kind == Some("integer") {
-        return Err(unenforced(
-            pointer,
-            "type",
-            "integers written as `1.0` and integer bounds",
-        ));
-    }
-    if object.contains_key("minimum") {
-        return Err(unenforced(pointer, "minimum", "numeric bounds"));
-    }
-    if object.contains_key("maximum") {
-        return Err(unenforced(pointer, "maximum", "numeric bounds"));
-    }
-
-    for keyword in ["items", "additionalProperties"] {
-        if let Some(sub) = object.get(keyword) {
-            check_schema(sub, &push(pointer, keyword))?;
-        }
-    }
-    for keyword in ["allOf", "anyOf"] {
-        for (index, member) in object
-            .get(keyword)
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .enumerate()
+/// Checks every schema of the (down-levelled) document that no patch replaced, at any depth,
+/// and reports every rule left unenforced together, each at its place in the source document.
+pub(super) fn check(
+    document: &Value,
+    replaced: &BTreeSet<&str>,
+    provenance: &Provenance,
+) -> Result<(), Error> {
+    let mut problems = Vec::new();
+    Document::new(document).visit_schemas(|at| {
+        if at.depth == 0
+            && let Owner::Schema(name) = &at.owner
+            && replaced.contains(name.as_str())
         {
-            check_schema(member, &format!("{}/{index}", push(pointer, keyword)))?;
+            return Visit::Skip;
         }
-    }
-    for (name, property) in object
-        .get("properties")
-        .and_then(Value::as_object)
-        .into_iter()
-        .flatten()
-    {
-        check_schema(property, &push(&push(pointer, "properties"), name))?;
-    }
-    Ok(())
+        let rules = Rule::from_schema(at.schema);
+        for rule in &rules {
+            if let Err(what) = typify_keeps(rule, &rules) {
+                problems.push(Error::Unenforced {
+                    pointer: provenance.source_pointer(&push(&at.pointer, rule.keyword())),
+                    owner: at.owner.to_string(),
+                    rule: what.to_owned(),
+                    remedy: "give the schema a name in `components/schemas` and add a patch in codegen/src/patches.rs".to_owned(),
+                });
+            }
+        }
+        Visit::Descend
+    });
+    Error::from_problems(problems)
 }
 
 #[cfg(test)]
@@ -135,10 +63,11 @@ mod tests {
         let error = check(
             &doc(json!({"properties": {"ports": {"type": "array", "maxItems": 20}}})),
             &BTreeSet::new(),
+            &Provenance::default(),
         )
         .unwrap_err()
         .to_string();
-        assert!(error.starts_with("patch on /components/schemas/S/properties/ports/maxItems cannot be applied: typify drops array sizes"), "{error}");
+        assert!(error.starts_with("/components/schemas/S/properties/ports/maxItems (schema S): typify drops array sizes and nothing enforces it"), "{error}");
     }
 
     #[test]
@@ -147,10 +76,11 @@ mod tests {
             "a": {"type": "string", "pattern": "^a$", "maxLength": 3},
             "b": {"type": "number"},
             "d": {"type": "string", "format": "date-time"}}});
-        check(&doc(kept), &BTreeSet::new()).unwrap();
+        check(&doc(kept), &BTreeSet::new(), &Provenance::default()).unwrap();
         check(
             &doc(json!({"oneOf": [{"type": "string"}]})),
             &BTreeSet::from(["S"]),
+            &Provenance::default(),
         )
         .unwrap();
     }
@@ -160,6 +90,7 @@ mod tests {
         for (schema, keyword) in [
             (json!({"type": "integer", "minimum": 1}), "type"),
             (json!({"type": "number", "maximum": 5}), "maximum"),
+            (json!({"type": "string", "format": "email"}), "format"),
             (json!({"type": "string", "format": "uri"}), "format"),
             (
                 json!({"type": "string", "format": "date-time", "pattern": "Z$"}),
@@ -167,13 +98,49 @@ mod tests {
             ),
             (json!({"oneOf": [{"type": "string"}]}), "oneOf"),
         ] {
-            let error = check(&doc(schema), &BTreeSet::new())
-                .unwrap_err()
-                .to_string();
+            let error = check(&doc(schema), &BTreeSet::new(), &Provenance::default()).unwrap_err();
+            let error = error.problems()[0].to_string();
             assert!(
-                error.starts_with(&format!("patch on /components/schemas/S/{keyword} ")),
+                error.starts_with(&format!("/components/schemas/S/{keyword} (schema S)")),
                 "{error}"
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod every_problem {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn reports_every_unenforced_rule_inline_included_at_its_source_pointer() {
+        let source = json!({"openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+            "paths": {"/a": {"post": {"operationId": "make",
+                "requestBody": {"content": {"application/json": {"schema": {"type": "object",
+                    "properties": {"ports": {"type": "array", "maxItems": 2, "items": {"type": "string"}},
+                        "names": {"propertyNames": {"pattern": "^a"}, "additionalProperties": {"type": "string"}}}}}}},
+                "responses": {"204": {"description": "d"}}}}},
+            "components": {"schemas": {"S": {"allOf": [{"type": "string"}], "$ref": "#/components/schemas/T", "anyOf": [{"type": "null"}, {"type": "number", "minimum": 1}]},
+                "T": {"type": "string"}}}});
+        let (down, provenance) = crate::downlevel::downlevel_traced(&source).unwrap();
+        let error = check(&down, &BTreeSet::new(), &provenance).unwrap_err();
+        let pointers: Vec<String> = error
+            .problems()
+            .into_iter()
+            .map(|problem| match problem {
+                Error::Unenforced { pointer, owner, .. } => format!("{owner} {pointer}"),
+                other => other.to_string(),
+            })
+            .collect();
+        assert_eq!(
+            pointers,
+            [
+                "schema S /components/schemas/S/anyOf/1/minimum",
+                "operation make /paths/~1a/post/requestBody/content/application~1json/schema/properties/ports/maxItems",
+                "operation make /paths/~1a/post/requestBody/content/application~1json/schema/properties/names/propertyNames",
+            ]
+        );
     }
 }

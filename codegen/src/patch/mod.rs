@@ -18,6 +18,8 @@ use std::collections::BTreeSet;
 use proc_macro2::TokenStream;
 use progenitor::TypeImpl;
 use quote::{format_ident, quote};
+
+pub(crate) use crate::contract::rust_ident;
 use serde_json::Value;
 
 use crate::Error;
@@ -100,6 +102,16 @@ const VALIDATION_ERROR: &str = "ValidationError";
 /// Applies every patch, in order, to the down-levelled document, then checks that every rule
 /// typify would drop is enforced by one of them.
 pub fn apply(document: &mut Value, patches: &[Patch]) -> Result<Applied, Error> {
+    apply_traced(document, patches, &crate::downlevel::Provenance::default())
+}
+
+/// [`apply`], with the coverage check naming places in the source document through
+/// `provenance` (from [`crate::downlevel::downlevel_traced`]).
+pub fn apply_traced(
+    document: &mut Value,
+    patches: &[Patch],
+    provenance: &crate::downlevel::Provenance,
+) -> Result<Applied, Error> {
     let mut applied = Applied {
         request_only: crate::emit::tolerance::request_only_schemas(document),
         ..Applied::default()
@@ -163,7 +175,7 @@ pub fn apply(document: &mut Value, patches: &[Patch]) -> Result<Applied, Error> 
         .iter()
         .map(|replacement| replacement.schema.as_str())
         .collect();
-    coverage::check(document, &replaced)?;
+    coverage::check(document, &replaced, provenance)?;
     Ok(applied)
 }
 
@@ -233,7 +245,7 @@ pub(crate) fn rust_type_of(
     if let Some(name) = schema
         .get("$ref")
         .and_then(Value::as_str)
-        .and_then(crate::pointer::schema_ref_name)
+        .and_then(crate::model::schema_ref_name)
     {
         let ident = rust_ident(name, target.patch.target)?;
         return Ok(quote! { #ident });
@@ -255,28 +267,6 @@ pub(crate) fn rust_type_of(
             "{what} must be a `$ref` or a plain string, boolean, integer or number; name the schema"
         ))),
     }
-}
-
-/// The Rust type or variant identifier for a schema name or tag value, in UpperCamelCase as
-/// typify spells them (`community_blog` -> `CommunityBlog`).
-pub(crate) fn rust_ident(name: &str, target: &str) -> Result<syn::Ident, Error> {
-    let mut out = String::new();
-    for part in name
-        .split(|c: char| !c.is_ascii_alphanumeric())
-        .filter(|part| !part.is_empty())
-    {
-        let mut chars = part.chars();
-        if let Some(first) = chars.next() {
-            out.push(first.to_ascii_uppercase());
-            out.extend(chars);
-        }
-    }
-    if out.starts_with(|c: char| c.is_ascii_digit()) {
-        out.insert(0, 'V');
-    }
-    syn::parse_str::<syn::Ident>(&out)
-        .map(|_| format_ident!("{out}"))
-        .map_err(|_| Error::patch(target, format!("`{name}` does not make a Rust identifier")))
 }
 
 /// `#[doc]` attributes from a schema description and a note, one paragraph each.
@@ -325,20 +315,6 @@ fn validation_error() -> TokenStream {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn identifiers_follow_typify() {
-        assert_eq!(
-            rust_ident("community_blog", "").unwrap().to_string(),
-            "CommunityBlog"
-        );
-        assert_eq!(
-            rust_ident("repo.content", "").unwrap().to_string(),
-            "RepoContent"
-        );
-        assert_eq!(rust_ident("2fa", "").unwrap().to_string(), "V2fa");
-        assert!(rust_ident("---", "").is_err());
-    }
 
     #[test]
     fn refuses_targets_that_are_not_components() {

@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use super::{Applied, Target, rust_ident};
 use crate::Error;
-use crate::pointer::schema_ref_name;
+use crate::model::schema_ref_name;
 
 /// The component names of a `oneOf` whose members are all `$ref`s.
 fn ref_members(target: &Target<'_>) -> Result<Vec<String>, Error> {

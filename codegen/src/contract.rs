@@ -1,0 +1,140 @@
+//! The generator contract: everything this crate knows about what progenitor 0.15 and typify
+//! 0.8 do, in one place, so that upgrading either is one module to revisit.
+//!
+//! - what typify keeps of a schema's rules and what it drops ([`typify_keeps`]); a dropped
+//!   rule must be enforced by a patch, or [`crate::patch`]'s coverage check stops generation;
+//! - how they name things: types and variants in typify's UpperCamelCase ([`rust_ident`]),
+//!   an inline object property's type `<Parent><Property>` ([`inline_type_name`]), operation
+//!   methods in snake_case ([`method_name`]) and builder types in UpperCamelCase
+//!   ([`builder_name`]);
+//! - which inputs make progenitor panic: those are refused by [`crate::preflight`], which
+//!   lists them in its module doc.
+
+use quote::format_ident;
+
+use crate::Error;
+use crate::rules::Rule;
+
+/// Whether typify 0.8 enforces `rule` in the type it generates for a schema stating `all`
+/// (the rule among them). `Err` says what it drops, for the coverage message.
+///
+/// typify keeps `required`, `enum`, `additionalProperties: false`, `nullable`, string
+/// `pattern`/`minLength`/`maxLength` (without `format`) and `format: date-time` (without
+/// `pattern`). Integers always count as dropped: serde refuses `1.0` where JSON Schema counts
+/// it as the integer 1, and typify reads bounds only to pick a type.
+pub fn typify_keeps(rule: &Rule, all: &[Rule]) -> Result<(), &'static str> {
+    let has_format = |wanted: &str| {
+        all.iter()
+            .any(|rule| matches!(rule, Rule::Format(format) if format == wanted))
+    };
+    match rule {
+        Rule::Required(_) | Rule::Literals(_) | Rule::Closed | Rule::Nullable => Ok(()),
+        Rule::MinLength(_) | Rule::MaxLength(_) => Ok(()),
+        Rule::Pattern(_) if has_format("date-time") => Err("the `pattern` of a `date-time` string"),
+        Rule::Pattern(_) => Ok(()),
+        Rule::Format(format) if format == "date-time" => Ok(()),
+        Rule::Format(_) => Err("this `format`"),
+        Rule::Integer => Err("integers written as `1.0` and integer bounds"),
+        Rule::Minimum { .. } | Rule::Maximum { .. } => Err("numeric bounds"),
+        Rule::MultipleOf(_) => Err("`multipleOf`"),
+        Rule::MinItems(_) | Rule::MaxItems(_) => Err("array sizes"),
+        Rule::UniqueItems => Err("unique items"),
+        Rule::MinProperties(_) | Rule::MaxProperties(_) => Err("object sizes"),
+        Rule::PropertyNames => Err("map key rules (`propertyNames`)"),
+        Rule::Not => Err("`not`"),
+        Rule::Discriminator => Err("discriminators"),
+        Rule::ExactlyOne => Err("`oneOf` exclusivity (it decodes the first variant that fits)"),
+    }
+}
+
+/// The Rust type or variant identifier for a schema name or tag value, in UpperCamelCase as
+/// typify spells them (`community_blog` -> `CommunityBlog`). `pointer` names the place for
+/// the error when no identifier can be made.
+pub fn rust_ident(name: &str, pointer: &str) -> Result<syn::Ident, Error> {
+    let mut out = String::new();
+    for part in name
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|part| !part.is_empty())
+    {
+        let mut chars = part.chars();
+        if let Some(first) = chars.next() {
+            out.push(first.to_ascii_uppercase());
+            out.extend(chars);
+        }
+    }
+    if out.starts_with(|c: char| c.is_ascii_digit()) {
+        out.insert(0, 'V');
+    }
+    syn::parse_str::<syn::Ident>(&out)
+        .map(|_| format_ident!("{out}"))
+        .map_err(|_| Error::patch(pointer, format!("`{name}` does not make a Rust identifier")))
+}
+
+/// The name typify gives the type of an inline object or enum property: the parent type's
+/// name followed by the property's (`Settings` + `ui_theme` -> `SettingsUiTheme`).
+pub fn inline_type_name(parent: &str, property: &str, pointer: &str) -> Result<String, Error> {
+    Ok(format!("{parent}{}", rust_ident(property, pointer)?))
+}
+
+/// progenitor's method name for an `operationId` (`listNotifications` -> `list_notifications`).
+pub fn method_name(operation_id: &str) -> String {
+    let mut out = String::new();
+    for (index, c) in operation_id.chars().enumerate() {
+        if c.is_ascii_uppercase() {
+            if index > 0 {
+                out.push('_');
+            }
+            out.push(c.to_ascii_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// progenitor's builder type name for an `operationId` (`getMcpSettings` -> `GetMcpSettings`).
+pub fn builder_name(operation_id: &str) -> String {
+    let mut chars = operation_id.chars();
+    chars
+        .next()
+        .map(|first| first.to_ascii_uppercase().to_string() + chars.as_str())
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn identifiers_follow_typify() {
+        assert_eq!(
+            rust_ident("community_blog", "").unwrap().to_string(),
+            "CommunityBlog"
+        );
+        assert_eq!(
+            rust_ident("repo.content", "").unwrap().to_string(),
+            "RepoContent"
+        );
+        assert_eq!(rust_ident("2fa", "").unwrap().to_string(), "V2fa");
+        assert!(rust_ident("---", "").is_err());
+        assert_eq!(
+            inline_type_name("Settings", "ui_theme", "").unwrap(),
+            "SettingsUiTheme"
+        );
+    }
+
+    #[test]
+    fn case_conversions_match_progenitor() {
+        assert_eq!(method_name("listNotifications"), "list_notifications");
+        assert_eq!(builder_name("getMcpSettings"), "GetMcpSettings");
+    }
+
+    #[test]
+    fn what_typify_keeps() {
+        let date_time = [Rule::Format("date-time".into()), Rule::Pattern("Z$".into())];
+        assert!(typify_keeps(&date_time[0], &date_time).is_ok());
+        assert!(typify_keeps(&date_time[1], &date_time).is_err());
+        assert!(typify_keeps(&Rule::Pattern("a".into()), &[]).is_ok());
+        assert_eq!(typify_keeps(&Rule::MaxItems(3), &[]), Err("array sizes"));
+    }
+}

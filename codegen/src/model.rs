@@ -1,0 +1,585 @@
+//! The document model every step stands on: a thin typed view over the parsed OpenAPI document
+//! (`serde_json::Value`, parsed once by [`crate::load`]) that knows where things are.
+//!
+//! - [`Document::operations`]: every operation, with its path, method, label and pointer;
+//! - [`Document::schema_roots`]: every place a schema starts (components, parameters, request
+//!   bodies, responses, headers; never a media type's `examples` map);
+//! - [`subschemas`]: the one keyword table of where a schema nests other schemas (`items`,
+//!   `prefixItems`, `properties`, `additionalProperties`, `allOf`/`anyOf`/`oneOf`, `not`, ...);
+//! - [`Document::visit_schemas`]: every schema at any depth, roots and nested, in document
+//!   order, each with its JSON pointer and owner;
+//! - [`Document::resolve`]: the one place local `$ref`s are followed;
+//! - [`push`] and [`unescape`]: the one place JSON pointer tokens are escaped (RFC 6901).
+//!
+//! The walker visits the document as it is (3.1 or down-levelled 3.0: both keyword spellings
+//! of `propertyNames` are in the table), so every step reads the same locations.
+
+use serde_json::Value;
+
+/// Appends one reference token to a pointer, escaping `~` and `/`.
+pub fn push(pointer: &str, token: &str) -> String {
+    format!("{pointer}/{}", token.replace('~', "~0").replace('/', "~1"))
+}
+
+/// The text of one escaped reference token.
+pub fn unescape(token: &str) -> String {
+    token.replace("~1", "/").replace("~0", "~")
+}
+
+/// The component name a local `#/components/schemas/<Name>` reference points to.
+pub fn schema_ref_name(reference: &str) -> Option<&str> {
+    reference
+        .strip_prefix("#/components/schemas/")
+        .filter(|name| !name.contains('/'))
+}
+
+/// The component schema a pointer lies in, `/components/schemas/<Name>/...` -> `Name`.
+pub fn component_of(pointer: &str) -> Option<String> {
+    let rest = pointer.strip_prefix("/components/schemas/")?;
+    Some(unescape(rest.split('/').next().unwrap_or(rest)))
+}
+
+/// Whether a path item key is an HTTP method (an operation), not `parameters`, `summary`, ...
+pub fn is_method(key: &str) -> bool {
+    matches!(
+        key,
+        "get" | "put" | "post" | "delete" | "options" | "head" | "patch" | "trace"
+    )
+}
+
+/// How a schema keyword nests subschemas.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Nesting {
+    /// The value is one schema (`items`, `not`, ...).
+    One,
+    /// The value is a list of schemas (`allOf`, `prefixItems`, ...).
+    List,
+    /// The value maps names to schemas (`properties`, ...).
+    Map,
+}
+
+/// Every JSON Schema 2020-12 keyword (and its down-levelled `x-` spelling) whose value holds
+/// subschemas. The one list: a keyword added here is walked by every step.
+pub const SUBSCHEMA_KEYWORDS: &[(&str, Nesting)] = &[
+    ("items", Nesting::One),
+    ("not", Nesting::One),
+    ("additionalProperties", Nesting::One),
+    ("propertyNames", Nesting::One),
+    ("x-propertyNames", Nesting::One),
+    ("contains", Nesting::One),
+    ("if", Nesting::One),
+    ("then", Nesting::One),
+    ("else", Nesting::One),
+    ("unevaluatedItems", Nesting::One),
+    ("unevaluatedProperties", Nesting::One),
+    ("contentSchema", Nesting::One),
+    ("allOf", Nesting::List),
+    ("anyOf", Nesting::List),
+    ("oneOf", Nesting::List),
+    ("prefixItems", Nesting::List),
+    ("properties", Nesting::Map),
+    ("patternProperties", Nesting::Map),
+    ("dependentSchemas", Nesting::Map),
+    ("$defs", Nesting::Map),
+];
+
+/// One nested schema: the keyword it sits under, and its pointer and value.
+#[derive(Clone, Copy, Debug)]
+pub struct Child<'a> {
+    /// The keyword of the parent it sits under (`properties`, `items`, ...).
+    pub keyword: &'static str,
+    /// The name or index under a map or list keyword (`None` for a single subschema).
+    pub key: Option<&'a str>,
+    /// The subschema (a boolean schema such as `additionalProperties: false` included).
+    pub schema: &'a Value,
+}
+
+/// The schemas directly nested in `schema`, in the order of [`SUBSCHEMA_KEYWORDS`] and then of
+/// the document. A keyword whose value has the wrong shape (a list where a schema belongs) is
+/// skipped: the step that reads the keyword reports it.
+pub fn subschemas(schema: &Value) -> Vec<(String, Child<'_>)> {
+    let mut children = Vec::new();
+    let Some(object) = schema.as_object() else {
+        return children;
+    };
+    for (keyword, nesting) in SUBSCHEMA_KEYWORDS {
+        let Some(value) = object.get(*keyword) else {
+            continue;
+        };
+        match (nesting, value) {
+            (Nesting::One, Value::Object(_) | Value::Bool(_)) => children.push((
+                push("", keyword),
+                Child {
+                    keyword,
+                    key: None,
+                    schema: value,
+                },
+            )),
+            (Nesting::List, Value::Array(members)) => {
+                for (index, member) in members.iter().enumerate() {
+                    children.push((
+                        format!("{}/{index}", push("", keyword)),
+                        Child {
+                            keyword,
+                            key: None,
+                            schema: member,
+                        },
+                    ));
+                }
+            }
+            (Nesting::Map, Value::Object(entries)) => {
+                for (name, member) in entries {
+                    children.push((
+                        push(&push("", keyword), name),
+                        Child {
+                            keyword,
+                            key: Some(name),
+                            schema: member,
+                        },
+                    ));
+                }
+            }
+            _ => {}
+        }
+    }
+    children
+}
+
+/// Who a schema or problem belongs to, for messages.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Owner {
+    /// A component schema, by name.
+    Schema(String),
+    /// An operation, by `operationId` (or `METHOD /path` when it has none).
+    Operation(String),
+    /// Another reusable component (`parameters/<Name>`, `responses/<Name>`, ...).
+    Component(String),
+    /// A path item (its shared parameters), by path template.
+    Path(String),
+}
+
+impl std::fmt::Display for Owner {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Schema(name) => write!(f, "schema {name}"),
+            Self::Operation(name) => write!(f, "operation {name}"),
+            Self::Component(name) => write!(f, "component {name}"),
+            Self::Path(path) => write!(f, "path {path}"),
+        }
+    }
+}
+
+/// A schema where it sits.
+#[derive(Clone, Debug)]
+pub struct SchemaAt<'a> {
+    /// Its JSON pointer in the document.
+    pub pointer: String,
+    /// What it belongs to.
+    pub owner: Owner,
+    /// The schema.
+    pub schema: &'a Value,
+    /// How deep below its root (0 for a root).
+    pub depth: usize,
+}
+
+/// One operation of the document.
+#[derive(Clone, Debug)]
+pub struct Operation<'a> {
+    /// The path template, `/repos/{id}`.
+    pub path: &'a str,
+    /// The method, lower case.
+    pub method: &'a str,
+    /// The path item the operation sits in (its shared `parameters` live there).
+    pub item: &'a Value,
+    /// The operation object.
+    pub value: &'a Value,
+    /// Its JSON pointer.
+    pub pointer: String,
+}
+
+impl Operation<'_> {
+    /// `GET /repos/{id}`.
+    pub fn label(&self) -> String {
+        format!("{} {}", self.method.to_uppercase(), self.path)
+    }
+
+    /// Its `operationId`, if it has one.
+    pub fn id(&self) -> Option<&str> {
+        self.value.get("operationId").and_then(Value::as_str)
+    }
+
+    /// Its `operationId`, or its label when it has none.
+    pub fn name(&self) -> String {
+        self.id().map_or_else(|| self.label(), str::to_owned)
+    }
+}
+
+/// What a visitor tells the walker after seeing a schema.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Visit {
+    /// Visit the schemas nested in this one too.
+    Descend,
+    /// Do not look below this schema.
+    Skip,
+}
+
+/// A typed view over an OpenAPI document.
+#[derive(Clone, Copy, Debug)]
+pub struct Document<'a> {
+    root: &'a Value,
+}
+
+impl<'a> Document<'a> {
+    /// A view of `root`; nothing is copied.
+    pub fn new(root: &'a Value) -> Self {
+        Self { root }
+    }
+
+    /// The document itself.
+    pub fn value(&self) -> &'a Value {
+        self.root
+    }
+
+    /// Every operation, in document order. A path item given by `$ref` has none here
+    /// ([`crate::preflight`] refuses it).
+    pub fn operations(&self) -> Vec<Operation<'a>> {
+        let mut found = Vec::new();
+        for (path, item) in entries(self.root.get("paths")) {
+            let item_pointer = push("/paths", path);
+            for (method, operation) in entries(Some(item)) {
+                if is_method(method) {
+                    found.push(Operation {
+                        path,
+                        method,
+                        item,
+                        value: operation,
+                        pointer: push(&item_pointer, method),
+                    });
+                }
+            }
+        }
+        found
+    }
+
+    /// Every place in the document where a schema (not a reference object or an example)
+    /// starts, with its owner.
+    pub fn schema_roots(&self) -> Vec<SchemaAt<'a>> {
+        let mut found = Vec::new();
+        let components = self.root.get("components");
+        for (name, schema) in entries(components.and_then(|c| c.get("schemas"))) {
+            found.push(SchemaAt {
+                pointer: push("/components/schemas", name),
+                owner: Owner::Schema(name.clone()),
+                schema,
+                depth: 0,
+            });
+        }
+        for (kind, reader) in [
+            ("parameters", parameter_schemas as Reader<'a>),
+            ("headers", parameter_schemas),
+            ("requestBodies", content_schemas),
+            ("responses", response_schemas),
+        ] {
+            for (name, value) in entries(components.and_then(|c| c.get(kind))) {
+                let owner = Owner::Component(format!("{kind}/{name}"));
+                reader(
+                    value,
+                    &push(&format!("/components/{kind}"), name),
+                    &owner,
+                    &mut found,
+                );
+            }
+        }
+        for (path, item) in entries(self.root.get("paths")) {
+            let item_pointer = push("/paths", path);
+            for (index, parameter) in list(item.get("parameters")) {
+                parameter_schemas(
+                    parameter,
+                    &format!("{item_pointer}/parameters/{index}"),
+                    &Owner::Path(path.clone()),
+                    &mut found,
+                );
+            }
+            for (method, operation) in entries(Some(item)).filter(|(key, _)| is_method(key)) {
+                let operation = Operation {
+                    path,
+                    method,
+                    item,
+                    value: operation,
+                    pointer: push(&item_pointer, method),
+                };
+                let owner = Owner::Operation(operation.name());
+                for (index, parameter) in list(operation.value.get("parameters")) {
+                    parameter_schemas(
+                        parameter,
+                        &format!("{}/parameters/{index}", operation.pointer),
+                        &owner,
+                        &mut found,
+                    );
+                }
+                if let Some(body) = operation.value.get("requestBody") {
+                    content_schemas(
+                        body,
+                        &format!("{}/requestBody", operation.pointer),
+                        &owner,
+                        &mut found,
+                    );
+                }
+                for (status, response) in entries(operation.value.get("responses")) {
+                    response_schemas(
+                        response,
+                        &push(&format!("{}/responses", operation.pointer), status),
+                        &owner,
+                        &mut found,
+                    );
+                }
+            }
+        }
+        found
+    }
+
+    /// Calls `visit` on every schema of the document, roots first and then, depth first, every
+    /// schema nested in them (boolean schemas included), unless `visit` answers
+    /// [`Visit::Skip`].
+    pub fn visit_schemas(&self, mut visit: impl FnMut(&SchemaAt<'a>) -> Visit) {
+        for root in self.schema_roots() {
+            walk(root, &mut visit);
+        }
+    }
+
+    /// Follows local `$ref`s from `value` until a value without one (at most 32 steps, so a
+    /// cycle ends). A `$ref` that does not resolve gives `None`.
+    pub fn resolve(&self, value: &'a Value) -> Option<&'a Value> {
+        let mut value = value;
+        for _ in 0..32 {
+            let Some(reference) = value.get("$ref").and_then(Value::as_str) else {
+                return Some(value);
+            };
+            value = reference
+                .strip_prefix('#')
+                .and_then(|pointer| self.root.pointer(pointer))?;
+        }
+        Some(value)
+    }
+
+    /// The component schema names that `roots` reach through `$ref`s, transitively. Every
+    /// local `$ref` is followed (`#/components/parameters/...` and the other reusable
+    /// components lead to schemas too); only schema names are collected.
+    pub fn reachable_schemas(&self, roots: &[&'a Value]) -> std::collections::BTreeSet<&'a str> {
+        let mut schemas = std::collections::BTreeSet::new();
+        let mut followed = std::collections::BTreeSet::new();
+        let mut pending: Vec<&Value> = roots.to_vec();
+        while let Some(value) = pending.pop() {
+            match value {
+                Value::Object(map) => {
+                    for (key, child) in map {
+                        if let ("$ref", Value::String(reference)) = (key.as_str(), child) {
+                            if !followed.insert(reference.as_str()) {
+                                continue;
+                            }
+                            if let Some(name) = schema_ref_name(reference) {
+                                schemas.insert(name);
+                            }
+                            if let Some(target) = reference
+                                .strip_prefix('#')
+                                .and_then(|pointer| self.root.pointer(pointer))
+                            {
+                                pending.push(target);
+                            }
+                        } else {
+                            pending.push(child);
+                        }
+                    }
+                }
+                Value::Array(items) => pending.extend(items),
+                _ => {}
+            }
+        }
+        schemas
+    }
+}
+
+/// Visits `at` and, unless told to skip, every schema nested in it.
+pub fn walk<'a>(at: SchemaAt<'a>, visit: &mut impl FnMut(&SchemaAt<'a>) -> Visit) {
+    if visit(&at) == Visit::Skip {
+        return;
+    }
+    for (suffix, child) in subschemas(at.schema) {
+        walk(
+            SchemaAt {
+                pointer: format!("{}{suffix}", at.pointer),
+                owner: at.owner.clone(),
+                schema: child.schema,
+                depth: at.depth + 1,
+            },
+            visit,
+        );
+    }
+}
+
+type Reader<'a> = fn(&'a Value, &str, &Owner, &mut Vec<SchemaAt<'a>>);
+
+fn entries(value: Option<&Value>) -> impl Iterator<Item = (&String, &Value)> {
+    value.and_then(Value::as_object).into_iter().flatten()
+}
+
+fn list(value: Option<&Value>) -> impl Iterator<Item = (usize, &Value)> {
+    value
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .enumerate()
+}
+
+fn parameter_schemas<'a>(
+    parameter: &'a Value,
+    pointer: &str,
+    owner: &Owner,
+    found: &mut Vec<SchemaAt<'a>>,
+) {
+    if let Some(schema) = parameter.get("schema") {
+        found.push(SchemaAt {
+            pointer: format!("{pointer}/schema"),
+            owner: owner.clone(),
+            schema,
+            depth: 0,
+        });
+    }
+    content_schemas(parameter, pointer, owner, found);
+}
+
+fn content_schemas<'a>(
+    holder: &'a Value,
+    pointer: &str,
+    owner: &Owner,
+    found: &mut Vec<SchemaAt<'a>>,
+) {
+    for (media_type, content) in entries(holder.get("content")) {
+        if let Some(schema) = content.get("schema") {
+            found.push(SchemaAt {
+                pointer: format!("{}/schema", push(&format!("{pointer}/content"), media_type)),
+                owner: owner.clone(),
+                schema,
+                depth: 0,
+            });
+        }
+    }
+}
+
+fn response_schemas<'a>(
+    response: &'a Value,
+    pointer: &str,
+    owner: &Owner,
+    found: &mut Vec<SchemaAt<'a>>,
+) {
+    content_schemas(response, pointer, owner, found);
+    for (name, header) in entries(response.get("headers")) {
+        parameter_schemas(
+            header,
+            &push(&format!("{pointer}/headers"), name),
+            owner,
+            found,
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn escapes_reference_tokens() {
+        assert_eq!(push("/paths", "/api/{id}"), "/paths/~1api~1{id}");
+        assert_eq!(push("", "a~b"), "/a~0b");
+        assert_eq!(unescape("~1api~0x"), "/api~x");
+    }
+
+    #[test]
+    fn reads_local_schema_refs_only() {
+        assert_eq!(schema_ref_name("#/components/schemas/Job"), Some("Job"));
+        assert_eq!(schema_ref_name("#/components/parameters/Page"), None);
+        assert_eq!(schema_ref_name("other.yaml#/components/schemas/Job"), None);
+        assert_eq!(
+            component_of("/components/schemas/A~1b/properties/x").as_deref(),
+            Some("A/b")
+        );
+    }
+
+    fn sample() -> Value {
+        json!({"paths": {"/a/{id}": {
+            "parameters": [{"name": "id", "in": "path", "schema": {"type": "string"}}],
+            "post": {
+                "operationId": "make",
+                "requestBody": {"content": {"application/json": {"schema": {"type": "object",
+                    "properties": {"ports": {"type": "array", "items": {"maxLength": 3}}},
+                    "additionalProperties": false}}}},
+                "responses": {"200": {"description": "d", "headers": {"h": {"schema": {"minimum": 1}}},
+                    "content": {"application/json": {"examples": {"one": {"value": {}}},
+                        "schema": {"oneOf": [{"$ref": "#/components/schemas/S"}, {"prefixItems": [{"const": 1}]}]}}}}}
+            },
+            "summary": "not an operation"
+        }},
+        "components": {"schemas": {"S": {"not": {"type": "null"}, "propertyNames": {"pattern": "^a"}}}}})
+    }
+
+    #[test]
+    fn visits_every_schema_at_any_depth_with_its_owner() {
+        let document = sample();
+        let mut seen = Vec::new();
+        Document::new(&document).visit_schemas(|at| {
+            seen.push(format!("{} {}", at.owner, at.pointer));
+            Visit::Descend
+        });
+        assert_eq!(
+            seen,
+            [
+                "schema S /components/schemas/S",
+                "schema S /components/schemas/S/not",
+                "schema S /components/schemas/S/propertyNames",
+                "path /a/{id} /paths/~1a~1{id}/parameters/0/schema",
+                "operation make /paths/~1a~1{id}/post/requestBody/content/application~1json/schema",
+                "operation make /paths/~1a~1{id}/post/requestBody/content/application~1json/schema/additionalProperties",
+                "operation make /paths/~1a~1{id}/post/requestBody/content/application~1json/schema/properties/ports",
+                "operation make /paths/~1a~1{id}/post/requestBody/content/application~1json/schema/properties/ports/items",
+                "operation make /paths/~1a~1{id}/post/responses/200/content/application~1json/schema",
+                "operation make /paths/~1a~1{id}/post/responses/200/content/application~1json/schema/oneOf/0",
+                "operation make /paths/~1a~1{id}/post/responses/200/content/application~1json/schema/oneOf/1",
+                "operation make /paths/~1a~1{id}/post/responses/200/content/application~1json/schema/oneOf/1/prefixItems/0",
+                "operation make /paths/~1a~1{id}/post/responses/200/headers/h/schema",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_visitor_can_skip_a_subtree() {
+        let document = sample();
+        let mut count = 0;
+        Document::new(&document).visit_schemas(|at| {
+            count += 1;
+            if at.depth == 0 {
+                Visit::Skip
+            } else {
+                Visit::Descend
+            }
+        });
+        assert_eq!(count, 5);
+    }
+
+    #[test]
+    fn resolves_references_and_lists_operations() {
+        let document = sample();
+        let model = Document::new(&document);
+        let operations = model.operations();
+        assert_eq!(operations.len(), 1);
+        assert_eq!(operations[0].label(), "POST /a/{id}");
+        assert_eq!(operations[0].name(), "make");
+        let reference = json!({"$ref": "#/components/schemas/S"});
+        assert!(model.resolve(&reference).unwrap().get("not").is_some());
+        assert!(model.resolve(&json!({"$ref": "#/nowhere"})).is_none());
+        let looping = json!({"a": {"$ref": "#/a"}});
+        let model = Document::new(&looping);
+        assert!(model.resolve(&looping["a"]).is_some());
+    }
+}
