@@ -26,7 +26,7 @@ use proc_macro2::TokenStream;
 use quote::{ToTokens, quote};
 use serde_json::Value;
 
-use crate::model::is_method;
+use crate::model::Document;
 use crate::{Action, Error, Patch};
 
 /// Where the generated CLI table lives, relative to the workspace root.
@@ -60,18 +60,16 @@ pub fn generate(
         .collect();
 
     let mut operations = Vec::new();
-    for (path, item) in object(document.get("paths")) {
-        for (method, operation) in object(Some(item)).filter(|(method, _)| is_method(method)) {
-            operations.push(describe(
-                document,
-                path,
-                method,
-                item,
-                operation,
-                &builders,
-                &secret_schemas,
-            )?);
-        }
+    for operation in Document::new(document).operations() {
+        operations.push(describe(
+            document,
+            operation.path,
+            operation.method,
+            operation.item,
+            operation.value,
+            &builders,
+            &secret_schemas,
+        )?);
     }
     let mut seen = BTreeMap::new();
     for operation in &operations {
@@ -418,28 +416,23 @@ fn secret_paths(
         visiting.pop();
         return;
     }
-    for (key, property) in object(schema.get("properties")) {
-        let child = format!("{at}/{key}");
-        secret_paths(document, property, secret_schemas, &child, visiting, out);
-    }
-    for nested in [schema.get("items"), schema.get("additionalProperties")]
-        .into_iter()
-        .flatten()
-        .filter(|nested| nested.is_object())
-    {
+    for (_, child) in crate::model::subschemas(schema) {
+        let inner = match (child.keyword, child.key) {
+            ("properties", Some(key)) => format!("{at}/{key}"),
+            ("items" | "additionalProperties", _) if child.schema.is_object() => {
+                format!("{at}/*")
+            }
+            ("allOf" | "oneOf" | "anyOf", _) => at.to_owned(),
+            _ => continue,
+        };
         secret_paths(
             document,
-            nested,
+            child.schema,
             secret_schemas,
-            &format!("{at}/*"),
+            &inner,
             visiting,
             out,
         );
-    }
-    for combinator in ["allOf", "oneOf", "anyOf"] {
-        for variant in array(schema.get(combinator)) {
-            secret_paths(document, variant, secret_schemas, at, visiting, out);
-        }
     }
 }
 
@@ -670,19 +663,11 @@ fn preflight(operation: &str, reason: impl Into<String>) -> Error {
     }
 }
 
-/// Follows a local `$ref` (once per step, as many steps as it takes; a broken one gives
-/// `null`, which describes nothing).
-fn resolve<'a>(document: &'a Value, mut value: &'a Value) -> &'a Value {
-    for _ in 0..32 {
-        let Some(reference) = value.get("$ref").and_then(Value::as_str) else {
-            return value;
-        };
-        value = reference
-            .strip_prefix('#')
-            .and_then(|pointer| document.pointer(pointer))
-            .unwrap_or(&Value::Null);
-    }
-    value
+/// Follows local `$ref`s; a broken one gives `null`, which describes nothing.
+fn resolve<'a>(document: &'a Value, value: &'a Value) -> &'a Value {
+    Document::new(document)
+        .resolve(value)
+        .unwrap_or(&Value::Null)
 }
 
 fn text(value: &Value, key: &str) -> Option<String> {

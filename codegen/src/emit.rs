@@ -262,7 +262,7 @@ fn refuse_null_for_optional_fields(file: &mut syn::File, document: &Value) -> Re
         }
         let schema = schemas
             .get(&name)
-            .ok_or_else(|| Error::Syntax(format!("struct `{name}` has optional fields but matches no schema; name its schema in `components/schemas`")))?;
+            .ok_or_else(|| Error::Mismatch(format!("struct `{name}` has optional fields but matches no schema; name its schema in `components/schemas`")))?;
         for index in optional {
             let field = &mut fields.named[index];
             let wire = wire_name(field);
@@ -270,7 +270,7 @@ fn refuse_null_for_optional_fields(file: &mut syn::File, document: &Value) -> Re
                 .get("properties")
                 .and_then(|properties| properties.get(&wire))
                 .ok_or_else(|| {
-                    Error::Syntax(format!(
+                    Error::Mismatch(format!(
                         "field `{name}.{wire}` matches no property of its schema"
                     ))
                 })?;
@@ -377,7 +377,7 @@ fn types_module(file: &mut syn::File) -> Result<&mut Vec<syn::Item>, Error> {
             }
             _ => None,
         })
-        .ok_or_else(|| Error::Syntax("progenitor emitted no `types` module".into()))
+        .ok_or_else(|| Error::Mismatch("progenitor emitted no `types` module".into()))
 }
 
 /// Whether typify made this an optional field: `Option<_>` skipped when `None`.

@@ -10,71 +10,61 @@ use std::collections::BTreeMap;
 use serde_json::Value;
 
 use crate::Error;
-use crate::model::is_method;
+use crate::model::Document;
 
-/// Checks every operation of a down-levelled (3.0) document.
+/// Checks every operation of a down-levelled (3.0) document, reporting every problem together.
 pub fn check(document: &Value) -> Result<(), Error> {
-    let mut operation_ids = BTreeMap::new();
-    let paths = document
+    let model = Document::new(document);
+    let mut problems = Vec::new();
+    for (path, item) in document
         .get("paths")
         .and_then(Value::as_object)
         .into_iter()
-        .flatten();
-    for (path, item) in paths {
+        .flatten()
+    {
         if item.get("$ref").is_some() {
-            return Err(Error::Preflight {
+            problems.push(Error::Preflight {
                 operation: path.clone(),
                 reason: "path items given by `$ref` are not supported".into(),
             });
         }
-        let item_parameters = item.get("parameters");
-        for (method, operation) in item
-            .as_object()
-            .into_iter()
-            .flatten()
-            .filter(|(method, _)| is_method(method))
-        {
-            let label = format!("{} {path}", method.to_uppercase());
-            let fail = |reason: String| Error::Preflight {
+    }
+    let mut operation_ids = BTreeMap::new();
+    for operation in model.operations() {
+        let label = operation.label();
+        let Some(id) = operation.id() else {
+            problems.push(Error::Preflight {
+                operation: label,
+                reason: "has no `operationId`, which progenitor needs to name the method".into(),
+            });
+            continue;
+        };
+        if let Some(other) = operation_ids.insert(id.to_owned(), label.clone()) {
+            problems.push(Error::Preflight {
                 operation: label.clone(),
-                reason,
-            };
-
-            let id = operation
-                .get("operationId")
-                .and_then(Value::as_str)
-                .ok_or_else(|| {
-                    fail("has no `operationId`, which progenitor needs to name the method".into())
-                })?;
-            if let Some(other) = operation_ids.insert(id.to_owned(), label.clone()) {
-                return Err(fail(format!(
-                    "`operationId` `{id}` is also used by {other}"
-                )));
-            }
-            let fail = |reason: String| Error::Preflight {
+                reason: format!("`operationId` `{id}` is also used by {other}"),
+            });
+        }
+        let checks = [
+            check_path_parameters(
+                model,
+                operation.path,
+                operation.item.get("parameters"),
+                operation.value.get("parameters"),
+            ),
+            operation.value.get("requestBody").map_or(Ok(()), |body| {
+                check_request_body(model.resolve(body).unwrap_or(body))
+            }),
+            check_responses(model, operation.value.get("responses")),
+        ];
+        problems.extend(checks.into_iter().filter_map(Result::err).map(|reason| {
+            Error::Preflight {
                 operation: format!("{id} ({label})"),
                 reason,
-            };
-
-            check_path_parameters(document, path, item_parameters, operation.get("parameters"))
-                .map_err(fail)?;
-            if let Some(body) = operation.get("requestBody") {
-                check_request_body(resolve(document, body)).map_err(fail)?;
             }
-            check_responses(document, operation.get("responses")).map_err(fail)?;
-        }
+        }));
     }
-    Ok(())
-}
-
-/// Follows one local `$ref` (to a component), or returns the value itself.
-fn resolve<'a>(document: &'a Value, value: &'a Value) -> &'a Value {
-    value
-        .get("$ref")
-        .and_then(Value::as_str)
-        .and_then(|reference| reference.strip_prefix('#'))
-        .and_then(|pointer| document.pointer(pointer))
-        .unwrap_or(value)
+    Error::from_problems(problems)
 }
 
 fn is_json(media_type: &str) -> bool {
@@ -126,11 +116,11 @@ enum ResponseKind {
     None,
 }
 
-fn check_responses(document: &Value, responses: Option<&Value>) -> Result<(), String> {
+fn check_responses(model: Document<'_>, responses: Option<&Value>) -> Result<(), String> {
     let mut success: Vec<(&str, ResponseKind)> = Vec::new();
     let mut failure: Vec<(&str, ResponseKind)> = Vec::new();
     for (status, response) in responses.and_then(Value::as_object).into_iter().flatten() {
-        let response = resolve(document, response);
+        let response = model.resolve(response).unwrap_or(response);
         let content = response.get("content").and_then(Value::as_object);
         let mut kind = ResponseKind::None;
         for (media_type, media) in content.into_iter().flatten() {
@@ -169,7 +159,7 @@ fn check_responses(document: &Value, responses: Option<&Value>) -> Result<(), St
 }
 
 fn check_path_parameters(
-    document: &Value,
+    model: Document<'_>,
     path: &str,
     item: Option<&Value>,
     operation: Option<&Value>,
@@ -191,7 +181,7 @@ fn check_path_parameters(
         .filter_map(Value::as_array)
         .flatten()
     {
-        let parameter = resolve(document, parameter);
+        let parameter = model.resolve(parameter).unwrap_or(parameter);
         if parameter.get("in").and_then(Value::as_str) == Some("path") {
             declared.push(
                 parameter
@@ -320,6 +310,21 @@ mod tests {
         assert_eq!(
             check(&document).unwrap_err().to_string(),
             "operation GET /b: `operationId` `x` is also used by GET /a"
+        );
+    }
+
+    #[test]
+    fn reports_every_operation_s_problem_together() {
+        let document = json!({"paths": {"/a": {"get": {"responses": {}}},
+                                        "/b/{id}": {"get": {"operationId": "b", "responses": {}}}}});
+        let error = check(&document).unwrap_err();
+        let messages: Vec<String> = error.problems().iter().map(ToString::to_string).collect();
+        assert_eq!(
+            messages,
+            [
+                "operation GET /a: has no `operationId`, which progenitor needs to name the method",
+                "operation b (GET /b/{id}): path parameter `id` is in the template but not declared",
+            ]
         );
     }
 }

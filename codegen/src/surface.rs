@@ -7,8 +7,6 @@ use std::fmt::Write;
 use quote::ToTokens;
 use serde_json::Value;
 
-use crate::model::is_method;
-
 /// Renders the surface of `file` (a generated client) for the operations of `document`.
 pub fn render(file: &syn::File, document: &Value) -> String {
     let mut out = String::new();
@@ -38,24 +36,9 @@ fn operations(file: &syn::File, document: &Value, out: &mut String) {
     let builder = module(file, "builder");
 
     let mut listed = Vec::new();
-    for (path, item) in document
-        .get("paths")
-        .and_then(Value::as_object)
-        .into_iter()
-        .flatten()
-    {
-        for (method, operation) in item
-            .as_object()
-            .into_iter()
-            .flatten()
-            .filter(|(method, _)| is_method(method))
-        {
-            let id = operation
-                .get("operationId")
-                .and_then(Value::as_str)
-                .unwrap_or_default();
-            listed.push((id.to_owned(), format!("{} {path}", method.to_uppercase())));
-        }
+    for operation in crate::model::Document::new(document).operations() {
+        let id = operation.id().unwrap_or_default();
+        listed.push((id.to_owned(), operation.label()));
     }
     listed.sort();
     out.push_str("# Operations\n");

@@ -92,7 +92,7 @@ fn retype_builders<'a>(
 ) -> Result<(), Error> {
     let unknown_fields: syn::Type = syn::parse_quote!(super::UnknownFields);
     let refuse = |name: &syn::Ident, what: &str| {
-        Error::Syntax(format!(
+        Error::Mismatch(format!(
             "builder of open object `{name}`: {what} is not typify's shape"
         ))
     };
@@ -231,7 +231,7 @@ fn rewrite(
         return Ok(None);
     }
     let kind = if closed { "closed" } else { "open" };
-    let refuse = |what: String| Error::Syntax(format!("{kind} object `{name}`: {what}"));
+    let refuse = |what: String| Error::Mismatch(format!("{kind} object `{name}`: {what}"));
     if !structure.generics.params.is_empty() {
         return Err(refuse("generic structs are not supported".into()));
     }

@@ -27,82 +27,27 @@ use quote::quote;
 use serde_json::Value;
 
 use crate::Error;
-use crate::model::schema_ref_name;
+use crate::model::Document;
 
 /// Component schemas that only requests use: reachable from a request body or parameter and
 /// from no response. Every other component (responses, deliveries, unreferenced ones) is
 /// decoded tolerantly.
 pub(crate) fn request_only_schemas(document: &Value) -> BTreeSet<String> {
+    let model = Document::new(document);
     let mut request_roots = Vec::new();
     let mut response_roots = Vec::new();
-    for item in document
-        .get("paths")
-        .and_then(Value::as_object)
-        .into_iter()
-        .flat_map(|paths| paths.values())
-    {
-        let Some(item) = item.as_object() else {
-            continue;
-        };
-        for (key, value) in item {
-            if key == "parameters" {
-                request_roots.push(value);
-                continue;
-            }
-            let Some(operation) = value.as_object() else {
-                continue;
-            };
-            for (part, value) in operation {
-                match part.as_str() {
-                    "parameters" | "requestBody" => request_roots.push(value),
-                    "responses" => response_roots.push(value),
-                    _ => {}
-                }
-            }
-        }
+    for operation in model.operations() {
+        request_roots.extend(operation.item.get("parameters"));
+        request_roots.extend(operation.value.get("parameters"));
+        request_roots.extend(operation.value.get("requestBody"));
+        response_roots.extend(operation.value.get("responses"));
     }
-    let from_requests = reachable(document, &request_roots);
-    let from_responses = reachable(document, &response_roots);
+    let from_requests = model.reachable_schemas(&request_roots);
+    let from_responses = model.reachable_schemas(&response_roots);
     from_requests
         .difference(&from_responses)
         .map(|name| (*name).to_owned())
         .collect()
-}
-
-/// The component schemas `roots` reach through `$ref`s, transitively. Every local `$ref` is
-/// followed (`#/components/parameters/...` and the other reusable components lead to schemas
-/// too); only schema names are collected.
-fn reachable<'a>(document: &'a Value, roots: &[&'a Value]) -> BTreeSet<&'a str> {
-    let mut schemas = BTreeSet::new();
-    let mut followed = BTreeSet::new();
-    let mut pending: Vec<&Value> = roots.to_vec();
-    while let Some(value) = pending.pop() {
-        match value {
-            Value::Object(map) => {
-                for (key, child) in map {
-                    if let ("$ref", Value::String(reference)) = (key.as_str(), child) {
-                        if !followed.insert(reference.as_str()) {
-                            continue;
-                        }
-                        if let Some(name) = schema_ref_name(reference) {
-                            schemas.insert(name);
-                        }
-                        if let Some(target) = reference
-                            .strip_prefix('#')
-                            .and_then(|pointer| document.pointer(pointer))
-                        {
-                            pending.push(target);
-                        }
-                    } else {
-                        pending.push(child);
-                    }
-                }
-            }
-            Value::Array(items) => pending.extend(items),
-            _ => {}
-        }
-    }
-    schemas
 }
 
 /// The `decoding` module of the generated file: the per-thread mode the tolerant types consult.
@@ -173,7 +118,7 @@ pub(crate) fn make_string_enums_tolerant(
         {
             continue;
         }
-        let refuse = |what: &str| Error::Syntax(format!("string enum `{name}`: {what}"));
+        let refuse = |what: &str| Error::Mismatch(format!("string enum `{name}`: {what}"));
         if enumeration.variants.iter().any(|v| v.ident == "Unknown") {
             return Err(refuse(
                 "a listed value is named `Unknown`, the name of the variant for unlisted values",
