@@ -26,8 +26,8 @@ use proc_macro2::TokenStream;
 use quote::{ToTokens, quote};
 use serde_json::Value;
 
+use crate::Error;
 use crate::model::Document;
-use crate::{Action, Error, Patch};
 
 /// Where the generated CLI table lives, relative to the workspace root.
 pub const CLI_PATH: &str = "hub-cli/src/generated.rs";
@@ -42,23 +42,11 @@ const RESERVED_FLAGS: &[&str] = &["--body", "--base-url", "--show-secrets", "--h
 pub fn generate(
     document: &Value,
     client: &str,
-    patches: &[Patch],
+    secret_schemas: &BTreeSet<String>,
     header: &str,
 ) -> Result<String, Error> {
     let client = syn::parse_file(client).map_err(|error| Error::Syntax(error.to_string()))?;
     let builders = builder_methods(&client);
-    let secret_schemas: BTreeSet<String> = patches
-        .iter()
-        .filter(|patch| {
-            matches!(
-                patch.action,
-                Action::ValidatedString { secret: true } | Action::ValidatedMap { secret: true }
-            )
-        })
-        .filter_map(|patch| patch.target.strip_prefix("/components/schemas/"))
-        .map(str::to_owned)
-        .collect();
-
     let mut operations = Vec::new();
     for operation in Document::new(document).operations() {
         operations.push(describe(
@@ -68,7 +56,7 @@ pub fn generate(
             operation.item,
             operation.value,
             &builders,
-            &secret_schemas,
+            secret_schemas,
         )?);
     }
     let mut seen = BTreeMap::new();

@@ -6,7 +6,8 @@
 //! 1. [`load`]: YAML or JSON text to a JSON value, with the exact location of a parse error;
 //! 2. [`downlevel`]: OpenAPI 3.1 to the 3.0 that progenitor 0.15 and typify 0.8 accept, failing
 //!    with a JSON pointer on anything 3.0 cannot express;
-//! 3. [`patch`]: declarative patches ([`patches::HUB`]) that restore what the generators drop;
+//! 3. [`patch`]: declarative patches, inferred from the schemas (and the spec's `x-rust-`
+//!    decisions), that restore what the generators drop;
 //! 4. [`preflight`]: the checks that stand between the document and progenitor's panics;
 //! 5. [`emit`]: progenitor and typify, then deterministic formatting with prettyplease.
 //!
@@ -20,7 +21,6 @@ mod error;
 pub mod load;
 pub mod model;
 pub mod patch;
-pub mod patches;
 pub mod preflight;
 pub mod rules;
 pub mod surface;
@@ -38,7 +38,8 @@ pub struct Input<'a> {
     /// The name the spec is known by in messages and in the generated header, such as
     /// `spec/openapi.yaml`. Never an absolute path: output must not depend on the machine.
     pub spec_name: &'a str,
-    /// The patches to apply after down-levelling.
+    /// Patches beyond the ones inferred from the schemas (a schema named here is left to its
+    /// patch). The hub spec needs none: its decisions are `x-rust-` extensions in the spec.
     pub patches: &'a [Patch],
     /// The Rust path at which the generated file is mounted, such as `crate::generated`.
     /// Patched types are referred to through it, so it must be absolute.
@@ -54,6 +55,8 @@ pub struct Output {
     pub downlevelled: Value,
     /// The public API surface of `rust`, for review.
     pub surface: String,
+    /// The component schemas that hold secrets (`x-rust-secret`), which the CLI redacts.
+    pub secrets: std::collections::BTreeSet<String>,
 }
 
 /// Runs every step. Deterministic: the same input gives byte-identical output on any machine.
@@ -82,6 +85,7 @@ fn generate_with_transport(input: &Input<'_>, transport: Option<&str>) -> Result
         rust,
         downlevelled,
         surface,
+        secrets: applied.secrets,
     })
 }
 
@@ -132,13 +136,13 @@ pub const CLIENT_MODULE: &str = "crate::generated";
 /// it; `hub-api` plugs its redirect, size-limit and retry rules in through it.
 pub const CLIENT_TRANSPORT: &str = "crate::Transport";
 
-/// Generates the hub client from the text of `spec/openapi.yaml` with the hub's patches.
+/// Generates the hub client from the text of `spec/openapi.yaml`; every patch is inferred.
 pub fn generate_hub_client(spec_text: &str) -> Result<Output, Error> {
     generate_with_transport(
         &Input {
             spec_text,
             spec_name: SPEC_PATH,
-            patches: patches::HUB,
+            patches: &[],
             module_path: CLIENT_MODULE,
         },
         Some(CLIENT_TRANSPORT),

@@ -18,7 +18,7 @@ fn generate_cli(spec: &str) -> String {
     codegen::cli::generate(
         &client.downlevelled,
         &client.rust,
-        codegen::patches::HUB,
+        &client.secrets,
         &codegen::header(codegen::SPEC_PATH, spec),
     )
     .unwrap_or_else(|error| panic!("{error}"))

@@ -5,84 +5,24 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use hub_api_codegen::{Action, Input, Patch, generate};
+use hub_api_codegen::{Input, generate};
 
-/// A fixture's patch on `/components/schemas/<name>`.
-macro_rules! fixture_patch {
-    ($name:literal, $action:expr $(,)?) => {
-        Patch {
-            target: concat!("/components/schemas/", $name),
-            action: $action,
-            reason: "the fixture's patch.",
-        }
-    };
-}
-
-/// Every fixture with the patches it exercises.
-const FIXTURES: &[(&str, &[Patch])] = &[
-    ("downlevel_const", &[]),
-    ("downlevel_examples", &[]),
-    (
-        "downlevel_exclusive_bounds",
-        &[
-            fixture_patch!("Percent", Action::BoundedInteger),
-            fixture_patch!("Positive", Action::BoundedInteger),
-        ],
-    ),
-    ("downlevel_nullable", &[]),
-    ("downlevel_ref_siblings", &[]),
-    ("emit_open_object", &[]),
-    (
-        "patch_bounded_array",
-        &[fixture_patch!("Tags", Action::BoundedArray)],
-    ),
-    (
-        "patch_bounded_integer",
-        &[fixture_patch!("Port", Action::BoundedInteger)],
-    ),
-    (
-        "patch_exclusive_union",
-        &[fixture_patch!(
-            "Job",
-            Action::ExclusiveUnion {
-                keys: &["spaceId", "dockerImage"]
-            }
-        )],
-    ),
-    (
-        "patch_literal_union",
-        &[fixture_patch!(
-            "Disabled",
-            Action::LiteralUnion {
-                variants: &[
-                    ("Enabled", "false"),
-                    ("Disabled", "true"),
-                    ("SuspendedAfterFailure", "\"suspended-after-failure\"")
-                ],
-            },
-        )],
-    ),
-    (
-        "patch_tagged_union",
-        &[fixture_patch!("Shape", Action::TaggedUnion { tag: "kind" })],
-    ),
-    (
-        "patch_validated_map",
-        &[
-            fixture_patch!("Env", Action::ValidatedMap { secret: false }),
-            fixture_patch!("Secrets", Action::ValidatedMap { secret: true }),
-        ],
-    ),
-    (
-        "patch_validated_string",
-        &[
-            fixture_patch!("Oid", Action::ValidatedString { secret: false }),
-            fixture_patch!("Short", Action::ValidatedString { secret: false }),
-            fixture_patch!("At", Action::ValidatedString { secret: false }),
-            fixture_patch!("Link", Action::ValidatedString { secret: false }),
-            fixture_patch!("Token", Action::ValidatedString { secret: true }),
-        ],
-    ),
+/// Every fixture. None needs a hand-written patch: each is inferred from the fixture's
+/// schemas and its `x-rust-` decisions.
+const FIXTURES: &[&str] = &[
+    "downlevel_const",
+    "downlevel_examples",
+    "downlevel_exclusive_bounds",
+    "downlevel_nullable",
+    "downlevel_ref_siblings",
+    "emit_open_object",
+    "patch_bounded_array",
+    "patch_bounded_integer",
+    "patch_exclusive_union",
+    "patch_literal_union",
+    "patch_tagged_union",
+    "patch_validated_map",
+    "patch_validated_string",
 ];
 
 fn fixtures_dir() -> &'static Path {
@@ -100,10 +40,7 @@ fn every_fixture_file_is_listed() {
         })
         .map(|path| path.file_stem().unwrap().to_string_lossy().into_owned())
         .collect();
-    let listed: BTreeSet<String> = FIXTURES
-        .iter()
-        .map(|(name, _)| (*name).to_owned())
-        .collect();
+    let listed: BTreeSet<String> = FIXTURES.iter().map(|name| (*name).to_owned()).collect();
     assert_eq!(
         on_disk, listed,
         "tests/fixtures/*.yaml and FIXTURES must name the same fixtures"
@@ -112,7 +49,7 @@ fn every_fixture_file_is_listed() {
 
 #[test]
 fn fixtures() {
-    for (name, patches) in FIXTURES {
+    for name in FIXTURES {
         let spec_name = format!("codegen/tests/fixtures/{name}.yaml");
         let spec_text =
             std::fs::read_to_string(fixtures_dir().join(format!("{name}.yaml"))).unwrap();
@@ -120,7 +57,7 @@ fn fixtures() {
         let output = generate(&Input {
             spec_text: &spec_text,
             spec_name: &spec_name,
-            patches,
+            patches: &[],
             module_path: &module_path,
         })
         .unwrap_or_else(|error| panic!("fixture {name}: {error}"));

@@ -10,6 +10,7 @@
 //! After the patches, [`coverage`] checks that no rule typify drops is left unenforced.
 
 mod coverage;
+mod infer;
 mod newtypes;
 mod unions;
 
@@ -25,35 +26,44 @@ use serde_json::Value;
 use crate::Error;
 
 /// One declarative patch.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Patch {
     /// A JSON pointer to a component schema, `/components/schemas/<Name>`.
-    pub target: &'static str,
+    pub target: String,
     /// What to do there.
     pub action: Action,
     /// Why the generators need help here, in one line, for maintainers (kept out of the
     /// generated documentation, which is for users).
-    pub reason: &'static str,
+    pub reason: String,
+}
+
+impl Patch {
+    /// A patch on the component schema `name`.
+    pub fn on(name: &str, action: Action, reason: impl Into<String>) -> Self {
+        Self {
+            target: crate::model::push("/components/schemas", name),
+            action,
+            reason: reason.into(),
+        }
+    }
 }
 
 /// What a patch does to its target. Every action reads the rules it enforces from the schema
 /// itself, so the spec stays the single source of truth; the patch only says how to express them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Action {
     /// A `oneOf` of `$ref` variants, each an object whose required `tag` property is a `const`
     /// string, becomes an internally tagged enum (`#[serde(tag = ...)]`) of newtype variants.
     /// The tag moves from the variant schemas to the enum, so each variant keeps
     /// `deny_unknown_fields` for itself only.
-    TaggedUnion { tag: &'static str },
+    TaggedUnion { tag: String },
     /// A `oneOf` of `$ref` object variants where variant `i` is the one that has property
     /// `keys[i]`: decoding picks the variant by which key is present and refuses none or several.
-    ExclusiveUnion { keys: &'static [&'static str] },
+    ExclusiveUnion { keys: Vec<String> },
     /// A schema that admits exactly a few JSON literals becomes a plain Rust enum. Each entry is
     /// a variant name and the JSON literal it stands for; together they must be exactly the
     /// values the schema admits.
-    LiteralUnion {
-        variants: &'static [(&'static str, &'static str)],
-    },
+    LiteralUnion { variants: Vec<(String, String)> },
     /// An integer schema's `minimum`/`maximum` (inclusive or exclusive) become a validated newtype.
     BoundedInteger,
     /// An array schema's `minItems`/`maxItems` become a validated newtype over a `Vec`.
@@ -94,6 +104,8 @@ pub struct Applied {
     /// Component schemas only requests use: they decode strictly and have no `Unknown`
     /// variant (see `emit::tolerance`).
     pub request_only: BTreeSet<String>,
+    /// Component schemas that hold secrets (validated strings and maps with `secret`).
+    pub secrets: BTreeSet<String>,
 }
 
 /// The name of the error type every validated patch type reports with.
@@ -112,11 +124,12 @@ pub fn apply_traced(
     patches: &[Patch],
     provenance: &crate::downlevel::Provenance,
 ) -> Result<Applied, Error> {
+    let inferred = infer::patches(document, patches)?;
     let mut applied = Applied {
         request_only: crate::emit::tolerance::request_only_schemas(document),
         ..Applied::default()
     };
-    for patch in patches {
+    for patch in patches.iter().chain(&inferred) {
         let name = component_name(patch)?;
         if applied
             .replacements
@@ -124,34 +137,47 @@ pub fn apply_traced(
             .any(|replacement| replacement.schema == name)
         {
             return Err(Error::patch(
-                patch.target,
+                &patch.target,
                 "a second patch on the same schema",
             ));
         }
         let schema = document
-            .pointer(patch.target)
-            .ok_or_else(|| Error::patch(patch.target, "no such schema"))?
+            .pointer(&patch.target)
+            .ok_or_else(|| Error::patch(&patch.target, "no such schema"))?
             .clone();
+        if matches!(
+            patch.action,
+            Action::ValidatedString { secret: true } | Action::ValidatedMap { secret: true }
+        ) {
+            applied.secrets.insert(name.to_owned());
+        }
         let target = Target {
             patch,
             name,
-            ident: rust_ident(name, patch.target)?,
+            ident: rust_ident(name, &patch.target)?,
             schema: &schema,
             tolerant: !applied.request_only.contains(name),
         };
-        match patch.action {
+        match &patch.action {
             Action::TaggedUnion { tag } => unions::tagged(document, &target, tag, &mut applied)?,
             Action::ExclusiveUnion { keys } => {
-                unions::exclusive(document, &target, keys, &mut applied)?
+                let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
+                unions::exclusive(document, &target, &keys, &mut applied)?
             }
-            Action::LiteralUnion { variants } => unions::literal(&target, variants, &mut applied)?,
+            Action::LiteralUnion { variants } => {
+                let variants: Vec<(&str, &str)> = variants
+                    .iter()
+                    .map(|(name, literal)| (name.as_str(), literal.as_str()))
+                    .collect();
+                unions::literal(&target, &variants, &mut applied)?
+            }
             Action::BoundedInteger => newtypes::bounded_integer(&target, &mut applied)?,
             Action::BoundedArray => newtypes::bounded_array(&target, &mut applied)?,
             Action::ValidatedMap { secret } => {
-                newtypes::validated_map(&target, secret, &mut applied)?
+                newtypes::validated_map(&target, *secret, &mut applied)?
             }
             Action::ValidatedString { secret } => {
-                newtypes::validated_string(&target, secret, &mut applied)?
+                newtypes::validated_string(&target, *secret, &mut applied)?
             }
         }
     }
@@ -195,7 +221,7 @@ pub(crate) struct Target<'a> {
 
 impl Target<'_> {
     pub(crate) fn error(&self, reason: impl Into<String>) -> Error {
-        Error::patch(self.patch.target, reason)
+        Error::patch(&self.patch.target, reason)
     }
 
     /// The documentation of the emitted type: the schema's description and the rules the type
@@ -222,14 +248,14 @@ impl Target<'_> {
 }
 
 /// The component name a `/components/schemas/<Name>` target names.
-fn component_name(patch: &Patch) -> Result<&'static str, Error> {
+fn component_name(patch: &Patch) -> Result<&str, Error> {
     patch
         .target
         .strip_prefix("/components/schemas/")
         .filter(|name| !name.contains('/'))
         .ok_or_else(|| {
             Error::patch(
-                patch.target,
+                &patch.target,
                 "a patch targets a `/components/schemas/<Name>` schema",
             )
         })
@@ -247,7 +273,7 @@ pub(crate) fn rust_type_of(
         .and_then(Value::as_str)
         .and_then(crate::model::schema_ref_name)
     {
-        let ident = rust_ident(name, target.patch.target)?;
+        let ident = rust_ident(name, &target.patch.target)?;
         return Ok(quote! { #ident });
     }
     let plain = schema.as_object().is_some_and(|object| {
@@ -319,9 +345,9 @@ mod tests {
     #[test]
     fn refuses_targets_that_are_not_components() {
         let patch = Patch {
-            target: "/paths/~1a",
+            target: "/paths/~1a".into(),
             action: Action::BoundedArray,
-            reason: "r",
+            reason: "r".into(),
         };
         let error = apply(&mut serde_json::json!({}), &[patch])
             .unwrap_err()
@@ -334,11 +360,7 @@ mod tests {
 
     #[test]
     fn refuses_a_missing_target() {
-        let patch = Patch {
-            target: "/components/schemas/Gone",
-            action: Action::BoundedArray,
-            reason: "r",
-        };
+        let patch = Patch::on("Gone", Action::BoundedArray, "r");
         let error = apply(
             &mut serde_json::json!({"components": {"schemas": {}}}),
             &[patch],

@@ -82,8 +82,8 @@ pub(super) fn tagged(
             .join(", ")
     );
     for (value, variant) in &arms {
-        let variant_ident = rust_ident(value, target.patch.target)?;
-        let inner = rust_ident(variant, target.patch.target)?;
+        let variant_ident = rust_ident(value, &target.patch.target)?;
+        let inner = rust_ident(variant, &target.patch.target)?;
         variants.push(quote! { #[serde(rename = #value)] #variant_ident(#inner), });
         decode_arms.push(quote! { #value => <#inner as ::serde::Deserialize>::deserialize(::serde::de::value::MapAccessDeserializer::new(tagged_union_support::Replay::new(before, map))).map(#ident::#variant_ident), });
         conversions.push(from_variant(ident, &variant_ident, &inner));
@@ -201,8 +201,8 @@ pub(super) fn exclusive(
             .strip_prefix(target.name)
             .filter(|rest| !rest.is_empty())
             .unwrap_or(variant);
-        let variant_ident = rust_ident(short, target.patch.target)?;
-        let inner = rust_ident(variant, target.patch.target)?;
+        let variant_ident = rust_ident(short, &target.patch.target)?;
+        let inner = rust_ident(variant, &target.patch.target)?;
         variants.push(quote! { #variant_ident(#inner), });
         arms.push(quote! { [#key] => decode_variant::<#inner, D::Error>(::serde_json::Value::Object(object)).map(Self::#variant_ident), });
         conversions.push(from_variant(ident, &variant_ident, &inner));
@@ -284,7 +284,7 @@ pub(super) fn literal(
         let value: Value = serde_json::from_str(literal)
             .map_err(|_| target.error(format!("`{literal}` is not a JSON literal")))?;
         listed.insert(value.to_string());
-        parsed.push((rust_ident(name, target.patch.target)?, value));
+        parsed.push((rust_ident(name, &target.patch.target)?, value));
     }
     if listed != admitted {
         return Err(target.error(format!(
@@ -498,11 +498,9 @@ mod tests {
     use super::*;
     use crate::patch::{Action, Patch, apply};
 
-    const UNION: Patch = Patch {
-        target: "/components/schemas/Shape",
-        action: Action::TaggedUnion { tag: "kind" },
-        reason: "test",
-    };
+    fn union() -> Patch {
+        Patch::on("Shape", Action::TaggedUnion { tag: "kind".into() }, "test")
+    }
 
     fn document() -> Value {
         json!({"components": {"schemas": {
@@ -517,7 +515,7 @@ mod tests {
     #[test]
     fn tagged_union_moves_the_tag_to_the_enum() {
         let mut doc = document();
-        let applied = apply(&mut doc, &[UNION]).unwrap();
+        let applied = apply(&mut doc, &[union()]).unwrap();
         assert_eq!(
             doc["components"]["schemas"]["Circle"]["required"],
             json!(["r"])
@@ -537,7 +535,7 @@ mod tests {
     fn tagged_union_refuses_a_variant_used_elsewhere() {
         let mut doc = document();
         doc["components"]["schemas"]["Other"] = json!({"$ref": "#/components/schemas/Circle"});
-        let error = apply(&mut doc, &[UNION]).unwrap_err().to_string();
+        let error = apply(&mut doc, &[union()]).unwrap_err().to_string();
         assert!(
             error.contains("variant `Circle` is referenced 2 times"),
             "{error}"
@@ -548,7 +546,7 @@ mod tests {
     fn tagged_union_refuses_a_variant_without_a_const_tag() {
         let mut doc = document();
         doc["components"]["schemas"]["Circle"]["properties"]["kind"] = json!({"type": "string"});
-        let error = apply(&mut doc, &[UNION]).unwrap_err().to_string();
+        let error = apply(&mut doc, &[union()]).unwrap_err().to_string();
         assert!(
             error.ends_with("variant `Circle`: property `kind` is not a `const` string"),
             "{error}"
@@ -558,13 +556,13 @@ mod tests {
     #[test]
     fn exclusive_union_needs_each_key_required_by_its_variant() {
         let mut doc = document();
-        let patch = Patch {
-            target: "/components/schemas/Shape",
-            action: Action::ExclusiveUnion {
-                keys: &["r", "side"],
+        let patch = Patch::on(
+            "Shape",
+            Action::ExclusiveUnion {
+                keys: vec!["r".into(), "side".into()],
             },
-            reason: "t",
-        };
+            "t",
+        );
         let error = apply(&mut doc, &[patch]).unwrap_err().to_string();
         assert!(
             error.ends_with("variant `Square` does not require `side`"),
@@ -575,22 +573,17 @@ mod tests {
     #[test]
     fn literal_union_must_list_exactly_the_admitted_values() {
         let mut doc = json!({"components": {"schemas": {"Flag": {"oneOf": [{"type": "boolean"}, {"type": "string", "enum": ["x"]}]}}}});
-        let partial = Patch {
-            target: "/components/schemas/Flag",
-            action: Action::LiteralUnion {
-                variants: &[("No", "false"), ("Yes", "true")],
-            },
-            reason: "t",
+        let named = |variants: &[(&str, &str)]| {
+            let variants = variants
+                .iter()
+                .map(|(name, literal)| ((*name).to_owned(), (*literal).to_owned()))
+                .collect();
+            Patch::on("Flag", Action::LiteralUnion { variants }, "t")
         };
+        let partial = named(&[("No", "false"), ("Yes", "true")]);
         let error = apply(&mut doc.clone(), &[partial]).unwrap_err().to_string();
         assert!(error.contains("the patch lists {\"false\", \"true\"} but the schema admits {\"\\\"x\\\"\", \"false\", \"true\"}"), "{error}");
-        let full = Patch {
-            target: "/components/schemas/Flag",
-            action: Action::LiteralUnion {
-                variants: &[("No", "false"), ("Yes", "true"), ("X", "\"x\"")],
-            },
-            reason: "t",
-        };
+        let full = named(&[("No", "false"), ("Yes", "true"), ("X", "\"x\"")]);
         apply(&mut doc, &[full]).unwrap();
     }
 }

@@ -28,7 +28,7 @@ fn run(args: Vec<String>) -> Result<()> {
     let cli = codegen::cli::generate(
         &output.downlevelled,
         &output.rust,
-        codegen::patches::HUB,
+        &output.secrets,
         &codegen::header(codegen::SPEC_PATH, &spec_text),
     )?;
     // Both are generated before either is written: a generation error leaves both files as they were.

@@ -1,0 +1,364 @@
+//! Inference: the patch each component schema needs, read from the schema itself, so that every
+//! rule a schema states is enforced with no hand-written patch list.
+//!
+//! | the schema says                                              | the patch                  |
+//! |--------------------------------------------------------------|----------------------------|
+//! | `type: integer` (no `enum`)                                  | [`Action::BoundedInteger`] |
+//! | `type: array` with `minItems`/`maxItems`                     | [`Action::BoundedArray`]   |
+//! | `propertyNames` (down-levelled `x-propertyNames`)            | [`Action::ValidatedMap`]   |
+//! | `type: string` (no `enum`) with a pattern, length or format  | [`Action::ValidatedString`]|
+//! | `oneOf` of `$ref` objects sharing a required `const` key     | [`Action::TaggedUnion`]    |
+//! | `oneOf` of `$ref` objects, each with a required key of its own | [`Action::ExclusiveUnion`] |
+//! | literals named by `x-rust-variant-names`                     | [`Action::LiteralUnion`]   |
+//!
+//! What a schema cannot state is a decision, written beside it in the spec as an `x-rust-`
+//! extension, each with its reason in `x-rust-reason`:
+//!
+//! - `x-rust-secret: true`: the string (or the map's values) is a secret: never shown by
+//!   `Debug` or in an error;
+//! - `x-rust-variant-names: [{value: <literal>, name: <RustName>}, ...]`: the Rust names of
+//!   a literal union's variants, in order.
+//!
+//! The extensions are read and removed here, so progenitor and typify never see them.
+
+use serde_json::{Map, Value};
+
+use super::{Action, Patch};
+use crate::Error;
+use crate::model::{push, schema_ref_name};
+
+/// The decisions a schema states beside itself.
+pub(crate) const SECRET: &str = "x-rust-secret";
+/// The Rust names of a literal union's variants.
+pub(crate) const VARIANT_NAMES: &str = "x-rust-variant-names";
+/// Why a decision was taken, for maintainers.
+pub(crate) const REASON: &str = "x-rust-reason";
+
+/// What a schema's `x-rust-` extensions decide.
+#[derive(Debug, Default)]
+struct Decisions {
+    secret: bool,
+    variant_names: Option<Vec<(String, String)>>,
+    reason: Option<String>,
+}
+
+impl Decisions {
+    /// Reads and removes the extensions of one schema.
+    fn take(schema: &mut Map<String, Value>, pointer: &str) -> Result<Self, Error> {
+        let fail = |key: &str, reason: &str| Error::patch(&push(pointer, key), reason);
+        let mut decisions = Decisions::default();
+        if let Some(secret) = schema.shift_remove(SECRET) {
+            decisions.secret = secret
+                .as_bool()
+                .ok_or_else(|| fail(SECRET, "must be `true` or `false`"))?;
+        }
+        if let Some(names) = schema.shift_remove(VARIANT_NAMES) {
+            let entries = names
+                .as_array()
+                .ok_or_else(|| fail(VARIANT_NAMES, "must be a list of `{value, name}` mappings"))?;
+            let mut variants = Vec::new();
+            for entry in entries {
+                match (
+                    entry.get("value"),
+                    entry.get("name").and_then(Value::as_str),
+                ) {
+                    (Some(value), Some(name)) => {
+                        variants.push((name.to_owned(), value.to_string()))
+                    }
+                    _ => {
+                        return Err(fail(
+                            VARIANT_NAMES,
+                            "every entry needs a `value` (the literal) and a `name`",
+                        ));
+                    }
+                }
+            }
+            decisions.variant_names = Some(variants);
+        }
+        if let Some(reason) = schema.shift_remove(REASON) {
+            decisions.reason = Some(
+                reason
+                    .as_str()
+                    .ok_or_else(|| fail(REASON, "must be a string"))?
+                    .to_owned(),
+            );
+        }
+        if let Some(unknown) = schema.keys().find(|key| key.starts_with("x-rust-")) {
+            return Err(fail(
+                unknown,
+                "unknown decision; known ones are x-rust-secret, x-rust-variant-names and x-rust-reason",
+            ));
+        }
+        Ok(decisions)
+    }
+}
+
+/// The patch every component schema needs, in schema order, after the `explicit` ones (a
+/// schema with an explicit patch is left to it). Every `x-rust-` extension is removed from the
+/// document. All problems are reported together.
+pub(crate) fn patches(document: &mut Value, explicit: &[Patch]) -> Result<Vec<Patch>, Error> {
+    let names: Vec<String> = document
+        .pointer("/components/schemas")
+        .and_then(Value::as_object)
+        .map(|schemas| schemas.keys().cloned().collect())
+        .unwrap_or_default();
+    let mut decided = Vec::new();
+    let mut problems = Vec::new();
+    for name in names {
+        let pointer = push("/components/schemas", &name);
+        let Some(schema) = document
+            .pointer_mut(&pointer)
+            .and_then(Value::as_object_mut)
+        else {
+            continue;
+        };
+        match Decisions::take(schema, &pointer) {
+            Ok(decisions) => decided.push((name, pointer, decisions)),
+            Err(problem) => problems.push(problem),
+        }
+    }
+    let mut inferred = Vec::new();
+    for (name, pointer, decisions) in decided {
+        if explicit.iter().any(|patch| patch.target == pointer) {
+            continue;
+        }
+        let schema = &document["components"]["schemas"][&name];
+        let action = infer(document, schema, &decisions);
+        let decided_something = decisions.secret || decisions.variant_names.is_some();
+        match action {
+            Some(action) => inferred.push(Patch {
+                target: pointer,
+                action,
+                reason: decisions
+                    .reason
+                    .unwrap_or_else(|| "inferred from the schema".to_owned()),
+            }),
+            None if decided_something => problems.push(Error::patch(
+                &pointer,
+                "an `x-rust-` decision on a schema that needs no patch (secrets are validated strings or maps; variant names belong to literal unions)",
+            )),
+            None => {}
+        }
+    }
+    Error::from_problems(problems)?;
+    Ok(inferred)
+}
+
+/// The action a schema needs, if any: see the module's table.
+fn infer(document: &Value, schema: &Value, decisions: &Decisions) -> Option<Action> {
+    let object = schema.as_object()?;
+    let kind = object.get("type").and_then(Value::as_str);
+    let has = |key: &str| object.contains_key(key);
+    if let Some(variants) = &decisions.variant_names {
+        return Some(Action::LiteralUnion {
+            variants: variants.clone(),
+        });
+    }
+    if has("oneOf") {
+        let members = ref_members(document, schema)?;
+        return tag_of(&members)
+            .map(|tag| Action::TaggedUnion { tag })
+            .or_else(|| own_keys(&members).map(|keys| Action::ExclusiveUnion { keys }));
+    }
+    if has("enum") {
+        return None;
+    }
+    match kind {
+        Some("integer") => Some(Action::BoundedInteger),
+        Some("array") if has("minItems") || has("maxItems") => Some(Action::BoundedArray),
+        _ if has("x-propertyNames") => Some(Action::ValidatedMap {
+            secret: decisions.secret,
+        }),
+        Some("string")
+            if ["pattern", "minLength", "maxLength", "format"]
+                .iter()
+                .any(|key| has(key)) =>
+        {
+            Some(Action::ValidatedString {
+                secret: decisions.secret,
+            })
+        }
+        _ => None,
+    }
+}
+
+/// The component schemas of a `oneOf` whose members are all `$ref`s to object schemas.
+fn ref_members<'a>(document: &'a Value, schema: &Value) -> Option<Vec<&'a Map<String, Value>>> {
+    schema
+        .get("oneOf")?
+        .as_array()?
+        .iter()
+        .map(|member| {
+            let name = schema_ref_name(member.get("$ref")?.as_str()?)?;
+            document
+                .pointer(&push("/components/schemas", name))?
+                .as_object()
+        })
+        .collect()
+}
+
+fn required(member: &Map<String, Value>) -> Vec<&str> {
+    member
+        .get("required")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect()
+}
+
+/// The property every member requires with one constant string value (down-levelled `const`).
+fn tag_of(members: &[&Map<String, Value>]) -> Option<String> {
+    let is_tag = |member: &Map<String, Value>, key: &str| {
+        required(member).contains(&key)
+            && member
+                .get("properties")
+                .and_then(|properties| properties.get(key))
+                .and_then(|property| property.get("enum"))
+                .and_then(Value::as_array)
+                .is_some_and(|values| matches!(values.as_slice(), [Value::String(_)]))
+    };
+    let first = members.first()?;
+    required(first)
+        .into_iter()
+        .find(|key| members.iter().all(|member| is_tag(member, key)))
+        .map(str::to_owned)
+}
+
+/// For each member, the first key it requires that no other member declares: the key that
+/// tells it apart.
+fn own_keys(members: &[&Map<String, Value>]) -> Option<Vec<String>> {
+    let declares = |member: &Map<String, Value>, key: &str| {
+        required(member).contains(&key)
+            || member
+                .get("properties")
+                .is_some_and(|properties| properties.get(key).is_some())
+    };
+    members
+        .iter()
+        .enumerate()
+        .map(|(index, member)| {
+            required(member)
+                .into_iter()
+                .find(|key| {
+                    members
+                        .iter()
+                        .enumerate()
+                        .all(|(other, them)| other == index || !declares(them, key))
+                })
+                .map(str::to_owned)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn inferred(schemas: Value) -> Result<Vec<(String, Action)>, String> {
+        let mut document = json!({ "components": { "schemas": schemas } });
+        let patches = patches(&mut document, &[]).map_err(|error| error.to_string())?;
+        assert!(
+            !document.to_string().contains("x-rust-"),
+            "decisions are removed"
+        );
+        Ok(patches
+            .into_iter()
+            .map(|patch| (patch.target, patch.action))
+            .collect())
+    }
+
+    #[test]
+    fn infers_newtypes_from_rules() {
+        let found = inferred(json!({
+            "Port": {"type": "integer", "minimum": 1},
+            "Tags": {"type": "array", "maxItems": 3, "items": {"type": "string"}},
+            "Env": {"type": "object", "x-propertyNames": {"pattern": "^[A-Z]+$"}, "additionalProperties": {"type": "string"}},
+            "Token": {"type": "string", "minLength": 8, "x-rust-secret": true, "x-rust-reason": "a credential"},
+            "Plain": {"type": "string"},
+            "Kind": {"type": "string", "enum": ["a", "b"]},
+            "List": {"type": "array", "items": {"type": "string"}}
+        }))
+        .unwrap();
+        assert_eq!(
+            found,
+            [
+                (
+                    "/components/schemas/Port".to_owned(),
+                    Action::BoundedInteger
+                ),
+                ("/components/schemas/Tags".to_owned(), Action::BoundedArray),
+                (
+                    "/components/schemas/Env".to_owned(),
+                    Action::ValidatedMap { secret: false }
+                ),
+                (
+                    "/components/schemas/Token".to_owned(),
+                    Action::ValidatedString { secret: true }
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn infers_unions_from_tags_and_keys() {
+        let found = inferred(json!({
+            "Shape": {"oneOf": [{"$ref": "#/components/schemas/Circle"}, {"$ref": "#/components/schemas/Square"}]},
+            "Circle": {"type": "object", "required": ["kind", "r"], "properties": {"kind": {"type": "string", "enum": ["circle"]}, "r": {"type": "number"}}},
+            "Square": {"type": "object", "required": ["kind", "side"], "properties": {"kind": {"type": "string", "enum": ["square"]}, "side": {"type": "number"}}},
+            "Job": {"oneOf": [{"$ref": "#/components/schemas/FromSpace"}, {"$ref": "#/components/schemas/FromImage"}]},
+            "FromSpace": {"type": "object", "required": ["flavor", "spaceId"], "properties": {"flavor": {"type": "string"}, "spaceId": {"type": "string"}}},
+            "FromImage": {"type": "object", "required": ["flavor", "dockerImage"], "properties": {"flavor": {"type": "string"}, "dockerImage": {"type": "string"}}},
+            "State": {"oneOf": [{"type": "boolean"}, {"type": "string", "enum": ["gone"]}],
+                "x-rust-variant-names": [{"value": false, "name": "On"}, {"value": true, "name": "Off"}, {"value": "gone", "name": "Gone"}]}
+        }))
+        .unwrap();
+        assert_eq!(
+            found,
+            [
+                (
+                    "/components/schemas/Shape".to_owned(),
+                    Action::TaggedUnion { tag: "kind".into() }
+                ),
+                (
+                    "/components/schemas/Job".to_owned(),
+                    Action::ExclusiveUnion {
+                        keys: vec!["spaceId".into(), "dockerImage".into()]
+                    }
+                ),
+                (
+                    "/components/schemas/State".to_owned(),
+                    Action::LiteralUnion {
+                        variants: vec![
+                            ("On".into(), "false".into()),
+                            ("Off".into(), "true".into()),
+                            ("Gone".into(), "\"gone\"".into())
+                        ]
+                    }
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn refuses_unknown_or_misplaced_decisions_together() {
+        let error = inferred(json!({
+            "A": {"type": "string", "x-rust-secrets": true},
+            "B": {"type": "boolean", "x-rust-secret": true}
+        }))
+        .unwrap_err();
+        assert!(error.starts_with("2 problems:"), "{error}");
+        assert!(
+            error.contains("/components/schemas/A/x-rust-secrets"),
+            "{error}"
+        );
+        assert!(
+            error.contains(
+                "patch on /components/schemas/B cannot be applied: an `x-rust-` decision"
+            ),
+            "{error}"
+        );
+    }
+}
