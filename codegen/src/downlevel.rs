@@ -102,6 +102,12 @@ pub struct Provenance {
 }
 
 impl Provenance {
+    /// Records that the schema now at `pointer` (in the document handed on) came from `source`
+    /// (in the 3.1 one): for schemas moved after down-levelling.
+    pub(crate) fn record_move(&mut self, pointer: &str, source: String) {
+        self.moved.insert(pointer.to_owned(), source);
+    }
+
     /// The pointer in the source (3.1) document of a pointer into the down-levelled one.
     pub fn source_pointer(&self, pointer: &str) -> String {
         let mut prefix = pointer;

@@ -27,6 +27,9 @@ pub enum Error {
     /// Every problem one run found, in document order (never fewer than two).
     #[error("{} problems:\n{}", .0.len(), list(.0))]
     Problems(Vec<Error>),
+    /// An inline schema needs a patch but cannot be given a type name from its place.
+    #[error("inline schema {pointer}: {reason}")]
+    Inline { pointer: String, reason: String },
     /// A patch does not fit the document it is applied to.
     #[error("patch on {target} cannot be applied: {reason}")]
     Patch { target: String, reason: String },

@@ -1,5 +1,7 @@
 //! The maintainer's drill, on a copy of the spec: a new `Flavor` value, a fifth `Notification`
-//! variant and a new path are absorbed by regeneration with no code change, the regenerated
+//! variant, a new path and a new rule on an inline schema (`maxItems` on the inline
+//! `discussionIds` array of the mark-as-read request body) are absorbed by regeneration with no
+//! code change (the rule is inferred and enforced with no patch), the regenerated
 //! client builds and exposes all three, code that matches on its enums as our crates do still
 //! builds (and a match that a new variant would break is refused already), and the accepted
 //! surface snapshot no longer matches, so review is forced.
@@ -44,6 +46,8 @@ fn changed_spec() -> String {
         .unwrap()
         .push(json!({"$ref": "#/components/schemas/ArticleNotification"}));
 
+    schemas["MarkAsReadRequest"]["properties"]["discussionIds"]["maxItems"] = json!(2);
+
     spec["paths"]["/api/settings/papers"] = json!({"get": {
         "operationId": "getPaperSettings",
         "responses": {"200": {"description": "Paper settings.", "content": {"application/json": {"schema": {
@@ -76,6 +80,23 @@ fn a_spec_change_is_absorbed_by_regen_and_caught_by_the_snapshots() {
         "new operation missing"
     );
 
+    // The inline rule is enforced: the array became a bounded newtype named from its place,
+    // which checks the count when decoded or built.
+    let rule_line = output
+        .surface
+        .lines()
+        .find(|line| line.contains("MarkAsReadRequestDiscussionIds"))
+        .unwrap_or_else(|| panic!("inline array not given a type:\n{}", output.surface));
+    assert!(rule_line.contains("at most 2 items"), "{rule_line}");
+
+    assert!(
+        output
+            .rust
+            .contains("pub struct MarkAsReadRequestDiscussionIds(")
+            && output.rust.contains("if items.len() > 2usize {"),
+        "the inline maxItems is not checked"
+    );
+
     // The accepted surface snapshot no longer matches: `cargo insta review` is required.
     let accepted = std::fs::read_to_string(
         root().join("codegen/tests/snapshots/hub_spec__public_api_surface.snap"),
@@ -95,6 +116,11 @@ fn a_spec_change_is_absorbed_by_regen_and_caught_by_the_snapshots() {
             let _ = types::Flavor::B200x1;
             let _ = types::Notification::from(article);
             let _ = client.get_paper_settings();
+        }
+        #[allow(dead_code)]
+        fn bounded(request: types::MarkAsReadRequest) -> Option<types::MarkAsReadRequestDiscussionIds> {
+            let _ = types::MarkAsReadRequestDiscussionIds::new(vec![String::new(); 3]).unwrap_err();
+            request.discussion_ids
         }
     ";
     if let Err(errors) = cargo_check_client(&output.rust, usage, DOWNSTREAM_WITH_WILDCARDS) {

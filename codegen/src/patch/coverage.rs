@@ -1,11 +1,7 @@
 //! After the patches: every rule that typify 0.8 would drop must be enforced by a patch. A rule
-//! left over stops generation with its JSON pointer, so a spec change can never quietly widen
-//! what the client accepts.
-//!
-//! typify keeps `required`, `enum`, `additionalProperties: false`, `nullable`, string
-//! `pattern`/`minLength`/`maxLength` (without `format`) and `format: date-time` (without
-//! `pattern`). Everything else listed below it drops. Integers are always patched: serde refuses
-//! `1.0` where JSON Schema counts it as the integer 1, and typify reads bounds only to pick a type.
+//! left over (one no patch could be inferred for) stops generation with its JSON pointer in the
+//! source document, so a spec change can never quietly widen what the client accepts. What
+//! typify keeps is the generator contract's [`typify_keeps`]; the rules are [`Rule`]s.
 
 use std::collections::BTreeSet;
 
@@ -39,7 +35,7 @@ pub(super) fn check(
                     pointer: provenance.source_pointer(&push(&at.pointer, rule.keyword())),
                     owner: at.owner.to_string(),
                     rule: what.to_owned(),
-                    remedy: "give the schema a name in `components/schemas` and add a patch in codegen/src/patches.rs".to_owned(),
+                    remedy: "no patch can be inferred for this schema (codegen/src/patch/infer.rs lists what can); restate the rule in a form it reads, or teach it this one".to_owned(),
                 });
             }
         }

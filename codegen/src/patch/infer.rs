@@ -25,7 +25,10 @@ use serde_json::{Map, Value};
 
 use super::{Action, Patch};
 use crate::Error;
-use crate::model::{push, schema_ref_name};
+use crate::contract::{rust_ident, typify_keeps};
+use crate::downlevel::Provenance;
+use crate::model::{self, Document, Owner, SchemaAt, Visit, push, schema_ref_name, unescape};
+use crate::rules::Rule;
 
 /// The decisions a schema states beside itself.
 pub(crate) const SECRET: &str = "x-rust-secret";
@@ -43,6 +46,15 @@ struct Decisions {
 }
 
 impl Decisions {
+    /// What the decisions would make of a schema, without reading them out: enough to tell
+    /// whether the schema needs a patch.
+    fn sketch(schema: &Value) -> Self {
+        Decisions {
+            variant_names: schema.get(VARIANT_NAMES).map(|_| Vec::new()),
+            ..Decisions::default()
+        }
+    }
+
     /// Reads and removes the extensions of one schema.
     fn take(schema: &mut Map<String, Value>, pointer: &str) -> Result<Self, Error> {
         let fail = |key: &str, reason: &str| Error::patch(&push(pointer, key), reason);
@@ -91,6 +103,150 @@ impl Decisions {
         }
         Ok(decisions)
     }
+}
+
+/// Moves every inline schema that needs a patch (it states a rule typify drops, or an `x-rust-`
+/// decision) into `components/schemas`, leaving a `$ref` in its place, so that it gets its
+/// patch like any component. Its name is read from its location: the owner's type name
+/// (a component's, or `<OperationId>Body`, `<OperationId>Response`,
+/// `<OperationId><Parameter>`), then one word per step (`<Property>` as typify names a
+/// property's type, `Item`, `Value`, `Key`, `Variant<i>`). Deepest first, so a hoisted
+/// schema's own inline parts are hoisted too. Where each one came from is recorded in
+/// `provenance`, so messages keep naming the source.
+pub(crate) fn hoist_inline(document: &mut Value, provenance: &mut Provenance) -> Result<(), Error> {
+    let mut found: Vec<(String, String)> = Vec::new();
+    let mut problems = Vec::new();
+    let model = Document::new(document);
+    for root in model.schema_roots() {
+        let root_pointer = root.pointer.clone();
+        let patched_component = matches!(root.owner, Owner::Schema(_))
+            && infer(document, root.schema, &Decisions::sketch(root.schema)).is_some();
+        if patched_component {
+            // The component's own patch reads its subschemas.
+            continue;
+        }
+        model::walk(root, &mut |at: &SchemaAt<'_>| {
+            if at.pointer == root_pointer && matches!(at.owner, Owner::Schema(_)) {
+                return Visit::Descend;
+            }
+            if needs_patch(at.schema)
+                && infer(document, at.schema, &Decisions::sketch(at.schema)).is_some()
+            {
+                match inline_name(document, &root_pointer, &at.owner, &at.pointer) {
+                    Ok(name) => found.push((at.pointer.clone(), name)),
+                    Err(problem) => problems.push(problem),
+                }
+            }
+            Visit::Descend
+        });
+    }
+    // Deepest first, so that a parent is taken out with its hoisted parts already `$ref`s;
+    // then inserted in document order.
+    let mut taken_out = Vec::new();
+    for (pointer, name) in found.iter().rev() {
+        let clash = document
+            .pointer(&push("/components/schemas", name))
+            .is_some()
+            || found.iter().filter(|(_, other)| other == name).count() > 1;
+        if clash {
+            problems.push(Error::Inline {
+                pointer: provenance.source_pointer(pointer),
+                reason: format!("it needs a patch and would be named `{name}`, which is taken; give it a name in `components/schemas`"),
+            });
+            continue;
+        }
+        let reference = Value::String(format!("#{}", push("/components/schemas", name)));
+        let slot = document.pointer_mut(pointer).expect("found above");
+        let schema = std::mem::replace(
+            slot,
+            Value::Object(Map::from_iter([("$ref".to_owned(), reference)])),
+        );
+        taken_out.push((name.clone(), schema, provenance.source_pointer(pointer)));
+    }
+    if taken_out.is_empty() {
+        return Error::from_problems(problems);
+    }
+    let schemas = document
+        .as_object_mut()
+        .expect("a document is a mapping")
+        .entry("components")
+        .or_insert_with(|| Value::Object(Map::new()))
+        .as_object_mut()
+        .and_then(|components| {
+            components
+                .entry("schemas")
+                .or_insert_with(|| Value::Object(Map::new()))
+                .as_object_mut()
+        })
+        .ok_or_else(|| Error::Inline {
+            pointer: "/components/schemas".to_owned(),
+            reason: "`components/schemas` is not a mapping".to_owned(),
+        })?;
+    for (name, schema, source) in taken_out.into_iter().rev() {
+        schemas.insert(name.clone(), schema);
+        provenance.record_move(&push("/components/schemas", &name), source);
+    }
+    Error::from_problems(problems)
+}
+
+/// Whether a schema states something only a patch can enforce.
+fn needs_patch(schema: &Value) -> bool {
+    let rules = Rule::from_schema(schema);
+    rules.iter().any(|rule| typify_keeps(rule, &rules).is_err())
+        || schema
+            .as_object()
+            .is_some_and(|object| object.keys().any(|key| key.starts_with("x-rust-")))
+}
+
+/// The type name of the inline schema at `pointer` under the schema root at `root`.
+fn inline_name(
+    document: &Value,
+    root: &str,
+    owner: &Owner,
+    pointer: &str,
+) -> Result<String, Error> {
+    let fail = |why: &str| Error::Inline {
+        pointer: pointer.to_owned(),
+        reason: format!("it needs a patch but {why}; give it a name in `components/schemas`"),
+    };
+    let mut name = match owner {
+        Owner::Schema(component) => rust_ident(component, pointer)?.to_string(),
+        Owner::Operation(id) => {
+            let operation = rust_ident(id, pointer)?;
+            if root.contains("/requestBody/") {
+                format!("{operation}Body")
+            } else if root.contains("/responses/") {
+                format!("{operation}Response")
+            } else {
+                let parameter = root
+                    .strip_suffix("/schema")
+                    .and_then(|parameter| document.pointer(parameter))
+                    .and_then(|parameter| parameter.get("name"))
+                    .and_then(Value::as_str)
+                    .ok_or_else(|| fail("its parameter has no name"))?;
+                format!("{operation}{}", rust_ident(parameter, pointer)?)
+            }
+        }
+        Owner::Component(component) => {
+            let last = component.rsplit('/').next().unwrap_or(component);
+            rust_ident(last, pointer)?.to_string()
+        }
+        Owner::Path(_) => return Err(fail("it belongs to a path item's shared parameters")),
+    };
+    let rest = pointer.strip_prefix(root).unwrap_or_default();
+    let mut tokens = rest.split('/').skip(1).map(unescape);
+    while let Some(token) = tokens.next() {
+        let word = match token.as_str() {
+            "properties" => rust_ident(&tokens.next().unwrap_or_default(), pointer)?.to_string(),
+            "items" => "Item".to_owned(),
+            "additionalProperties" => "Value".to_owned(),
+            "x-propertyNames" => "Key".to_owned(),
+            "allOf" | "anyOf" | "oneOf" => format!("Variant{}", tokens.next().unwrap_or_default()),
+            other => rust_ident(other, pointer)?.to_string(),
+        };
+        name.push_str(&word);
+    }
+    Ok(name)
 }
 
 /// The patch every component schema needs, in schema order, after the `explicit` ones (a
@@ -359,6 +515,74 @@ mod tests {
                 "patch on /components/schemas/B cannot be applied: an `x-rust-` decision"
             ),
             "{error}"
+        );
+    }
+
+    #[test]
+    fn hoists_inline_schemas_that_need_a_patch_under_names_from_their_place() {
+        let source = json!({"openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+            "paths": {"/a": {"post": {"operationId": "markAsRead",
+                "parameters": [{"name": "page_size", "in": "query", "schema": {"type": "integer", "minimum": 1}}],
+                "requestBody": {"content": {"application/json": {"schema": {"type": "object",
+                    "properties": {"ids": {"type": "array", "maxItems": 2, "items": {"type": "string", "format": "uri"}},
+                        "note": {"type": "string"}}}}}},
+                "responses": {"204": {"description": "d"}}}}},
+            "components": {"schemas": {"Settings": {"type": "object", "properties": {
+                "limits": {"type": "object", "properties": {"max_ports": {"type": "integer"}}}}}}}});
+        let (mut document, mut provenance) = crate::downlevel::downlevel_traced(&source).unwrap();
+        hoist_inline(&mut document, &mut provenance).unwrap();
+        let schemas = document["components"]["schemas"].as_object().unwrap();
+        let names: Vec<&String> = schemas.keys().collect();
+        assert_eq!(
+            names,
+            [
+                "Settings",
+                "SettingsLimitsMaxPorts",
+                "MarkAsReadPageSize",
+                "MarkAsReadBodyIds",
+                "MarkAsReadBodyIdsItem"
+            ]
+        );
+        let body = &document["paths"]["/a"]["post"]["requestBody"]["content"]["application/json"]["schema"];
+        assert_eq!(
+            body["properties"]["ids"],
+            json!({"$ref": "#/components/schemas/MarkAsReadBodyIds"})
+        );
+        assert_eq!(body["properties"]["note"], json!({"type": "string"}));
+        assert_eq!(
+            schemas["MarkAsReadBodyIds"]["items"],
+            json!({"$ref": "#/components/schemas/MarkAsReadBodyIdsItem"})
+        );
+        assert_eq!(
+            provenance.source_pointer("/components/schemas/MarkAsReadBodyIds/maxItems"),
+            "/paths/~1a/post/requestBody/content/application~1json/schema/properties/ids/maxItems"
+        );
+        let found = patches(&mut document, &[]).unwrap();
+        let actions: Vec<Action> = found.into_iter().map(|patch| patch.action).collect();
+        assert_eq!(
+            actions,
+            [
+                Action::BoundedInteger,
+                Action::BoundedInteger,
+                Action::BoundedArray,
+                Action::ValidatedString { secret: false },
+            ]
+        );
+    }
+
+    #[test]
+    fn a_taken_name_is_refused_with_the_source_pointer() {
+        let source = json!({"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {},
+            "components": {"schemas": {
+                "S": {"type": "object", "properties": {"n": {"type": "integer", "maximum": 3}}},
+                "SN": {"type": "string"}}}});
+        let (mut document, mut provenance) = crate::downlevel::downlevel_traced(&source).unwrap();
+        let error = hoist_inline(&mut document, &mut provenance)
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            error,
+            "inline schema /components/schemas/S/properties/n: it needs a patch and would be named `SN`, which is taken; give it a name in `components/schemas`"
         );
     }
 }

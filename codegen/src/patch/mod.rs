@@ -124,6 +124,8 @@ pub fn apply_traced(
     patches: &[Patch],
     provenance: &crate::downlevel::Provenance,
 ) -> Result<Applied, Error> {
+    let mut provenance = provenance.clone();
+    infer::hoist_inline(document, &mut provenance)?;
     let inferred = infer::patches(document, patches)?;
     let mut applied = Applied {
         request_only: crate::emit::tolerance::request_only_schemas(document),
@@ -201,7 +203,7 @@ pub fn apply_traced(
         .iter()
         .map(|replacement| replacement.schema.as_str())
         .collect();
-    coverage::check(document, &replaced, provenance)?;
+    coverage::check(document, &replaced, &provenance)?;
     Ok(applied)
 }
 
