@@ -11,8 +11,10 @@
 //!   lists them in its module doc.
 
 use quote::format_ident;
+use serde_json::Value;
 
 use crate::Error;
+use crate::model::Owner;
 use crate::rules::Rule;
 
 /// Whether typify 0.8 enforces `rule` in the type it generates for a schema stating `all`
@@ -99,6 +101,61 @@ pub fn builder_name(operation_id: &str) -> String {
         .next()
         .map(|first| first.to_ascii_uppercase().to_string() + chars.as_str())
         .unwrap_or_default()
+}
+
+/// The type name typify and progenitor give the schema at `pointer` under the schema root at
+/// `root` (owned by `owner`): the owner's type name (a component's, or `<OperationId>Body`,
+/// `<OperationId>Response`, `<OperationId><Parameter>`), then one word per step
+/// (`<Property>`, `Item`, `Value`, `Key`, `Variant<i>`). Inline schemas hoisted for a patch
+/// get the same name, so a hub name stays when a rule moves from typify to a patch.
+pub fn type_name_at(
+    document: &Value,
+    root: &str,
+    owner: &Owner,
+    pointer: &str,
+) -> Result<String, Error> {
+    let fail = |why: &str| Error::Inline {
+        pointer: pointer.to_owned(),
+        reason: format!("it needs a patch but {why}; give it a name in `components/schemas`"),
+    };
+    let mut name = match owner {
+        Owner::Schema(component) => rust_ident(component, pointer)?.to_string(),
+        Owner::Operation(id) => {
+            let operation = rust_ident(id, pointer)?;
+            if root.contains("/requestBody/") {
+                format!("{operation}Body")
+            } else if root.contains("/responses/") {
+                format!("{operation}Response")
+            } else {
+                let parameter = root
+                    .strip_suffix("/schema")
+                    .and_then(|parameter| document.pointer(parameter))
+                    .and_then(|parameter| parameter.get("name"))
+                    .and_then(Value::as_str)
+                    .ok_or_else(|| fail("its parameter has no name"))?;
+                format!("{operation}{}", rust_ident(parameter, pointer)?)
+            }
+        }
+        Owner::Component(component) => {
+            let last = component.rsplit('/').next().unwrap_or(component);
+            rust_ident(last, pointer)?.to_string()
+        }
+        Owner::Path(_) => return Err(fail("it belongs to a path item's shared parameters")),
+    };
+    let rest = pointer.strip_prefix(root).unwrap_or_default();
+    let mut tokens = rest.split('/').skip(1).map(crate::model::unescape);
+    while let Some(token) = tokens.next() {
+        let word = match token.as_str() {
+            "properties" => rust_ident(&tokens.next().unwrap_or_default(), pointer)?.to_string(),
+            "items" => "Item".to_owned(),
+            "additionalProperties" => "Value".to_owned(),
+            "x-propertyNames" => "Key".to_owned(),
+            "allOf" | "anyOf" | "oneOf" => format!("Variant{}", tokens.next().unwrap_or_default()),
+            other => rust_ident(other, pointer)?.to_string(),
+        };
+        name.push_str(&word);
+    }
+    Ok(name)
 }
 
 #[cfg(test)]

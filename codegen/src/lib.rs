@@ -79,7 +79,7 @@ fn generate_with_transport(input: &Input<'_>, transport: Option<&str>) -> Result
         emit::Fidelity::Faithful,
         transport,
     )?;
-    let surface = surface::render(&file, &downlevelled);
+    let surface = surface::render(&file, &downlevelled, &applied.rules);
     let rust = emit::format(&file, input);
     Ok(Output {
         rust,

@@ -2,17 +2,78 @@
 //! method, path, Rust signatures) and every type (its kind and, for newtypes, the rule it
 //! enforces). Snapshot-tested, so a spec change shows up in review as a short, readable diff.
 
+use std::collections::BTreeMap;
 use std::fmt::Write;
 
 use quote::ToTokens;
 use serde_json::Value;
 
+use crate::contract;
+use crate::model::{Document, Owner, SchemaAt, Visit};
+use crate::rules::Rule;
+
 /// Renders the surface of `file` (a generated client) for the operations of `document`.
-pub fn render(file: &syn::File, document: &Value) -> String {
+/// `patched` names the rules each patch-emitted type enforces ([`crate::patch::Applied`]);
+/// the rules of typify's own newtypes are read as [`Rule`]s from the schema each is named after.
+pub fn render(file: &syn::File, document: &Value, patched: &BTreeMap<String, String>) -> String {
     let mut out = String::new();
     operations(file, document, &mut out);
-    types(file, &mut out);
+    let rules = Rules {
+        patched,
+        schemas: schemas_by_type_name(document),
+    };
+    types(file, &rules, &mut out);
     out
+}
+
+/// Where the rules of a generated type are read from.
+struct Rules<'a> {
+    patched: &'a BTreeMap<String, String>,
+    /// Type name -> the schema typify generated it from.
+    schemas: BTreeMap<String, &'a Value>,
+}
+
+impl Rules<'_> {
+    /// The rules type `name` enforces, in words, if it enforces any.
+    fn of(&self, name: &str) -> Option<String> {
+        if let Some(rules) = self.patched.get(name) {
+            return Some(rules.clone());
+        }
+        // typify keeps a string's pattern and lengths in the newtypes it makes.
+        let mut patterns = Vec::new();
+        let mut bounds = Vec::new();
+        for rule in Rule::from_schema(self.schemas.get(name)?) {
+            match rule {
+                Rule::Pattern(_) => patterns.push(rule.describe()),
+                Rule::MinLength(_) | Rule::MaxLength(_) => bounds.push(rule.describe()),
+                _ => {}
+            }
+        }
+        bounds.sort();
+        let rules: Vec<String> = patterns.into_iter().chain(bounds).collect();
+        (!rules.is_empty()).then(|| rules.join(", "))
+    }
+}
+
+/// Every schema of the document by the name typify gives its type (first one wins).
+fn schemas_by_type_name(document: &Value) -> BTreeMap<String, &Value> {
+    let mut names = BTreeMap::new();
+    for root in Document::new(document).schema_roots() {
+        let root_pointer = root.pointer.clone();
+        crate::model::walk(root, &mut |at: &SchemaAt<'_>| {
+            let name = match &at.owner {
+                Owner::Schema(component) if at.pointer == root_pointer => {
+                    contract::rust_ident(component, &at.pointer).map(|ident| ident.to_string())
+                }
+                owner => contract::type_name_at(document, &root_pointer, owner, &at.pointer),
+            };
+            if let Ok(name) = name {
+                names.entry(name).or_insert(at.schema);
+            }
+            Visit::Descend
+        });
+    }
+    names
 }
 
 fn operations(file: &syn::File, document: &Value, out: &mut String) {
@@ -80,7 +141,7 @@ fn operations(file: &syn::File, document: &Value, out: &mut String) {
     }
 }
 
-fn types(file: &syn::File, out: &mut String) {
+fn types(file: &syn::File, rules: &Rules<'_>, out: &mut String) {
     out.push_str("\n# Types\n\n");
     let Some(items) = module(file, "types") else {
         return;
@@ -89,12 +150,12 @@ fn types(file: &syn::File, out: &mut String) {
     for item in items {
         match item {
             syn::Item::Struct(structure) if matches!(structure.vis, syn::Visibility::Public(_)) => {
-                lines.push(describe_struct(structure, items));
+                lines.push(describe_struct(structure, rules));
             }
             syn::Item::Enum(enumeration)
                 if matches!(enumeration.vis, syn::Visibility::Public(_)) =>
             {
-                lines.push(describe_enum(enumeration));
+                lines.push(describe_enum(enumeration, rules));
             }
             syn::Item::Type(alias) if matches!(alias.vis, syn::Visibility::Public(_)) => {
                 lines.push(format!("alias {} = {}", alias.ident, tokens(&alias.ty)));
@@ -123,32 +184,12 @@ fn doc_lines_of(attrs: &[syn::Attribute]) -> impl Iterator<Item = String> + '_ {
     })
 }
 
-/// The `Rules: ...` line a patched type's documentation carries.
-fn documented_rules(attrs: &[syn::Attribute]) -> Option<String> {
-    attrs.iter().find_map(|attr| match &attr.meta {
-        syn::Meta::NameValue(doc) if doc.path.is_ident("doc") => match &doc.value {
-            syn::Expr::Lit(syn::ExprLit {
-                lit: syn::Lit::Str(text),
-                ..
-            }) => text
-                .value()
-                .trim()
-                .strip_prefix("Rules: ")
-                .map(|rules| rules.trim_end_matches('.').to_owned()),
-            _ => None,
-        },
-        _ => None,
-    })
-}
-
-fn describe_struct(structure: &syn::ItemStruct, items: &[syn::Item]) -> String {
+fn describe_struct(structure: &syn::ItemStruct, rules: &Rules<'_>) -> String {
     let name = &structure.ident;
     match &structure.fields {
         syn::Fields::Unnamed(fields) if fields.unnamed.len() == 1 => {
             let inner = tokens(&fields.unnamed[0].ty);
-            match documented_rules(&structure.attrs)
-                .or_else(|| newtype_rule(&name.to_string(), items))
-            {
+            match rules.of(&name.to_string()) {
                 Some(rule) => format!("newtype {name}({inner}) where {rule}"),
                 None => format!("newtype {name}({inner})"),
             }
@@ -183,7 +224,7 @@ fn describe_struct(structure: &syn::ItemStruct, items: &[syn::Item]) -> String {
     }
 }
 
-fn describe_enum(enumeration: &syn::ItemEnum) -> String {
+fn describe_enum(enumeration: &syn::ItemEnum, rules: &Rules<'_>) -> String {
     let args = serde_args(&enumeration.attrs);
     let kind =
         if let Some(tag) = args.iter().find_map(|arg| arg.strip_prefix("tag = ")) {
@@ -205,7 +246,7 @@ fn describe_enum(enumeration: &syn::ItemEnum) -> String {
             "enum".to_owned()
         };
     let mut text = format!("{kind} {}", enumeration.ident);
-    if let Some(rules) = documented_rules(&enumeration.attrs) {
+    if let Some(rules) = rules.patched.get(&enumeration.ident.to_string()) {
         let _ = write!(text, " where {rules}");
     }
     for variant in &enumeration.variants {
@@ -221,71 +262,6 @@ fn describe_enum(enumeration: &syn::ItemEnum) -> String {
         let _ = write!(text, "\n    {}{fields}{wire}", variant.ident);
     }
     text
-}
-
-/// The rule a typify newtype enforces, read from its `FromStr` or `TryFrom<&str>` impl: the
-/// regular expression it compiles and the character counts it compares against.
-fn newtype_rule(name: &str, items: &[syn::Item]) -> Option<String> {
-    let mut patterns = Vec::new();
-    let mut bounds = Vec::new();
-    for item in items {
-        let syn::Item::Impl(block) = item else {
-            continue;
-        };
-        if self_type_is(block, name) && block.trait_.is_some() {
-            scan_rules(block.to_token_stream(), &mut patterns, &mut bounds);
-        }
-    }
-    patterns.sort();
-    patterns.dedup();
-    bounds.sort();
-    bounds.dedup();
-    let rules: Vec<String> = patterns
-        .into_iter()
-        .map(|pattern| format!("matches {pattern:?}"))
-        .chain(bounds)
-        .collect();
-    (!rules.is_empty()).then(|| rules.join(", "))
-}
-
-/// Finds `Regex::new("...")` literals and `chars().count() > N` / `< N` comparisons.
-fn scan_rules(
-    stream: proc_macro2::TokenStream,
-    patterns: &mut Vec<String>,
-    bounds: &mut Vec<String>,
-) {
-    use proc_macro2::TokenTree;
-    let trees: Vec<TokenTree> = stream.into_iter().collect();
-    for (index, tree) in trees.iter().enumerate() {
-        match tree {
-            TokenTree::Ident(ident)
-                if ident == "new" && index >= 3 && trees[index - 3].to_string() == "Regex" =>
-            {
-                if let Some(TokenTree::Group(arguments)) = trees.get(index + 1)
-                    && let Ok(literal) = syn::parse2::<syn::LitStr>(arguments.stream())
-                {
-                    patterns.push(literal.value());
-                }
-            }
-            TokenTree::Ident(ident) if ident == "count" => {
-                let comparison = trees.get(index + 2).map(ToString::to_string);
-                let number = trees
-                    .get(index + 3)
-                    .map(|tree| tree.to_string().trim_end_matches("usize").to_owned());
-                match (comparison.as_deref(), number) {
-                    (Some(">"), Some(number)) => {
-                        bounds.push(format!("at most {number} characters"))
-                    }
-                    (Some("<"), Some(number)) => {
-                        bounds.push(format!("at least {number} characters"))
-                    }
-                    _ => {}
-                }
-            }
-            TokenTree::Group(group) => scan_rules(group.stream(), patterns, bounds),
-            _ => {}
-        }
-    }
 }
 
 fn module<'a>(file: &'a syn::File, name: &str) -> Option<&'a [syn::Item]> {

@@ -25,9 +25,9 @@ use serde_json::{Map, Value};
 
 use super::{Action, Patch};
 use crate::Error;
-use crate::contract::{rust_ident, typify_keeps};
+use crate::contract::{type_name_at, typify_keeps};
 use crate::downlevel::Provenance;
-use crate::model::{self, Document, Owner, SchemaAt, Visit, push, schema_ref_name, unescape};
+use crate::model::{self, Document, Owner, SchemaAt, Visit, push, schema_ref_name};
 use crate::rules::Rule;
 
 /// The decisions a schema states beside itself.
@@ -132,7 +132,7 @@ pub(crate) fn hoist_inline(document: &mut Value, provenance: &mut Provenance) ->
             if needs_patch(at.schema)
                 && infer(document, at.schema, &Decisions::sketch(at.schema)).is_some()
             {
-                match inline_name(document, &root_pointer, &at.owner, &at.pointer) {
+                match type_name_at(document, &root_pointer, &at.owner, &at.pointer) {
                     Ok(name) => found.push((at.pointer.clone(), name)),
                     Err(problem) => problems.push(problem),
                 }
@@ -196,57 +196,6 @@ fn needs_patch(schema: &Value) -> bool {
         || schema
             .as_object()
             .is_some_and(|object| object.keys().any(|key| key.starts_with("x-rust-")))
-}
-
-/// The type name of the inline schema at `pointer` under the schema root at `root`.
-fn inline_name(
-    document: &Value,
-    root: &str,
-    owner: &Owner,
-    pointer: &str,
-) -> Result<String, Error> {
-    let fail = |why: &str| Error::Inline {
-        pointer: pointer.to_owned(),
-        reason: format!("it needs a patch but {why}; give it a name in `components/schemas`"),
-    };
-    let mut name = match owner {
-        Owner::Schema(component) => rust_ident(component, pointer)?.to_string(),
-        Owner::Operation(id) => {
-            let operation = rust_ident(id, pointer)?;
-            if root.contains("/requestBody/") {
-                format!("{operation}Body")
-            } else if root.contains("/responses/") {
-                format!("{operation}Response")
-            } else {
-                let parameter = root
-                    .strip_suffix("/schema")
-                    .and_then(|parameter| document.pointer(parameter))
-                    .and_then(|parameter| parameter.get("name"))
-                    .and_then(Value::as_str)
-                    .ok_or_else(|| fail("its parameter has no name"))?;
-                format!("{operation}{}", rust_ident(parameter, pointer)?)
-            }
-        }
-        Owner::Component(component) => {
-            let last = component.rsplit('/').next().unwrap_or(component);
-            rust_ident(last, pointer)?.to_string()
-        }
-        Owner::Path(_) => return Err(fail("it belongs to a path item's shared parameters")),
-    };
-    let rest = pointer.strip_prefix(root).unwrap_or_default();
-    let mut tokens = rest.split('/').skip(1).map(unescape);
-    while let Some(token) = tokens.next() {
-        let word = match token.as_str() {
-            "properties" => rust_ident(&tokens.next().unwrap_or_default(), pointer)?.to_string(),
-            "items" => "Item".to_owned(),
-            "additionalProperties" => "Value".to_owned(),
-            "x-propertyNames" => "Key".to_owned(),
-            "allOf" | "anyOf" | "oneOf" => format!("Variant{}", tokens.next().unwrap_or_default()),
-            other => rust_ident(other, pointer)?.to_string(),
-        };
-        name.push_str(&word);
-    }
-    Ok(name)
 }
 
 /// The patch every component schema needs, in schema order, after the `explicit` ones (a

@@ -106,6 +106,8 @@ pub struct Applied {
     pub request_only: BTreeSet<String>,
     /// Component schemas that hold secrets (validated strings and maps with `secret`).
     pub secrets: BTreeSet<String>,
+    /// Emitted type name -> the rules it enforces, in words (for the API surface).
+    pub rules: std::collections::BTreeMap<String, String>,
 }
 
 /// The name of the error type every validated patch type reports with.
@@ -159,6 +161,7 @@ pub fn apply_traced(
             ident: rust_ident(name, &patch.target)?,
             schema: &schema,
             tolerant: !applied.request_only.contains(name),
+            rules: std::cell::RefCell::new(None),
         };
         match &patch.action {
             Action::TaggedUnion { tag } => unions::tagged(document, &target, tag, &mut applied)?,
@@ -219,6 +222,8 @@ pub(crate) struct Target<'a> {
     /// Whether the type may come from the hub, so must keep what a newer hub adds in an
     /// `Unknown` variant (see `emit::tolerance`); request-only types stay strict.
     pub tolerant: bool,
+    /// The rules the emitted type enforces, in words, once [`Target::doc`] has written them.
+    pub rules: std::cell::RefCell<Option<String>>,
 }
 
 impl Target<'_> {
@@ -230,6 +235,7 @@ impl Target<'_> {
     /// enforces (read back by the surface snapshot). The patch's reason is a note for
     /// maintainers; it stays in the patch list, out of the users' documentation.
     pub(crate) fn doc(&self, rules: &str) -> TokenStream {
+        *self.rules.borrow_mut() = Some(rules.to_owned());
         let description = self
             .schema
             .get("description")
@@ -241,6 +247,9 @@ impl Target<'_> {
     /// Registers the emitted item as the type of this component.
     pub(crate) fn replace(&self, applied: &mut Applied, item: TokenStream, impls: Vec<TypeImpl>) {
         applied.items.push(item);
+        if let Some(rules) = self.rules.borrow_mut().take() {
+            applied.rules.insert(self.ident.to_string(), rules);
+        }
         applied.replacements.push(Replacement {
             schema: self.name.to_owned(),
             type_name: self.ident.to_string(),
