@@ -21,8 +21,15 @@
 //!   `decoding::strict`, so an `Other(String)` variant cannot be emitted for them without
 //!   refusing valid requests; a string accepts exactly what the schema accepts.
 //! - **Tuples** (`prefixItems`) become arrays of the union of their member types, with the
-//!   tuple's length kept as `minItems`/`maxItems`; the position of each type is reported as not
-//!   enforced. progenitor reads OpenAPI 3.0, which has no tuple form.
+//!   tuple's length kept as `minItems` (and `maxItems` under `items: false`, which typify emits
+//!   as a Rust array `[T; N]`); the position of each type is reported as not enforced.
+//!   progenitor reads OpenAPI 3.0, which has no tuple form.
+//! - **Literal sets** (`anyOf` of `const`s and `enum`s) become one `enum`; any other `anyOf` of
+//!   two or more members is handed on as `oneOf` (marked `x-any-of`), which typify emits as an
+//!   enum decoding the first member that fits: exactly `anyOf`, where typify's own `anyOf` is a
+//!   struct of optional members that accepts values no member accepts.
+//! - **Inline objects** are moved into `components/schemas`, named from where they sit (see
+//!   `hoist`'s doc), because the emit steps match each struct to its schema by component.
 //! - **Unsatisfiable closed objects** (`additionalProperties: false` and a required property
 //!   not declared) get the property declared with an unconstrained schema, as their authors
 //!   evidently meant.
@@ -97,7 +104,201 @@ pub fn normalize(document: &mut Value) -> Vec<Finding> {
         }
     }
     operations(document, &mut findings);
+    hoist(document);
     findings
+}
+
+/// Moves every inline object schema (one with `properties`) into `components/schemas`, named
+/// from where it sits, innermost first: `<OperationId>Body`, `<OperationId>Response`, then
+/// `<Parent><Property>`, `<Parent>Item` (array items), `<Parent>Value` (map values) and
+/// `<Parent>Variant<n>` (union members). A direct property of a component stays where it is
+/// (typify names it `<Component><Property>` already, and the emit steps find it there).
+///
+/// The generated client is the same either way; what changes is that every struct has a
+/// component of its own, which the emit steps need to match each struct to its rules (a real
+/// description may hold its whole API inline).
+fn hoist(document: &mut Value) {
+    let mut taken: BTreeSet<String> = document
+        .pointer("/components/schemas")
+        .and_then(Value::as_object)
+        .map(|schemas| schemas.keys().cloned().collect())
+        .unwrap_or_default();
+    let mut hoisted: Vec<(String, Value)> = Vec::new();
+    for pointer in crate::downlevel::schema_locations(document) {
+        let (base, component) = match location_name(document, &pointer) {
+            Some(found) => found,
+            None => continue,
+        };
+        let Some(schema) = document.pointer_mut(&pointer) else {
+            continue;
+        };
+        let mut context = Hoisting {
+            taken: &mut taken,
+            hoisted: &mut hoisted,
+        };
+        if component {
+            for (child, name) in children(schema, &base) {
+                // A component's direct properties stay inline; their own children do not.
+                let keep_inline = child.0 == "properties";
+                let node = child_mut(schema, &child);
+                if let Some(node) = node {
+                    if keep_inline {
+                        for (grandchild, grandname) in children(node, &name) {
+                            if let Some(inner) = child_mut(node, &grandchild) {
+                                context.visit(inner, &grandname);
+                            }
+                        }
+                    } else {
+                        context.visit(node, &name);
+                    }
+                }
+            }
+        } else {
+            context.visit(schema, &base);
+        }
+    }
+    if hoisted.is_empty() {
+        return;
+    }
+    let Some(root) = document.as_object_mut() else {
+        return;
+    };
+    let components = root
+        .entry("components")
+        .or_insert_with(|| Value::Object(Map::new()));
+    if let Some(schemas) = components.as_object_mut().map(|components| {
+        components
+            .entry("schemas")
+            .or_insert_with(|| Value::Object(Map::new()))
+    }) && let Some(schemas) = schemas.as_object_mut()
+    {
+        schemas.extend(hoisted);
+    }
+}
+
+/// The type name a schema location gives its inline types, and whether it is a component.
+fn location_name(document: &Value, pointer: &str) -> Option<(String, bool)> {
+    if let Some(name) = pointer.strip_prefix("/components/schemas/") {
+        return Some((pascal(&name.replace("~1", "/").replace("~0", "~")), true));
+    }
+    let tokens: Vec<&str> = pointer.split('/').collect();
+    // `/paths/<path>/<method>/(requestBody|responses/<status>)/...`
+    if tokens.get(1) != Some(&"paths") || tokens.len() < 5 {
+        return None;
+    }
+    let operation = document.pointer(&tokens[..4].join("/"))?;
+    let id = operation.get("operationId").and_then(Value::as_str)?;
+    match tokens[4] {
+        "requestBody" => Some((pascal(&format!("{id}_body")), false)),
+        "responses" => {
+            let status = tokens.get(5).copied().unwrap_or_default();
+            let suffix = if status.starts_with('2') {
+                "response".to_owned()
+            } else {
+                format!("response_{status}")
+            };
+            Some((pascal(&format!("{id}_{suffix}")), false))
+        }
+        _ => None,
+    }
+}
+
+/// Where a subschema sits in its parent: the keyword and, for maps and lists, the key.
+type ChildKey = (&'static str, Option<String>);
+
+/// The subschemas of `schema` that may hold inline objects, with the names they would take.
+fn children(schema: &Value, base: &str) -> Vec<(ChildKey, String)> {
+    let mut out = Vec::new();
+    let Some(object) = schema.as_object() else {
+        return out;
+    };
+    if let Some(properties) = object.get("properties").and_then(Value::as_object) {
+        for name in properties.keys() {
+            out.push((
+                ("properties", Some(name.clone())),
+                format!("{base}{}", pascal(name)),
+            ));
+        }
+    }
+    if object.get("items").is_some_and(Value::is_object) {
+        out.push((("items", None), format!("{base}Item")));
+    }
+    if object
+        .get("additionalProperties")
+        .is_some_and(Value::is_object)
+    {
+        out.push((("additionalProperties", None), format!("{base}Value")));
+    }
+    for keyword in ["anyOf", "oneOf", "allOf"] {
+        for index in 0..object
+            .get(keyword)
+            .and_then(Value::as_array)
+            .map_or(0, Vec::len)
+        {
+            out.push((
+                (keyword, Some(index.to_string())),
+                format!("{base}Variant{index}"),
+            ));
+        }
+    }
+    out
+}
+
+fn child_mut<'a>(schema: &'a mut Value, (keyword, key): &ChildKey) -> Option<&'a mut Value> {
+    let node = schema.get_mut(*keyword)?;
+    match key {
+        None => Some(node),
+        Some(key) => match node {
+            Value::Array(list) => list.get_mut(key.parse::<usize>().ok()?),
+            Value::Object(map) => map.get_mut(key),
+            _ => None,
+        },
+    }
+}
+
+struct Hoisting<'a> {
+    taken: &'a mut BTreeSet<String>,
+    hoisted: &'a mut Vec<(String, Value)>,
+}
+
+impl Hoisting<'_> {
+    /// Hoists the inline objects inside `node`, then `node` itself if it is one.
+    fn visit(&mut self, node: &mut Value, name: &str) {
+        for (child, child_name) in children(node, name) {
+            if let Some(inner) = child_mut(node, &child) {
+                self.visit(inner, &child_name);
+            }
+        }
+        let is_struct = node
+            .get("properties")
+            .and_then(Value::as_object)
+            .is_some_and(|properties| !properties.is_empty());
+        if !is_struct || node.get("$ref").is_some() {
+            return;
+        }
+        let name = unique_name(name, self.taken);
+        self.taken.insert(name.clone());
+        let mut schema = std::mem::take(node);
+        let reference = json!({"$ref": format!("#/components/schemas/{name}")});
+        // A nullable object stays nullable where it is used; the component is the object.
+        let nullable = match schema.get_mut("type") {
+            Some(Value::Array(kinds)) if kinds.iter().any(|kind| kind == "null") => {
+                kinds.retain(|kind| kind != "null");
+                if let [only] = kinds.as_slice() {
+                    let only = only.clone();
+                    schema["type"] = only;
+                }
+                true
+            }
+            _ => false,
+        };
+        *node = if nullable {
+            json!({"anyOf": [reference, {"type": "null"}]})
+        } else {
+            reference
+        };
+        self.hoisted.push((name, schema));
+    }
 }
 
 /// Synthesises an `operationId` for every operation without one.
@@ -613,6 +814,8 @@ fn normalize_schema(schema: &mut Value, pointer: &str, findings: &mut Vec<Findin
         ));
     }
     open_enum(object, pointer, findings);
+    literal_set(object, pointer, findings);
+    any_of(object, pointer, findings);
     tuple(object, pointer, findings);
     closed_object(object, pointer, findings);
     pattern(object, pointer, findings);
@@ -702,13 +905,102 @@ fn open_enum(object: &mut Map<String, Value>, pointer: &str, findings: &mut Vec<
     }
 }
 
+/// A union of literals (`anyOf: [{const: a}, {enum: [b, c]}]`) is the enum of all of them.
+fn literal_set(object: &mut Map<String, Value>, pointer: &str, findings: &mut Vec<Finding>) {
+    for keyword in ["anyOf", "oneOf"] {
+        let Some(members) = object.get(keyword).and_then(Value::as_array) else {
+            continue;
+        };
+        let mut values: Vec<Value> = Vec::new();
+        for member in members {
+            let Some(member) = member.as_object() else {
+                return;
+            };
+            let literal_only = member.keys().all(|key| {
+                ["const", "enum", "type", "description", "title"].contains(&key.as_str())
+            });
+            let these: Vec<Value> = match (member.get("const"), member.get("enum")) {
+                (Some(constant), None) => vec![constant.clone()],
+                (None, Some(Value::Array(list))) => list.clone(),
+                _ => return,
+            };
+            if !literal_only
+                || these
+                    .iter()
+                    .any(|v| v.is_null() || v.is_object() || v.is_array())
+            {
+                return;
+            }
+            for value in these {
+                if !values.contains(&value) {
+                    values.push(value);
+                }
+            }
+        }
+        object.remove(keyword);
+        let kinds: BTreeSet<&str> = values
+            .iter()
+            .map(|value| match value {
+                Value::String(_) => "string",
+                Value::Bool(_) => "boolean",
+                Value::Number(n) if n.is_i64() || n.is_u64() => "integer",
+                _ => "number",
+            })
+            .collect();
+        if let [kind] = kinds.into_iter().collect::<Vec<_>>().as_slice() {
+            object.insert("type".into(), json!(kind));
+        }
+        object.insert("enum".into(), Value::Array(values));
+        findings.push(Finding::new(
+            FindingKind::Repaired,
+            &push(pointer, keyword),
+            "a union of literals read as one enum of all of them",
+        ));
+        return;
+    }
+}
+
+/// typify reads `anyOf` as a struct of optional flattened members, which accepts values no
+/// member accepts. An `anyOf` of two or more members is handed on as `oneOf`, which typify
+/// emits as an untagged (first member that fits) or tagged enum: exactly `anyOf`'s meaning.
+/// `x-any-of` tells the coverage check that no exclusivity is lost. A member listed twice is
+/// listed once; a single member left stands for the union.
+fn any_of(object: &mut Map<String, Value>, pointer: &str, findings: &mut Vec<Finding>) {
+    let Some(Value::Array(members)) = object.get("anyOf") else {
+        return;
+    };
+    let mut distinct: Vec<Value> = Vec::new();
+    for member in members {
+        if !distinct.contains(member) {
+            distinct.push(member.clone());
+        }
+    }
+    let is_null = |m: &Value| m.get("type").and_then(Value::as_str) == Some("null");
+    if distinct.len() < members.len() {
+        findings.push(Finding::new(
+            FindingKind::Repaired,
+            &push(pointer, "anyOf"),
+            "a member listed more than once is listed once",
+        ));
+    }
+    let non_null = distinct.iter().filter(|m| !is_null(m)).count();
+    if non_null < 2 {
+        object.insert("anyOf".into(), Value::Array(distinct));
+        return;
+    }
+    object.remove("anyOf");
+    object.insert("oneOf".into(), Value::Array(distinct));
+    object.insert("x-any-of".into(), Value::Bool(true));
+}
+
 /// `prefixItems` to an array of the union of the member types, with the tuple's length.
 fn tuple(object: &mut Map<String, Value>, pointer: &str, findings: &mut Vec<Finding>) {
     let Some(Value::Array(members)) = object.remove("prefixItems") else {
         return;
     };
     let length = members.len();
-    let closed = matches!(object.get("items"), Some(Value::Bool(false)) | None);
+    // In 2020-12 an absent `items` lets more items follow the tuple; `items: false` does not.
+    let closed = object.get("items") == Some(&Value::Bool(false));
     let mut distinct: Vec<Value> = Vec::new();
     for member in members {
         if !distinct.contains(&member) {
