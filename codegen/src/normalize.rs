@@ -11,7 +11,8 @@
 //!   2xx without a JSON body beside one with a body cannot share its type: only the lowest such
 //!   status is kept and the others are reported (the client then returns them as unexpected
 //!   responses, bytes intact). Error bodies (4xx, 5xx, `default`) are unified the same way.
-//! - **More than one request media type**: the JSON one (else the first) is kept.
+//! - **More than one request media type**: the JSON one is kept, else one progenitor can send
+//!   (form, octet-stream, text), else the first.
 //!
 //! Schema-level repairs, on every schema node:
 //!
@@ -96,7 +97,17 @@ impl std::fmt::Display for Finding {
 
 /// Applies every repair to `document` (a loaded 3.0 or 3.1 document) and returns what it did.
 pub fn normalize(document: &mut Value) -> Vec<Finding> {
+    normalize_with_origins(document).0
+}
+
+/// Where each schema moved into `components/schemas` came from: component pointer to source
+/// pointer, so that later findings can name the place in the original document.
+pub type Origins = BTreeMap<String, String>;
+
+/// [`normalize`], with the [`Origins`] of the inline objects it moved.
+pub fn normalize_with_origins(document: &mut Value) -> (Vec<Finding>, Origins) {
     let mut findings = Vec::new();
+    document_level(document, &mut findings);
     operation_ids(document, &mut findings);
     for pointer in crate::downlevel::schema_locations(document) {
         if let Some(schema) = document.pointer_mut(&pointer) {
@@ -104,8 +115,26 @@ pub fn normalize(document: &mut Value) -> Vec<Finding> {
         }
     }
     operations(document, &mut findings);
-    hoist(document);
-    findings
+    let origins = hoist(document);
+    (findings, origins)
+}
+
+/// `pointer` in terms of the original document: a place inside a moved schema is named where
+/// that schema came from.
+pub fn source_pointer(origins: &Origins, pointer: &str) -> String {
+    let moved = origins
+        .range(..=pointer.to_owned())
+        .rev()
+        .find(|(component, _)| {
+            pointer == component.as_str() || pointer.starts_with(&format!("{component}/"))
+        });
+    match moved {
+        Some((component, source)) => {
+            let inner = source_pointer(origins, source);
+            format!("{inner}{}", &pointer[component.len()..])
+        }
+        None => pointer.to_owned(),
+    }
 }
 
 /// Moves every inline object schema (one with `properties`) into `components/schemas`, named
@@ -117,13 +146,14 @@ pub fn normalize(document: &mut Value) -> Vec<Finding> {
 /// The generated client is the same either way; what changes is that every struct has a
 /// component of its own, which the emit steps need to match each struct to its rules (a real
 /// description may hold its whole API inline).
-fn hoist(document: &mut Value) {
+fn hoist(document: &mut Value) -> Origins {
     let mut taken: BTreeSet<String> = document
         .pointer("/components/schemas")
         .and_then(Value::as_object)
         .map(|schemas| schemas.keys().cloned().collect())
         .unwrap_or_default();
     let mut hoisted: Vec<(String, Value)> = Vec::new();
+    let mut origins = Origins::new();
     for pointer in crate::downlevel::schema_locations(document) {
         let (base, component) = match location_name(document, &pointer) {
             Some(found) => found,
@@ -135,33 +165,36 @@ fn hoist(document: &mut Value) {
         let mut context = Hoisting {
             taken: &mut taken,
             hoisted: &mut hoisted,
+            origins: &mut origins,
         };
         if component {
             for (child, name) in children(schema, &base) {
                 // A component's direct properties stay inline; their own children do not.
                 let keep_inline = child.0 == "properties";
+                let child_pointer = child_pointer(&pointer, &child);
                 let node = child_mut(schema, &child);
                 if let Some(node) = node {
                     if keep_inline {
                         for (grandchild, grandname) in children(node, &name) {
+                            let inner_pointer = self::child_pointer(&child_pointer, &grandchild);
                             if let Some(inner) = child_mut(node, &grandchild) {
-                                context.visit(inner, &grandname);
+                                context.visit(inner, &grandname, &inner_pointer);
                             }
                         }
                     } else {
-                        context.visit(node, &name);
+                        context.visit(node, &name, &child_pointer);
                     }
                 }
             }
         } else {
-            context.visit(schema, &base);
+            context.visit(schema, &base, &pointer);
         }
     }
     if hoisted.is_empty() {
-        return;
+        return origins;
     }
     let Some(root) = document.as_object_mut() else {
-        return;
+        return origins;
     };
     let components = root
         .entry("components")
@@ -173,6 +206,16 @@ fn hoist(document: &mut Value) {
     }) && let Some(schemas) = schemas.as_object_mut()
     {
         schemas.extend(hoisted);
+    }
+    origins
+}
+
+/// The pointer of a child of the schema at `parent`.
+fn child_pointer(parent: &str, (keyword, key): &ChildKey) -> String {
+    let pointer = push(parent, keyword);
+    match key {
+        Some(key) => push(&pointer, key),
+        None => pointer,
     }
 }
 
@@ -259,14 +302,16 @@ fn child_mut<'a>(schema: &'a mut Value, (keyword, key): &ChildKey) -> Option<&'a
 struct Hoisting<'a> {
     taken: &'a mut BTreeSet<String>,
     hoisted: &'a mut Vec<(String, Value)>,
+    origins: &'a mut Origins,
 }
 
 impl Hoisting<'_> {
     /// Hoists the inline objects inside `node`, then `node` itself if it is one.
-    fn visit(&mut self, node: &mut Value, name: &str) {
+    fn visit(&mut self, node: &mut Value, name: &str, pointer: &str) {
         for (child, child_name) in children(node, name) {
+            let inner_pointer = child_pointer(pointer, &child);
             if let Some(inner) = child_mut(node, &child) {
-                self.visit(inner, &child_name);
+                self.visit(inner, &child_name, &inner_pointer);
             }
         }
         let is_struct = node
@@ -297,7 +342,148 @@ impl Hoisting<'_> {
         } else {
             reference
         };
+        self.origins
+            .insert(push("/components/schemas", &name), pointer.to_owned());
         self.hoisted.push((name, schema));
+    }
+}
+
+/// What sits outside paths and schemas: the version, webhooks, the license identifier, the
+/// dialect and reusable path items.
+fn document_level(document: &mut Value, findings: &mut Vec<Finding>) {
+    let Some(root) = document.as_object_mut() else {
+        return;
+    };
+    let version = root
+        .get("openapi")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_owned();
+    if version.starts_with("3.0.") {
+        root.insert("openapi".into(), json!("3.1.0"));
+        findings.push(Finding::new(
+            FindingKind::Repaired,
+            "/openapi",
+            format!("OpenAPI {version} read as 3.1: `nullable` becomes a `null` type, boolean exclusive bounds become numbers"),
+        ));
+        let locations = crate::downlevel::schema_locations(document);
+        for pointer in locations {
+            if let Some(schema) = document.pointer_mut(&pointer) {
+                up_level(schema);
+            }
+        }
+    }
+    let Some(root) = document.as_object_mut() else {
+        return;
+    };
+    if let Some(Value::Object(webhooks)) = root.remove("webhooks") {
+        for name in webhooks.keys() {
+            findings.push(Finding::new(
+                FindingKind::Skipped,
+                &push("/webhooks", name),
+                "webhooks are requests the API sends, not operations a client calls; not generated",
+            ));
+        }
+    }
+    if root.remove("jsonSchemaDialect").is_some() {
+        findings.push(Finding::new(
+            FindingKind::Repaired,
+            "/jsonSchemaDialect",
+            "dropped; schemas are read as the OpenAPI 3.1 default dialect",
+        ));
+    }
+    if let Some(license) = root
+        .get_mut("info")
+        .and_then(|info| info.get_mut("license"))
+        .and_then(Value::as_object_mut)
+        && license.remove("identifier").is_some()
+    {
+        findings.push(Finding::new(
+            FindingKind::Repaired,
+            "/info/license/identifier",
+            "the SPDX identifier has no OpenAPI 3.0 counterpart; dropped",
+        ));
+    }
+    if let Some(components) = root.get_mut("components").and_then(Value::as_object_mut)
+        && let Some(Value::Object(items)) = components.remove("pathItems")
+    {
+        for name in items.keys() {
+            findings.push(Finding::new(
+                FindingKind::Skipped,
+                &push("/components/pathItems", name),
+                "reusable path items are not generated; paths that refer to them are left out",
+            ));
+        }
+    }
+}
+
+/// OpenAPI 3.0's schema dialect to 3.1's, on `schema` and every subschema.
+fn up_level(schema: &mut Value) {
+    let Some(object) = schema.as_object_mut() else {
+        return;
+    };
+    if object.remove("nullable") == Some(Value::Bool(true)) {
+        match object.get("type").cloned() {
+            Some(Value::String(kind)) => {
+                object.insert("type".into(), json!([kind, "null"]));
+            }
+            _ if object.contains_key("$ref") => {
+                let reference = object.remove("$ref").unwrap_or_default();
+                object.insert(
+                    "anyOf".into(),
+                    json!([{"$ref": reference}, {"type": "null"}]),
+                );
+            }
+            _ => {}
+        }
+        if let Some(Value::Array(values)) = object.get_mut("enum")
+            && !values.contains(&Value::Null)
+        {
+            values.push(Value::Null);
+        }
+    }
+    for (flag, bound) in [
+        ("exclusiveMinimum", "minimum"),
+        ("exclusiveMaximum", "maximum"),
+    ] {
+        match object.get(flag) {
+            Some(Value::Bool(true)) => {
+                if let Some(value) = object.remove(bound) {
+                    object.insert(flag.into(), value);
+                } else {
+                    object.remove(flag);
+                }
+            }
+            Some(Value::Bool(false)) => {
+                object.remove(flag);
+            }
+            _ => {}
+        }
+    }
+    for keyword in ONE_SCHEMA {
+        if let Some(sub) = object.get_mut(*keyword) {
+            up_level(sub);
+        }
+    }
+    for keyword in SCHEMA_LISTS {
+        for sub in object
+            .get_mut(*keyword)
+            .and_then(Value::as_array_mut)
+            .into_iter()
+            .flatten()
+        {
+            up_level(sub);
+        }
+    }
+    for keyword in SCHEMA_MAPS {
+        for sub in object
+            .get_mut(*keyword)
+            .and_then(Value::as_object_mut)
+            .into_iter()
+            .flat_map(|map| map.values_mut())
+        {
+            up_level(sub);
+        }
     }
 }
 
@@ -518,6 +704,7 @@ fn operations(document: &mut Value, findings: &mut Vec<Finding>) {
         let Some(item) = item.as_object_mut() else {
             continue;
         };
+        let item_parameters = declared_path_parameters(&snapshot, item.get("parameters"));
         for (method, operation) in item.iter_mut() {
             if !is_method(method) {
                 continue;
@@ -531,6 +718,27 @@ fn operations(document: &mut Value, findings: &mut Vec<Finding>) {
                 .and_then(Value::as_str)
                 .unwrap_or("operation")
                 .to_owned();
+            let mut declared = item_parameters.clone();
+            declared.extend(declared_path_parameters(
+                &snapshot,
+                operation.get("parameters"),
+            ));
+            for name in template_parameters(path) {
+                if declared.contains(&name) {
+                    continue;
+                }
+                let parameters = operation
+                    .entry("parameters")
+                    .or_insert_with(|| Value::Array(Vec::new()));
+                if let Some(parameters) = parameters.as_array_mut() {
+                    parameters.push(json!({"name": name, "in": "path", "required": true, "schema": {"type": "string"}}));
+                    findings.push(Finding::new(
+                        FindingKind::Defect,
+                        &pointer,
+                        format!("path parameter `{name}` is in the template but not declared; declared as a string"),
+                    ));
+                }
+            }
             if !operation.contains_key("responses") {
                 operation.insert(
                     "responses".into(),
@@ -588,6 +796,28 @@ fn operations(document: &mut Value, findings: &mut Vec<Finding>) {
             schemas.extend(new_components);
         }
     }
+}
+
+/// The names of the path parameters a `parameters` list declares (references followed).
+fn declared_path_parameters(document: &Value, parameters: Option<&Value>) -> BTreeSet<String> {
+    parameters
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .map(|parameter| resolve(document, parameter))
+        .filter(|parameter| parameter.get("in").and_then(Value::as_str) == Some("path"))
+        .filter_map(|parameter| parameter.get("name").and_then(Value::as_str))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// The `{names}` of a path template.
+fn template_parameters(path: &str) -> Vec<String> {
+    path.split('{')
+        .skip(1)
+        .filter_map(|rest| rest.split_once('}'))
+        .map(|(name, _)| name.to_owned())
+        .collect()
 }
 
 fn is_success(status: &str) -> bool {
@@ -757,13 +987,37 @@ fn single_request_media_type(body: &mut Value, pointer: &str, findings: &mut Vec
     let Some(content) = body.get_mut("content").and_then(Value::as_object_mut) else {
         return;
     };
+    // A non-JSON body without a schema is bytes; progenitor needs that said.
+    for (media_type, media) in content.iter_mut() {
+        if let Some(media) = media.as_object_mut()
+            && !is_json(media_type)
+            && !media.contains_key("schema")
+        {
+            media.insert(
+                "schema".into(),
+                json!({"type": "string", "format": "binary"}),
+            );
+        }
+    }
     if content.len() < 2 {
         return;
     }
+    // JSON first, then the bodies progenitor can send, then whatever comes first.
+    let rank = |media_type: &str| {
+        if is_json(media_type) {
+            0
+        } else {
+            match media_type {
+                "application/x-www-form-urlencoded" => 1,
+                "application/octet-stream" => 2,
+                "text/plain" => 3,
+                _ => 4,
+            }
+        }
+    };
     let keep = content
         .keys()
-        .find(|media_type| is_json(media_type))
-        .or_else(|| content.keys().next())
+        .min_by_key(|media_type| rank(media_type))
         .cloned()
         .unwrap_or_default();
     let dropped: Vec<String> = content.keys().filter(|k| **k != keep).cloned().collect();
@@ -813,6 +1067,7 @@ fn normalize_schema(schema: &mut Value, pointer: &str, findings: &mut Vec<Findin
             "`$schema` inside a schema dropped",
         ));
     }
+    type_union(object, pointer, findings);
     open_enum(object, pointer, findings);
     literal_set(object, pointer, findings);
     any_of(object, pointer, findings);
@@ -903,6 +1158,43 @@ fn open_enum(object: &mut Map<String, Value>, pointer: &str, findings: &mut Vec<
         ));
         return;
     }
+}
+
+/// `type: [string, integer]`: one `oneOf` member per type, each with the schema's other
+/// keywords (a keyword applies only to its own type), marked `x-any-of` like any `anyOf`.
+fn type_union(object: &mut Map<String, Value>, pointer: &str, findings: &mut Vec<Finding>) {
+    let Some(Value::Array(kinds)) = object.get("type") else {
+        return;
+    };
+    if kinds.iter().filter(|kind| *kind != "null").count() < 2 {
+        return;
+    }
+    let kinds = kinds.clone();
+    object.remove("type");
+    let shared: Map<String, Value> = ["description", "title", "default", "example", "examples"]
+        .iter()
+        .filter_map(|key| Some(((*key).to_owned(), object.remove(*key)?)))
+        .collect();
+    let rest = std::mem::take(object);
+    let members: Vec<Value> = kinds
+        .iter()
+        .map(|kind| {
+            let mut member = if kind == "null" {
+                Map::new()
+            } else {
+                rest.clone()
+            };
+            member.insert("type".into(), kind.clone());
+            Value::Object(member)
+        })
+        .collect();
+    *object = shared;
+    object.insert("anyOf".into(), Value::Array(members));
+    findings.push(Finding::new(
+        FindingKind::Repaired,
+        &push(pointer, "type"),
+        "a union of types read as a union of one schema per type",
+    ));
 }
 
 /// A union of literals (`anyOf: [{const: a}, {enum: [b, c]}]`) is the enum of all of them.

@@ -168,7 +168,8 @@ pub(crate) fn pipeline(
     strict: bool,
 ) -> Result<(Output, Vec<Finding>), Error> {
     let mut document = load::load(input.spec_text, input.spec_name)?;
-    let mut findings = normalize::normalize(&mut document);
+    let (mut findings, origins) = normalize::normalize_with_origins(&mut document);
+    let repaired = findings.len();
     let budget = round_budget(&document);
     for _ in 0..budget {
         match attempt(&document, input, transport) {
@@ -179,6 +180,10 @@ pub(crate) fn pipeline(
                     }
                     other => Finding::new(FindingKind::Unenforced, "", other.to_string()),
                 }));
+                // Later findings name places in moved schemas: name them in the source instead.
+                for finding in &mut findings[repaired..] {
+                    finding.pointer = normalize::source_pointer(&origins, &finding.pointer);
+                }
                 if strict {
                     let problems: Vec<&Finding> = findings
                         .iter()
@@ -194,7 +199,7 @@ pub(crate) fn pipeline(
                 return Ok((output, findings));
             }
             Err(error) if strict => return Err(error),
-            Err(error) => leave_out(&mut document, error, &mut findings)?,
+            Err(error) => leave_out(&mut document, error, input, &mut findings)?,
         }
     }
     Err(Error::Progenitor(
@@ -247,14 +252,23 @@ fn attempt(
 }
 
 /// Leaves out what `error` names, or gives the error back when it names nothing removable.
-fn leave_out(document: &mut Value, error: Error, findings: &mut Vec<Finding>) -> Result<(), Error> {
+/// An error that names no place (progenitor's own) is traced to one operation by bisection.
+fn leave_out(
+    document: &mut Value,
+    error: Error,
+    input: &Input<'_>,
+    findings: &mut Vec<Finding>,
+) -> Result<(), Error> {
     let pointer = match &error {
         Error::Downlevel { pointer, .. } | Error::NotOpenApi30 { pointer, .. } => pointer.clone(),
         Error::Preflight { operation, .. } => match operation_pointer(document, operation) {
             Some(pointer) => pointer,
             None => return Err(error),
         },
-        _ => return Err(error),
+        _ => match culprit(document, input) {
+            Some(pointer) => pointer,
+            None => return Err(error),
+        },
     };
     let reason = error.to_string();
     if let Some(schema) = enclosing_schema(document, &pointer) {
@@ -300,6 +314,59 @@ fn leave_out(document: &mut Value, error: Error, findings: &mut Vec<Finding>) ->
         }
     }
     Err(error)
+}
+
+/// The one operation whose presence makes generation fail, found by halving the operations
+/// (about `2 log2 n` attempts); `None` when it takes more than one operation, or none, to fail.
+fn culprit(document: &Value, input: &Input<'_>) -> Option<String> {
+    let mut suspects: Vec<String> = document
+        .get("paths")?
+        .as_object()?
+        .iter()
+        .flat_map(|(path, item)| {
+            item.as_object()
+                .into_iter()
+                .flatten()
+                .filter(|(method, _)| crate::downlevel::is_method(method))
+                .map(move |(method, _)| {
+                    crate::pointer::push(&crate::pointer::push("/paths", path), method)
+                })
+        })
+        .collect();
+    let fails_with_only = |kept: &[String]| {
+        let mut trial = document.clone();
+        if let Some(paths) = trial.get_mut("paths").and_then(Value::as_object_mut) {
+            for (path, item) in paths.iter_mut() {
+                if let Some(item) = item.as_object_mut() {
+                    item.retain(|method, _| {
+                        !crate::downlevel::is_method(method)
+                            || kept.contains(&crate::pointer::push(
+                                &crate::pointer::push("/paths", path),
+                                method,
+                            ))
+                    });
+                }
+            }
+        }
+        attempt(&trial, input, None).is_err()
+    };
+    if fails_with_only(&[]) {
+        return None;
+    }
+    while suspects.len() > 1 {
+        let second = suspects.split_off(suspects.len() / 2);
+        if fails_with_only(&suspects) {
+            continue;
+        }
+        if fails_with_only(&second) {
+            suspects = second;
+            continue;
+        }
+        return None;
+    }
+    suspects
+        .pop()
+        .filter(|only| fails_with_only(std::slice::from_ref(only)))
 }
 
 /// The innermost schema location (from [`crate::downlevel::schema_locations`] or below it,
@@ -392,9 +459,9 @@ mod tests {
 
     #[test]
     fn an_operation_progenitor_refuses_is_left_out_and_named() {
-        let spec = r#"{"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {
+        let spec = r##"{"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {
             "/a": {"get": {"responses": {"200": {"description": "ok"}}}},
-            "/b/{id}": {"get": {"responses": {"200": {"description": "ok"}}}}}}"#;
+            "/b": {"$ref": "#/paths/~1a"}}}"##;
         let generated = generate_crate(spec, "t.json", "t", &CrateOptions::default()).unwrap();
         let skipped: Vec<&Finding> = generated
             .report
@@ -402,7 +469,7 @@ mod tests {
             .filter(|f| f.kind == FindingKind::Skipped)
             .collect();
         assert_eq!(skipped.len(), 1, "{:?}", generated.report);
-        assert_eq!(skipped[0].pointer, "/paths/~1b~1{id}/get");
+        assert_eq!(skipped[0].pointer, "/paths/~1b");
         assert!(generated.files["src/generated.rs"].contains("get_a"));
         let strict = generate_crate(spec, "t.json", "t", &CrateOptions { strict: true });
         assert!(strict.is_err());

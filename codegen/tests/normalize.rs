@@ -119,6 +119,19 @@ const FIXTURES: &[(&str, &[&str], &[&str])] = &[
         &["pub scope: ::serde_json::Value"],
     ),
     ("normalize_untagged_union", &[], &["pub enum Target"]),
+    (
+        "normalize_openapi_30",
+        &["repaired /openapi: OpenAPI 3.0.3 read as 3.1"],
+        &["pub next: ::std::option::Option<::std::string::String>"],
+    ),
+    (
+        "normalize_type_union",
+        &[
+            "repaired /paths/~1api~1items~1{id}/get/parameters/0/schema/type: a union of types",
+            "defect /paths/~1api~1items~1{id}/get: path parameter `id` is in the template but not declared",
+        ],
+        &["pub fn get_item(&self)", "pub enum GetItemLimit"],
+    ),
 ];
 
 fn fixtures_dir() -> &'static Path {
