@@ -31,6 +31,9 @@
 //!   struct of optional members that accepts values no member accepts.
 //! - **Inline objects** are moved into `components/schemas`, named from where they sit (see
 //!   `hoist`'s doc), because the emit steps match each struct to its schema by component.
+//!   A union of moved objects told apart by a required `const` string property moves too and
+//!   is listed in [`Normalized::tagged_unions`]; `standalone` gives it the hub's tagged-union
+//!   patch, so it decodes by its tag (`#[serde(tag)]`), not by trying each member.
 //! - **Unsatisfiable closed objects** (`additionalProperties: false` and a required property
 //!   not declared) get the property declared with an unconstrained schema, as their authors
 //!   evidently meant.
@@ -97,15 +100,28 @@ impl std::fmt::Display for Finding {
 
 /// Applies every repair to `document` (a loaded 3.0 or 3.1 document) and returns what it did.
 pub fn normalize(document: &mut Value) -> Vec<Finding> {
-    normalize_with_origins(document).0
+    normalize_with_origins(document).findings
 }
 
 /// Where each schema moved into `components/schemas` came from: component pointer to source
 /// pointer, so that later findings can name the place in the original document.
 pub type Origins = BTreeMap<String, String>;
 
-/// [`normalize`], with the [`Origins`] of the inline objects it moved.
-pub fn normalize_with_origins(document: &mut Value) -> (Vec<Finding>, Origins) {
+/// What [`normalize_with_origins`] found besides its findings.
+#[derive(Clone, Debug, Default)]
+pub struct Normalized {
+    /// Every repair and defect, with its source pointer.
+    pub findings: Vec<Finding>,
+    /// Where each moved schema came from.
+    pub origins: Origins,
+    /// Moved unions whose members are told apart by a `const` string property: component name
+    /// and that property, for a tagged-union patch.
+    pub tagged_unions: Vec<(String, String)>,
+}
+
+/// [`normalize`], with the [`Origins`] of the inline objects it moved and the tagged unions
+/// among them.
+pub fn normalize_with_origins(document: &mut Value) -> Normalized {
     let mut findings = Vec::new();
     document_level(document, &mut findings);
     operation_ids(document, &mut findings);
@@ -115,8 +131,12 @@ pub fn normalize_with_origins(document: &mut Value) -> (Vec<Finding>, Origins) {
         }
     }
     operations(document, &mut findings);
-    let origins = hoist(document);
-    (findings, origins)
+    let (origins, tagged_unions) = hoist(document);
+    Normalized {
+        findings,
+        origins,
+        tagged_unions,
+    }
 }
 
 /// `pointer` in terms of the original document: a place inside a moved schema is named where
@@ -146,7 +166,7 @@ pub fn source_pointer(origins: &Origins, pointer: &str) -> String {
 /// The generated client is the same either way; what changes is that every struct has a
 /// component of its own, which the emit steps need to match each struct to its rules (a real
 /// description may hold its whole API inline).
-fn hoist(document: &mut Value) -> Origins {
+fn hoist(document: &mut Value) -> (Origins, Vec<(String, String)>) {
     let mut taken: BTreeSet<String> = document
         .pointer("/components/schemas")
         .and_then(Value::as_object)
@@ -154,6 +174,7 @@ fn hoist(document: &mut Value) -> Origins {
         .unwrap_or_default();
     let mut hoisted: Vec<(String, Value)> = Vec::new();
     let mut origins = Origins::new();
+    let mut tagged = Vec::new();
     for pointer in crate::downlevel::schema_locations(document) {
         let (base, component) = match location_name(document, &pointer) {
             Some(found) => found,
@@ -166,6 +187,7 @@ fn hoist(document: &mut Value) -> Origins {
             taken: &mut taken,
             hoisted: &mut hoisted,
             origins: &mut origins,
+            tagged: &mut tagged,
         };
         if component {
             for (child, name) in children(schema, &base) {
@@ -181,20 +203,30 @@ fn hoist(document: &mut Value) -> Origins {
                                 context.visit(inner, &grandname, &inner_pointer);
                             }
                         }
+                        // A tagged union moves even here: its patch needs a component.
+                        if context.union_tag(node).is_some() {
+                            context.visit(node, &name, &child_pointer);
+                        }
                     } else {
                         context.visit(node, &name, &child_pointer);
                     }
                 }
+            }
+            if let Some(tag) = context.union_tag(schema)
+                && let Some(name) = pointer.strip_prefix("/components/schemas/")
+            {
+                let name = name.replace("~1", "/").replace("~0", "~");
+                context.tagged.push((name, tag));
             }
         } else {
             context.visit(schema, &base, &pointer);
         }
     }
     if hoisted.is_empty() {
-        return origins;
+        return (origins, tagged);
     }
     let Some(root) = document.as_object_mut() else {
-        return origins;
+        return (origins, tagged);
     };
     let components = root
         .entry("components")
@@ -207,7 +239,7 @@ fn hoist(document: &mut Value) -> Origins {
     {
         schemas.extend(hoisted);
     }
-    origins
+    (origins, tagged)
 }
 
 /// The pointer of a child of the schema at `parent`.
@@ -303,6 +335,7 @@ struct Hoisting<'a> {
     taken: &'a mut BTreeSet<String>,
     hoisted: &'a mut Vec<(String, Value)>,
     origins: &'a mut Origins,
+    tagged: &'a mut Vec<(String, String)>,
 }
 
 impl Hoisting<'_> {
@@ -318,7 +351,8 @@ impl Hoisting<'_> {
             .get("properties")
             .and_then(Value::as_object)
             .is_some_and(|properties| !properties.is_empty());
-        if !is_struct || node.get("$ref").is_some() {
+        let tag = self.union_tag(node);
+        if !(is_struct || tag.is_some()) || node.get("$ref").is_some() {
             return;
         }
         let name = unique_name(name, self.taken);
@@ -344,7 +378,64 @@ impl Hoisting<'_> {
         };
         self.origins
             .insert(push("/components/schemas", &name), pointer.to_owned());
+        if let Some(tag) = tag {
+            self.tagged.push((name.clone(), tag));
+        }
         self.hoisted.push((name, schema));
+    }
+
+    /// The property that tells the members of a `oneOf` of moved objects apart: required by
+    /// each, a different `const` string in each.
+    fn union_tag(&self, node: &Value) -> Option<String> {
+        let members = node.get("oneOf")?.as_array()?;
+        if members.len() < 2 || node.get("properties").is_some() {
+            return None;
+        }
+        let schemas: Vec<&Value> = members
+            .iter()
+            .map(|member| {
+                let name = member
+                    .get("$ref")?
+                    .as_str()?
+                    .strip_prefix("#/components/schemas/")?;
+                self.hoisted
+                    .iter()
+                    .find(|(hoisted, _)| hoisted == name)
+                    .map(|(_, schema)| schema)
+            })
+            .collect::<Option<_>>()?;
+        let constant = |schema: &Value, property: &str| -> Option<String> {
+            let required = schema.get("required")?.as_array()?;
+            if !required.iter().any(|name| name == property) {
+                return None;
+            }
+            let property = schema.get("properties")?.get(property)?;
+            match (
+                property.get("const"),
+                property.get("enum").and_then(Value::as_array),
+            ) {
+                (Some(Value::String(value)), _) => Some(value.clone()),
+                (None, Some(values)) => match values.as_slice() {
+                    [Value::String(value)] => Some(value.clone()),
+                    _ => None,
+                },
+                _ => None,
+            }
+        };
+        let candidates = schemas.first()?.get("properties")?.as_object()?.keys();
+        for property in candidates {
+            let values: Option<Vec<String>> = schemas
+                .iter()
+                .map(|schema| constant(schema, property))
+                .collect();
+            if let Some(values) = values {
+                let distinct: BTreeSet<&String> = values.iter().collect();
+                if distinct.len() == values.len() {
+                    return Some(property.clone());
+                }
+            }
+        }
+        None
     }
 }
 

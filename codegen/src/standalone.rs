@@ -14,7 +14,9 @@ use std::collections::BTreeMap;
 use serde_json::{Value, json};
 
 use crate::normalize::{Finding, FindingKind};
-use crate::{Error, Input, Output, downlevel, emit, load, normalize, patch, preflight, surface};
+use crate::{
+    Error, Input, Output, Patch, downlevel, emit, load, normalize, patch, preflight, surface,
+};
 
 /// How [`generate_crate`] treats what it cannot generate faithfully.
 #[derive(Clone, Copy, Debug, Default)]
@@ -168,10 +170,21 @@ pub(crate) fn pipeline(
     strict: bool,
 ) -> Result<(Output, Vec<Finding>), Error> {
     let mut document = load::load(input.spec_text, input.spec_name)?;
-    let (mut findings, origins) = normalize::normalize_with_origins(&mut document);
+    let normalize::Normalized {
+        mut findings,
+        origins,
+        tagged_unions,
+    } = normalize::normalize_with_origins(&mut document);
     let repaired = findings.len();
+    let given = input.patches.len();
+    let mut patches: Vec<Patch> = input.patches.to_vec();
+    patches.extend(inferred_patches(&tagged_unions, input.patches));
     let budget = round_budget(&document);
     for _ in 0..budget {
+        let input = &Input {
+            patches: &patches,
+            ..*input
+        };
         match attempt(&document, input, transport) {
             Ok((output, unenforced)) => {
                 findings.extend(unenforced.into_iter().map(|error| match error {
@@ -198,6 +211,17 @@ pub(crate) fn pipeline(
                 }
                 return Ok((output, findings));
             }
+            // An inferred patch that does not fit is dropped: the union decodes untagged.
+            Err(Error::Patch { target, reason })
+                if patches[given..].iter().any(|patch| patch.target == target) =>
+            {
+                patches.retain(|patch| patch.target != target);
+                findings.push(Finding::new(
+                    FindingKind::Unenforced,
+                    &target,
+                    format!("read as an untagged union (the first member that fits): {reason}"),
+                ));
+            }
             Err(error) if strict => return Err(error),
             Err(error) => leave_out(&mut document, error, input, &mut findings)?,
         }
@@ -205,6 +229,29 @@ pub(crate) fn pipeline(
     Err(Error::Progenitor(
         "generation did not settle after leaving out one item per round".into(),
     ))
+}
+
+/// A tagged-union patch for each union `normalize` found told apart by a `const` property,
+/// unless `given` already patches that schema. [`Patch`] holds `'static` text, written by hand
+/// for the hub; these few strings per union live as long as the process.
+fn inferred_patches(tagged_unions: &[(String, String)], given: &[Patch]) -> Vec<Patch> {
+    tagged_unions
+        .iter()
+        .map(|(name, tag)| {
+            (
+                crate::pointer::push("/components/schemas", name),
+                tag.as_str(),
+            )
+        })
+        .filter(|(target, _)| given.iter().all(|patch| patch.target != target))
+        .map(|(target, tag)| Patch {
+            target: Box::leak(target.into_boxed_str()),
+            action: crate::Action::TaggedUnion {
+                tag: Box::leak(tag.to_owned().into_boxed_str()),
+            },
+            reason: "a union told apart by a `const` property, found by `normalize`.",
+        })
+        .collect()
 }
 
 /// One more round than there are operations and schema locations: each failing round leaves

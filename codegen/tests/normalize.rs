@@ -104,7 +104,11 @@ const FIXTURES: &[(&str, &[&str], &[&str])] = &[
             "ResponseValue<types::PostRepoCommitSuccess>",
         ],
     ),
-    ("normalize_tagged_union", &[], &["pub enum EventPayload"]),
+    (
+        "normalize_tagged_union",
+        &[],
+        &["#[serde(tag = \"type\")]", "Created(EventPayloadVariant0)"],
+    ),
     (
         "normalize_tuple",
         &["unenforced /components/schemas/Span/properties/range/prefixItems: a tuple of 2"],
