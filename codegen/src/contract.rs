@@ -39,6 +39,9 @@ pub fn typify_keeps(rule: &Rule, all: &[Rule]) -> Result<(), &'static str> {
         Rule::Integer => Err("integers written as `1.0` and integer bounds"),
         Rule::Minimum { .. } | Rule::Maximum { .. } => Err("numeric bounds"),
         Rule::MultipleOf(_) => Err("`multipleOf`"),
+        // `minItems == maxItems > 0` (without `uniqueItems`) is typify's fixed-size array
+        // `[T; N]`, which holds exactly that many items.
+        Rule::MinItems(_) | Rule::MaxItems(_) if fixed_size(all).is_some() => Ok(()),
         Rule::MinItems(_) | Rule::MaxItems(_) => Err("array sizes"),
         Rule::UniqueItems => Err("unique items"),
         Rule::MinProperties(_) | Rule::MaxProperties(_) => Err("object sizes"),
@@ -47,6 +50,19 @@ pub fn typify_keeps(rule: &Rule, all: &[Rule]) -> Result<(), &'static str> {
         Rule::Discriminator => Err("discriminators"),
         Rule::ExactlyOne => Err("`oneOf` exclusivity (it decodes the first variant that fits)"),
     }
+}
+
+/// `N` when typify emits the array schema stating `all` as the fixed-size array `[T; N]`.
+pub fn fixed_size(all: &[Rule]) -> Option<u64> {
+    let min = all.iter().find_map(|rule| match rule {
+        Rule::MinItems(min) => Some(*min),
+        _ => None,
+    })?;
+    let max = all.iter().find_map(|rule| match rule {
+        Rule::MaxItems(max) => Some(*max),
+        _ => None,
+    })?;
+    (min == max && min > 0 && !all.contains(&Rule::UniqueItems)).then_some(min)
 }
 
 /// The Rust type or variant identifier for a schema name or tag value, in UpperCamelCase as

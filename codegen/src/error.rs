@@ -50,6 +50,13 @@ pub enum Error {
     /// contract (`crate::contract`) no longer holds, or the schema needs a name.
     #[error("generated code does not fit: {0}")]
     Mismatch(String),
+    /// A strict run met defects, unenforced rules or things it had to leave out; `report`
+    /// lists every one of them, one per line.
+    #[error("{count} problems in a strict run:{report}")]
+    Strict { count: usize, report: String },
+    /// An argument of the caller is not usable.
+    #[error("{0}")]
+    Usage(String),
 }
 
 fn list(problems: &[Error]) -> String {

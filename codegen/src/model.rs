@@ -169,6 +169,15 @@ impl std::fmt::Display for Owner {
     }
 }
 
+/// The pointer of every place a schema starts ([`Document::schema_roots`]), in document order.
+pub fn schema_locations(document: &Value) -> Vec<String> {
+    Document::new(document)
+        .schema_roots()
+        .into_iter()
+        .map(|at| at.pointer)
+        .collect()
+}
+
 /// A schema where it sits.
 #[derive(Clone, Debug)]
 pub struct SchemaAt<'a> {

@@ -131,7 +131,7 @@ impl Rule {
         if object.contains_key("discriminator") {
             rules.push(Rule::Discriminator);
         }
-        if object.contains_key("oneOf") {
+        if object.contains_key("oneOf") && !stands_for_any_of(object) {
             rules.push(Rule::ExactlyOne);
         }
         rules
@@ -269,4 +269,9 @@ mod tests {
         );
         assert!(Rule::from_schema(&json!(true)).is_empty());
     }
+}
+
+/// A `oneOf` that `normalize` made of an `anyOf`: typify's first-fit enum keeps its meaning.
+pub(crate) fn stands_for_any_of(object: &serde_json::Map<String, Value>) -> bool {
+    object.get(crate::normalize::ANY_OF) == Some(&Value::Bool(true))
 }

@@ -228,7 +228,12 @@ pub(crate) fn patches(document: &mut Value, explicit: &[Patch]) -> Result<Vec<Pa
             continue;
         }
         let schema = &document["components"]["schemas"][&name];
-        let action = infer(document, schema, &decisions);
+        let action = infer(document, schema, &decisions).filter(|action| {
+            // Items of a type the newtype cannot name (an inline union no patch hoisted) leave
+            // the sizes unenforced, and the coverage check names them.
+            *action != Action::BoundedArray
+                || schema.get("items").is_some_and(super::has_rust_type)
+        });
         let decided_something = decisions.secret || decisions.variant_names.is_some();
         match action {
             Some(action) => inferred.push(Patch {
@@ -261,8 +266,12 @@ fn infer(document: &Value, schema: &Value, decisions: &Decisions) -> Option<Acti
     }
     if has("oneOf") {
         let members = ref_members(document, schema)?;
-        return tag_of(&members)
-            .map(|tag| Action::TaggedUnion { tag })
+        let tagged = tag_of(&members).map(|tag| Action::TaggedUnion { tag });
+        // Exclusivity is `oneOf`'s: an `anyOf` admits an object with several members' keys.
+        if crate::rules::stands_for_any_of(object) {
+            return tagged;
+        }
+        return tagged
             .or_else(|| own_keys(&members).map(|keys| Action::ExclusiveUnion { keys }));
     }
     if has("enum") {
@@ -270,14 +279,23 @@ fn infer(document: &Value, schema: &Value, decisions: &Decisions) -> Option<Acti
     }
     match kind {
         Some("integer") => Some(Action::BoundedInteger),
-        Some("array") if has("minItems") || has("maxItems") => Some(Action::BoundedArray),
+        Some("array")
+            if (has("minItems") || has("maxItems"))
+                && crate::contract::fixed_size(&Rule::from_schema(schema)).is_none() =>
+        {
+            Some(Action::BoundedArray)
+        }
         _ if has("x-propertyNames") => Some(Action::ValidatedMap {
             secret: decisions.secret,
         }),
+        // A format no check is written for stays unenforced, and the coverage check names it.
         Some("string")
             if ["pattern", "minLength", "maxLength", "format"]
                 .iter()
-                .any(|key| has(key)) =>
+                .any(|key| has(key))
+                && object
+                    .get("format")
+                    .is_none_or(|format| format.as_str().is_some_and(super::newtypes::checks_format)) =>
         {
             Some(Action::ValidatedString {
                 secret: decisions.secret,
@@ -323,10 +341,23 @@ fn tag_of(members: &[&Map<String, Value>]) -> Option<String> {
                 .and_then(Value::as_array)
                 .is_some_and(|values| matches!(values.as_slice(), [Value::String(_)]))
     };
+    let value = |member: &Map<String, Value>, key: &str| {
+        member
+            .get("properties")
+            .and_then(|properties| properties.get(key))
+            .and_then(|property| property.get("enum"))
+            .map(Value::to_string)
+    };
     let first = members.first()?;
     required(first)
         .into_iter()
-        .find(|key| members.iter().all(|member| is_tag(member, key)))
+        .find(|key| {
+            // Distinct values only: two members with one tag value cannot be told apart by it.
+            let mut seen = std::collections::BTreeSet::new();
+            members
+                .iter()
+                .all(|member| is_tag(member, key) && seen.insert(value(member, key)))
+        })
         .map(str::to_owned)
 }
 

@@ -116,16 +116,21 @@ const VALIDATION_ERROR: &str = "ValidationError";
 /// Applies every patch, in order, to the down-levelled document, then checks that every rule
 /// typify would drop is enforced by one of them.
 pub fn apply(document: &mut Value, patches: &[Patch]) -> Result<Applied, Error> {
-    apply_traced(document, patches, &crate::downlevel::Provenance::default())
+    let (applied, unenforced) =
+        apply_reporting(document, patches, &crate::downlevel::Provenance::default())?;
+    Error::from_problems(unenforced)?;
+    Ok(applied)
 }
 
-/// [`apply`], with the coverage check naming places in the source document through
-/// `provenance` (from [`crate::downlevel::downlevel_traced`]).
-pub fn apply_traced(
+/// [`apply`], with the places of problems named in the source document through `provenance`
+/// (from [`crate::downlevel::downlevel_traced`]), and every rule typify drops that no patch
+/// enforces returned (as [`Error::Unenforced`]) instead of stopping generation: a strict run
+/// stops on them, `cargo xtask generate` reports them.
+pub fn apply_reporting(
     document: &mut Value,
     patches: &[Patch],
     provenance: &crate::downlevel::Provenance,
-) -> Result<Applied, Error> {
+) -> Result<(Applied, Vec<Error>), Error> {
     let mut provenance = provenance.clone();
     infer::hoist_inline(document, &mut provenance)?;
     let inferred = infer::patches(document, patches)?;
@@ -206,8 +211,8 @@ pub fn apply_traced(
         .iter()
         .map(|replacement| replacement.schema.as_str())
         .collect();
-    coverage::check(document, &replaced, &provenance)?;
-    Ok(applied)
+    let unenforced = coverage::unenforced_rules(document, &replaced, &provenance);
+    Ok((applied, unenforced))
 }
 
 /// A patch with its component resolved.
@@ -287,15 +292,7 @@ pub(crate) fn rust_type_of(
         let ident = rust_ident(name, &target.patch.target)?;
         return Ok(quote! { #ident });
     }
-    let plain = schema.as_object().is_some_and(|object| {
-        object.keys().all(|key| {
-            matches!(
-                key.as_str(),
-                "type" | "description" | "example" | "x-examples"
-            )
-        })
-    });
-    match (schema.get("type").and_then(Value::as_str), plain) {
+    match (schema.get("type").and_then(Value::as_str), is_plain(schema)) {
         (Some("string"), true) => Ok(quote! { ::std::string::String }),
         (Some("boolean"), true) => Ok(quote! { bool }),
         (Some("integer"), true) => Ok(quote! { i64 }),
@@ -304,6 +301,29 @@ pub(crate) fn rust_type_of(
             "{what} must be a `$ref` or a plain string, boolean, integer or number; name the schema"
         ))),
     }
+}
+
+/// A schema that is only a type (and its description or example): it needs no type of its own.
+fn is_plain(schema: &Value) -> bool {
+    schema.as_object().is_some_and(|object| {
+        object.keys().all(|key| {
+            matches!(
+                key.as_str(),
+                "type" | "description" | "example" | "x-examples"
+            )
+        })
+    })
+}
+
+/// Whether [`rust_type_of`] can name `schema`: a `$ref`, or a plain string, boolean, integer or
+/// number.
+pub(crate) fn has_rust_type(schema: &Value) -> bool {
+    schema.get("$ref").and_then(Value::as_str).is_some()
+        || (is_plain(schema)
+            && matches!(
+                schema.get("type").and_then(Value::as_str),
+                Some("string" | "boolean" | "integer" | "number")
+            ))
 }
 
 /// `#[doc]` attributes from a schema description and a note, one paragraph each.

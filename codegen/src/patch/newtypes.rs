@@ -349,6 +349,11 @@ pub(super) fn bounded_array(target: &Target<'_>, applied: &mut Applied) -> Resul
     Ok(())
 }
 
+/// Whether [`string_checks`] has a check for `format`.
+pub(super) fn checks_format(format: &str) -> bool {
+    matches!(format, "date-time" | "uri")
+}
+
 /// The checks of a string rule set (`pattern`, `minLength`, `maxLength`, `format`) as code
 /// over a `value: &str`, returning `Err(ValidationError)`. `subject` prefixes messages (e.g.
 /// `key {value:?} `, a format string over `value`); `got`, when given, renders the offending
