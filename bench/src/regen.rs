@@ -5,17 +5,15 @@
 //! the generator works through.
 //!
 //! Both sides run the full pipeline `cargo xtask regen` runs (`hub_api_codegen::generate`: load,
-//! down-level, patches, coverage check, progenitor, typify, prettyplease, surface), with the
-//! hub's patch list for the original spec and the same list repeated once per copy, retargeted
-//! to the copied schemas, for the synthetic one. The patches apply unchanged to renamed
-//! schemas because each reads its rules from the schema itself; measuring `generate_plain`
-//! instead would leave out the patch and coverage steps, whose cost is what most needs watching
-//! as the spec grows.
+//! down-level, patch inference, patches, coverage check, progenitor, typify, prettyplease,
+//! surface). Patches are inferred from the schemas (and their `x-rust-` decisions, copied with
+//! them), so each copy gets its own; measuring `generate_plain` instead would leave out the
+//! patch and coverage steps, whose cost is what most needs watching as the spec grows.
 
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, anyhow, ensure};
-use hub_api_codegen::{self as codegen, Input, Patch};
+use hub_api_codegen::{self as codegen, Input};
 use serde_json::{Map, Value};
 
 use crate::measure::{Bound, Comparison, Side};
@@ -28,7 +26,6 @@ const SCHEMA_REF: &str = "#/components/schemas/";
 pub struct RegenScaling {
     original: String,
     synthetic: String,
-    synthetic_patches: Vec<Patch>,
 }
 
 impl RegenScaling {
@@ -42,11 +39,10 @@ impl RegenScaling {
         // make the original look slower per byte than the synthetic one.
         let original = serde_json::to_string_pretty(&document)?;
         let synthetic = serde_json::to_string_pretty(&synthetic)?;
-        let synthetic_patches = synthetic_patches(codegen::patches::HUB, FACTOR)?;
 
         // Setup check: both generate, and the synthetic output really is about 8 times larger.
-        let small = generate(&original, codegen::patches::HUB)?;
-        let large = generate(&synthetic, &synthetic_patches)?;
+        let small = generate(&original)?;
+        let large = generate(&synthetic)?;
         let growth = large.rust.lines().count() as f64 / small.rust.lines().count() as f64;
         ensure!(
             (FACTOR as f64 * 0.8..=FACTOR as f64 * 1.2).contains(&growth),
@@ -60,16 +56,15 @@ impl RegenScaling {
         Ok(Self {
             original,
             synthetic,
-            synthetic_patches,
         })
     }
 }
 
-fn generate(spec_text: &str, patches: &[Patch]) -> Result<codegen::Output> {
+fn generate(spec_text: &str) -> Result<codegen::Output> {
     Ok(codegen::generate(&Input {
         spec_text,
         spec_name: codegen::SPEC_PATH,
-        patches,
+        patches: &[],
         module_path: codegen::CLIENT_MODULE,
     })?)
 }
@@ -84,12 +79,12 @@ impl Comparison for RegenScaling {
     }
 
     fn sample(&mut self, side: Side) -> Result<Duration> {
-        let (text, patches) = match side {
-            Side::Ours => (&self.synthetic, self.synthetic_patches.as_slice()),
-            Side::Baseline => (&self.original, codegen::patches::HUB),
+        let text = match side {
+            Side::Ours => &self.synthetic,
+            Side::Baseline => &self.original,
         };
         let started = Instant::now();
-        let output = generate(text, patches)?;
+        let output = generate(text)?;
         let elapsed = started.elapsed();
         drop(std::hint::black_box(output));
         Ok(elapsed)
@@ -165,26 +160,6 @@ fn rename_operations(path_item: &mut Value, copy: usize) {
 }
 
 /// The hub's patches once per copy, each retargeted to that copy's schema.
-fn synthetic_patches(patches: &[Patch], factor: usize) -> Result<Vec<Patch>> {
-    let mut all = patches.to_vec();
-    for copy in 2..=factor {
-        for patch in patches {
-            let name = patch
-                .target
-                .strip_prefix("/components/schemas/")
-                .ok_or_else(|| {
-                    anyhow!("patch target {} is not a component schema", patch.target)
-                })?;
-            // `Patch::target` is `&'static str` (patch lists are constants); a few hundred short
-            // strings leaked once per run are the simplest way to build one at runtime.
-            let target: &'static str =
-                Box::leak(format!("/components/schemas/{}", renamed(name, copy)).into_boxed_str());
-            all.push(Patch { target, ..*patch });
-        }
-    }
-    Ok(all)
-}
-
 #[cfg(test)]
 mod tests {
     use serde_json::json;

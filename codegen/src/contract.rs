@@ -4,7 +4,7 @@
 //! - what typify keeps of a schema's rules and what it drops ([`typify_keeps`]); a dropped
 //!   rule must be enforced by a patch, or [`crate::patch`]'s coverage check stops generation;
 //! - how they name things: types and variants in typify's UpperCamelCase ([`rust_ident`]),
-//!   an inline object property's type `<Parent><Property>` ([`inline_type_name`]), operation
+//!   an inline schema's type `<Parent><Property>...` ([`type_name_at`], [`type_names`]), operation
 //!   methods in snake_case ([`method_name`]) and builder types in UpperCamelCase
 //!   ([`builder_name`]);
 //! - which inputs make progenitor panic: those are refused by [`crate::preflight`], which
@@ -14,7 +14,7 @@ use quote::format_ident;
 use serde_json::Value;
 
 use crate::Error;
-use crate::model::Owner;
+use crate::model::{Document, Owner, SchemaAt, Visit};
 use crate::rules::Rule;
 
 /// Whether typify 0.8 enforces `rule` in the type it generates for a schema stating `all`
@@ -86,12 +86,6 @@ pub fn rust_ident(name: &str, pointer: &str) -> Result<syn::Ident, Error> {
     syn::parse_str::<syn::Ident>(&out)
         .map(|_| format_ident!("{out}"))
         .map_err(|_| Error::patch(pointer, format!("`{name}` does not make a Rust identifier")))
-}
-
-/// The name typify gives the type of an inline object or enum property: the parent type's
-/// name followed by the property's (`Settings` + `ui_theme` -> `SettingsUiTheme`).
-pub fn inline_type_name(parent: &str, property: &str, pointer: &str) -> Result<String, Error> {
-    Ok(format!("{parent}{}", rust_ident(property, pointer)?))
 }
 
 /// progenitor's method name for an `operationId` (`listNotifications` -> `list_notifications`).
@@ -174,6 +168,29 @@ pub fn type_name_at(
     Ok(name)
 }
 
+/// Every schema of the document (roots first, then depth first) with the name typify gives the
+/// type it would generate for it ([`rust_ident`] for a component, [`type_name_at`] below).
+/// Schemas that cannot be named (under a path item's shared parameters) are left out.
+pub fn type_names(document: &Value) -> Vec<(String, SchemaAt<'_>)> {
+    let mut named = Vec::new();
+    for root in Document::new(document).schema_roots() {
+        let root_pointer = root.pointer.clone();
+        crate::model::walk(root, &mut |at: &SchemaAt<'_>| {
+            let name = match &at.owner {
+                Owner::Schema(component) if at.pointer == root_pointer => {
+                    rust_ident(component, &at.pointer).map(|ident| ident.to_string())
+                }
+                owner => type_name_at(document, &root_pointer, owner, &at.pointer),
+            };
+            if let Ok(name) = name {
+                named.push((name, at.clone()));
+            }
+            Visit::Descend
+        });
+    }
+    named
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -190,9 +207,15 @@ mod tests {
         );
         assert_eq!(rust_ident("2fa", "").unwrap().to_string(), "V2fa");
         assert!(rust_ident("---", "").is_err());
+        let document = serde_json::json!({"components": {"schemas": {"Settings": {
+            "properties": {"ui_theme": {"items": {"enum": ["a"]}}}}}}});
+        let names: Vec<String> = type_names(&document)
+            .into_iter()
+            .map(|(name, _)| name)
+            .collect();
         assert_eq!(
-            inline_type_name("Settings", "ui_theme", "").unwrap(),
-            "SettingsUiTheme"
+            names,
+            ["Settings", "SettingsUiTheme", "SettingsUiThemeItem"]
         );
     }
 

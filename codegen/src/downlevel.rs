@@ -2,18 +2,21 @@
 //!
 //! Each rewrite keeps the meaning of the schema:
 //!
-//! | 3.1                                   | 3.0                                              |
-//! |---------------------------------------|--------------------------------------------------|
-//! | `openapi: 3.1.x`                      | `openapi: 3.0.3`                                 |
-//! | `type: [T, "null"]`                   | `type: T`, `nullable: true`                      |
-//! | `type: "null"`                        | `enum: [null]`, `nullable: true`                 |
-//! | `oneOf`/`anyOf` with a `{type: null}` | the other members, `nullable: true`              |
-//! | `const: v`                            | `enum: [v]` (and `type` inferred from `v`)       |
-//! | `examples: [a, b]` (in a schema)      | `example: a`, `x-examples: [a, b]`               |
-//! | `exclusiveMinimum: n` (a number)      | `minimum: n`, `exclusiveMinimum: true`           |
-//! | `$ref` with sibling keywords          | `allOf: [{$ref}]` beside the siblings            |
-//! | `propertyNames: S`                    | `x-propertyNames: S`, for a patch to enforce     |
-//! | `$comment`                            | `x-comment`                                      |
+//! | 3.1                                   | 3.0                                        | fixture; unit test      |
+//! |---------------------------------------|--------------------------------------------|-------------------------|
+//! | `openapi: 3.1.x`                      | `openapi: 3.0.3`                           | every one; `sets_the_version` |
+//! | `type: [T, "null"]`                   | `type: T`, `nullable: true`                | `downlevel_nullable`; `nullable_type_arrays` |
+//! | `type: "null"`                        | `enum: [null]`, `nullable: true`           | `downlevel_nullable`; `nullable_type_arrays` |
+//! | `oneOf`/`anyOf` with a `{type: null}` | the other members, `nullable: true`        | `downlevel_nullable`; `nullable_unions` |
+//! | `const: v`                            | `enum: [v]` (and `type` inferred from `v`) | `downlevel_const`; `const_becomes_a_one_value_enum_with_its_type` |
+//! | `examples: [a, b]` (in a schema)      | `example: a`, `x-examples: [a, b]`         | `downlevel_examples`; `schema_examples_but_not_media_type_examples` |
+//! | `exclusiveMinimum: n` (a number)      | `minimum: n`, `exclusiveMinimum: true`     | `downlevel_exclusive_bounds`; `exclusive_bounds` |
+//! | `$ref` with sibling keywords          | `allOf: [{$ref}]` beside the siblings      | `downlevel_ref_siblings`; `ref_with_siblings` |
+//! | `propertyNames: S`                    | `x-propertyNames: S`, for a patch          | `patch_validated_map`; `property_names_are_carried_for_patches` |
+//! | `$comment`                            | `x-comment`                                | none; `comments_become_extensions` |
+//!
+//! Schemas are found through [`crate::model`]; every problem is reported together, and the
+//! [`Provenance`] maps each moved schema back to its pointer in the source.
 //!
 //! Anything else 3.0 cannot express (tuple `prefixItems`, `if`/`then`, `unevaluated*`, a type
 //! union of two non-null types, ...) stops generation with the JSON pointer and the reason:
@@ -768,6 +771,33 @@ mod tests {
         assert_eq!(
             item["post"]["responses"]["200"]["headers"]["h"]["schema"],
             json!({"minimum": 1, "exclusiveMinimum": true})
+        );
+    }
+
+    #[test]
+    fn comments_become_extensions() {
+        assert_eq!(
+            down(json!({"$comment": "why", "type": "string"})),
+            json!({"type": "string", "x-comment": "why"})
+        );
+    }
+
+    #[test]
+    fn reports_every_problem_at_its_source_pointer() {
+        let schema = json!({"properties": {
+            "a": {"prefixItems": []},
+            "b": {"$ref": "#/components/schemas/T", "allOf": [{"if": {}}], "description": "d"},
+            "c": {"oneOf": [{"type": "null"}, {"type": "string"}, {"type": "null"}, {"then": {}}]}
+        }});
+        let error = downlevel(&doc(schema)).unwrap_err();
+        let messages: Vec<String> = error.problems().iter().map(ToString::to_string).collect();
+        assert_eq!(
+            messages,
+            [
+                "cannot down-level /components/schemas/S/properties/a/prefixItems: tuple validation does not exist in OpenAPI 3.0",
+                "cannot down-level /components/schemas/S/properties/b/allOf/0/if: conditional schemas do not exist in OpenAPI 3.0",
+                "cannot down-level /components/schemas/S/properties/c/oneOf/3/then: conditional schemas do not exist in OpenAPI 3.0",
+            ]
         );
     }
 }

@@ -6,7 +6,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use progenitor::{GenerationSettings, Generator, HooksMode, InterfaceStyle, TagStyle};
 use serde_json::Value;
 
-use crate::model::push;
+use crate::model::{Owner, push};
 use crate::patch::Applied;
 use crate::{Error, Input};
 
@@ -311,59 +311,25 @@ fn tolerant_type_names(
     document: &Value,
     applied: &Applied,
 ) -> Result<std::collections::BTreeSet<String>, Error> {
-    let mut names = std::collections::BTreeSet::new();
-    for (name, schema) in document
-        .pointer("/components/schemas")
-        .and_then(Value::as_object)
+    Ok(crate::contract::type_names(document)
         .into_iter()
-        .flatten()
-    {
-        if applied.request_only.contains(name) {
-            continue;
-        }
-        let pointer = format!("/components/schemas/{name}");
-        let ident = crate::contract::rust_ident(name, &pointer)?.to_string();
-        for property in schema
-            .get("properties")
-            .and_then(Value::as_object)
-            .into_iter()
-            .flat_map(|properties| properties.keys())
-        {
-            names.insert(crate::contract::inline_type_name(
-                &ident, property, &pointer,
-            )?);
-        }
-        names.insert(ident);
-    }
-    Ok(names)
+        .filter(|(_, at)| {
+            at.depth <= 1
+                && matches!(&at.owner, Owner::Schema(component) if !applied.request_only.contains(component))
+                && (at.depth == 0 || at.pointer.rsplit('/').nth(1) == Some("properties"))
+        })
+        .map(|(name, _)| name)
+        .collect())
 }
 
-/// Generated struct name -> its object schema: every component, and every inline object
-/// property of a component (typify names those `<Component><Property>`).
+/// Generated struct name -> its object schema: every schema with `properties`, by the name
+/// typify gives its type (a component's own name wins over an inline type named the same).
 fn struct_schemas(document: &Value) -> Result<std::collections::BTreeMap<String, &Value>, Error> {
     let mut out = std::collections::BTreeMap::new();
-    for (name, schema) in document
-        .pointer("/components/schemas")
-        .and_then(Value::as_object)
-        .into_iter()
-        .flatten()
-    {
-        let pointer = format!("/components/schemas/{name}");
-        let ident = crate::contract::rust_ident(name, &pointer)?.to_string();
-        for (property, sub) in schema
-            .get("properties")
-            .and_then(Value::as_object)
-            .into_iter()
-            .flatten()
-        {
-            if sub.get("properties").is_some() {
-                out.insert(
-                    crate::contract::inline_type_name(&ident, property, &pointer)?,
-                    sub,
-                );
-            }
+    for (name, at) in crate::contract::type_names(document) {
+        if at.depth == 0 || at.schema.get("properties").is_some() {
+            out.entry(name).or_insert(at.schema);
         }
-        out.insert(ident, schema);
     }
     Ok(out)
 }

@@ -9,7 +9,6 @@ use quote::ToTokens;
 use serde_json::Value;
 
 use crate::contract;
-use crate::model::{Document, Owner, SchemaAt, Visit};
 use crate::rules::Rule;
 
 /// Renders the surface of `file` (a generated client) for the operations of `document`.
@@ -58,20 +57,8 @@ impl Rules<'_> {
 /// Every schema of the document by the name typify gives its type (first one wins).
 fn schemas_by_type_name(document: &Value) -> BTreeMap<String, &Value> {
     let mut names = BTreeMap::new();
-    for root in Document::new(document).schema_roots() {
-        let root_pointer = root.pointer.clone();
-        crate::model::walk(root, &mut |at: &SchemaAt<'_>| {
-            let name = match &at.owner {
-                Owner::Schema(component) if at.pointer == root_pointer => {
-                    contract::rust_ident(component, &at.pointer).map(|ident| ident.to_string())
-                }
-                owner => contract::type_name_at(document, &root_pointer, owner, &at.pointer),
-            };
-            if let Ok(name) = name {
-                names.entry(name).or_insert(at.schema);
-            }
-            Visit::Descend
-        });
+    for (name, at) in contract::type_names(document) {
+        names.entry(name).or_insert(at.schema);
     }
     names
 }
