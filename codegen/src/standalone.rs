@@ -318,20 +318,20 @@ fn leave_out(
         },
     };
     let reason = error.to_string();
-    if let Some(schema) = enclosing_schema(document, &pointer) {
-        if let Some(node) = document.pointer_mut(&schema) {
-            let description = node.get("description").cloned();
-            *node = json!({});
-            if let Some(description) = description {
-                node["description"] = description;
-            }
-            findings.push(Finding::new(
-                FindingKind::Skipped,
-                &schema,
-                format!("read as any JSON value: {reason}"),
-            ));
-            return Ok(());
+    if let Some(schema) = enclosing_schema(document, &pointer)
+        && let Some(node) = document.pointer_mut(&schema)
+    {
+        let description = node.get("description").cloned();
+        *node = json!({});
+        if let Some(description) = description {
+            node["description"] = description;
         }
+        findings.push(Finding::new(
+            FindingKind::Skipped,
+            &schema,
+            format!("read as any JSON value: {reason}"),
+        ));
+        return Ok(());
     }
     if let Some((path, method)) = operation_of(&pointer) {
         let removed = document
@@ -444,7 +444,9 @@ fn enclosing_schema(document: &Value, pointer: &str) -> Option<String> {
             _ => break,
         };
         current = format!("{current}/{}", tokens[index..index + step].join("/"));
-        if document.pointer(&current).is_some_and(Value::is_object) {
+        // Every step is a schema position, so whatever stands there (a mapping or not) is the
+        // schema to replace.
+        if document.pointer(&current).is_some() {
             deepest = current.clone();
         }
         index += step;
