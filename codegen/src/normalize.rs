@@ -1075,7 +1075,8 @@ fn unify_bodies(
                 .join(", ")
         ),
     ));
-    Some(json!({"anyOf": members}))
+    // `oneOf` marked `x-any-of`: a first-fit enum, as `any_of` hands on every `anyOf`.
+    Some(json!({"oneOf": members, "x-any-of": true}))
 }
 
 /// Keeps one media type of a request body with several: the JSON one, else the first.
@@ -1520,7 +1521,9 @@ pub(crate) fn refusal(schema: &Map<String, Value>, value: &Value) -> Option<Stri
             .is_some_and(|number| number.fract() == 0.0 && number.is_finite()),
         _ => true,
     };
-    if !types.is_empty() && !types.iter().any(|kind| fits(kind)) && !(nullable && value.is_null()) {
+    let fits_a_type =
+        types.is_empty() || types.iter().any(|kind| fits(kind)) || (nullable && value.is_null());
+    if !fits_a_type {
         return Some(format!("not of type {}", types.join(" or ")));
     }
     if let Some(values) = schema.get("enum").and_then(Value::as_array)

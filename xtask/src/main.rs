@@ -80,10 +80,10 @@ fn generate(root: &Path, args: &[String]) -> Result<()> {
     let mut rest = args.iter();
     while let Some(arg) = rest.next() {
         forwarded.push(arg.clone());
-        if arg == "--spec" || arg == "--out" {
-            if let Some(path) = rest.next() {
-                forwarded.push(here.join(path).to_string_lossy().into_owned());
-            }
+        if (arg == "--spec" || arg == "--out")
+            && let Some(path) = rest.next()
+        {
+            forwarded.push(here.join(path).to_string_lossy().into_owned());
         }
     }
     regen(root, &forwarded)
