@@ -5,7 +5,9 @@
 use std::path::Path;
 
 fn main() {
-    let spec_path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec/openapi.yaml");
+    let spec_path =
+        Path::new(&std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"))
+            .join("../spec/openapi.yaml");
     println!("cargo:rerun-if-changed={}", spec_path.display());
     let spec = std::fs::read_to_string(&spec_path)
         .unwrap_or_else(|error| panic!("reading {}: {error}", spec_path.display()));

@@ -130,6 +130,6 @@ mod tests {
         };
         assert_eq!(payload.event.action, "update");
         assert_eq!(payload.repo.name.as_deref(), Some("acme/bert-tiny"));
-        assert_eq!(payload.extra.get("novel"), Some(&serde_json::json!(1)));
+        assert_eq!(payload.extra["novel"], serde_json::json!(1));
     }
 }

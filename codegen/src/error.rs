@@ -30,6 +30,13 @@ pub enum Error {
     /// The generated tokens are not valid Rust (a bug in a patch's emitted code).
     #[error("generated code does not parse: {0}")]
     Syntax(String),
+    /// A strict run met defects, unenforced rules or things it had to leave out; `report`
+    /// lists every one of them, one per line.
+    #[error("{count} problems in a strict run:{report}")]
+    Strict { count: usize, report: String },
+    /// An argument of the caller is not usable.
+    #[error("{0}")]
+    Usage(String),
 }
 
 impl Error {

@@ -4,6 +4,7 @@
 //! each its own module with its own tests:
 //!
 //! 1. [`load`]: YAML or JSON text to a JSON value, with the exact location of a parse error;
+//!    then [`normalize`]: the repairs that make a real-world document generable, each reported;
 //! 2. [`downlevel`]: OpenAPI 3.1 to the 3.0 that progenitor 0.15 and typify 0.8 accept, failing
 //!    with a JSON pointer on anything 3.0 cannot express;
 //! 3. [`patch`]: declarative patches ([`patches::HUB`]) that restore what the generators drop;
@@ -11,20 +12,25 @@
 //! 5. [`emit`]: progenitor and typify, then deterministic formatting with prettyplease.
 //!
 //! [`surface`] renders the public API of generated code as reviewable text for snapshots.
+//! [`standalone`] runs the same steps on any document and writes a crate ([`generate_crate`]).
 
 pub mod cli;
 pub mod downlevel;
 pub mod emit;
 mod error;
 pub mod load;
+pub mod normalize;
 pub mod patch;
 pub mod patches;
 mod pointer;
 pub mod preflight;
+pub mod standalone;
 pub mod surface;
 
 pub use error::Error;
+pub use normalize::{Finding, FindingKind};
 pub use patch::{Action, Patch};
+pub use standalone::{CrateOptions, GeneratedCrate, generate_crate};
 
 use serde_json::Value;
 
@@ -63,24 +69,7 @@ pub fn generate(input: &Input<'_>) -> Result<Output, Error> {
 /// in the crate that mounts the file) and that crate implementing progenitor's `ClientHooks`
 /// with it, so that it decides how every built request is executed.
 fn generate_with_transport(input: &Input<'_>, transport: Option<&str>) -> Result<Output, Error> {
-    let document = load::load(input.spec_text, input.spec_name)?;
-    let mut downlevelled = downlevel::downlevel(&document)?;
-    let applied = patch::apply(&mut downlevelled, input.patches)?;
-    preflight::check(&downlevelled)?;
-    let file = emit::emit(
-        &downlevelled,
-        &applied,
-        input,
-        emit::Fidelity::Faithful,
-        transport,
-    )?;
-    let surface = surface::render(&file, &downlevelled);
-    let rust = emit::format(&file, input);
-    Ok(Output {
-        rust,
-        downlevelled,
-        surface,
-    })
+    standalone::pipeline(input, transport, true).map(|(output, _repairs)| output)
 }
 
 /// What progenitor and typify emit from the down-levelled spec alone: no patches, no coverage

@@ -3107,7 +3107,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         #[serde(default, deserialize_with = "deserialize_present")]
         pub scope: ::std::option::Option<::std::string::String>,
         #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+        pub extra: UnknownFields,
     }
     impl<'de> ::serde::Deserialize<'de> for WebhookEvent {
         fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
@@ -3146,7 +3146,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
                     let mut field_1: ::std::option::Option<
                         ::std::option::Option<::std::string::String>,
                     > = ::std::option::Option::None;
-                    let mut extra = ::serde_json::Map::new();
+                    let mut extra = UnknownFields::new();
                     while let ::std::option::Option::Some(key) = map
                         .next_key_seed(OpenKeySeed(field))?
                     {
@@ -3944,7 +3944,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         #[serde(default, deserialize_with = "deserialize_present")]
         pub owner: ::std::option::Option<WebhookOwner>,
         #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+        pub extra: UnknownFields,
     }
     impl<'de> ::serde::Deserialize<'de> for WebhookMovedTo {
         fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
@@ -3985,7 +3985,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
                     let mut field_1: ::std::option::Option<
                         ::std::option::Option<WebhookOwner>,
                     > = ::std::option::Option::None;
-                    let mut extra = ::serde_json::Map::new();
+                    let mut extra = UnknownFields::new();
                     while let ::std::option::Option::Some(key) = map
                         .next_key_seed(OpenKeySeed(field))?
                     {
@@ -4036,7 +4036,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         #[serde(default, deserialize_with = "deserialize_present")]
         pub id: ::std::option::Option<::std::string::String>,
         #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+        pub extra: UnknownFields,
     }
     impl<'de> ::serde::Deserialize<'de> for WebhookOwner {
         fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
@@ -4072,7 +4072,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
                     let mut field_0: ::std::option::Option<
                         ::std::option::Option<::std::string::String>,
                     > = ::std::option::Option::None;
-                    let mut extra = ::serde_json::Map::new();
+                    let mut extra = UnknownFields::new();
                     while let ::std::option::Option::Some(key) = map
                         .next_key_seed(OpenKeySeed(field))?
                     {
@@ -4150,7 +4150,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         #[serde(default, deserialize_with = "deserialize_present")]
         pub webhook: ::std::option::Option<WebhookPayloadWebhook>,
         #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+        pub extra: UnknownFields,
     }
     impl<'de> ::serde::Deserialize<'de> for WebhookPayload {
         fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
@@ -4217,7 +4217,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
                     let mut field_7: ::std::option::Option<
                         ::std::option::Option<WebhookPayloadWebhook>,
                     > = ::std::option::Option::None;
-                    let mut extra = ::serde_json::Map::new();
+                    let mut extra = UnknownFields::new();
                     while let ::std::option::Option::Some(key) = map
                         .next_key_seed(OpenKeySeed(field))?
                     {
@@ -4322,7 +4322,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         #[serde(default, deserialize_with = "deserialize_present")]
         pub url: ::std::option::Option<WebhookUrls>,
         #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+        pub extra: UnknownFields,
     }
     impl<'de> ::serde::Deserialize<'de> for WebhookPayloadComment {
         fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
@@ -4378,7 +4378,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
                     let mut field_4: ::std::option::Option<
                         ::std::option::Option<WebhookUrls>,
                     > = ::std::option::Option::None;
-                    let mut extra = ::serde_json::Map::new();
+                    let mut extra = UnknownFields::new();
                     while let ::std::option::Option::Some(key) = map
                         .next_key_seed(OpenKeySeed(field))?
                     {
@@ -4481,7 +4481,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         #[serde(default, deserialize_with = "deserialize_present")]
         pub url: ::std::option::Option<WebhookUrls>,
         #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+        pub extra: UnknownFields,
     }
     impl<'de> ::serde::Deserialize<'de> for WebhookPayloadDiscussion {
         fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
@@ -4545,7 +4545,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
                     let mut field_6: ::std::option::Option<
                         ::std::option::Option<WebhookUrls>,
                     > = ::std::option::Option::None;
-                    let mut extra = ::serde_json::Map::new();
+                    let mut extra = UnknownFields::new();
                     while let ::std::option::Option::Some(key) = map
                         .next_key_seed(OpenKeySeed(field))?
                     {
@@ -4663,7 +4663,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         #[serde(default, deserialize_with = "deserialize_present")]
         pub url: ::std::option::Option<WebhookUrls>,
         #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+        pub extra: UnknownFields,
     }
     impl<'de> ::serde::Deserialize<'de> for WebhookPayloadRepo {
         fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
@@ -4727,7 +4727,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
                     let mut field_6: ::std::option::Option<
                         ::std::option::Option<WebhookUrls>,
                     > = ::std::option::Option::None;
-                    let mut extra = ::serde_json::Map::new();
+                    let mut extra = UnknownFields::new();
                     while let ::std::option::Option::Some(key) = map
                         .next_key_seed(OpenKeySeed(field))?
                     {
@@ -4821,7 +4821,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         #[serde(default, deserialize_with = "deserialize_present")]
         pub version: ::std::option::Option<crate::generated::types::WebhookVersion>,
         #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+        pub extra: UnknownFields,
     }
     impl<'de> ::serde::Deserialize<'de> for WebhookPayloadWebhook {
         fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
@@ -4862,7 +4862,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
                     let mut field_1: ::std::option::Option<
                         ::std::option::Option<crate::generated::types::WebhookVersion>,
                     > = ::std::option::Option::None;
-                    let mut extra = ::serde_json::Map::new();
+                    let mut extra = UnknownFields::new();
                     while let ::std::option::Option::Some(key) = map
                         .next_key_seed(OpenKeySeed(field))?
                     {
@@ -4960,7 +4960,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         #[serde(rename = "ref")]
         pub ref_: ::std::string::String,
         #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+        pub extra: UnknownFields,
     }
     impl<'de> ::serde::Deserialize<'de> for WebhookUpdatedRef {
         fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
@@ -5004,7 +5004,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
                         ::std::option::Option<::std::string::String>,
                     > = ::std::option::Option::None;
                     let mut field_2: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                    let mut extra = ::serde_json::Map::new();
+                    let mut extra = UnknownFields::new();
                     while let ::std::option::Option::Some(key) = map
                         .next_key_seed(OpenKeySeed(field))?
                     {
@@ -5056,7 +5056,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         #[serde(default, deserialize_with = "deserialize_present")]
         pub web: ::std::option::Option<::std::string::String>,
         #[serde(flatten)]
-        pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+        pub extra: UnknownFields,
     }
     impl<'de> ::serde::Deserialize<'de> for WebhookUrls {
         fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
@@ -5097,7 +5097,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
                     let mut field_1: ::std::option::Option<
                         ::std::option::Option<::std::string::String>,
                     > = ::std::option::Option::None;
-                    let mut extra = ::serde_json::Map::new();
+                    let mut extra = UnknownFields::new();
                     while let ::std::option::Option::Some(key) = map
                         .next_key_seed(OpenKeySeed(field))?
                     {
@@ -9446,10 +9446,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
                 ::std::option::Option<::std::string::String>,
                 ::std::string::String,
             >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
+            extra: ::std::result::Result<super::UnknownFields, ::std::string::String>,
         }
         impl ::std::default::Default for WebhookEvent {
             fn default() -> Self {
@@ -9487,9 +9484,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
             }
             pub fn extra<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
+                T: ::std::convert::TryInto<super::UnknownFields>,
                 T::Error: ::std::fmt::Display,
             {
                 self.extra = value
@@ -10563,10 +10558,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
                 ::std::option::Option<super::WebhookOwner>,
                 ::std::string::String,
             >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
+            extra: ::std::result::Result<super::UnknownFields, ::std::string::String>,
         }
         impl ::std::default::Default for WebhookMovedTo {
             fn default() -> Self {
@@ -10604,9 +10596,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
             }
             pub fn extra<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
+                T: ::std::convert::TryInto<super::UnknownFields>,
                 T::Error: ::std::fmt::Display,
             {
                 self.extra = value
@@ -10644,10 +10634,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
                 ::std::option::Option<::std::string::String>,
                 ::std::string::String,
             >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
+            extra: ::std::result::Result<super::UnknownFields, ::std::string::String>,
         }
         impl ::std::default::Default for WebhookOwner {
             fn default() -> Self {
@@ -10670,9 +10657,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
             }
             pub fn extra<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
+                T: ::std::convert::TryInto<super::UnknownFields>,
                 T::Error: ::std::fmt::Display,
             {
                 self.extra = value
@@ -10733,10 +10718,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
                 ::std::option::Option<super::WebhookPayloadWebhook>,
                 ::std::string::String,
             >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
+            extra: ::std::result::Result<super::UnknownFields, ::std::string::String>,
         }
         impl ::std::default::Default for WebhookPayload {
             fn default() -> Self {
@@ -10862,9 +10844,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
             }
             pub fn extra<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
+                T: ::std::convert::TryInto<super::UnknownFields>,
                 T::Error: ::std::fmt::Display,
             {
                 self.extra = value
@@ -10930,10 +10910,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
                 ::std::option::Option<super::WebhookUrls>,
                 ::std::string::String,
             >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
+            extra: ::std::result::Result<super::UnknownFields, ::std::string::String>,
         }
         impl ::std::default::Default for WebhookPayloadComment {
             fn default() -> Self {
@@ -11008,9 +10985,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
             }
             pub fn extra<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
+                T: ::std::convert::TryInto<super::UnknownFields>,
                 T::Error: ::std::fmt::Display,
             {
                 self.extra = value
@@ -11080,10 +11055,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
                 ::std::option::Option<super::WebhookUrls>,
                 ::std::string::String,
             >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
+            extra: ::std::result::Result<super::UnknownFields, ::std::string::String>,
         }
         impl ::std::default::Default for WebhookPayloadDiscussion {
             fn default() -> Self {
@@ -11186,9 +11158,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
             }
             pub fn extra<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
+                T: ::std::convert::TryInto<super::UnknownFields>,
                 T::Error: ::std::fmt::Display,
             {
                 self.extra = value
@@ -11259,10 +11229,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
                 ::std::option::Option<super::WebhookUrls>,
                 ::std::string::String,
             >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
+            extra: ::std::result::Result<super::UnknownFields, ::std::string::String>,
         }
         impl ::std::default::Default for WebhookPayloadRepo {
             fn default() -> Self {
@@ -11363,9 +11330,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
             }
             pub fn extra<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
+                T: ::std::convert::TryInto<super::UnknownFields>,
                 T::Error: ::std::fmt::Display,
             {
                 self.extra = value
@@ -11417,10 +11382,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
                 ::std::option::Option<crate::generated::types::WebhookVersion>,
                 ::std::string::String,
             >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
+            extra: ::std::result::Result<super::UnknownFields, ::std::string::String>,
         }
         impl ::std::default::Default for WebhookPayloadWebhook {
             fn default() -> Self {
@@ -11458,9 +11420,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
             }
             pub fn extra<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
+                T: ::std::convert::TryInto<super::UnknownFields>,
                 T::Error: ::std::fmt::Display,
             {
                 self.extra = value
@@ -11672,10 +11632,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
                 ::std::string::String,
             >,
             ref_: ::std::result::Result<::std::string::String, ::std::string::String>,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
+            extra: ::std::result::Result<super::UnknownFields, ::std::string::String>,
         }
         impl ::std::default::Default for WebhookUpdatedRef {
             fn default() -> Self {
@@ -11726,9 +11683,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
             }
             pub fn extra<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
+                T: ::std::convert::TryInto<super::UnknownFields>,
                 T::Error: ::std::fmt::Display,
             {
                 self.extra = value
@@ -11772,10 +11727,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
                 ::std::option::Option<::std::string::String>,
                 ::std::string::String,
             >,
-            extra: ::std::result::Result<
-                ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                ::std::string::String,
-            >,
+            extra: ::std::result::Result<super::UnknownFields, ::std::string::String>,
         }
         impl ::std::default::Default for WebhookUrls {
             fn default() -> Self {
@@ -11813,9 +11765,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
             }
             pub fn extra<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<
-                    ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                >,
+                T: ::std::convert::TryInto<super::UnknownFields>,
                 T::Error: ::std::fmt::Display,
             {
                 self.extra = value
@@ -11944,9 +11894,57 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
             ::std::option::Option::None => ::std::result::Result::Ok(()),
         }
     }
+    /// The properties of an open object that its schema does not list, in the order they
+    /// arrived, each kept as the JSON text it arrived as.
+    pub type UnknownFields = ::indexmap::IndexMap<::std::string::String, RawJson>;
+    /// A JSON value kept exactly as it was received: an unknown property passes through
+    /// untouched, numbers beyond `f64` and their spelling included. Two values are equal
+    /// when they are the same JSON (compared as `serde_json::Value` where both fit one,
+    /// as text otherwise).
+    #[derive(Clone, Debug, ::serde::Serialize, ::serde::Deserialize)]
+    #[serde(transparent)]
+    pub struct RawJson(::std::boxed::Box<::serde_json::value::RawValue>);
+    impl RawJson {
+        /// The JSON text, as received.
+        pub fn get(&self) -> &str {
+            self.0.get()
+        }
+        /// Decodes the text into `T`; a number beyond `f64` fails for `serde_json::Value`.
+        pub fn decode<T: ::serde::de::DeserializeOwned>(
+            &self,
+        ) -> ::std::result::Result<T, ::serde_json::Error> {
+            ::serde_json::from_str(self.0.get())
+        }
+        /// The value as a `serde_json::Value`, when it fits one.
+        pub fn to_value(
+            &self,
+        ) -> ::std::result::Result<::serde_json::Value, ::serde_json::Error> {
+            self.decode()
+        }
+    }
+    impl ::std::fmt::Display for RawJson {
+        fn fmt(&self, formatter: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            formatter.write_str(self.0.get())
+        }
+    }
+    impl ::std::cmp::PartialEq for RawJson {
+        fn eq(&self, other: &Self) -> bool {
+            match (self.to_value(), other.to_value()) {
+                (::std::result::Result::Ok(left), ::std::result::Result::Ok(right)) => {
+                    left == right
+                }
+                _ => self.0.get() == other.0.get(),
+            }
+        }
+    }
+    impl ::std::cmp::PartialEq<::serde_json::Value> for RawJson {
+        fn eq(&self, other: &::serde_json::Value) -> bool {
+            self.to_value().is_ok_and(|value| value == *other)
+        }
+    }
     /// Refuses an unknown key given twice: keeping either value would drop the other.
     fn vacant_unknown<E>(
-        extra: &::serde_json::Map<::std::string::String, ::serde_json::Value>,
+        extra: &UnknownFields,
         key: &str,
     ) -> ::std::result::Result<(), E>
     where

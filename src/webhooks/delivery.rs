@@ -303,27 +303,24 @@ fn parse_payload(bytes: &[u8]) -> Result<WebhookPayload, Rejection> {
 }
 
 /// Why `bytes`, which failed to parse with `first`, is not a payload.
+///
+/// Well-formedness is decided by skipping the whole text (`IgnoredAny`), which reads numbers
+/// without converting them: a number beyond `f64` is valid JSON (RFC 8259 sets no range), so
+/// it makes a payload invalid only where a field of the spec must hold it, and never
+/// malformed. A shape error stops the typed parse before it has seen the rest, which may
+/// itself be malformed; malformed wins.
 fn explain_failure(bytes: &[u8], first: &serde_json::Error) -> Rejection {
+    if let Err(syntax) = serde_json::from_slice::<serde::de::IgnoredAny>(bytes) {
+        return Rejection::MalformedJson(syntax.to_string());
+    }
     let mut deserializer = serde_json::Deserializer::from_slice(bytes);
     match serde_path_to_error::deserialize::<_, WebhookPayload>(&mut deserializer) {
-        Ok(_) => match deserializer.end() {
-            Err(trailing) => Rejection::MalformedJson(trailing.to_string()),
-            // Unreachable (the two parses are the same), but if it were not: report `first`.
-            Ok(()) if first.is_data() => Rejection::InvalidPayload {
-                field: None,
-                message: first.to_string(),
-            },
-            Ok(()) => Rejection::MalformedJson(first.to_string()),
+        Err(error) => invalid_payload(&error),
+        // Unreachable (the two parses are the same), but if it were not: report `first`.
+        Ok(_) => Rejection::InvalidPayload {
+            field: None,
+            message: first.to_string(),
         },
-        // A shape error stops the parser before it has seen the rest, which may itself be
-        // malformed; malformed wins.
-        Err(error) if error.inner().is_data() => {
-            match serde_json::from_slice::<serde_json::Value>(bytes) {
-                Ok(_) => invalid_payload(&error),
-                Err(syntax) => Rejection::MalformedJson(syntax.to_string()),
-            }
-        }
-        Err(error) => Rejection::MalformedJson(error.inner().to_string()),
     }
 }
 
@@ -545,6 +542,50 @@ mod tests {
             assert!(
                 matches!(parse_payload(body), Err(Rejection::MalformedJson(message)) if message.contains("not UTF-8")),
                 "{body:?}"
+            );
+        }
+    }
+
+    /// Numbers JSON allows but `f64` cannot hold: an exponent far past its range, and 10,000
+    /// digits.
+    fn huge_numbers() -> [String; 3] {
+        [
+            "1e999999999".to_owned(),
+            "-1E+999999999".to_owned(),
+            format!("{}.5", "9".repeat(10_000)),
+        ]
+    }
+
+    #[test]
+    fn keeps_numbers_beyond_f64_in_unknown_fields_as_sent() {
+        for number in huge_numbers() {
+            let body = format!(
+                r#"{{"event":{{"action":"u","big":{number}}},"repo":{{"type":"model","nested":{{"n":[{number}]}}}},"top":{number}}}"#
+            );
+            let payload = match parse_payload(body.as_bytes()) {
+                Ok(payload) => payload,
+                Err(rejection) => panic!("{number:.20}: {rejection:?}"),
+            };
+            assert_eq!(payload.extra["top"].get(), number);
+            assert_eq!(payload.event.extra["big"].get(), number);
+            let nested = format!(r#"{{"n":[{number}]}}"#);
+            assert_eq!(payload.repo.extra["nested"].get(), nested);
+            // And they go out as they came in.
+            let sent = serde_json::to_string(&payload).unwrap();
+            assert!(sent.contains(&format!(r#""top":{number}"#)), "{sent:.200}");
+        }
+    }
+
+    #[test]
+    fn a_number_beyond_f64_in_a_known_field_is_invalid_not_malformed() {
+        for number in huge_numbers() {
+            let body = format!(
+                r#"{{"event":{{"action":"u"}},"repo":{{"type":"model"}},"discussion":{{"num":{number}}}}}"#
+            );
+            assert_eq!(
+                field_of(&body).as_deref(),
+                Some("discussion.num"),
+                "{number:.20}"
             );
         }
     }

@@ -10,6 +10,11 @@
 //! is named, `default` and `deserialize_present` mean what they mean to serde. Serialization
 //! stays derived.
 //!
+//! `extra` becomes `UnknownFields`, an ordered map of `RawJson` (serde_json's `RawValue`), in the
+//! struct and in typify's builder: an unknown property is kept as the text it arrived as, so a
+//! number beyond `f64`, which JSON allows and `serde_json::Value` cannot hold, neither fails
+//! the object nor changes on its way back out.
+//!
 //! A closed object (`#[serde(deny_unknown_fields)]`) of a tolerant schema (see `tolerance`)
 //! gets the same decoder without `extra`: an unknown key is refused under strict decoding, with
 //! the derive's message, and skipped otherwise, so a property a newer hub adds does not fail
@@ -17,6 +22,8 @@
 //!
 //! Only the attributes that step 5 and typify put on such structs are understood; any other
 //! stops generation, naming the struct, rather than being silently ignored.
+
+use std::collections::BTreeSet;
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
@@ -37,9 +44,16 @@ pub(super) fn decode_open_objects_in_one_pass(
 ) -> Result<(), Error> {
     let mut rewritten = Vec::with_capacity(types.len());
     let mut any = false;
+    let mut open = BTreeSet::new();
     for mut item in std::mem::take(types) {
         let decoder = match &mut item {
-            syn::Item::Struct(structure) => rewrite(structure, is_tolerant)?,
+            syn::Item::Struct(structure) => {
+                let decoder = rewrite(structure, is_tolerant)?;
+                if decoder.is_some() && has_extra(structure) {
+                    open.insert(structure.ident.to_string());
+                }
+                decoder
+            }
             _ => None,
         };
         rewritten.push(item);
@@ -51,7 +65,104 @@ pub(super) fn decode_open_objects_in_one_pass(
     if any {
         rewritten.extend(parse_items(shared_items())?);
     }
+    for item in &mut rewritten {
+        if let syn::Item::Mod(module) = item
+            && module.ident == "builder"
+        {
+            let items = module.content.as_mut().map(|(_, items)| items);
+            retype_builders(items.into_iter().flatten(), &open)?;
+        }
+    }
     *types = rewritten;
+    Ok(())
+}
+
+fn has_extra(structure: &syn::ItemStruct) -> bool {
+    structure
+        .fields
+        .iter()
+        .any(|field| tokens(&field.ty) == "UnknownFields")
+}
+
+/// typify's builder of an open object mirrors its `extra` map in a field and a setter; both
+/// follow the struct to `UnknownFields`, or the builder would not convert into it.
+fn retype_builders<'a>(
+    items: impl Iterator<Item = &'a mut syn::Item>,
+    open: &BTreeSet<String>,
+) -> Result<(), Error> {
+    let unknown_fields: syn::Type = syn::parse_quote!(super::UnknownFields);
+    let refuse = |name: &syn::Ident, what: &str| {
+        Error::Syntax(format!(
+            "builder of open object `{name}`: {what} is not typify's shape"
+        ))
+    };
+    for item in items {
+        match item {
+            syn::Item::Struct(builder) if open.contains(&builder.ident.to_string()) => {
+                let name = builder.ident.clone();
+                let field = builder
+                    .fields
+                    .iter_mut()
+                    .find(|field| field.ident.as_ref().is_some_and(|ident| ident == "extra"))
+                    .ok_or_else(|| refuse(&name, "a missing `extra` field"))?;
+                let expected = format!(
+                    ":: std :: result :: Result < {EXTRA_MAP} , :: std :: string :: String >"
+                );
+                if tokens(&field.ty) != expected {
+                    return Err(refuse(&name, "the `extra` field"));
+                }
+                field.ty = syn::parse_quote!(
+                    ::std::result::Result<#unknown_fields, ::std::string::String>
+                );
+            }
+            syn::Item::Impl(implementation) if implementation.trait_.is_none() => {
+                let syn::Type::Path(self_type) = &*implementation.self_ty else {
+                    continue;
+                };
+                let Some(name) = self_type.path.get_ident().cloned() else {
+                    continue;
+                };
+                if !open.contains(&name.to_string()) {
+                    continue;
+                }
+                let setter = implementation
+                    .items
+                    .iter_mut()
+                    .find_map(|item| match item {
+                        syn::ImplItem::Fn(method) if method.sig.ident == "extra" => Some(method),
+                        _ => None,
+                    })
+                    .ok_or_else(|| refuse(&name, "a missing `extra` setter"))?;
+                let target = setter
+                    .sig
+                    .generics
+                    .where_clause
+                    .iter_mut()
+                    .flat_map(|clause| clause.predicates.iter_mut())
+                    .flat_map(|predicate| match predicate {
+                        syn::WherePredicate::Type(bound) => bound.bounds.iter_mut().collect(),
+                        _ => Vec::new(),
+                    })
+                    .filter_map(|bound| match bound {
+                        syn::TypeParamBound::Trait(bound) => bound.path.segments.last_mut(),
+                        _ => None,
+                    })
+                    .filter(|segment| segment.ident == "TryInto")
+                    .find_map(|segment| match &mut segment.arguments {
+                        syn::PathArguments::AngleBracketed(arguments) => arguments.args.first_mut(),
+                        _ => None,
+                    })
+                    .ok_or_else(|| refuse(&name, "the `extra` setter's bound"))?;
+                match target {
+                    syn::GenericArgument::Type(ty) if tokens(ty) == EXTRA_MAP => {
+                        *ty = unknown_fields.clone();
+                    }
+                    _ => return Err(refuse(&name, "the `extra` setter's bound")),
+                }
+            }
+            _ => {}
+        }
+    }
     Ok(())
 }
 
@@ -96,13 +207,14 @@ fn rewrite(
     is_tolerant: &dyn Fn(&str) -> bool,
 ) -> Result<Option<TokenStream>, Error> {
     let name = structure.ident.clone();
-    let syn::Fields::Named(fields) = &structure.fields else {
+    let syn::Fields::Named(fields) = &mut structure.fields else {
         return Ok(None);
     };
     let mut extra = None;
-    for field in &fields.named {
+    for field in &mut fields.named {
         if super::has_serde_flag(field, "flatten") && tokens(&field.ty) == EXTRA_MAP {
             extra = field.ident.clone();
+            field.ty = syn::parse_quote!(UnknownFields);
         }
     }
     let serde_attrs: Vec<String> = structure
@@ -294,7 +406,7 @@ fn decoder(name: &syn::Ident, extra: Option<&syn::Ident>, known: &[KnownField]) 
         .then(|| quote! { OpenKey::Known(field) => match field {}, });
     let (extra_slot, extra_value, unknown_arm) = match extra {
         Some(extra) => (
-            quote! { let mut #extra = ::serde_json::Map::new(); },
+            quote! { let mut #extra = UnknownFields::new(); },
             quote! { #extra },
             quote! {
                 vacant_unknown::<A::Error>(&#extra, &key)?;
@@ -402,8 +514,58 @@ fn shared_items() -> TokenStream {
             }
         }
 
+        /// The properties of an open object that its schema does not list, in the order they
+        /// arrived, each kept as the JSON text it arrived as.
+        pub type UnknownFields = ::indexmap::IndexMap<::std::string::String, RawJson>;
+
+        /// A JSON value kept exactly as it was received: an unknown property passes through
+        /// untouched, numbers beyond `f64` and their spelling included. Two values are equal
+        /// when they are the same JSON (compared as `serde_json::Value` where both fit one,
+        /// as text otherwise).
+        #[derive(Clone, Debug, ::serde::Serialize, ::serde::Deserialize)]
+        #[serde(transparent)]
+        pub struct RawJson(::std::boxed::Box<::serde_json::value::RawValue>);
+
+        impl RawJson {
+            /// The JSON text, as received.
+            pub fn get(&self) -> &str {
+                self.0.get()
+            }
+
+            /// Decodes the text into `T`; a number beyond `f64` fails for `serde_json::Value`.
+            pub fn decode<T: ::serde::de::DeserializeOwned>(&self) -> ::std::result::Result<T, ::serde_json::Error> {
+                ::serde_json::from_str(self.0.get())
+            }
+
+            /// The value as a `serde_json::Value`, when it fits one.
+            pub fn to_value(&self) -> ::std::result::Result<::serde_json::Value, ::serde_json::Error> {
+                self.decode()
+            }
+        }
+
+        impl ::std::fmt::Display for RawJson {
+            fn fmt(&self, formatter: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                formatter.write_str(self.0.get())
+            }
+        }
+
+        impl ::std::cmp::PartialEq for RawJson {
+            fn eq(&self, other: &Self) -> bool {
+                match (self.to_value(), other.to_value()) {
+                    (::std::result::Result::Ok(left), ::std::result::Result::Ok(right)) => left == right,
+                    _ => self.0.get() == other.0.get(),
+                }
+            }
+        }
+
+        impl ::std::cmp::PartialEq<::serde_json::Value> for RawJson {
+            fn eq(&self, other: &::serde_json::Value) -> bool {
+                self.to_value().is_ok_and(|value| value == *other)
+            }
+        }
+
         /// Refuses an unknown key given twice: keeping either value would drop the other.
-        fn vacant_unknown<E>(extra: &::serde_json::Map<::std::string::String, ::serde_json::Value>, key: &str) -> ::std::result::Result<(), E>
+        fn vacant_unknown<E>(extra: &UnknownFields, key: &str) -> ::std::result::Result<(), E>
         where
             E: ::serde::de::Error,
         {

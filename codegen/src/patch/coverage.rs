@@ -32,7 +32,17 @@ const DROPPED: &[(&str, &str)] = &[
 ];
 
 /// Checks every schema of the document that no patch replaced.
+#[cfg(test)]
 pub(super) fn check(document: &Value, replaced: &BTreeSet<&str>) -> Result<(), Error> {
+    unenforced_rules(document, replaced)
+        .into_iter()
+        .next()
+        .map_or(Ok(()), Err)
+}
+
+/// Every rule typify drops in a schema that no patch replaced, in document order.
+pub(super) fn unenforced_rules(document: &Value, replaced: &BTreeSet<&str>) -> Vec<Error> {
+    let mut found = Vec::new();
     for pointer in crate::downlevel::schema_locations(document) {
         let replaced_component = pointer
             .strip_prefix("/components/schemas/")
@@ -43,10 +53,10 @@ pub(super) fn check(document: &Value, replaced: &BTreeSet<&str>) -> Result<(), E
             continue;
         }
         if let Some(schema) = document.pointer(&pointer) {
-            check_schema(schema, &pointer)?;
+            check_schema(schema, &pointer, &mut found);
         }
     }
-    Ok(())
+    found
 }
 
 fn unenforced(pointer: &str, keyword: &str, what: &str) -> Error {
@@ -58,44 +68,40 @@ fn unenforced(pointer: &str, keyword: &str, what: &str) -> Error {
     }
 }
 
-fn check_schema(schema: &Value, pointer: &str) -> Result<(), Error> {
+fn check_schema(schema: &Value, pointer: &str, found: &mut Vec<Error>) {
     let Some(object) = schema.as_object() else {
-        return Ok(());
+        return;
     };
     for (keyword, what) in DROPPED {
         if object.contains_key(*keyword) {
-            return Err(unenforced(pointer, keyword, what));
+            found.push(unenforced(pointer, keyword, what));
         }
     }
     let kind = object.get("type").and_then(Value::as_str);
     match object.get("format").and_then(Value::as_str) {
-        Some("date-time") if object.contains_key("pattern") => {
-            return Err(unenforced(
-                pointer,
-                "pattern",
-                "the `pattern` of a `date-time` string",
-            ));
-        }
+        Some("date-time") if object.contains_key("pattern") => found.push(unenforced(
+            pointer,
+            "pattern",
+            "the `pattern` of a `date-time` string",
+        )),
         Some("date-time") | None => {}
-        Some(_) => return Err(unenforced(pointer, "format", "this `format`")),
+        Some(_) => found.push(unenforced(pointer, "format", "this `format`")),
     }
     if kind == Some("integer") {
-        return Err(unenforced(
+        found.push(unenforced(
             pointer,
             "type",
             "integers written as `1.0` and integer bounds",
         ));
-    }
-    if object.contains_key("minimum") {
-        return Err(unenforced(pointer, "minimum", "numeric bounds"));
-    }
-    if object.contains_key("maximum") {
-        return Err(unenforced(pointer, "maximum", "numeric bounds"));
+    } else if object.contains_key("minimum") {
+        found.push(unenforced(pointer, "minimum", "numeric bounds"));
+    } else if object.contains_key("maximum") {
+        found.push(unenforced(pointer, "maximum", "numeric bounds"));
     }
 
     for keyword in ["items", "additionalProperties"] {
         if let Some(sub) = object.get(keyword) {
-            check_schema(sub, &push(pointer, keyword))?;
+            check_schema(sub, &push(pointer, keyword), found);
         }
     }
     for keyword in ["allOf", "anyOf"] {
@@ -106,7 +112,11 @@ fn check_schema(schema: &Value, pointer: &str) -> Result<(), Error> {
             .flatten()
             .enumerate()
         {
-            check_schema(member, &format!("{}/{index}", push(pointer, keyword)))?;
+            check_schema(
+                member,
+                &format!("{}/{index}", push(pointer, keyword)),
+                found,
+            );
         }
     }
     for (name, property) in object
@@ -115,9 +125,8 @@ fn check_schema(schema: &Value, pointer: &str) -> Result<(), Error> {
         .into_iter()
         .flatten()
     {
-        check_schema(property, &push(&push(pointer, "properties"), name))?;
+        check_schema(property, &push(&push(pointer, "properties"), name), found);
     }
-    Ok(())
 }
 
 #[cfg(test)]

@@ -100,6 +100,16 @@ const VALIDATION_ERROR: &str = "ValidationError";
 /// Applies every patch, in order, to the down-levelled document, then checks that every rule
 /// typify would drop is enforced by one of them.
 pub fn apply(document: &mut Value, patches: &[Patch]) -> Result<Applied, Error> {
+    let (applied, unenforced) = apply_reporting(document, patches)?;
+    unenforced.into_iter().next().map_or(Ok(applied), Err)
+}
+
+/// [`apply`], returning every rule typify drops that no patch enforces (as [`Error::Patch`]
+/// with its pointer) instead of stopping at the first.
+pub fn apply_reporting(
+    document: &mut Value,
+    patches: &[Patch],
+) -> Result<(Applied, Vec<Error>), Error> {
     let mut applied = Applied {
         request_only: crate::emit::tolerance::request_only_schemas(document),
         ..Applied::default()
@@ -163,8 +173,8 @@ pub fn apply(document: &mut Value, patches: &[Patch]) -> Result<Applied, Error> 
         .iter()
         .map(|replacement| replacement.schema.as_str())
         .collect();
-    coverage::check(document, &replaced)?;
-    Ok(applied)
+    let unenforced = coverage::unenforced_rules(document, &replaced);
+    Ok((applied, unenforced))
 }
 
 /// A patch with its component resolved.

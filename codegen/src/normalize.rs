@@ -1,0 +1,984 @@
+//! Step 1½: makes a real-world OpenAPI 3.0/3.1 document generable before it is down-levelled,
+//! and reports every repair and every defect it meets with the JSON pointer of its source.
+//!
+//! Operation-level repairs:
+//!
+//! - **Operation ids** are synthesised when absent (see [`operation_ids`] for the naming scheme).
+//! - An operation **without `responses`** gets a `200` success without a body.
+//! - **Success bodies of different types** (say `200` and `207`): all their JSON schemas become
+//!   one component `<OperationId>Success` (`anyOf` of the distinct bodies, in status order)
+//!   that every 2xx response refers to, so the client decodes whichever the server sends. A
+//!   2xx without a JSON body beside one with a body cannot share its type: only the lowest such
+//!   status is kept and the others are reported (the client then returns them as unexpected
+//!   responses, bytes intact). Error bodies (4xx, 5xx, `default`) are unified the same way.
+//! - **More than one request media type**: the JSON one (else the first) is kept.
+//!
+//! Schema-level repairs, on every schema node:
+//!
+//! - `$schema` is dropped (a per-schema dialect means nothing to a client).
+//! - **Open enums** (`anyOf: [{enum: [...]}, {type: string}]`) become a plain string whose
+//!   documentation lists the known values: the pipeline's enums are closed under
+//!   `decoding::strict`, so an `Other(String)` variant cannot be emitted for them without
+//!   refusing valid requests; a string accepts exactly what the schema accepts.
+//! - **Tuples** (`prefixItems`) become arrays of the union of their member types, with the
+//!   tuple's length kept as `minItems`/`maxItems`; the position of each type is reported as not
+//!   enforced. progenitor reads OpenAPI 3.0, which has no tuple form.
+//! - **Unsatisfiable closed objects** (`additionalProperties: false` and a required property
+//!   not declared) get the property declared with an unconstrained schema, as their authors
+//!   evidently meant.
+//! - **Defaults that break their own schema** are dropped.
+//! - **Patterns** the generated code's ECMA-262 engine (`regress`, which has look-ahead and
+//!   look-behind) cannot compile are dropped and reported; `format: uuid` becomes the
+//!   equivalent pattern (typify would need the `uuid` crate otherwise).
+//!
+//! Nullable `anyOf: [T, {type: null}]` and `type: [T, "null"]` need no repair here: down-levelling
+//! turns them into `nullable`, which typify emits as `Option<T>`.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde_json::{Map, Value, json};
+
+use crate::downlevel::is_method;
+use crate::pointer::push;
+
+/// What became of one thing the pipeline met.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum FindingKind {
+    /// Repaired so that it can be generated; the client stays faithful to what was meant.
+    Repaired,
+    /// A defect of the description (it contradicts itself), handled as its authors meant.
+    Defect,
+    /// A rule the generated types do not enforce.
+    Unenforced,
+    /// An operation or schema left out of the generated client.
+    Skipped,
+}
+
+/// One entry of the generation report.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Finding {
+    /// Which kind of entry this is.
+    pub kind: FindingKind,
+    /// The JSON pointer of the source in the original document.
+    pub pointer: String,
+    /// What was found and what was done.
+    pub message: String,
+}
+
+impl Finding {
+    pub(crate) fn new(kind: FindingKind, pointer: &str, message: impl Into<String>) -> Self {
+        Self {
+            kind,
+            pointer: pointer.to_owned(),
+            message: message.into(),
+        }
+    }
+}
+
+impl std::fmt::Display for Finding {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let kind = match self.kind {
+            FindingKind::Repaired => "repaired",
+            FindingKind::Defect => "defect",
+            FindingKind::Unenforced => "unenforced",
+            FindingKind::Skipped => "skipped",
+        };
+        write!(formatter, "{kind} {}: {}", self.pointer, self.message)
+    }
+}
+
+/// Applies every repair to `document` (a loaded 3.0 or 3.1 document) and returns what it did.
+pub fn normalize(document: &mut Value) -> Vec<Finding> {
+    let mut findings = Vec::new();
+    operation_ids(document, &mut findings);
+    for pointer in crate::downlevel::schema_locations(document) {
+        if let Some(schema) = document.pointer_mut(&pointer) {
+            normalize_schema(schema, &pointer, &mut findings);
+        }
+    }
+    operations(document, &mut findings);
+    findings
+}
+
+/// Synthesises an `operationId` for every operation without one.
+///
+/// The name is the method, then the path's fixed segments (parameters and a leading `api` or
+/// version segment such as `v2` dropped), each segment followed by a parameter singularised
+/// because it names one resource of a collection:
+///
+/// 1. first the short form, the method with the first and the last fixed segment:
+///    `GET /api/models/{namespace}/{repo}/tree/{rev}` is `get_model_tree`, `GET /api/models`
+///    is `get_models`, `DELETE /api/spaces/{ns}/{repo}/secrets/{key}` is `delete_space_secret`;
+/// 2. operations whose short forms collide (with each other or with a declared id) use every
+///    fixed segment: `get_model_discussion_comment`;
+/// 3. still colliding, `_by_` and the parameters' names are appended;
+/// 4. and as a last resort a counter (`_2`, `_3`, in path order).
+///
+/// A path without fixed segments is `root`. The result depends only on the document.
+pub fn operation_ids(document: &mut Value, findings: &mut Vec<Finding>) {
+    let mut taken: BTreeSet<String> = BTreeSet::new();
+    let mut missing: Vec<(String, String)> = Vec::new();
+    for (path, item) in document
+        .get("paths")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+    {
+        for (method, operation) in item.as_object().into_iter().flatten() {
+            if !is_method(method) {
+                continue;
+            }
+            match operation.get("operationId").and_then(Value::as_str) {
+                Some(id) => {
+                    taken.insert(id.to_owned());
+                }
+                None => missing.push((path.clone(), method.clone())),
+            }
+        }
+    }
+    let names = synthesise_ids(&missing, &taken);
+    for ((path, method), name) in missing.iter().zip(names) {
+        let pointer = push(&push("/paths", path), method);
+        if let Some(operation) = document
+            .pointer_mut(&pointer)
+            .and_then(Value::as_object_mut)
+        {
+            operation.insert("operationId".into(), Value::String(name.clone()));
+            findings.push(Finding::new(
+                FindingKind::Repaired,
+                &pointer,
+                format!("no `operationId`; named `{name}`"),
+            ));
+        }
+    }
+}
+
+/// The names of `operations` (path, method), avoiding `taken`; see [`operation_ids`].
+pub fn synthesise_ids(operations: &[(String, String)], taken: &BTreeSet<String>) -> Vec<String> {
+    let forms: Vec<[String; 3]> = operations
+        .iter()
+        .map(|(path, method)| name_forms(path, method))
+        .collect();
+    let mut level = vec![0usize; operations.len()];
+    // Each round widens every name that collides; three forms, so three rounds settle it.
+    for _ in 0..3 {
+        let mut count: BTreeMap<&str, usize> = BTreeMap::new();
+        for (form, level) in forms.iter().zip(&level) {
+            *count.entry(form[*level].as_str()).or_default() += 1;
+        }
+        let mut widened = false;
+        for (index, form) in forms.iter().enumerate() {
+            let name = form[level[index]].as_str();
+            if (count[name] > 1 || taken.contains(name)) && level[index] < 2 {
+                level[index] += 1;
+                widened = true;
+            }
+        }
+        if !widened {
+            break;
+        }
+    }
+    let mut used = taken.clone();
+    forms
+        .iter()
+        .zip(&level)
+        .map(|(form, level)| {
+            let base = &form[*level];
+            let mut name = base.clone();
+            let mut counter = 2;
+            while used.contains(&name) {
+                name = format!("{base}_{counter}");
+                counter += 1;
+            }
+            used.insert(name.clone());
+            name
+        })
+        .collect()
+}
+
+/// The short, wide and widest names of one operation.
+fn name_forms(path: &str, method: &str) -> [String; 3] {
+    let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
+    let is_parameter = |segment: &str| segment.starts_with('{') && segment.ends_with('}');
+    let mut fixed: Vec<String> = Vec::new();
+    let mut parameters: Vec<String> = Vec::new();
+    for (index, segment) in segments.iter().enumerate() {
+        if is_parameter(segment) {
+            parameters.push(snake(segment.trim_matches(|c| c == '{' || c == '}')));
+            continue;
+        }
+        if fixed.is_empty() && parameters.is_empty() && is_prefix(segment) {
+            continue;
+        }
+        let followed_by_parameter = segments
+            .get(index + 1)
+            .is_some_and(|next| is_parameter(next));
+        let word = snake(segment);
+        if word.is_empty() {
+            continue;
+        }
+        fixed.push(if followed_by_parameter {
+            singular(&word)
+        } else {
+            word
+        });
+    }
+    let verb = snake(method);
+    if fixed.is_empty() {
+        fixed.push("root".into());
+    }
+    let short = match fixed.as_slice() {
+        [only] => format!("{verb}_{only}"),
+        [first, .., last] => format!("{verb}_{first}_{last}"),
+        [] => unreachable!("a root segment was pushed"),
+    };
+    let wide = format!("{verb}_{}", fixed.join("_"));
+    let widest = if parameters.is_empty() {
+        format!("{wide}_root")
+    } else {
+        format!("{wide}_by_{}", parameters.join("_"))
+    };
+    [short, wide, widest]
+}
+
+/// A leading segment that says where the API lives rather than what it is about.
+fn is_prefix(segment: &str) -> bool {
+    segment.eq_ignore_ascii_case("api")
+        || (segment.len() >= 2
+            && segment.starts_with(['v', 'V'])
+            && segment[1..].chars().all(|c| c.is_ascii_digit()))
+}
+
+/// `snake_case` of a path segment: words split at non-alphanumerics and lower-upper changes.
+fn snake(text: &str) -> String {
+    let mut out = String::new();
+    let mut previous_lower = false;
+    for character in text.chars() {
+        if character.is_ascii_alphanumeric() {
+            if character.is_ascii_uppercase() && previous_lower {
+                out.push('_');
+            }
+            previous_lower = character.is_ascii_lowercase() || character.is_ascii_digit();
+            out.push(character.to_ascii_lowercase());
+        } else {
+            if !out.ends_with('_') && !out.is_empty() {
+                out.push('_');
+            }
+            previous_lower = false;
+        }
+    }
+    let trimmed = out.trim_matches('_');
+    if trimmed.starts_with(|c: char| c.is_ascii_digit()) {
+        format!("n{trimmed}")
+    } else {
+        trimmed.to_owned()
+    }
+}
+
+/// The singular of an English plural noun, for the common regular forms; other words unchanged.
+fn singular(word: &str) -> String {
+    let (head, last) = match word.rsplit_once('_') {
+        Some((head, last)) => (format!("{head}_"), last),
+        None => (String::new(), word),
+    };
+    let one = if let Some(stem) = last.strip_suffix("ies").filter(|s| s.len() > 1) {
+        format!("{stem}y")
+    } else if ["sses", "xes", "ches", "shes", "zes"]
+        .iter()
+        .any(|ending| last.ends_with(ending))
+    {
+        last[..last.len() - 2].to_owned()
+    } else if last.len() > 3
+        && last.ends_with('s')
+        && !["ss", "us", "is"]
+            .iter()
+            .any(|ending| last.ends_with(ending))
+    {
+        last[..last.len() - 1].to_owned()
+    } else {
+        last.to_owned()
+    };
+    format!("{head}{one}")
+}
+
+/// The operation-level repairs, on every operation.
+fn operations(document: &mut Value, findings: &mut Vec<Finding>) {
+    let mut new_components: Vec<(String, Value)> = Vec::new();
+    let mut component_names: BTreeSet<String> = document
+        .pointer("/components/schemas")
+        .and_then(Value::as_object)
+        .map(|schemas| schemas.keys().cloned().collect())
+        .unwrap_or_default();
+    let snapshot = document.clone();
+    let Some(paths) = document.get_mut("paths").and_then(Value::as_object_mut) else {
+        return;
+    };
+    for (path, item) in paths.iter_mut() {
+        let Some(item) = item.as_object_mut() else {
+            continue;
+        };
+        for (method, operation) in item.iter_mut() {
+            if !is_method(method) {
+                continue;
+            }
+            let pointer = push(&push("/paths", path), method);
+            let Some(operation) = operation.as_object_mut() else {
+                continue;
+            };
+            let id = operation
+                .get("operationId")
+                .and_then(Value::as_str)
+                .unwrap_or("operation")
+                .to_owned();
+            if !operation.contains_key("responses") {
+                operation.insert(
+                    "responses".into(),
+                    json!({"200": {"description": "Success (no responses were declared)."}}),
+                );
+                findings.push(Finding::new(
+                    FindingKind::Repaired,
+                    &pointer,
+                    "no `responses`; a `200` success without a body is assumed",
+                ));
+            }
+            if let Some(body) = operation.get_mut("requestBody") {
+                single_request_media_type(body, &push(&pointer, "requestBody"), findings);
+            }
+            let Some(responses) = operation
+                .get_mut("responses")
+                .and_then(Value::as_object_mut)
+            else {
+                continue;
+            };
+            for (class, is_member) in [
+                ("Success", is_success as fn(&str) -> bool),
+                ("Error", is_error as fn(&str) -> bool),
+            ] {
+                let name = pascal(&format!("{id}_{class}"));
+                let name = unique_name(&name, &component_names);
+                if let Some(union) = unify_bodies(
+                    &snapshot,
+                    responses,
+                    is_member,
+                    &name,
+                    &push(&pointer, "responses"),
+                    findings,
+                ) {
+                    component_names.insert(name.clone());
+                    new_components.push((name, union));
+                }
+            }
+        }
+    }
+    if new_components.is_empty() {
+        return;
+    }
+    let Some(root) = document.as_object_mut() else {
+        return;
+    };
+    let components = root
+        .entry("components")
+        .or_insert_with(|| Value::Object(Map::new()));
+    if let Some(components) = components.as_object_mut() {
+        let schemas = components
+            .entry("schemas")
+            .or_insert_with(|| Value::Object(Map::new()));
+        if let Some(schemas) = schemas.as_object_mut() {
+            schemas.extend(new_components);
+        }
+    }
+}
+
+fn is_success(status: &str) -> bool {
+    status.starts_with('2')
+}
+
+fn is_error(status: &str) -> bool {
+    status.starts_with(['4', '5']) || status == "default"
+}
+
+fn unique_name(name: &str, taken: &BTreeSet<String>) -> String {
+    let mut candidate = name.to_owned();
+    let mut counter = 2;
+    while taken.contains(&candidate) {
+        candidate = format!("{name}{counter}");
+        counter += 1;
+    }
+    candidate
+}
+
+fn pascal(text: &str) -> String {
+    snake(text)
+        .split('_')
+        .filter(|word| !word.is_empty())
+        .map(|word| {
+            let mut characters = word.chars();
+            characters
+                .next()
+                .map(|first| first.to_ascii_uppercase().to_string() + characters.as_str())
+                .unwrap_or_default()
+        })
+        .collect()
+}
+
+/// The body a response declares, as progenitor sees it.
+#[derive(PartialEq)]
+enum Body {
+    Json(Value),
+    Other,
+    None,
+}
+
+fn is_json(media_type: &str) -> bool {
+    let essence = media_type.split(';').next().unwrap_or_default().trim();
+    essence == "application/json" || essence.ends_with("+json")
+}
+
+fn body_of(document: &Value, response: &Value) -> Body {
+    let response = resolve(document, response);
+    let Some(content) = response.get("content").and_then(Value::as_object) else {
+        return Body::None;
+    };
+    match content.iter().find(|(media_type, _)| is_json(media_type)) {
+        Some((_, media)) => Body::Json(media.get("schema").cloned().unwrap_or(json!({}))),
+        None if content.is_empty() => Body::None,
+        None => Body::Other,
+    }
+}
+
+fn resolve<'a>(document: &'a Value, value: &'a Value) -> &'a Value {
+    value
+        .get("$ref")
+        .and_then(Value::as_str)
+        .and_then(|reference| reference.strip_prefix('#'))
+        .and_then(|pointer| document.pointer(pointer))
+        .unwrap_or(value)
+}
+
+/// Makes the responses of one class share one body type; returns the union component to add.
+fn unify_bodies(
+    document: &Value,
+    responses: &mut Map<String, Value>,
+    is_member: fn(&str) -> bool,
+    union_name: &str,
+    pointer: &str,
+    findings: &mut Vec<Finding>,
+) -> Option<Value> {
+    let statuses: Vec<String> = responses
+        .keys()
+        .filter(|status| is_member(status))
+        .cloned()
+        .collect();
+    let bodies: Vec<(String, Body)> = statuses
+        .iter()
+        .map(|status| (status.clone(), body_of(document, &responses[status])))
+        .collect();
+    let first = bodies.first()?;
+    if bodies.iter().all(|(_, body)| *body == first.1) {
+        return None;
+    }
+    let with_json: Vec<&(String, Body)> = bodies
+        .iter()
+        .filter(|(_, body)| matches!(body, Body::Json(_)))
+        .collect();
+    // Responses whose body cannot share a JSON type are dropped (all but the lowest when there
+    // is no JSON body at all).
+    let keep_json = !with_json.is_empty();
+    for (index, (status, body)) in bodies.iter().enumerate() {
+        let dropped = if keep_json {
+            !matches!(body, Body::Json(_))
+        } else {
+            index > 0
+        };
+        if dropped {
+            responses.remove(status);
+            findings.push(Finding::new(
+                FindingKind::Repaired,
+                &push(pointer, status),
+                "its body type differs from the other responses of its class and cannot share one type with them; left out (the client returns it as an unexpected response, body intact)",
+            ));
+        }
+    }
+    let mut members: Vec<Value> = Vec::new();
+    for (_, body) in &with_json {
+        if let Body::Json(schema) = body
+            && !members.contains(schema)
+        {
+            members.push(schema.clone());
+        }
+    }
+    if members.len() < 2 {
+        return None;
+    }
+    let reference = json!({"$ref": format!("#/components/schemas/{union_name}")});
+    for (status, _) in &with_json {
+        let Some(response) = responses.get_mut(status) else {
+            continue;
+        };
+        let media_types: Vec<String> = resolve(document, response)
+            .get("content")
+            .and_then(Value::as_object)
+            .into_iter()
+            .flatten()
+            .map(|(media_type, _)| media_type.clone())
+            .filter(|media_type| is_json(media_type))
+            .collect();
+        // A shared response component is copied inline so that the change stays local.
+        let mut inline = resolve(document, response).clone();
+        for media_type in media_types {
+            if let Some(media) = inline
+                .get_mut("content")
+                .and_then(|content| content.get_mut(&media_type))
+                .and_then(Value::as_object_mut)
+            {
+                media.insert("schema".into(), reference.clone());
+            }
+        }
+        *response = inline;
+    }
+    findings.push(Finding::new(
+        FindingKind::Repaired,
+        pointer,
+        format!(
+            "responses {} have different body types; their bodies become one union, `{union_name}`",
+            with_json
+                .iter()
+                .map(|(status, _)| status.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    ));
+    Some(json!({"anyOf": members}))
+}
+
+/// Keeps one media type of a request body with several: the JSON one, else the first.
+fn single_request_media_type(body: &mut Value, pointer: &str, findings: &mut Vec<Finding>) {
+    let Some(content) = body.get_mut("content").and_then(Value::as_object_mut) else {
+        return;
+    };
+    if content.len() < 2 {
+        return;
+    }
+    let keep = content
+        .keys()
+        .find(|media_type| is_json(media_type))
+        .or_else(|| content.keys().next())
+        .cloned()
+        .unwrap_or_default();
+    let dropped: Vec<String> = content.keys().filter(|k| **k != keep).cloned().collect();
+    content.retain(|media_type, _| *media_type == keep);
+    findings.push(Finding::new(
+        FindingKind::Repaired,
+        &push(pointer, "content"),
+        format!(
+            "several request media types; the client sends `{keep}` only (left out: {})",
+            dropped.join(", ")
+        ),
+    ));
+}
+
+/// Keywords whose value is one subschema.
+const ONE_SCHEMA: &[&str] = &[
+    "items",
+    "additionalProperties",
+    "not",
+    "propertyNames",
+    "contains",
+    "if",
+    "then",
+    "else",
+    "unevaluatedItems",
+    "unevaluatedProperties",
+];
+/// Keywords whose value is a list of subschemas.
+const SCHEMA_LISTS: &[&str] = &["allOf", "anyOf", "oneOf", "prefixItems"];
+/// Keywords whose value maps names to subschemas.
+const SCHEMA_MAPS: &[&str] = &[
+    "properties",
+    "patternProperties",
+    "$defs",
+    "dependentSchemas",
+];
+
+/// The schema-level repairs, on `schema` and every subschema.
+fn normalize_schema(schema: &mut Value, pointer: &str, findings: &mut Vec<Finding>) {
+    let Some(object) = schema.as_object_mut() else {
+        return;
+    };
+    if object.remove("$schema").is_some() {
+        findings.push(Finding::new(
+            FindingKind::Repaired,
+            &push(pointer, "$schema"),
+            "`$schema` inside a schema dropped",
+        ));
+    }
+    open_enum(object, pointer, findings);
+    tuple(object, pointer, findings);
+    closed_object(object, pointer, findings);
+    pattern(object, pointer, findings);
+    for keyword in ONE_SCHEMA {
+        if let Some(sub) = object.get_mut(*keyword) {
+            normalize_schema(sub, &push(pointer, keyword), findings);
+        }
+    }
+    for keyword in SCHEMA_LISTS {
+        if let Some(list) = object.get_mut(*keyword).and_then(Value::as_array_mut) {
+            for (index, sub) in list.iter_mut().enumerate() {
+                normalize_schema(
+                    sub,
+                    &format!("{}/{index}", push(pointer, keyword)),
+                    findings,
+                );
+            }
+        }
+    }
+    for keyword in SCHEMA_MAPS {
+        if let Some(map) = object.get_mut(*keyword).and_then(Value::as_object_mut) {
+            for (name, sub) in map.iter_mut() {
+                normalize_schema(sub, &push(&push(pointer, keyword), name), findings);
+            }
+        }
+    }
+    // Last, so that the repairs above (a declared property, a pattern) are in place.
+    default_value(object, pointer, findings);
+}
+
+/// `anyOf: [{enum: [..]}, {type: string}]` (in either order, perhaps with a null member).
+fn open_enum(object: &mut Map<String, Value>, pointer: &str, findings: &mut Vec<Finding>) {
+    for keyword in ["anyOf", "oneOf"] {
+        let Some(members) = object.get(keyword).and_then(Value::as_array) else {
+            continue;
+        };
+        let is_null = |m: &Value| m.get("type").and_then(Value::as_str) == Some("null");
+        let non_null: Vec<&Value> = members.iter().filter(|m| !is_null(m)).collect();
+        let nullable = non_null.len() < members.len();
+        let [first, second] = non_null.as_slice() else {
+            continue;
+        };
+        let known = |m: &Value| -> Option<Vec<String>> {
+            let values = m.get("enum").and_then(Value::as_array)?;
+            values
+                .iter()
+                .map(|v| v.as_str().map(str::to_owned))
+                .collect()
+        };
+        let any_string = |m: &Value| {
+            m.get("type").and_then(Value::as_str) == Some("string")
+                && m.as_object().is_some_and(|o| {
+                    o.keys()
+                        .all(|k| ["type", "description", "title"].contains(&k.as_str()))
+                })
+        };
+        let values = match (known(first), known(second)) {
+            (Some(values), None) if any_string(second) => values,
+            (None, Some(values)) if any_string(first) => values,
+            _ => continue,
+        };
+        object.remove(keyword);
+        object.insert(
+            "type".into(),
+            if nullable {
+                json!(["string", "null"])
+            } else {
+                json!("string")
+            },
+        );
+        let listed = values
+            .iter()
+            .map(|v| format!("`{v}`"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let description = match object.get("description").and_then(Value::as_str) {
+            Some(text) => format!("{text}\n\nKnown values: {listed}."),
+            None => format!("Known values: {listed}."),
+        };
+        object.insert("description".into(), Value::String(description));
+        findings.push(Finding::new(
+            FindingKind::Repaired,
+            &push(pointer, keyword),
+            "open enum (known values or any string) read as a string; the known values are listed in its documentation",
+        ));
+        return;
+    }
+}
+
+/// `prefixItems` to an array of the union of the member types, with the tuple's length.
+fn tuple(object: &mut Map<String, Value>, pointer: &str, findings: &mut Vec<Finding>) {
+    let Some(Value::Array(members)) = object.remove("prefixItems") else {
+        return;
+    };
+    let length = members.len();
+    let closed = matches!(object.get("items"), Some(Value::Bool(false)) | None);
+    let mut distinct: Vec<Value> = Vec::new();
+    for member in members {
+        if !distinct.contains(&member) {
+            distinct.push(member);
+        }
+    }
+    if let Some(rest) = object.remove("items").filter(|rest| !rest.is_boolean())
+        && !distinct.contains(&rest)
+    {
+        distinct.push(rest);
+    }
+    let items = if distinct.len() == 1 {
+        distinct.remove(0)
+    } else {
+        json!({"anyOf": distinct})
+    };
+    object.insert("type".into(), json!("array"));
+    object.insert("items".into(), items);
+    if !object.contains_key("minItems") {
+        object.insert("minItems".into(), json!(length));
+    }
+    if closed && !object.contains_key("maxItems") {
+        object.insert("maxItems".into(), json!(length));
+    }
+    findings.push(Finding::new(
+        FindingKind::Unenforced,
+        &push(pointer, "prefixItems"),
+        format!(
+            "a tuple of {length} read as an array of its member types; which type stands at which position is not enforced"
+        ),
+    ));
+}
+
+/// A closed object that requires a property it does not declare can hold no value at all.
+fn closed_object(object: &mut Map<String, Value>, pointer: &str, findings: &mut Vec<Finding>) {
+    let closed = object.get("additionalProperties") == Some(&Value::Bool(false));
+    if !closed {
+        return;
+    }
+    let required: Vec<String> = object
+        .get("required")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|name| name.as_str().map(str::to_owned))
+        .collect();
+    for name in required {
+        let properties = object
+            .entry("properties")
+            .or_insert_with(|| Value::Object(Map::new()));
+        let Some(properties) = properties.as_object_mut() else {
+            return;
+        };
+        if properties.contains_key(&name) {
+            continue;
+        }
+        properties.insert(name.clone(), json!({}));
+        findings.push(Finding::new(
+            FindingKind::Defect,
+            &push(&push(pointer, "required"), &name),
+            format!(
+                "unsatisfiable: `{name}` is required but not declared under `additionalProperties: false`; declared with an unconstrained schema"
+            ),
+        ));
+    }
+}
+
+/// Drops a `pattern` the generated code cannot compile; `format: uuid` becomes a pattern.
+fn pattern(object: &mut Map<String, Value>, pointer: &str, findings: &mut Vec<Finding>) {
+    if object.get("format").and_then(Value::as_str) == Some("uuid")
+        && !object.contains_key("pattern")
+    {
+        object.remove("format");
+        object.insert(
+            "pattern".into(),
+            json!("^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"),
+        );
+        findings.push(Finding::new(
+            FindingKind::Repaired,
+            &push(pointer, "format"),
+            "`format: uuid` enforced as the equivalent pattern",
+        ));
+    }
+    let Some(text) = object.get("pattern").and_then(Value::as_str) else {
+        return;
+    };
+    if let Err(error) = regress::Regex::new(text) {
+        object.remove("pattern");
+        findings.push(Finding::new(
+            FindingKind::Unenforced,
+            &push(pointer, "pattern"),
+            format!("the pattern does not compile as ECMA-262 ({error}); not enforced"),
+        ));
+    }
+}
+
+/// Drops a `default` that its own schema refuses.
+fn default_value(object: &mut Map<String, Value>, pointer: &str, findings: &mut Vec<Finding>) {
+    let Some(default) = object.get("default") else {
+        return;
+    };
+    if let Some(reason) = refusal(object, default) {
+        object.remove("default");
+        findings.push(Finding::new(
+            FindingKind::Defect,
+            &push(pointer, "default"),
+            format!("the default breaks its own schema ({reason}); dropped"),
+        ));
+    }
+}
+
+/// Why `schema` (its own keywords, not its subschemas) refuses `value`, if it does.
+pub(crate) fn refusal(schema: &Map<String, Value>, value: &Value) -> Option<String> {
+    let types: Vec<&str> = match schema.get("type") {
+        Some(Value::String(kind)) => vec![kind.as_str()],
+        Some(Value::Array(kinds)) => kinds.iter().filter_map(Value::as_str).collect(),
+        _ => Vec::new(),
+    };
+    let nullable = schema.get("nullable") == Some(&Value::Bool(true));
+    let fits = |kind: &str| match kind {
+        "null" => value.is_null(),
+        "boolean" => value.is_boolean(),
+        "string" => value.is_string(),
+        "array" => value.is_array(),
+        "object" => value.is_object(),
+        "number" => value.is_number(),
+        "integer" => value
+            .as_f64()
+            .is_some_and(|number| number.fract() == 0.0 && number.is_finite()),
+        _ => true,
+    };
+    if !types.is_empty() && !types.iter().any(|kind| fits(kind)) && !(nullable && value.is_null()) {
+        return Some(format!("not of type {}", types.join(" or ")));
+    }
+    if let Some(values) = schema.get("enum").and_then(Value::as_array)
+        && !values.contains(value)
+    {
+        return Some("not one of the enum's values".into());
+    }
+    if let Some(constant) = schema.get("const")
+        && constant != value
+    {
+        return Some("not the schema's `const`".into());
+    }
+    if let (Some(pattern), Some(text)) = (
+        schema.get("pattern").and_then(Value::as_str),
+        value.as_str(),
+    ) && regress::Regex::new(pattern).is_ok_and(|regex| regex.find(text).is_none())
+    {
+        return Some("does not match the pattern".into());
+    }
+    let number = value.as_f64();
+    if let (Some(minimum), Some(number)) = (schema.get("minimum").and_then(Value::as_f64), number)
+        && number < minimum
+    {
+        return Some("below the minimum".into());
+    }
+    if let (Some(maximum), Some(number)) = (schema.get("maximum").and_then(Value::as_f64), number)
+        && number > maximum
+    {
+        return Some("above the maximum".into());
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ids(paths: &[(&str, &str)]) -> Vec<String> {
+        let operations: Vec<(String, String)> = paths
+            .iter()
+            .map(|(method, path)| ((*path).to_owned(), (*method).to_owned()))
+            .collect();
+        synthesise_ids(&operations, &BTreeSet::new())
+    }
+
+    #[test]
+    fn operation_ids_read_like_their_resource() {
+        let table = [
+            (
+                "get",
+                "/api/models/{namespace}/{repo}/tree/{rev}",
+                "get_model_tree",
+            ),
+            ("get", "/api/models", "get_models"),
+            ("post", "/api/repos/create", "post_repos_create"),
+            (
+                "delete",
+                "/api/spaces/{namespace}/{repo}/secrets/{key}",
+                "delete_space_secret",
+            ),
+            (
+                "get",
+                "/api/datasets/{namespace}/{repo}/parquet",
+                "get_dataset_parquet",
+            ),
+            ("get", "/api/whoami-v2", "get_whoami_v2"),
+            ("get", "/", "get_root"),
+            ("get", "/v2/categories/{id}", "get_category"),
+            (
+                "put",
+                "/api/repositories/{id}/branches/{branch}",
+                "put_repository_branch",
+            ),
+        ];
+        let paths: Vec<(&str, &str)> = table.iter().map(|(m, p, _)| (*m, *p)).collect();
+        let expected: Vec<&str> = table.iter().map(|(_, _, name)| *name).collect();
+        assert_eq!(ids(&paths), expected);
+    }
+
+    #[test]
+    fn collisions_widen_only_the_colliding_names() {
+        let names = ids(&[
+            ("get", "/api/models/{ns}/{repo}/discussions/{num}/comment"),
+            ("get", "/api/models/{ns}/{repo}/comment"),
+            ("get", "/api/models/{ns}/{repo}/tree/{rev}"),
+            ("get", "/api/models/{ns}/{repo}/tree/{rev}/{path}"),
+            ("get", "/api/models/{ns}/tree"),
+        ]);
+        assert_eq!(
+            names,
+            [
+                "get_model_discussion_comment",
+                "get_model_comment",
+                "get_model_tree_by_ns_repo_rev",
+                "get_model_tree_by_ns_repo_rev_path",
+                "get_model_tree_by_ns",
+            ]
+        );
+        let deduplicated: BTreeSet<&String> = names.iter().collect();
+        assert_eq!(deduplicated.len(), names.len());
+    }
+
+    #[test]
+    fn declared_ids_are_never_reused_and_identical_paths_get_a_counter() {
+        let taken = BTreeSet::from(["get_models".to_owned()]);
+        let operations = vec![
+            ("/api/models".to_owned(), "get".to_owned()),
+            ("/models".to_owned(), "get".to_owned()),
+        ];
+        assert_eq!(
+            synthesise_ids(&operations, &taken),
+            ["get_models_root", "get_models_root_2"]
+        );
+    }
+
+    #[test]
+    fn singulars() {
+        for (plural, one) in [
+            ("models", "model"),
+            ("repositories", "repository"),
+            ("branches", "branch"),
+            ("status", "status"),
+            ("analysis", "analysis"),
+            ("access", "access"),
+            ("tree", "tree"),
+            ("user_keys", "user_key"),
+        ] {
+            assert_eq!(singular(plural), one);
+        }
+    }
+
+    #[test]
+    fn defaults_that_break_their_schema_are_found() {
+        let schema = |value: Value| value.as_object().unwrap().clone();
+        assert!(refusal(&schema(json!({"type": "integer"})), &json!("10")).is_some());
+        assert!(refusal(&schema(json!({"enum": ["a"]})), &json!("b")).is_some());
+        assert!(refusal(&schema(json!({"type": "integer", "minimum": 1})), &json!(0)).is_some());
+        assert!(refusal(&schema(json!({"type": ["string", "null"]})), &Value::Null).is_none());
+        assert!(refusal(&schema(json!({"type": "integer"})), &json!(3)).is_none());
+    }
+}

@@ -1,0 +1,416 @@
+//! `cargo xtask generate`: the whole pipeline on any OpenAPI 3.0 or 3.1 document, written as a
+//! standalone crate that builds with no further step.
+//!
+//! [`pipeline`] is the one sequence of steps; `cargo xtask regen` runs it strictly with the hub's
+//! patches (see [`crate::generate_hub_client`]) and [`generate_crate`] runs it on any document:
+//! load, [`crate::normalize`], down-level, patch (reporting every rule no patch enforces),
+//! preflight, emit. Outside strict mode, what still cannot be generated is left out and named in
+//! the report: a schema 3.0 cannot express is read as any JSON value, an operation progenitor
+//! would refuse is skipped, and the steps run again on what is left (each round removes one
+//! thing, so the rounds are bounded by the size of the document).
+
+use std::collections::BTreeMap;
+
+use serde_json::{Value, json};
+
+use crate::normalize::{Finding, FindingKind};
+use crate::{Error, Input, Output, downlevel, emit, load, normalize, patch, preflight, surface};
+
+/// How [`generate_crate`] treats what it cannot generate faithfully.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CrateOptions {
+    /// Fail (with every finding in the error) on a defect of the description, a rule the types
+    /// do not enforce, or anything left out, instead of reporting it and generating the rest.
+    pub strict: bool,
+}
+
+/// A generated crate: its files and what generation repaired, left out or does not enforce.
+#[derive(Clone, Debug)]
+pub struct GeneratedCrate {
+    /// Relative path (`Cargo.toml`, `src/lib.rs`, ...) to file text.
+    pub files: BTreeMap<String, String>,
+    /// Every finding of the run, in document order within each step.
+    pub report: Vec<Finding>,
+}
+
+/// The exact versions the generated code is built and tested against: the workspace's
+/// `Cargo.lock` (a test keeps them equal), with the workspace's features.
+const DEPENDENCIES: &[(&str, &str)] = &[
+    (
+        "chrono",
+        r#"{ version = "=0.4.45", default-features = false, features = ["serde", "std", "clock"] }"#,
+    ),
+    (
+        "indexmap",
+        r#"{ version = "=2.14.2", default-features = false, features = ["std", "serde"] }"#,
+    ),
+    ("progenitor-client", r#""=0.15.1""#),
+    ("regress", r#""=0.10.5""#),
+    (
+        "reqwest",
+        r#"{ version = "=0.13.5", default-features = false, features = ["json", "query"] }"#,
+    ),
+    (
+        "serde",
+        r#"{ version = "=1.0.229", features = ["derive"] }"#,
+    ),
+    (
+        "serde_json",
+        r#"{ version = "=1.0.154", features = ["preserve_order", "raw_value"] }"#,
+    ),
+    ("serde_path_to_error", r#""=0.1.20""#),
+];
+
+/// Generates a standalone crate named `crate_name` from `spec_text` (OpenAPI 3.0 or 3.1, YAML
+/// or JSON; `spec_name` names it in messages and in the header).
+///
+/// The files are `Cargo.toml` (pinned dependencies and an empty `[workspace]` table, so the
+/// crate never joins an enclosing workspace), `src/lib.rs`, `src/generated.rs`, `surface.txt`
+/// (the public API) and `report.txt` (every finding, one per line).
+pub fn generate_crate(
+    spec_text: &str,
+    spec_name: &str,
+    crate_name: &str,
+    options: &CrateOptions,
+) -> Result<GeneratedCrate, Error> {
+    if !is_crate_name(crate_name) {
+        return Err(Error::Usage(format!(
+            "`{crate_name}` is not a crate name (ASCII letters, digits, `-` and `_`, starting with a letter)"
+        )));
+    }
+    let input = Input {
+        spec_text,
+        spec_name,
+        patches: &[],
+        module_path: "crate::generated",
+    };
+    let (output, report) = pipeline(&input, None, options.strict)?;
+    let document = load::load(spec_text, spec_name)?;
+    let title = document
+        .pointer("/info/title")
+        .and_then(Value::as_str)
+        .unwrap_or("the API");
+    let mut files = BTreeMap::new();
+    files.insert("Cargo.toml".to_owned(), manifest(crate_name, title));
+    files.insert("src/lib.rs".to_owned(), lib_rs(title, spec_name));
+    files.insert("src/generated.rs".to_owned(), output.rust);
+    files.insert("surface.txt".to_owned(), output.surface);
+    files.insert("report.txt".to_owned(), render_report(&report));
+    Ok(GeneratedCrate { files, report })
+}
+
+/// The report as text: a summary line, then one finding per line.
+pub fn render_report(report: &[Finding]) -> String {
+    let count = |kind: FindingKind| report.iter().filter(|f| f.kind == kind).count();
+    let mut text = format!(
+        "{} repaired, {} defects of the description, {} rules not enforced, {} left out\n",
+        count(FindingKind::Repaired),
+        count(FindingKind::Defect),
+        count(FindingKind::Unenforced),
+        count(FindingKind::Skipped),
+    );
+    for finding in report {
+        text.push_str(&finding.to_string());
+        text.push('\n');
+    }
+    text
+}
+
+fn is_crate_name(name: &str) -> bool {
+    name.starts_with(|c: char| c.is_ascii_alphabetic())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+}
+
+fn manifest(crate_name: &str, title: &str) -> String {
+    let description = format!("Client for {title}, generated by `cargo xtask generate`.");
+    let mut text = format!(
+        "[package]\nname = \"{crate_name}\"\nversion = \"0.1.0\"\ndescription = {}\n# Generated code is emitted for the 2021 edition, the one progenitor and typify target.\nedition = \"2021\"\npublish = false\n\n# A crate of its own, even when written inside another workspace.\n[workspace]\n\n[dependencies]\n",
+        toml_string(&description)
+    );
+    for (name, requirement) in DEPENDENCIES {
+        text.push_str(&format!("{name} = {requirement}\n"));
+    }
+    text
+}
+
+/// A TOML basic string.
+fn toml_string(text: &str) -> String {
+    Value::String(text.to_owned()).to_string()
+}
+
+fn lib_rs(title: &str, spec_name: &str) -> String {
+    let title = title.replace(['\n', '\r'], " ");
+    format!(
+        "//! Client for {title}, generated by `cargo xtask generate` from `{spec_name}`.\n//! `report.txt` beside `Cargo.toml` lists what generation repaired, left out or does not enforce.\n\n#[rustfmt::skip]\n#[allow(missing_docs, unused_imports, clippy::all, clippy::pedantic)]\nmod generated;\n\npub use generated::*;\n"
+    )
+}
+
+/// The pipeline shared by `regen` and `generate`: every step, with the findings of the run.
+///
+/// Strict, the first error stops it and any finding other than a repair is an error too (a
+/// defect, a rule left unenforced); otherwise what cannot be generated is left out and reported.
+pub(crate) fn pipeline(
+    input: &Input<'_>,
+    transport: Option<&str>,
+    strict: bool,
+) -> Result<(Output, Vec<Finding>), Error> {
+    let mut document = load::load(input.spec_text, input.spec_name)?;
+    let mut findings = normalize::normalize(&mut document);
+    let budget = round_budget(&document);
+    for _ in 0..budget {
+        match attempt(&document, input, transport) {
+            Ok((output, unenforced)) => {
+                findings.extend(unenforced.into_iter().map(|error| match error {
+                    Error::Patch { target, reason } => {
+                        Finding::new(FindingKind::Unenforced, &target, reason)
+                    }
+                    other => Finding::new(FindingKind::Unenforced, "", other.to_string()),
+                }));
+                if strict {
+                    let problems: Vec<&Finding> = findings
+                        .iter()
+                        .filter(|finding| finding.kind != FindingKind::Repaired)
+                        .collect();
+                    if !problems.is_empty() {
+                        return Err(Error::Strict {
+                            count: problems.len(),
+                            report: problems.iter().map(|f| format!("\n  {f}")).collect(),
+                        });
+                    }
+                }
+                return Ok((output, findings));
+            }
+            Err(error) if strict => return Err(error),
+            Err(error) => leave_out(&mut document, error, &mut findings)?,
+        }
+    }
+    Err(Error::Progenitor(
+        "generation did not settle after leaving out one item per round".into(),
+    ))
+}
+
+/// One more round than there are operations and schema locations: each failing round leaves
+/// one of them out.
+fn round_budget(document: &Value) -> usize {
+    let operations = document
+        .get("paths")
+        .and_then(Value::as_object)
+        .map_or(0, |paths| {
+            paths
+                .values()
+                .filter_map(Value::as_object)
+                .map(|item| item.len())
+                .sum()
+        });
+    operations + crate::downlevel::schema_locations(document).len() * 4 + 2
+}
+
+/// The steps after normalisation, once.
+fn attempt(
+    document: &Value,
+    input: &Input<'_>,
+    transport: Option<&str>,
+) -> Result<(Output, Vec<Error>), Error> {
+    let mut downlevelled = downlevel::downlevel(document)?;
+    let (applied, unenforced) = patch::apply_reporting(&mut downlevelled, input.patches)?;
+    preflight::check(&downlevelled)?;
+    let file = emit::emit(
+        &downlevelled,
+        &applied,
+        input,
+        emit::Fidelity::Faithful,
+        transport,
+    )?;
+    let surface = surface::render(&file, &downlevelled);
+    let rust = emit::format(&file, input);
+    Ok((
+        Output {
+            rust,
+            downlevelled,
+            surface,
+        },
+        unenforced,
+    ))
+}
+
+/// Leaves out what `error` names, or gives the error back when it names nothing removable.
+fn leave_out(document: &mut Value, error: Error, findings: &mut Vec<Finding>) -> Result<(), Error> {
+    let pointer = match &error {
+        Error::Downlevel { pointer, .. } | Error::NotOpenApi30 { pointer, .. } => pointer.clone(),
+        Error::Preflight { operation, .. } => match operation_pointer(document, operation) {
+            Some(pointer) => pointer,
+            None => return Err(error),
+        },
+        _ => return Err(error),
+    };
+    let reason = error.to_string();
+    if let Some(schema) = enclosing_schema(document, &pointer) {
+        if let Some(node) = document.pointer_mut(&schema) {
+            let description = node.get("description").cloned();
+            *node = json!({});
+            if let Some(description) = description {
+                node["description"] = description;
+            }
+            findings.push(Finding::new(
+                FindingKind::Skipped,
+                &schema,
+                format!("read as any JSON value: {reason}"),
+            ));
+            return Ok(());
+        }
+    }
+    if let Some((path, method)) = operation_of(&pointer) {
+        let removed = document
+            .get_mut("paths")
+            .and_then(|paths| paths.get_mut(&path))
+            .and_then(Value::as_object_mut)
+            .and_then(|item| item.remove(&method));
+        if removed.is_some() {
+            findings.push(Finding::new(
+                FindingKind::Skipped,
+                &crate::pointer::push(&crate::pointer::push("/paths", &path), &method),
+                format!("operation left out: {reason}"),
+            ));
+            return Ok(());
+        }
+        let item_removed = document
+            .get_mut("paths")
+            .and_then(Value::as_object_mut)
+            .and_then(|paths| paths.remove(&path));
+        if item_removed.is_some() {
+            findings.push(Finding::new(
+                FindingKind::Skipped,
+                &crate::pointer::push("/paths", &path),
+                format!("path left out: {reason}"),
+            ));
+            return Ok(());
+        }
+    }
+    Err(error)
+}
+
+/// The innermost schema location (from [`crate::downlevel::schema_locations`] or below it,
+/// ending at a subschema) that contains `pointer`.
+fn enclosing_schema(document: &Value, pointer: &str) -> Option<String> {
+    let roots = crate::downlevel::schema_locations(document);
+    let root = roots
+        .iter()
+        .filter(|root| pointer == root.as_str() || pointer.starts_with(&format!("{root}/")))
+        .max_by_key(|root| root.len())?;
+    // Walk down from the root to the deepest subschema that still holds the pointer.
+    let tokens: Vec<&str> = pointer[root.len()..]
+        .split('/')
+        .filter(|t| !t.is_empty())
+        .collect();
+    let mut deepest = root.clone();
+    let mut current = root.clone();
+    let mut index = 0;
+    while index < tokens.len() {
+        let token = tokens[index];
+        let step = match token {
+            "items" | "additionalProperties" | "not" | "propertyNames" => 1,
+            "properties" | "allOf" | "anyOf" | "oneOf" | "prefixItems"
+                if index + 1 < tokens.len() =>
+            {
+                2
+            }
+            _ => break,
+        };
+        current = format!("{current}/{}", tokens[index..index + step].join("/"));
+        if document.pointer(&current).is_some_and(Value::is_object) {
+            deepest = current.clone();
+        }
+        index += step;
+    }
+    Some(deepest)
+}
+
+/// `/paths/<path>/<method>...` to the unescaped path and method.
+fn operation_of(pointer: &str) -> Option<(String, String)> {
+    let mut tokens = pointer.strip_prefix("/paths/")?.split('/');
+    let unescape = |token: &str| token.replace("~1", "/").replace("~0", "~");
+    let path = unescape(tokens.next()?);
+    let method = tokens.next().map(unescape).unwrap_or_default();
+    Some((path, method))
+}
+
+/// The pointer of the operation a preflight label (`id (GET /path)`, `GET /path` or `/path`)
+/// names.
+fn operation_pointer(document: &Value, label: &str) -> Option<String> {
+    let inner = match (label.rfind('('), label.ends_with(')')) {
+        (Some(open), true) => &label[open + 1..label.len() - 1],
+        _ => label,
+    };
+    let push = crate::pointer::push;
+    match inner.split_once(' ') {
+        Some((method, path)) => {
+            let method = method.to_ascii_lowercase();
+            document.get("paths")?.get(path)?.get(&method)?;
+            Some(push(&push("/paths", path), &method))
+        }
+        None => {
+            document.get("paths")?.get(inner)?;
+            Some(push("/paths", inner))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pinned_dependencies_match_the_workspace_lock() {
+        let lock =
+            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../Cargo.lock")).unwrap();
+        for (name, requirement) in DEPENDENCIES {
+            let version = requirement
+                .split("\"=")
+                .nth(1)
+                .and_then(|rest| rest.split('"').next())
+                .unwrap();
+            let entry = format!("name = \"{name}\"\nversion = \"{version}\"\n");
+            assert!(
+                lock.contains(&entry),
+                "{name} {version} is not in Cargo.lock"
+            );
+        }
+    }
+
+    #[test]
+    fn an_operation_progenitor_refuses_is_left_out_and_named() {
+        let spec = r#"{"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {
+            "/a": {"get": {"responses": {"200": {"description": "ok"}}}},
+            "/b/{id}": {"get": {"responses": {"200": {"description": "ok"}}}}}}"#;
+        let generated = generate_crate(spec, "t.json", "t", &CrateOptions::default()).unwrap();
+        let skipped: Vec<&Finding> = generated
+            .report
+            .iter()
+            .filter(|f| f.kind == FindingKind::Skipped)
+            .collect();
+        assert_eq!(skipped.len(), 1, "{:?}", generated.report);
+        assert_eq!(skipped[0].pointer, "/paths/~1b~1{id}/get");
+        assert!(generated.files["src/generated.rs"].contains("get_a"));
+        let strict = generate_crate(spec, "t.json", "t", &CrateOptions { strict: true });
+        assert!(strict.is_err());
+    }
+
+    #[test]
+    fn a_schema_three_zero_cannot_express_is_read_as_any_value() {
+        let spec = r#"{"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {},
+            "components": {"schemas": {"S": {"type": "object", "properties": {
+                "c": {"if": {"type": "string"}, "then": {"minLength": 1}}}}}}}"#;
+        let generated = generate_crate(spec, "t.json", "t", &CrateOptions::default()).unwrap();
+        assert!(
+            generated
+                .report
+                .iter()
+                .any(|f| f.kind == FindingKind::Skipped
+                    && f.pointer == "/components/schemas/S/properties/c"),
+            "{:?}",
+            generated.report
+        );
+    }
+}
