@@ -18,6 +18,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result, bail, ensure};
 use hub_api_codegen::{self as codegen, CrateOptions, FindingKind};
 use hub_api_synth::Options;
+use serde_json::{Value, json};
 
 use crate::measure::{Bound, Comparison, Figure, Side, millis};
 
@@ -94,13 +95,13 @@ fn generated_rust(generated: &codegen::GeneratedCrate) -> Result<&str> {
 /// the distinct errors (names replaced by `_`), each with its count and a first path: the list of
 /// what fails, for the closing note.
 fn print_failures(text: &str) -> Result<()> {
-    let document: serde_json::Value = serde_json::from_str(text)?;
+    let document: Value = serde_json::from_str(text)?;
     let mut kinds: std::collections::BTreeMap<String, (usize, String)> = Default::default();
     let paths = document["paths"].as_object().context("no paths")?;
     let mut failed = 0;
     for (path, item) in paths {
         let mut single = document.clone();
-        single["paths"] = serde_json::json!({ path: item });
+        single["paths"] = json!({ path: item });
         if let Err(error) = generate_ours(&single.to_string()) {
             failed += 1;
             let message = error.to_string();
@@ -122,7 +123,104 @@ fn print_failures(text: &str) -> Result<()> {
     for (kind, (count, path)) in &kinds {
         println!("#   [{count}x] {kind} (first: {path})");
     }
+    print_construct_failures(&document);
     Ok(())
+}
+
+/// Runs `generate_crate` on one construct at a time: for each distinct set of constructs a
+/// property schema of the synthetic spec has (objects with optional fields left out, so the
+/// first failure above does not hide the others), a one-operation spec whose 200 body requires
+/// just that property. Prints each construct set that fails, with the error.
+fn print_construct_failures(document: &serde_json::Value) {
+    let mut candidates = Vec::new();
+    property_schemas(&document["paths"], &mut candidates);
+    let mut seen = std::collections::BTreeSet::new();
+    let (mut tried, mut failures) = (0, Vec::new());
+    for schema in candidates {
+        if has_optional_field(schema) {
+            continue;
+        }
+        let spec = probe_spec(schema);
+        let constructs: Vec<String> = hub_api_synth::count(&spec)
+            .constructs()
+            .into_iter()
+            .filter(|(name, count)| *count > 0 && !name.starts_with("operations"))
+            .map(|(name, _)| name)
+            .collect();
+        let key = if constructs.is_empty() {
+            "plain property".to_owned()
+        } else {
+            constructs.join(" + ")
+        };
+        if !seen.insert(key.clone()) {
+            continue;
+        }
+        tried += 1;
+        if let Err(error) = generate_ours(&spec.to_string()) {
+            let message = error.to_string();
+            let first = message.lines().next().unwrap_or_default();
+            failures.push(format!("{key}: {first}\n#       {schema}"));
+        }
+    }
+    println!(
+        "# synth: {} of {tried} construct sets fail alone:",
+        failures.len()
+    );
+    for failure in failures {
+        println!("#   {failure}");
+    }
+}
+
+/// Whether `schema` or any schema in it is an object with a property it does not require.
+fn has_optional_field(schema: &Value) -> bool {
+    let Some(map) = schema.as_object() else {
+        return false;
+    };
+    let required = map.get("required").and_then(Value::as_array);
+    let optional = map
+        .get("properties")
+        .and_then(Value::as_object)
+        .is_some_and(|properties| {
+            properties
+                .keys()
+                .any(|name| !required.is_some_and(|required| required.iter().any(|r| r == name)))
+        });
+    optional
+        || map.values().any(|child| match child {
+            Value::Array(items) => items.iter().any(has_optional_field),
+            other => has_optional_field(other),
+        })
+}
+
+/// Every property schema under `value`.
+fn property_schemas<'a>(value: &'a Value, out: &mut Vec<&'a Value>) {
+    match value {
+        Value::Object(map) => {
+            if let Some(properties) = map.get("properties").and_then(Value::as_object) {
+                out.extend(properties.values());
+            }
+            map.values().for_each(|child| property_schemas(child, out));
+        }
+        Value::Array(items) => items.iter().for_each(|child| property_schemas(child, out)),
+        _ => {}
+    }
+}
+
+/// One `GET` whose 200 body is a closed object requiring one property of schema `schema`.
+fn probe_spec(schema: &Value) -> Value {
+    json!({
+        "openapi": "3.1.0",
+        "info": {"title": "probe", "version": "1"},
+        "paths": {"/api/probe": {"get": {"responses": {"200": {
+            "description": "OK",
+            "content": {"application/json": {"schema": {
+                "type": "object",
+                "properties": {"probe": schema},
+                "required": ["probe"],
+                "additionalProperties": false,
+            }}},
+        }}}}},
+    })
 }
 
 /// `synth_lines`: ours against plain, in lines of Rust. Goal 0.25 (issue 14), stretch 0.12.

@@ -51,6 +51,68 @@ pub struct Counts {
     pub unsatisfiable_closed_objects: usize,
 }
 
+impl Counts {
+    /// The constructs of issue 14's table with their counts, in the table's order (formats as
+    /// `format uri`), for reports.
+    pub fn constructs(&self) -> Vec<(String, usize)> {
+        let mut out: Vec<(String, usize)> = [
+            (
+                "operations without operationId",
+                self.operations_without_operation_id,
+            ),
+            (
+                "operations without responses",
+                self.operations_without_responses,
+            ),
+            (
+                "operations with 200 and 207 bodies",
+                self.operations_with_200_and_207,
+            ),
+            ("$schema", self.dollar_schema),
+            ("anyOf nullable", self.any_of.nullable),
+            ("anyOf nullable enum", self.any_of.nullable_enum),
+            ("anyOf const-told objects", self.any_of.tagged_objects),
+            ("anyOf objects without tag", self.any_of.untagged_objects),
+            ("anyOf literal set", self.any_of.literal_sets),
+            ("anyOf open enum", self.any_of.open_enums),
+            ("anyOf other mix", self.any_of.other),
+            ("prefixItems", self.prefix_items),
+            ("const without type", self.const_without_type),
+            ("enum without type", self.enum_without_type),
+            ("pattern", self.patterns),
+            ("pattern beside date-time", self.patterns_beside_date_time),
+            ("look-ahead pattern", self.lookahead_patterns),
+            ("integer", self.integers),
+            ("numeric bound", self.numeric_bounds),
+            ("minItems", self.min_items),
+            ("maxItems", self.max_items),
+            ("propertyNames", self.property_names),
+            (
+                "propertyNames with pattern or length",
+                self.property_names_constrained,
+            ),
+            (
+                "query parameter with anyOf",
+                self.query_parameters_with_any_of,
+            ),
+            ("default", self.defaults),
+            (
+                "unsatisfiable closed object",
+                self.unsatisfiable_closed_objects,
+            ),
+        ]
+        .into_iter()
+        .map(|(name, count)| (name.to_owned(), count))
+        .collect();
+        out.extend(
+            self.formats
+                .iter()
+                .map(|(format, count)| (format!("format {format}"), *count)),
+        );
+        out
+    }
+}
+
 /// `anyOf` by the kinds the table tells apart.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct AnyOfKinds {
