@@ -15,6 +15,7 @@ mod http;
 mod measure;
 mod regen;
 mod server;
+mod synth;
 mod tokens;
 
 /// What progenitor and typify emit from `spec/openapi.yaml` without the codegen patches,
@@ -39,6 +40,9 @@ const FIGURES: &[&str] = &[
     "receiver_vs_axum",
     "regen_scaling",
     "token_single_flight",
+    "synth_lines",
+    "synth_check",
+    "synth_regen_scaling",
 ];
 
 /// The fewest repetitions a figure may rest on.
@@ -49,7 +53,7 @@ usage: hub-api-bench [--repetitions N] [FIGURE...]
        hub-api-bench --profile FIGURE ours|baseline [--samples N]
 
 figures: decode_vs_value validation_overhead client_vs_reqwest receiver_vs_axum
-         regen_scaling token_single_flight";
+         regen_scaling token_single_flight synth_lines synth_check synth_regen_scaling";
 
 fn main() {
     match run(std::env::args().skip(1).collect()) {
@@ -149,6 +153,8 @@ fn comparison(name: &str) -> Result<Box<dyn Comparison>> {
         "client_vs_reqwest" => Box::new(http::ClientVsReqwest::new()?),
         "receiver_vs_axum" => Box::new(http::ReceiverVsAxum::new()?),
         "regen_scaling" => Box::new(regen::RegenScaling::new()?),
+        "synth_check" => Box::new(synth::CheckVsPlain::new()?),
+        "synth_regen_scaling" => Box::new(synth::RegenScaling::new()?),
         other => bail!("`{other}` is not a timed figure"),
     })
 }
@@ -164,11 +170,16 @@ fn figure(name: &str, repetitions: Option<usize>) -> Result<Figure> {
         "decode_vs_value" | "validation_overhead" => (3, 21),
         "client_vs_reqwest" | "receiver_vs_axum" => (1, 21),
         "token_single_flight" => (0, 10),
+        // A check of the plain crate takes minutes; its dependencies are built in the setup.
+        "synth_check" => (0, 3),
         _ => (1, MIN_REPETITIONS),
     };
     let repetitions = repetitions.unwrap_or(default_repetitions);
     if name == "token_single_flight" {
         return tokens::token_single_flight(repetitions);
+    }
+    if name == "synth_lines" {
+        return synth::lines_vs_plain();
     }
     let mut comparison = comparison(name)?;
     measure::compare(

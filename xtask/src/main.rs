@@ -27,6 +27,7 @@ commands:
   test                                 everything CI runs: spec checks, regen --check, workspace
                                        tests, conformance against the Prism mock
   bench                                the ratio benchmarks (see BENCHMARKS.md)
+  synth --out FILE [--operations N]    write the synthetic hub-shaped OpenAPI 3.1 spec (JSON)
 ";
 
 fn main() {
@@ -48,6 +49,7 @@ fn run(args: Vec<String>) -> Result<()> {
         "test" => test(&root, rest),
         "validate" => validate(&root, rest),
         "bench" => bench(&root, rest),
+        "synth" => synth(rest),
         "" | "help" | "--help" | "-h" => {
             print!("{USAGE}");
             Ok(())
@@ -110,6 +112,36 @@ fn bench(root: &Path, args: &[String]) -> Result<()> {
     let mut cargo_args = vec!["run", "--release", "--package", "hub-api-bench", "--"];
     cargo_args.extend(args.iter().map(String::as_str));
     cargo(root, &cargo_args).context("benchmarks: see BENCHMARKS.md")
+}
+
+/// Writes `hub_api_synth::spec_text` (the synthetic spec of the tests and benchmarks) to a file.
+/// The generator is small (serde_json only), so xtask links it directly.
+fn synth(args: &[String]) -> Result<()> {
+    const SYNTH_USAGE: &str = "usage: cargo xtask synth --out FILE [--operations N]";
+    let mut options = hub_api_synth::Options::default();
+    let mut out = None;
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--out" => out = args.next().map(PathBuf::from),
+            "--operations" => {
+                options.operations = args
+                    .next()
+                    .and_then(|value| value.parse().ok())
+                    .context(SYNTH_USAGE)?;
+            }
+            _ => bail!("unknown argument `{arg}`\n{SYNTH_USAGE}"),
+        }
+    }
+    let out = out.context(SYNTH_USAGE)?;
+    std::fs::write(&out, hub_api_synth::spec_text(&options))
+        .with_context(|| format!("writing {}", out.display()))?;
+    println!(
+        "wrote {} ({} operations)",
+        out.display(),
+        options.operations
+    );
+    Ok(())
 }
 
 fn test(root: &Path, args: &[String]) -> Result<()> {
