@@ -23,7 +23,7 @@ pub enum Fidelity {
     Plain,
 }
 
-/// Generates the client as a syntax tree; [`format`] prints it. The tree is kept so that the
+/// Generates the client as a syntax tree; [`format()`] prints it. The tree is kept so that the
 /// API surface is read from it rather than from the printed text parsed again.
 ///
 /// With a `transport` type path, the `Client` carries a value of that type and the mounting

@@ -57,7 +57,10 @@ impl Decisions {
 
     /// Reads and removes the extensions of one schema.
     fn take(schema: &mut Map<String, Value>, pointer: &str) -> Result<Self, Error> {
-        let fail = |key: &str, reason: &str| Error::patch(&push(pointer, key), reason);
+        let fail = |key: &str, reason: &str| Error::Decision {
+            pointer: push(pointer, key),
+            reason: reason.to_owned(),
+        };
         let mut decisions = Decisions::default();
         if let Some(secret) = schema.shift_remove(SECRET) {
             decisions.secret = secret
@@ -238,10 +241,10 @@ pub(crate) fn patches(document: &mut Value, explicit: &[Patch]) -> Result<Vec<Pa
                     .reason
                     .unwrap_or_else(|| "inferred from the schema".to_owned()),
             }),
-            None if decided_something => problems.push(Error::patch(
-                &pointer,
-                "an `x-rust-` decision on a schema that needs no patch (secrets are validated strings or maps; variant names belong to literal unions)",
-            )),
+            None if decided_something => problems.push(Error::Decision {
+                pointer,
+                reason: "an `x-rust-` decision on a schema that needs no patch (secrets are validated strings or maps; variant names belong to literal unions)".to_owned(),
+            }),
             None => {}
         }
     }
@@ -460,9 +463,7 @@ mod tests {
             "{error}"
         );
         assert!(
-            error.contains(
-                "patch on /components/schemas/B cannot be applied: an `x-rust-` decision"
-            ),
+            error.contains("decision /components/schemas/B: an `x-rust-` decision"),
             "{error}"
         );
     }
