@@ -7,7 +7,7 @@
 //! | `type: array` with `minItems`/`maxItems`                     | [`Action::BoundedArray`]   |
 //! | `propertyNames` (down-levelled `x-propertyNames`)            | [`Action::ValidatedMap`]   |
 //! | `type: string` (no `enum`) with a pattern, length or format  | [`Action::ValidatedString`]|
-//! | `oneOf` of `$ref` objects sharing a required `const` key     | [`Action::TaggedUnion`]    |
+//! | `oneOf`/`anyOf` of `$ref` objects sharing a required `const` key | [`Action::TaggedUnion`] |
 //! | `oneOf` of `$ref` objects, each with a required key of its own | [`Action::ExclusiveUnion`] |
 //! | literals named by `x-rust-variant-names`                     | [`Action::LiteralUnion`]   |
 //!
@@ -263,10 +263,16 @@ fn infer(document: &Value, schema: &Value, decisions: &Decisions) -> Option<Acti
         });
     }
     if has("oneOf") {
-        let members = ref_members(document, schema)?;
+        let members = ref_members(document, schema, "oneOf")?;
         return tag_of(&members)
             .map(|tag| Action::TaggedUnion { tag })
             .or_else(|| own_keys(&members).map(|keys| Action::ExclusiveUnion { keys }));
+    }
+    if has("anyOf") && !has("allOf") && !has("properties") {
+        // Members with distinct constant tags never both match, so `anyOf` is a tagged union
+        // too; told apart by keys, several could match, which an exclusive union would refuse.
+        let members = ref_members(document, schema, "anyOf")?;
+        return tag_of(&members).map(|tag| Action::TaggedUnion { tag });
     }
     if has("enum") {
         return None;
@@ -290,10 +296,15 @@ fn infer(document: &Value, schema: &Value, decisions: &Decisions) -> Option<Acti
     }
 }
 
-/// The component schemas of a `oneOf` whose members are all `$ref`s to object schemas.
-fn ref_members<'a>(document: &'a Value, schema: &Value) -> Option<Vec<&'a Map<String, Value>>> {
+/// The component schemas of a `oneOf` or `anyOf` (`keyword`) whose members are all `$ref`s to
+/// object schemas.
+fn ref_members<'a>(
+    document: &'a Value,
+    schema: &Value,
+    keyword: &str,
+) -> Option<Vec<&'a Map<String, Value>>> {
     schema
-        .get("oneOf")?
+        .get(keyword)?
         .as_array()?
         .iter()
         .map(|member| {
@@ -417,6 +428,8 @@ mod tests {
             "Circle": {"type": "object", "required": ["kind", "r"], "properties": {"kind": {"type": "string", "enum": ["circle"]}, "r": {"type": "number"}}},
             "Square": {"type": "object", "required": ["kind", "side"], "properties": {"kind": {"type": "string", "enum": ["square"]}, "side": {"type": "number"}}},
             "Job": {"oneOf": [{"$ref": "#/components/schemas/FromSpace"}, {"$ref": "#/components/schemas/FromImage"}]},
+            "AnyShape": {"anyOf": [{"$ref": "#/components/schemas/Circle"}, {"$ref": "#/components/schemas/Square"}]},
+            "AnyJob": {"anyOf": [{"$ref": "#/components/schemas/FromSpace"}, {"$ref": "#/components/schemas/FromImage"}]},
             "FromSpace": {"type": "object", "required": ["flavor", "spaceId"], "properties": {"flavor": {"type": "string"}, "spaceId": {"type": "string"}}},
             "FromImage": {"type": "object", "required": ["flavor", "dockerImage"], "properties": {"flavor": {"type": "string"}, "dockerImage": {"type": "string"}}},
             "State": {"oneOf": [{"type": "boolean"}, {"type": "string", "enum": ["gone"]}],
@@ -435,6 +448,10 @@ mod tests {
                     Action::ExclusiveUnion {
                         keys: vec!["spaceId".into(), "dockerImage".into()]
                     }
+                ),
+                (
+                    "/components/schemas/AnyShape".to_owned(),
+                    Action::TaggedUnion { tag: "kind".into() }
                 ),
                 (
                     "/components/schemas/State".to_owned(),
