@@ -80,12 +80,12 @@ fn generate_with_transport(input: &Input<'_>, transport: Option<&str>) -> Result
     let file = emit::emit(
         &downlevelled,
         &applied,
-        input,
+        input.module_path,
         emit::Fidelity::Faithful,
         transport,
     )?;
     let surface = surface::render(&file, &downlevelled, &applied.rules);
-    let rust = emit::format(&file, input);
+    let rust = emit::format(&file, &header(input.spec_name, input.spec_text));
     Ok(Output {
         rust,
         downlevelled,
@@ -105,20 +105,14 @@ pub fn generate_plain(
     let document = load::load(spec_text, spec_name)?;
     let downlevelled = downlevel::downlevel(&document)?;
     preflight::check(&downlevelled)?;
-    let input = Input {
-        spec_text,
-        spec_name,
-        patches: &[],
-        module_path,
-    };
     let file = emit::emit(
         &downlevelled,
         &patch::Applied::default(),
-        &input,
+        module_path,
         emit::Fidelity::Plain,
         None,
     )?;
-    Ok(emit::format(&file, &input))
+    Ok(emit::format(&file, &header(spec_name, spec_text)))
 }
 
 /// The first line of every generated file; `build.rs` of `hub-api` reads the hash back from it.
