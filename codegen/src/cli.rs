@@ -1,7 +1,7 @@
 //! The `hub` command line (`hub-cli/src/generated.rs`): one subcommand per operation of the spec,
 //! generated from the down-levelled document and the generated client's builder methods.
 //!
-//! What is generated is a table ([`Operation`]s as Rust constants: names, help, parameters,
+//! What is generated is a table (`Operation`s as Rust constants: names, help, parameters,
 //! body, secrets in the response) and one dispatch function that calls each operation's builder
 //! with typed values; `hub-cli/src/main.rs` builds the clap commands from the table and runs
 //! them. Every name the user types is decided here, in [`group_name`], [`command_name`] and

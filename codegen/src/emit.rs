@@ -6,9 +6,9 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use progenitor::{GenerationSettings, Generator, HooksMode, InterfaceStyle, TagStyle};
 use serde_json::Value;
 
+use crate::Error;
 use crate::model::{Owner, push};
 use crate::patch::Applied;
-use crate::{Error, Input};
 
 mod open_objects;
 pub(crate) mod tolerance;
@@ -23,7 +23,7 @@ pub enum Fidelity {
     Plain,
 }
 
-/// Generates the client as a syntax tree; [`format`] prints it. The tree is kept so that the
+/// Generates the client as a syntax tree; [`format()`] prints it. The tree is kept so that the
 /// API surface is read from it rather than from the printed text parsed again.
 ///
 /// With a `transport` type path, the `Client` carries a value of that type and the mounting
@@ -31,7 +31,7 @@ pub enum Fidelity {
 pub fn emit(
     document: &Value,
     applied: &Applied,
-    input: &Input<'_>,
+    module_path: &str,
     fidelity: Fidelity,
     transport: Option<&str>,
 ) -> Result<syn::File, Error> {
@@ -64,7 +64,7 @@ pub fn emit(
             .with_hooks(HooksMode::Expected);
     }
     for replacement in &applied.replacements {
-        let path = format!("{}::types::{}", input.module_path, replacement.type_name);
+        let path = format!("{module_path}::types::{}", replacement.type_name);
         settings.with_replacement(&replacement.schema, path, replacement.impls.iter().cloned());
     }
 
@@ -111,13 +111,10 @@ pub fn emit(
     Ok(file)
 }
 
-/// The generated file's text: the header, then the tree formatted by prettyplease.
-pub fn format(file: &syn::File, input: &Input<'_>) -> String {
-    format!(
-        "{}\n{}",
-        crate::header(input.spec_name, input.spec_text).trim_end(),
-        prettyplease::unparse(file)
-    )
+/// The generated file's text: `header` (see [`crate::header`]), then the tree formatted by
+/// prettyplease.
+pub fn format(file: &syn::File, header: &str) -> String {
+    format!("{}\n{}", header.trim_end(), prettyplease::unparse(file))
 }
 
 /// Adds the patch items to `pub mod types`, where typify's own types are.

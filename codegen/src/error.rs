@@ -27,6 +27,9 @@ pub enum Error {
     /// Every problem one run found, in document order (never fewer than two).
     #[error("{} problems:\n{}", .0.len(), list(.0))]
     Problems(Vec<Error>),
+    /// An `x-rust-` decision in the spec is malformed, unknown or on a schema it cannot apply to.
+    #[error("decision {pointer}: {reason}")]
+    Decision { pointer: String, reason: String },
     /// An inline schema needs a patch but cannot be given a type name from its place.
     #[error("inline schema {pointer}: {reason}")]
     Inline { pointer: String, reason: String },

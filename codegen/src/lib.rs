@@ -1,12 +1,17 @@
 //! `hub-api-codegen`: turns `spec/openapi.yaml` (OpenAPI 3.1) into the checked-in Rust client.
 //!
-//! [`generate`] is the one entry point: spec text in, files out, no I/O. It runs named steps,
+//! [`generate`] is the one entry point: spec text in, files out, no I/O. Every step stands on
+//! three modules: [`model`] (the document model: one walker over every schema location and
+//! operation, `$ref` resolution, pointer escaping), [`rules`] (the [`rules::Rule`] enum, read
+//! once per schema) and [`contract`] (what progenitor 0.15 and typify 0.8 keep, drop, name and
+//! panic on). A step reports every problem it finds together ([`Error::Problems`]). The steps,
 //! each its own module with its own tests:
 //!
 //! 1. [`load`]: YAML or JSON text to a JSON value, with the exact location of a parse error;
 //!    then [`normalize`]: the repairs that make a real-world document generable, each reported;
 //! 2. [`downlevel`]: OpenAPI 3.1 to the 3.0 that progenitor 0.15 and typify 0.8 accept, failing
-//!    with a JSON pointer on anything 3.0 cannot express;
+//!    with a JSON pointer on anything 3.0 cannot express, and keeping where moved schemas came
+//!    from so later messages name the source;
 //! 3. [`patch`]: declarative patches, inferred from the schemas (and the spec's `x-rust-`
 //!    decisions), that restore what the generators drop;
 //! 4. [`preflight`]: the checks that stand between the document and progenitor's panics;
@@ -88,20 +93,14 @@ pub fn generate_plain(
     let document = load::load(spec_text, spec_name)?;
     let downlevelled = downlevel::downlevel(&document)?;
     preflight::check(&downlevelled)?;
-    let input = Input {
-        spec_text,
-        spec_name,
-        patches: &[],
-        module_path,
-    };
     let file = emit::emit(
         &downlevelled,
         &patch::Applied::default(),
-        &input,
+        module_path,
         emit::Fidelity::Plain,
         None,
     )?;
-    Ok(emit::format(&file, &input))
+    Ok(emit::format(&file, &header(spec_name, spec_text)))
 }
 
 /// The first line of every generated file; `build.rs` of `hub-api` reads the hash back from it.

@@ -250,12 +250,12 @@ fn attempt(
     let file = emit::emit(
         &downlevelled,
         &applied,
-        input,
+        input.module_path,
         emit::Fidelity::Faithful,
         transport,
     )?;
     let surface = surface::render(&file, &downlevelled, &applied.rules);
-    let rust = emit::format(&file, input);
+    let rust = emit::format(&file, &crate::header(input.spec_name, input.spec_text));
     Ok((
         Output {
             rust,

@@ -7,7 +7,7 @@
 //! | `type: array` with `minItems`/`maxItems`                     | [`Action::BoundedArray`]   |
 //! | `propertyNames` (down-levelled `x-propertyNames`)            | [`Action::ValidatedMap`]   |
 //! | `type: string` (no `enum`) with a pattern, length or format  | [`Action::ValidatedString`]|
-//! | `oneOf` of `$ref` objects sharing a required `const` key     | [`Action::TaggedUnion`]    |
+//! | `oneOf`/`anyOf` of `$ref` objects sharing a required `const` key | [`Action::TaggedUnion`] |
 //! | `oneOf` of `$ref` objects, each with a required key of its own | [`Action::ExclusiveUnion`] |
 //! | literals named by `x-rust-variant-names`                     | [`Action::LiteralUnion`]   |
 //!
@@ -57,7 +57,10 @@ impl Decisions {
 
     /// Reads and removes the extensions of one schema.
     fn take(schema: &mut Map<String, Value>, pointer: &str) -> Result<Self, Error> {
-        let fail = |key: &str, reason: &str| Error::patch(&push(pointer, key), reason);
+        let fail = |key: &str, reason: &str| Error::Decision {
+            pointer: push(pointer, key),
+            reason: reason.to_owned(),
+        };
         let mut decisions = Decisions::default();
         if let Some(secret) = schema.shift_remove(SECRET) {
             decisions.secret = secret
@@ -243,10 +246,10 @@ pub(crate) fn patches(document: &mut Value, explicit: &[Patch]) -> Result<Vec<Pa
                     .reason
                     .unwrap_or_else(|| "inferred from the schema".to_owned()),
             }),
-            None if decided_something => problems.push(Error::patch(
-                &pointer,
-                "an `x-rust-` decision on a schema that needs no patch (secrets are validated strings or maps; variant names belong to literal unions)",
-            )),
+            None if decided_something => problems.push(Error::Decision {
+                pointer,
+                reason: "an `x-rust-` decision on a schema that needs no patch (secrets are validated strings or maps; variant names belong to literal unions)".to_owned(),
+            }),
             None => {}
         }
     }
@@ -265,7 +268,7 @@ fn infer(document: &Value, schema: &Value, decisions: &Decisions) -> Option<Acti
         });
     }
     if has("oneOf") {
-        let members = ref_members(document, schema)?;
+        let members = ref_members(document, schema, "oneOf")?;
         let tagged = tag_of(&members).map(|tag| Action::TaggedUnion { tag });
         // Exclusivity is `oneOf`'s: an `anyOf` admits an object with several members' keys.
         if crate::rules::stands_for_any_of(object) {
@@ -273,6 +276,12 @@ fn infer(document: &Value, schema: &Value, decisions: &Decisions) -> Option<Acti
         }
         return tagged
             .or_else(|| own_keys(&members).map(|keys| Action::ExclusiveUnion { keys }));
+    }
+    if has("anyOf") && !has("allOf") && !has("properties") {
+        // Members with distinct constant tags never both match, so `anyOf` is a tagged union
+        // too; told apart by keys, several could match, which an exclusive union would refuse.
+        let members = ref_members(document, schema, "anyOf")?;
+        return tag_of(&members).map(|tag| Action::TaggedUnion { tag });
     }
     if has("enum") {
         return None;
@@ -305,10 +314,15 @@ fn infer(document: &Value, schema: &Value, decisions: &Decisions) -> Option<Acti
     }
 }
 
-/// The component schemas of a `oneOf` whose members are all `$ref`s to object schemas.
-fn ref_members<'a>(document: &'a Value, schema: &Value) -> Option<Vec<&'a Map<String, Value>>> {
+/// The component schemas of a `oneOf` or `anyOf` (`keyword`) whose members are all `$ref`s to
+/// object schemas.
+fn ref_members<'a>(
+    document: &'a Value,
+    schema: &Value,
+    keyword: &str,
+) -> Option<Vec<&'a Map<String, Value>>> {
     schema
-        .get("oneOf")?
+        .get(keyword)?
         .as_array()?
         .iter()
         .map(|member| {
@@ -445,6 +459,8 @@ mod tests {
             "Circle": {"type": "object", "required": ["kind", "r"], "properties": {"kind": {"type": "string", "enum": ["circle"]}, "r": {"type": "number"}}},
             "Square": {"type": "object", "required": ["kind", "side"], "properties": {"kind": {"type": "string", "enum": ["square"]}, "side": {"type": "number"}}},
             "Job": {"oneOf": [{"$ref": "#/components/schemas/FromSpace"}, {"$ref": "#/components/schemas/FromImage"}]},
+            "AnyShape": {"anyOf": [{"$ref": "#/components/schemas/Circle"}, {"$ref": "#/components/schemas/Square"}]},
+            "AnyJob": {"anyOf": [{"$ref": "#/components/schemas/FromSpace"}, {"$ref": "#/components/schemas/FromImage"}]},
             "FromSpace": {"type": "object", "required": ["flavor", "spaceId"], "properties": {"flavor": {"type": "string"}, "spaceId": {"type": "string"}}},
             "FromImage": {"type": "object", "required": ["flavor", "dockerImage"], "properties": {"flavor": {"type": "string"}, "dockerImage": {"type": "string"}}},
             "State": {"oneOf": [{"type": "boolean"}, {"type": "string", "enum": ["gone"]}],
@@ -463,6 +479,10 @@ mod tests {
                     Action::ExclusiveUnion {
                         keys: vec!["spaceId".into(), "dockerImage".into()]
                     }
+                ),
+                (
+                    "/components/schemas/AnyShape".to_owned(),
+                    Action::TaggedUnion { tag: "kind".into() }
                 ),
                 (
                     "/components/schemas/State".to_owned(),
@@ -491,9 +511,7 @@ mod tests {
             "{error}"
         );
         assert!(
-            error.contains(
-                "patch on /components/schemas/B cannot be applied: an `x-rust-` decision"
-            ),
+            error.contains("decision /components/schemas/B: an `x-rust-` decision"),
             "{error}"
         );
     }

@@ -1,13 +1,17 @@
 //! Step 3: declarative patches that restore what progenitor and typify drop.
 //!
 //! A [`Patch`] is data: a target (a JSON pointer to a component schema of the down-levelled
-//! document), an [`Action`] and a one-line reason. [`apply`] is the one mechanism that carries
-//! them out. An action may rewrite the document handed to progenitor, emits Rust items into the
+//! document), an [`Action`] and a one-line reason. The patches are inferred (`infer.rs`): inline
+//! schemas that need one are first hoisted into `components/schemas` under the name typify
+//! would give them, then each schema's action is read from its rules and its `x-rust-`
+//! decisions; [`Input::patches`](crate::Input) may add more. [`apply`] is the one mechanism
+//! that carries them out. An action may rewrite the document handed to progenitor, emits Rust items into the
 //! generated `types` module, and asks typify to use the emitted item in place of the type it
 //! would generate for the component. A patch whose target no longer fits the document fails
 //! loudly: the spec moved, and a maintainer must look.
 //!
-//! After the patches, [`coverage`] checks that no rule typify drops is left unenforced.
+//! After the patches, `coverage.rs` checks that no rule typify drops is left unenforced,
+//! reporting every such rule at once with its pointer in the source document.
 
 mod coverage;
 mod infer;

@@ -452,6 +452,31 @@ fn string_checks(
                 }
             });
         }
+        Some(Some("email")) => {
+            let fail = fail("be an email address (local@domain)".to_owned());
+            checks.push(quote! {
+                // RFC 5321's shape: a local part of printable characters without `@`, then a
+                // domain of dot-separated labels of letters, digits and inner hyphens.
+                let email_ok = match value.rsplit_once('@') {
+                    Some((local, domain)) => {
+                        !local.is_empty()
+                            && local.len() <= 64
+                            && local.chars().all(|c| c.is_ascii_graphic() && c != '@')
+                            && domain.len() <= 255
+                            && domain.split('.').all(|label| {
+                                !label.is_empty()
+                                    && !label.starts_with('-')
+                                    && !label.ends_with('-')
+                                    && label.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+                            })
+                    }
+                    None => false,
+                };
+                if !email_ok {
+                    #fail
+                }
+            });
+        }
         Some(other) => {
             return Err(target.error(format!(
                 "`format: {}` is not supported",
@@ -480,6 +505,7 @@ fn string_rules(schema: &Value) -> Vec<String> {
     match schema.get("format").and_then(Value::as_str) {
         Some("date-time") => rules.push("RFC 3339 date-time, kept as sent".to_owned()),
         Some("uri") => rules.push("absolute URI".to_owned()),
+        Some("email") => rules.push("email address".to_owned()),
         _ => {}
     }
     rules

@@ -11,13 +11,15 @@ use super::{Applied, Target, rust_ident};
 use crate::Error;
 use crate::model::schema_ref_name;
 
-/// The component names of a `oneOf` whose members are all `$ref`s.
+/// The component names of a `oneOf` (or, for a tagged union, `anyOf`: members with distinct
+/// constant tags can never both match) whose members are all `$ref`s.
 fn ref_members(target: &Target<'_>) -> Result<Vec<String>, Error> {
     let members = target
         .schema
         .get("oneOf")
+        .or_else(|| target.schema.get("anyOf"))
         .and_then(Value::as_array)
-        .ok_or_else(|| target.error("expected a `oneOf`"))?;
+        .ok_or_else(|| target.error("expected a `oneOf` or `anyOf`"))?;
     members
         .iter()
         .enumerate()
@@ -529,6 +531,18 @@ mod tests {
         let code = applied.items[0].to_string();
         assert!(code.contains("# [serde (tag = \"kind\")]"), "{code}");
         assert!(code.contains("SquareBox (Square)"), "{code}");
+    }
+
+    #[test]
+    fn an_any_of_with_constant_tags_is_a_tagged_union_too() {
+        let mut doc = document();
+        let shape = &mut doc["components"]["schemas"]["Shape"];
+        shape["anyOf"] = shape["oneOf"].take();
+        shape.as_object_mut().unwrap().remove("oneOf");
+        let applied = apply(&mut doc, &[]).unwrap();
+        assert_eq!(applied.replacements[0].schema, "Shape");
+        let code = applied.items[0].to_string();
+        assert!(code.contains("# [serde (tag = \"kind\")]"), "{code}");
     }
 
     #[test]
