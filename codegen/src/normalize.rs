@@ -1656,6 +1656,33 @@ mod tests {
     }
 
     #[test]
+    fn inline_objects_move_to_components_named_where_they_sit() {
+        let mut document = json!({"openapi": "3.1.0", "paths": {"/api/models/{id}": {"get": {
+            "operationId": "get_model",
+            "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {
+                "type": "object",
+                "properties": {"siblings": {"type": "array", "items": {
+                    "type": "object", "properties": {"name": {"type": "string"}}}}}}}}}}}}}});
+        let normalized = normalize_with_origins(&mut document);
+        let schemas = document["components"]["schemas"].as_object().unwrap();
+        let names: Vec<&String> = schemas.keys().collect();
+        assert_eq!(names, ["GetModelResponseSiblingsItem", "GetModelResponse"]);
+        let source =
+            "/paths/~1api~1models~1{id}/get/responses/200/content/application~1json/schema";
+        assert_eq!(
+            source_pointer(
+                &normalized.origins,
+                "/components/schemas/GetModelResponseSiblingsItem/properties/name/type"
+            ),
+            format!("{source}/properties/siblings/items/properties/name/type")
+        );
+        assert_eq!(
+            source_pointer(&normalized.origins, "/components/schemas/Other/type"),
+            "/components/schemas/Other/type"
+        );
+    }
+
+    #[test]
     fn defaults_that_break_their_schema_are_found() {
         let schema = |value: Value| value.as_object().unwrap().clone();
         assert!(refusal(&schema(json!({"type": "integer"})), &json!("10")).is_some());

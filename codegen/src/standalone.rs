@@ -14,9 +14,7 @@ use std::collections::BTreeMap;
 use serde_json::{Value, json};
 
 use crate::normalize::{Finding, FindingKind};
-use crate::{
-    Error, Input, Output, downlevel, emit, load, normalize, patch, preflight, surface,
-};
+use crate::{Error, Input, Output, downlevel, emit, load, normalize, patch, preflight, surface};
 
 /// How [`generate_crate`] treats what it cannot generate faithfully.
 #[derive(Clone, Copy, Debug, Default)]
@@ -109,8 +107,18 @@ pub fn generate_module(
         patches: &[],
         module_path,
     };
-    pipeline(&input, None, options.strict)
+    let (output, mut report) = pipeline(&input, None, options.strict)?;
+    // The coverage check's advice is for the hub's own spec, whose patches are hand-written.
+    for finding in &mut report {
+        if let Some(rule) = finding.message.strip_suffix(HUB_PATCH_ADVICE) {
+            finding.message = format!("{rule}; not enforced by the generated types");
+        }
+    }
+    Ok((output, report))
 }
+
+/// How the coverage check's message ends for the hub (see `patch/coverage.rs`).
+const HUB_PATCH_ADVICE: &str = " and no patch enforces it; give the schema a name in `components/schemas` and add a patch in codegen/src/patches.rs";
 
 /// The report as text: a summary line, then one finding per line.
 pub fn render_report(report: &[Finding]) -> String {
@@ -174,8 +182,7 @@ pub(crate) fn pipeline(
         mut findings,
         origins,
         ..
-    } =
-        normalize::normalize_with_origins(&mut document);
+    } = normalize::normalize_with_origins(&mut document);
     let repaired = findings.len();
     let budget = round_budget(&document);
     for _ in 0..budget {

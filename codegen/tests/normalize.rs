@@ -85,7 +85,6 @@ const FIXTURES: &[(&str, &[&str], &[&str])] = &[
         "normalize_rules",
         &[
             "unenforced /components/schemas/Limits/properties/ratio/maximum",
-            "unenforced /components/schemas/Limits/properties/email/format",
             "repaired /components/schemas/Limits/properties/id/format",
         ],
         &["[0-9a-fA-F]{8}-"],

@@ -12778,7 +12778,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
             Ok(Self(value))
         }
         fn check(value: &str) -> ::std::result::Result<(), ValidationError> {
-            let uri_ok = match value.split_once(':') {
+            if !(match value.split_once(':') {
                 Some((scheme, rest)) => {
                     scheme.starts_with(|c: char| c.is_ascii_alphabetic())
                         && scheme
@@ -12802,8 +12802,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
                             })
                 }
                 None => false,
-            };
-            if !uri_ok {
+            }) {
                 return Err(
                     ValidationError::new(
                         ::std::format!(
@@ -13014,7 +13013,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
                     ),
                 );
             }
-            if ::chrono::DateTime::parse_from_rfc3339(value).is_err() {
+            if !(::chrono::DateTime::parse_from_rfc3339(value).is_ok()) {
                 return Err(
                     ValidationError::new(
                         ::std::format!(

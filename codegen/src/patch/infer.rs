@@ -234,8 +234,7 @@ pub(crate) fn patches(document: &mut Value, explicit: &[Patch]) -> Result<Vec<Pa
         let action = infer(document, schema, &decisions).filter(|action| {
             // Items of a type the newtype cannot name (an inline union no patch hoisted) leave
             // the sizes unenforced, and the coverage check names them.
-            *action != Action::BoundedArray
-                || schema.get("items").is_some_and(super::has_rust_type)
+            *action != Action::BoundedArray || schema.get("items").is_some_and(super::has_rust_type)
         });
         let decided_something = decisions.secret || decisions.variant_names.is_some();
         match action {
@@ -274,8 +273,7 @@ fn infer(document: &Value, schema: &Value, decisions: &Decisions) -> Option<Acti
         if crate::rules::stands_for_any_of(object) {
             return tagged;
         }
-        return tagged
-            .or_else(|| own_keys(&members).map(|keys| Action::ExclusiveUnion { keys }));
+        return tagged.or_else(|| own_keys(&members).map(|keys| Action::ExclusiveUnion { keys }));
     }
     if has("anyOf") && !has("allOf") && !has("properties") {
         // Members with distinct constant tags never both match, so `anyOf` is a tagged union
@@ -302,9 +300,9 @@ fn infer(document: &Value, schema: &Value, decisions: &Decisions) -> Option<Acti
             if ["pattern", "minLength", "maxLength", "format"]
                 .iter()
                 .any(|key| has(key))
-                && object
-                    .get("format")
-                    .is_none_or(|format| format.as_str().is_some_and(super::newtypes::checks_format)) =>
+                && object.get("format").is_none_or(|format| {
+                    format.as_str().is_some_and(super::newtypes::checks_format)
+                }) =>
         {
             Some(Action::ValidatedString {
                 secret: decisions.secret,
