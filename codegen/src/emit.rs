@@ -23,6 +23,16 @@ pub enum Fidelity {
     Plain,
 }
 
+/// How operations are called: progenitor's two interfaces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Interface {
+    /// `client.op().param(..).send()`, with a builder type per operation and per struct
+    /// (`types::builder`); the hub client's public API.
+    Builder,
+    /// `client.op(param, ..)`: no builder types, which is most of a large client's code.
+    Positional,
+}
+
 /// Generates the client as a syntax tree; [`format()`] prints it. The tree is kept so that the
 /// API surface is read from it rather than from the printed text parsed again.
 ///
@@ -33,6 +43,7 @@ pub fn emit(
     applied: &Applied,
     module_path: &str,
     fidelity: Fidelity,
+    interface: Interface,
     transport: Option<&str>,
 ) -> Result<syn::File, Error> {
     let spec: openapiv3::OpenAPI = serde_path_to_error::deserialize(document).map_err(|error| {
@@ -53,7 +64,10 @@ pub fn emit(
 
     let mut settings = GenerationSettings::default();
     settings
-        .with_interface(InterfaceStyle::Builder)
+        .with_interface(match interface {
+            Interface::Builder => InterfaceStyle::Builder,
+            Interface::Positional => InterfaceStyle::Positional,
+        })
         .with_tag(TagStyle::Merged)
         .with_derive("PartialEq");
     if let Some(transport) = transport {

@@ -79,7 +79,8 @@ pub fn generate(input: &Input<'_>) -> Result<Output, Error> {
 /// in the crate that mounts the file) and that crate implementing progenitor's `ClientHooks`
 /// with it, so that it decides how every built request is executed.
 fn generate_with_transport(input: &Input<'_>, transport: Option<&str>) -> Result<Output, Error> {
-    standalone::pipeline(input, transport, true).map(|(output, _repairs)| output)
+    standalone::pipeline(input, transport, emit::Interface::Builder, true)
+        .map(|(output, _repairs)| output)
 }
 
 /// What progenitor and typify emit from the down-levelled spec alone: no patches, no coverage
@@ -98,6 +99,7 @@ pub fn generate_plain(
         &patch::Applied::default(),
         module_path,
         emit::Fidelity::Plain,
+        emit::Interface::Builder,
         None,
     )?;
     Ok(emit::format(&file, &header(spec_name, spec_text)))

@@ -107,7 +107,7 @@ pub fn generate_module(
         patches: &[],
         module_path,
     };
-    let (output, mut report) = pipeline(&input, None, options.strict)?;
+    let (output, mut report) = pipeline(&input, None, emit::Interface::Positional, options.strict)?;
     // The coverage check's advice is for the hub's own spec, whose patches are hand-written.
     for finding in &mut report {
         if let Some(rule) = finding.message.strip_suffix(HUB_PATCH_ADVICE) {
@@ -175,6 +175,7 @@ fn lib_rs(title: &str, spec_name: &str) -> String {
 pub(crate) fn pipeline(
     input: &Input<'_>,
     transport: Option<&str>,
+    interface: emit::Interface,
     strict: bool,
 ) -> Result<(Output, Vec<Finding>), Error> {
     let mut document = load::load(input.spec_text, input.spec_name)?;
@@ -186,7 +187,7 @@ pub(crate) fn pipeline(
     let repaired = findings.len();
     let budget = round_budget(&document);
     for _ in 0..budget {
-        match attempt(&document, input, transport) {
+        match attempt(&document, input, transport, interface) {
             Ok((output, unenforced)) => {
                 findings.extend(unenforced.into_iter().map(|error| match error {
                     Error::Unenforced {
@@ -220,7 +221,7 @@ pub(crate) fn pipeline(
                 return Ok((output, findings));
             }
             Err(error) if strict => return Err(error),
-            Err(error) => leave_out(&mut document, error, input, &mut findings)?,
+            Err(error) => leave_out(&mut document, error, input, interface, &mut findings)?,
         }
     }
     Err(Error::Progenitor(
@@ -249,6 +250,7 @@ fn attempt(
     document: &Value,
     input: &Input<'_>,
     transport: Option<&str>,
+    interface: emit::Interface,
 ) -> Result<(Output, Vec<Error>), Error> {
     let (mut downlevelled, provenance) = downlevel::downlevel_traced(document)?;
     let (applied, unenforced) =
@@ -259,6 +261,7 @@ fn attempt(
         &applied,
         input.module_path,
         emit::Fidelity::Faithful,
+        interface,
         transport,
     )?;
     let surface = surface::render(&file, &downlevelled, &applied.rules);
@@ -284,15 +287,16 @@ fn leave_out(
     document: &mut Value,
     error: Error,
     input: &Input<'_>,
+    interface: emit::Interface,
     findings: &mut Vec<Finding>,
 ) -> Result<(), Error> {
     let Error::Problems(problems) = error else {
-        return leave_out_one(document, error, input, findings);
+        return leave_out_one(document, error, input, interface, findings);
     };
     let mut first_refusal = None;
     let mut progress = false;
     for problem in problems {
-        match leave_out_one(document, problem, input, findings) {
+        match leave_out_one(document, problem, input, interface, findings) {
             Ok(()) => progress = true,
             Err(refused) => {
                 first_refusal.get_or_insert(refused);
@@ -309,6 +313,7 @@ fn leave_out_one(
     document: &mut Value,
     error: Error,
     input: &Input<'_>,
+    interface: emit::Interface,
     findings: &mut Vec<Finding>,
 ) -> Result<(), Error> {
     let pointer = match &error {
@@ -317,7 +322,7 @@ fn leave_out_one(
             Some(pointer) => pointer,
             None => return Err(error),
         },
-        _ => match culprit(document, input) {
+        _ => match culprit(document, input, interface) {
             Some(pointer) => pointer,
             None => return Err(error),
         },
@@ -370,7 +375,7 @@ fn leave_out_one(
 
 /// The one operation whose presence makes generation fail, found by halving the operations
 /// (about `2 log2 n` attempts); `None` when it takes more than one operation, or none, to fail.
-fn culprit(document: &Value, input: &Input<'_>) -> Option<String> {
+fn culprit(document: &Value, input: &Input<'_>, interface: emit::Interface) -> Option<String> {
     let mut suspects: Vec<String> = document
         .get("paths")?
         .as_object()?
@@ -400,7 +405,7 @@ fn culprit(document: &Value, input: &Input<'_>) -> Option<String> {
                 }
             }
         }
-        attempt(&trial, input, None).is_err()
+        attempt(&trial, input, None, interface).is_err()
     };
     if fails_with_only(&[]) {
         return None;

@@ -114,6 +114,36 @@ pub struct Applied {
     pub rules: std::collections::BTreeMap<String, String>,
 }
 
+/// How far [`Applied`] had grown before a patch, so that a patch that fails half-way leaves
+/// nothing behind.
+pub(crate) struct Checkpoint {
+    items: usize,
+    replacements: usize,
+    tagged_variants: usize,
+    needs_replay: bool,
+    rules: BTreeSet<String>,
+}
+
+impl Applied {
+    fn checkpoint(&self) -> Checkpoint {
+        Checkpoint {
+            items: self.items.len(),
+            replacements: self.replacements.len(),
+            tagged_variants: self.tagged_variants.len(),
+            needs_replay: self.needs_replay,
+            rules: self.rules.keys().cloned().collect(),
+        }
+    }
+
+    fn rollback(&mut self, checkpoint: Checkpoint) {
+        self.items.truncate(checkpoint.items);
+        self.replacements.truncate(checkpoint.replacements);
+        self.tagged_variants.truncate(checkpoint.tagged_variants);
+        self.needs_replay = checkpoint.needs_replay;
+        self.rules.retain(|name, _| checkpoint.rules.contains(name));
+    }
+}
+
 /// The name of the error type every validated patch type reports with.
 const VALIDATION_ERROR: &str = "ValidationError";
 
@@ -142,57 +172,35 @@ pub fn apply_reporting(
         request_only: crate::emit::tolerance::request_only_schemas(document),
         ..Applied::default()
     };
-    for patch in patches.iter().chain(&inferred) {
-        let name = component_name(patch)?;
-        if applied
-            .replacements
-            .iter()
-            .any(|replacement| replacement.schema == name)
-        {
-            return Err(Error::patch(
-                &patch.target,
-                "a second patch on the same schema",
-            ));
-        }
-        let schema = document
-            .pointer(&patch.target)
-            .ok_or_else(|| Error::patch(&patch.target, "no such schema"))?
-            .clone();
-        if matches!(
-            patch.action,
-            Action::ValidatedString { secret: true } | Action::ValidatedMap { secret: true }
-        ) {
-            applied.secrets.insert(name.to_owned());
-        }
-        let target = Target {
-            patch,
-            name,
-            ident: rust_ident(name, &patch.target)?,
-            schema: &schema,
-            tolerant: !applied.request_only.contains(name),
-            rules: std::cell::RefCell::new(None),
-        };
-        match &patch.action {
-            Action::TaggedUnion { tag } => unions::tagged(document, &target, tag, &mut applied)?,
-            Action::ExclusiveUnion { keys } => {
-                let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
-                unions::exclusive(document, &target, &keys, &mut applied)?
+    let mut unfit = Vec::new();
+    for (index, patch) in patches.iter().chain(&inferred).enumerate() {
+        let inferred_patch = index >= patches.len();
+        // A union patch edits its variants' schemas before it knows it fits.
+        let document_before = (inferred_patch
+            && matches!(
+                patch.action,
+                Action::TaggedUnion { .. } | Action::ExclusiveUnion { .. }
+            ))
+        .then(|| document.clone());
+        let checkpoint = applied.checkpoint();
+        match apply_one(document, patch, &mut applied) {
+            Ok(()) => {}
+            // An inferred patch whose action cannot carry this schema's shape leaves the
+            // schema to typify: a strict run stops on it, `generate` reports it, and the
+            // coverage check names every rule it would have enforced.
+            Err(Error::Patch { target, reason }) if inferred_patch => {
+                applied.rollback(checkpoint);
+                if let Some(before) = document_before {
+                    *document = before;
+                }
+                unfit.push(Error::Unenforced {
+                    owner: format!("schema {}", component_name(patch)?),
+                    rule: format!("the inferred {:?} patch, which does not fit: {reason}", patch.action),
+                    pointer: provenance.source_pointer(&target),
+                    remedy: "its rules are listed separately".to_owned(),
+                });
             }
-            Action::LiteralUnion { variants } => {
-                let variants: Vec<(&str, &str)> = variants
-                    .iter()
-                    .map(|(name, literal)| (name.as_str(), literal.as_str()))
-                    .collect();
-                unions::literal(&target, &variants, &mut applied)?
-            }
-            Action::BoundedInteger => newtypes::bounded_integer(&target, &mut applied)?,
-            Action::BoundedArray => newtypes::bounded_array(&target, &mut applied)?,
-            Action::ValidatedMap { secret } => {
-                newtypes::validated_map(&target, *secret, &mut applied)?
-            }
-            Action::ValidatedString { secret } => {
-                newtypes::validated_string(&target, *secret, &mut applied)?
-            }
+            Err(error) => return Err(error),
         }
     }
     if applied.needs_replay {
@@ -215,8 +223,62 @@ pub fn apply_reporting(
         .iter()
         .map(|replacement| replacement.schema.as_str())
         .collect();
-    let unenforced = coverage::unenforced_rules(document, &replaced, &provenance);
-    Ok((applied, unenforced))
+    unfit.extend(coverage::unenforced_rules(document, &replaced, &provenance));
+    Ok((applied, unfit))
+}
+
+/// Applies one patch to its component schema.
+fn apply_one(document: &mut Value, patch: &Patch, applied: &mut Applied) -> Result<(), Error> {
+    let name = component_name(patch)?;
+    if applied
+        .replacements
+        .iter()
+        .any(|replacement| replacement.schema == name)
+    {
+        return Err(Error::patch(
+            &patch.target,
+            "a second patch on the same schema",
+        ));
+    }
+    let schema = document
+        .pointer(&patch.target)
+        .ok_or_else(|| Error::patch(&patch.target, "no such schema"))?
+        .clone();
+    let target = Target {
+        patch,
+        name,
+        ident: rust_ident(name, &patch.target)?,
+        schema: &schema,
+        tolerant: !applied.request_only.contains(name),
+        rules: std::cell::RefCell::new(None),
+    };
+    match &patch.action {
+        Action::TaggedUnion { tag } => unions::tagged(document, &target, tag, applied)?,
+        Action::ExclusiveUnion { keys } => {
+            let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
+            unions::exclusive(document, &target, &keys, applied)?
+        }
+        Action::LiteralUnion { variants } => {
+            let variants: Vec<(&str, &str)> = variants
+                .iter()
+                .map(|(name, literal)| (name.as_str(), literal.as_str()))
+                .collect();
+            unions::literal(&target, &variants, applied)?
+        }
+        Action::BoundedInteger => newtypes::bounded_integer(&target, applied)?,
+        Action::BoundedArray => newtypes::bounded_array(&target, applied)?,
+        Action::ValidatedMap { secret } => newtypes::validated_map(&target, *secret, applied)?,
+        Action::ValidatedString { secret } => {
+            newtypes::validated_string(&target, *secret, applied)?
+        }
+    }
+    if matches!(
+        patch.action,
+        Action::ValidatedString { secret: true } | Action::ValidatedMap { secret: true }
+    ) {
+        applied.secrets.insert(name.to_owned());
+    }
+    Ok(())
 }
 
 /// A patch with its component resolved.
