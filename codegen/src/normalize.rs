@@ -11,7 +11,8 @@
 //!   2xx without a JSON body beside one with a body cannot share its type: only the lowest such
 //!   status is kept and the others are reported (the client then returns them as unexpected
 //!   responses, bytes intact). Error bodies (4xx, 5xx, `default`) are unified the same way.
-//! - **More than one request media type**: the JSON one (else the first) is kept.
+//! - **More than one request media type**: the JSON one is kept, else one progenitor can send
+//!   (form, octet-stream, text), else the first.
 //!
 //! Schema-level repairs, on every schema node:
 //!
@@ -21,8 +22,18 @@
 //!   `decoding::strict`, so an `Other(String)` variant cannot be emitted for them without
 //!   refusing valid requests; a string accepts exactly what the schema accepts.
 //! - **Tuples** (`prefixItems`) become arrays of the union of their member types, with the
-//!   tuple's length kept as `minItems`/`maxItems`; the position of each type is reported as not
-//!   enforced. progenitor reads OpenAPI 3.0, which has no tuple form.
+//!   tuple's length kept as `minItems` (and `maxItems` under `items: false`, which typify emits
+//!   as a Rust array `[T; N]`); the position of each type is reported as not enforced.
+//!   progenitor reads OpenAPI 3.0, which has no tuple form.
+//! - **Literal sets** (`anyOf` of `const`s and `enum`s) become one `enum`; any other `anyOf` of
+//!   two or more members is handed on as `oneOf` (marked `x-any-of`), which typify emits as an
+//!   enum decoding the first member that fits: exactly `anyOf`, where typify's own `anyOf` is a
+//!   struct of optional members that accepts values no member accepts.
+//! - **Inline objects** are moved into `components/schemas`, named from where they sit (see
+//!   `hoist`'s doc), because the emit steps match each struct to its schema by component.
+//!   A union of moved objects told apart by a required `const` string property moves too and
+//!   is listed in [`Normalized::tagged_unions`]; `standalone` gives it the hub's tagged-union
+//!   patch, so it decodes by its tag (`#[serde(tag)]`), not by trying each member.
 //! - **Unsatisfiable closed objects** (`additionalProperties: false` and a required property
 //!   not declared) get the property declared with an unconstrained schema, as their authors
 //!   evidently meant.
@@ -89,7 +100,30 @@ impl std::fmt::Display for Finding {
 
 /// Applies every repair to `document` (a loaded 3.0 or 3.1 document) and returns what it did.
 pub fn normalize(document: &mut Value) -> Vec<Finding> {
+    normalize_with_origins(document).findings
+}
+
+/// Where each schema moved into `components/schemas` came from: component pointer to source
+/// pointer, so that later findings can name the place in the original document.
+pub type Origins = BTreeMap<String, String>;
+
+/// What [`normalize_with_origins`] found besides its findings.
+#[derive(Clone, Debug, Default)]
+pub struct Normalized {
+    /// Every repair and defect, with its source pointer.
+    pub findings: Vec<Finding>,
+    /// Where each moved schema came from.
+    pub origins: Origins,
+    /// Moved unions whose members are told apart by a `const` string property: component name
+    /// and that property, for a tagged-union patch.
+    pub tagged_unions: Vec<(String, String)>,
+}
+
+/// [`normalize`], with the [`Origins`] of the inline objects it moved and the tagged unions
+/// among them.
+pub fn normalize_with_origins(document: &mut Value) -> Normalized {
     let mut findings = Vec::new();
+    document_level(document, &mut findings);
     operation_ids(document, &mut findings);
     for pointer in crate::downlevel::schema_locations(document) {
         if let Some(schema) = document.pointer_mut(&pointer) {
@@ -97,7 +131,451 @@ pub fn normalize(document: &mut Value) -> Vec<Finding> {
         }
     }
     operations(document, &mut findings);
-    findings
+    let (origins, tagged_unions) = hoist(document);
+    Normalized {
+        findings,
+        origins,
+        tagged_unions,
+    }
+}
+
+/// `pointer` in terms of the original document: a place inside a moved schema is named where
+/// that schema came from.
+pub fn source_pointer(origins: &Origins, pointer: &str) -> String {
+    let moved = origins
+        .range(..=pointer.to_owned())
+        .rev()
+        .find(|(component, _)| {
+            pointer == component.as_str() || pointer.starts_with(&format!("{component}/"))
+        });
+    match moved {
+        Some((component, source)) => {
+            let inner = source_pointer(origins, source);
+            format!("{inner}{}", &pointer[component.len()..])
+        }
+        None => pointer.to_owned(),
+    }
+}
+
+/// Moves every inline object schema (one with `properties`) into `components/schemas`, named
+/// from where it sits, innermost first: `<OperationId>Body`, `<OperationId>Response`, then
+/// `<Parent><Property>`, `<Parent>Item` (array items), `<Parent>Value` (map values) and
+/// `<Parent>Variant<n>` (union members). A direct property of a component stays where it is
+/// (typify names it `<Component><Property>` already, and the emit steps find it there).
+///
+/// The generated client is the same either way; what changes is that every struct has a
+/// component of its own, which the emit steps need to match each struct to its rules (a real
+/// description may hold its whole API inline).
+fn hoist(document: &mut Value) -> (Origins, Vec<(String, String)>) {
+    let mut taken: BTreeSet<String> = document
+        .pointer("/components/schemas")
+        .and_then(Value::as_object)
+        .map(|schemas| schemas.keys().cloned().collect())
+        .unwrap_or_default();
+    let mut hoisted: Vec<(String, Value)> = Vec::new();
+    let mut origins = Origins::new();
+    let mut tagged = Vec::new();
+    for pointer in crate::downlevel::schema_locations(document) {
+        let (base, component) = match location_name(document, &pointer) {
+            Some(found) => found,
+            None => continue,
+        };
+        let Some(schema) = document.pointer_mut(&pointer) else {
+            continue;
+        };
+        let mut context = Hoisting {
+            taken: &mut taken,
+            hoisted: &mut hoisted,
+            origins: &mut origins,
+            tagged: &mut tagged,
+        };
+        if component {
+            for (child, name) in children(schema, &base) {
+                // A component's direct properties stay inline; their own children do not.
+                let keep_inline = child.0 == "properties";
+                let child_pointer = child_pointer(&pointer, &child);
+                let node = child_mut(schema, &child);
+                if let Some(node) = node {
+                    if keep_inline {
+                        for (grandchild, grandname) in children(node, &name) {
+                            let inner_pointer = self::child_pointer(&child_pointer, &grandchild);
+                            if let Some(inner) = child_mut(node, &grandchild) {
+                                context.visit(inner, &grandname, &inner_pointer);
+                            }
+                        }
+                        // A tagged union moves even here: its patch needs a component.
+                        if context.union_tag(node).is_some() {
+                            context.visit(node, &name, &child_pointer);
+                        }
+                    } else {
+                        context.visit(node, &name, &child_pointer);
+                    }
+                }
+            }
+            if let Some(tag) = context.union_tag(schema)
+                && let Some(name) = pointer.strip_prefix("/components/schemas/")
+            {
+                let name = name.replace("~1", "/").replace("~0", "~");
+                context.tagged.push((name, tag));
+            }
+        } else {
+            context.visit(schema, &base, &pointer);
+        }
+    }
+    if hoisted.is_empty() {
+        return (origins, tagged);
+    }
+    let Some(root) = document.as_object_mut() else {
+        return (origins, tagged);
+    };
+    let components = root
+        .entry("components")
+        .or_insert_with(|| Value::Object(Map::new()));
+    if let Some(schemas) = components.as_object_mut().map(|components| {
+        components
+            .entry("schemas")
+            .or_insert_with(|| Value::Object(Map::new()))
+    }) && let Some(schemas) = schemas.as_object_mut()
+    {
+        schemas.extend(hoisted);
+    }
+    (origins, tagged)
+}
+
+/// The pointer of a child of the schema at `parent`.
+fn child_pointer(parent: &str, (keyword, key): &ChildKey) -> String {
+    let pointer = push(parent, keyword);
+    match key {
+        Some(key) => push(&pointer, key),
+        None => pointer,
+    }
+}
+
+/// The type name a schema location gives its inline types, and whether it is a component.
+fn location_name(document: &Value, pointer: &str) -> Option<(String, bool)> {
+    if let Some(name) = pointer.strip_prefix("/components/schemas/") {
+        return Some((pascal(&name.replace("~1", "/").replace("~0", "~")), true));
+    }
+    let tokens: Vec<&str> = pointer.split('/').collect();
+    // `/paths/<path>/<method>/(requestBody|responses/<status>)/...`
+    if tokens.get(1) != Some(&"paths") || tokens.len() < 5 {
+        return None;
+    }
+    let operation = document.pointer(&tokens[..4].join("/"))?;
+    let id = operation.get("operationId").and_then(Value::as_str)?;
+    match tokens[4] {
+        "requestBody" => Some((pascal(&format!("{id}_body")), false)),
+        "responses" => {
+            let status = tokens.get(5).copied().unwrap_or_default();
+            let suffix = if status.starts_with('2') {
+                "response".to_owned()
+            } else {
+                format!("response_{status}")
+            };
+            Some((pascal(&format!("{id}_{suffix}")), false))
+        }
+        _ => None,
+    }
+}
+
+/// Where a subschema sits in its parent: the keyword and, for maps and lists, the key.
+type ChildKey = (&'static str, Option<String>);
+
+/// The subschemas of `schema` that may hold inline objects, with the names they would take.
+fn children(schema: &Value, base: &str) -> Vec<(ChildKey, String)> {
+    let mut out = Vec::new();
+    let Some(object) = schema.as_object() else {
+        return out;
+    };
+    if let Some(properties) = object.get("properties").and_then(Value::as_object) {
+        for name in properties.keys() {
+            out.push((
+                ("properties", Some(name.clone())),
+                format!("{base}{}", pascal(name)),
+            ));
+        }
+    }
+    if object.get("items").is_some_and(Value::is_object) {
+        out.push((("items", None), format!("{base}Item")));
+    }
+    if object
+        .get("additionalProperties")
+        .is_some_and(Value::is_object)
+    {
+        out.push((("additionalProperties", None), format!("{base}Value")));
+    }
+    for keyword in ["anyOf", "oneOf", "allOf"] {
+        for index in 0..object
+            .get(keyword)
+            .and_then(Value::as_array)
+            .map_or(0, Vec::len)
+        {
+            out.push((
+                (keyword, Some(index.to_string())),
+                format!("{base}Variant{index}"),
+            ));
+        }
+    }
+    out
+}
+
+fn child_mut<'a>(schema: &'a mut Value, (keyword, key): &ChildKey) -> Option<&'a mut Value> {
+    let node = schema.get_mut(*keyword)?;
+    match key {
+        None => Some(node),
+        Some(key) => match node {
+            Value::Array(list) => list.get_mut(key.parse::<usize>().ok()?),
+            Value::Object(map) => map.get_mut(key),
+            _ => None,
+        },
+    }
+}
+
+struct Hoisting<'a> {
+    taken: &'a mut BTreeSet<String>,
+    hoisted: &'a mut Vec<(String, Value)>,
+    origins: &'a mut Origins,
+    tagged: &'a mut Vec<(String, String)>,
+}
+
+impl Hoisting<'_> {
+    /// Hoists the inline objects inside `node`, then `node` itself if it is one.
+    fn visit(&mut self, node: &mut Value, name: &str, pointer: &str) {
+        for (child, child_name) in children(node, name) {
+            let inner_pointer = child_pointer(pointer, &child);
+            if let Some(inner) = child_mut(node, &child) {
+                self.visit(inner, &child_name, &inner_pointer);
+            }
+        }
+        let is_struct = node
+            .get("properties")
+            .and_then(Value::as_object)
+            .is_some_and(|properties| !properties.is_empty());
+        let tag = self.union_tag(node);
+        if !(is_struct || tag.is_some()) || node.get("$ref").is_some() {
+            return;
+        }
+        let name = unique_name(name, self.taken);
+        self.taken.insert(name.clone());
+        let mut schema = std::mem::take(node);
+        let reference = json!({"$ref": format!("#/components/schemas/{name}")});
+        // A nullable object stays nullable where it is used; the component is the object.
+        let nullable = match schema.get_mut("type") {
+            Some(Value::Array(kinds)) if kinds.iter().any(|kind| kind == "null") => {
+                kinds.retain(|kind| kind != "null");
+                if let [only] = kinds.as_slice() {
+                    let only = only.clone();
+                    schema["type"] = only;
+                }
+                true
+            }
+            _ => false,
+        };
+        *node = if nullable {
+            json!({"anyOf": [reference, {"type": "null"}]})
+        } else {
+            reference
+        };
+        self.origins
+            .insert(push("/components/schemas", &name), pointer.to_owned());
+        if let Some(tag) = tag {
+            self.tagged.push((name.clone(), tag));
+        }
+        self.hoisted.push((name, schema));
+    }
+
+    /// The property that tells the members of a `oneOf` of moved objects apart: required by
+    /// each, a different `const` string in each.
+    fn union_tag(&self, node: &Value) -> Option<String> {
+        let members = node.get("oneOf")?.as_array()?;
+        if members.len() < 2 || node.get("properties").is_some() {
+            return None;
+        }
+        let schemas: Vec<&Value> = members
+            .iter()
+            .map(|member| {
+                let name = member
+                    .get("$ref")?
+                    .as_str()?
+                    .strip_prefix("#/components/schemas/")?;
+                self.hoisted
+                    .iter()
+                    .find(|(hoisted, _)| hoisted == name)
+                    .map(|(_, schema)| schema)
+            })
+            .collect::<Option<_>>()?;
+        let constant = |schema: &Value, property: &str| -> Option<String> {
+            let required = schema.get("required")?.as_array()?;
+            if !required.iter().any(|name| name == property) {
+                return None;
+            }
+            let property = schema.get("properties")?.get(property)?;
+            match (
+                property.get("const"),
+                property.get("enum").and_then(Value::as_array),
+            ) {
+                (Some(Value::String(value)), _) => Some(value.clone()),
+                (None, Some(values)) => match values.as_slice() {
+                    [Value::String(value)] => Some(value.clone()),
+                    _ => None,
+                },
+                _ => None,
+            }
+        };
+        let candidates = schemas.first()?.get("properties")?.as_object()?.keys();
+        for property in candidates {
+            let values: Option<Vec<String>> = schemas
+                .iter()
+                .map(|schema| constant(schema, property))
+                .collect();
+            if let Some(values) = values {
+                let distinct: BTreeSet<&String> = values.iter().collect();
+                if distinct.len() == values.len() {
+                    return Some(property.clone());
+                }
+            }
+        }
+        None
+    }
+}
+
+/// What sits outside paths and schemas: the version, webhooks, the license identifier, the
+/// dialect and reusable path items.
+fn document_level(document: &mut Value, findings: &mut Vec<Finding>) {
+    let Some(root) = document.as_object_mut() else {
+        return;
+    };
+    let version = root
+        .get("openapi")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_owned();
+    if version.starts_with("3.0.") {
+        root.insert("openapi".into(), json!("3.1.0"));
+        findings.push(Finding::new(
+            FindingKind::Repaired,
+            "/openapi",
+            format!("OpenAPI {version} read as 3.1: `nullable` becomes a `null` type, boolean exclusive bounds become numbers"),
+        ));
+        let locations = crate::downlevel::schema_locations(document);
+        for pointer in locations {
+            if let Some(schema) = document.pointer_mut(&pointer) {
+                up_level(schema);
+            }
+        }
+    }
+    let Some(root) = document.as_object_mut() else {
+        return;
+    };
+    if let Some(Value::Object(webhooks)) = root.remove("webhooks") {
+        for name in webhooks.keys() {
+            findings.push(Finding::new(
+                FindingKind::Skipped,
+                &push("/webhooks", name),
+                "webhooks are requests the API sends, not operations a client calls; not generated",
+            ));
+        }
+    }
+    if root.remove("jsonSchemaDialect").is_some() {
+        findings.push(Finding::new(
+            FindingKind::Repaired,
+            "/jsonSchemaDialect",
+            "dropped; schemas are read as the OpenAPI 3.1 default dialect",
+        ));
+    }
+    if let Some(license) = root
+        .get_mut("info")
+        .and_then(|info| info.get_mut("license"))
+        .and_then(Value::as_object_mut)
+        && license.remove("identifier").is_some()
+    {
+        findings.push(Finding::new(
+            FindingKind::Repaired,
+            "/info/license/identifier",
+            "the SPDX identifier has no OpenAPI 3.0 counterpart; dropped",
+        ));
+    }
+    if let Some(components) = root.get_mut("components").and_then(Value::as_object_mut)
+        && let Some(Value::Object(items)) = components.remove("pathItems")
+    {
+        for name in items.keys() {
+            findings.push(Finding::new(
+                FindingKind::Skipped,
+                &push("/components/pathItems", name),
+                "reusable path items are not generated; paths that refer to them are left out",
+            ));
+        }
+    }
+}
+
+/// OpenAPI 3.0's schema dialect to 3.1's, on `schema` and every subschema.
+fn up_level(schema: &mut Value) {
+    let Some(object) = schema.as_object_mut() else {
+        return;
+    };
+    if object.remove("nullable") == Some(Value::Bool(true)) {
+        match object.get("type").cloned() {
+            Some(Value::String(kind)) => {
+                object.insert("type".into(), json!([kind, "null"]));
+            }
+            _ if object.contains_key("$ref") => {
+                let reference = object.remove("$ref").unwrap_or_default();
+                object.insert(
+                    "anyOf".into(),
+                    json!([{"$ref": reference}, {"type": "null"}]),
+                );
+            }
+            _ => {}
+        }
+        if let Some(Value::Array(values)) = object.get_mut("enum")
+            && !values.contains(&Value::Null)
+        {
+            values.push(Value::Null);
+        }
+    }
+    for (flag, bound) in [
+        ("exclusiveMinimum", "minimum"),
+        ("exclusiveMaximum", "maximum"),
+    ] {
+        match object.get(flag) {
+            Some(Value::Bool(true)) => {
+                if let Some(value) = object.remove(bound) {
+                    object.insert(flag.into(), value);
+                } else {
+                    object.remove(flag);
+                }
+            }
+            Some(Value::Bool(false)) => {
+                object.remove(flag);
+            }
+            _ => {}
+        }
+    }
+    for keyword in ONE_SCHEMA {
+        if let Some(sub) = object.get_mut(*keyword) {
+            up_level(sub);
+        }
+    }
+    for keyword in SCHEMA_LISTS {
+        for sub in object
+            .get_mut(*keyword)
+            .and_then(Value::as_array_mut)
+            .into_iter()
+            .flatten()
+        {
+            up_level(sub);
+        }
+    }
+    for keyword in SCHEMA_MAPS {
+        for sub in object
+            .get_mut(*keyword)
+            .and_then(Value::as_object_mut)
+            .into_iter()
+            .flat_map(|map| map.values_mut())
+        {
+            up_level(sub);
+        }
+    }
 }
 
 /// Synthesises an `operationId` for every operation without one.
@@ -317,6 +795,7 @@ fn operations(document: &mut Value, findings: &mut Vec<Finding>) {
         let Some(item) = item.as_object_mut() else {
             continue;
         };
+        let item_parameters = declared_path_parameters(&snapshot, item.get("parameters"));
         for (method, operation) in item.iter_mut() {
             if !is_method(method) {
                 continue;
@@ -330,6 +809,27 @@ fn operations(document: &mut Value, findings: &mut Vec<Finding>) {
                 .and_then(Value::as_str)
                 .unwrap_or("operation")
                 .to_owned();
+            let mut declared = item_parameters.clone();
+            declared.extend(declared_path_parameters(
+                &snapshot,
+                operation.get("parameters"),
+            ));
+            for name in template_parameters(path) {
+                if declared.contains(&name) {
+                    continue;
+                }
+                let parameters = operation
+                    .entry("parameters")
+                    .or_insert_with(|| Value::Array(Vec::new()));
+                if let Some(parameters) = parameters.as_array_mut() {
+                    parameters.push(json!({"name": name, "in": "path", "required": true, "schema": {"type": "string"}}));
+                    findings.push(Finding::new(
+                        FindingKind::Defect,
+                        &pointer,
+                        format!("path parameter `{name}` is in the template but not declared; declared as a string"),
+                    ));
+                }
+            }
             if !operation.contains_key("responses") {
                 operation.insert(
                     "responses".into(),
@@ -387,6 +887,28 @@ fn operations(document: &mut Value, findings: &mut Vec<Finding>) {
             schemas.extend(new_components);
         }
     }
+}
+
+/// The names of the path parameters a `parameters` list declares (references followed).
+fn declared_path_parameters(document: &Value, parameters: Option<&Value>) -> BTreeSet<String> {
+    parameters
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .map(|parameter| resolve(document, parameter))
+        .filter(|parameter| parameter.get("in").and_then(Value::as_str) == Some("path"))
+        .filter_map(|parameter| parameter.get("name").and_then(Value::as_str))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// The `{names}` of a path template.
+fn template_parameters(path: &str) -> Vec<String> {
+    path.split('{')
+        .skip(1)
+        .filter_map(|rest| rest.split_once('}'))
+        .map(|(name, _)| name.to_owned())
+        .collect()
 }
 
 fn is_success(status: &str) -> bool {
@@ -548,7 +1070,8 @@ fn unify_bodies(
                 .join(", ")
         ),
     ));
-    Some(json!({"anyOf": members}))
+    // `oneOf` marked `x-any-of`: a first-fit enum, as `any_of` hands on every `anyOf`.
+    Some(json!({"oneOf": members, "x-any-of": true}))
 }
 
 /// Keeps one media type of a request body with several: the JSON one, else the first.
@@ -556,13 +1079,37 @@ fn single_request_media_type(body: &mut Value, pointer: &str, findings: &mut Vec
     let Some(content) = body.get_mut("content").and_then(Value::as_object_mut) else {
         return;
     };
+    // A non-JSON body without a schema is bytes; progenitor needs that said.
+    for (media_type, media) in content.iter_mut() {
+        if let Some(media) = media.as_object_mut()
+            && !is_json(media_type)
+            && !media.contains_key("schema")
+        {
+            media.insert(
+                "schema".into(),
+                json!({"type": "string", "format": "binary"}),
+            );
+        }
+    }
     if content.len() < 2 {
         return;
     }
+    // JSON first, then the bodies progenitor can send, then whatever comes first.
+    let rank = |media_type: &str| {
+        if is_json(media_type) {
+            0
+        } else {
+            match media_type {
+                "application/x-www-form-urlencoded" => 1,
+                "application/octet-stream" => 2,
+                "text/plain" => 3,
+                _ => 4,
+            }
+        }
+    };
     let keep = content
         .keys()
-        .find(|media_type| is_json(media_type))
-        .or_else(|| content.keys().next())
+        .min_by_key(|media_type| rank(media_type))
         .cloned()
         .unwrap_or_default();
     let dropped: Vec<String> = content.keys().filter(|k| **k != keep).cloned().collect();
@@ -612,7 +1159,10 @@ fn normalize_schema(schema: &mut Value, pointer: &str, findings: &mut Vec<Findin
             "`$schema` inside a schema dropped",
         ));
     }
+    type_union(object, pointer, findings);
     open_enum(object, pointer, findings);
+    literal_set(object, pointer, findings);
+    any_of(object, pointer, findings);
     tuple(object, pointer, findings);
     closed_object(object, pointer, findings);
     pattern(object, pointer, findings);
@@ -702,13 +1252,139 @@ fn open_enum(object: &mut Map<String, Value>, pointer: &str, findings: &mut Vec<
     }
 }
 
+/// `type: [string, integer]`: one `oneOf` member per type, each with the schema's other
+/// keywords (a keyword applies only to its own type), marked `x-any-of` like any `anyOf`.
+fn type_union(object: &mut Map<String, Value>, pointer: &str, findings: &mut Vec<Finding>) {
+    let Some(Value::Array(kinds)) = object.get("type") else {
+        return;
+    };
+    if kinds.iter().filter(|kind| *kind != "null").count() < 2 {
+        return;
+    }
+    let kinds = kinds.clone();
+    object.remove("type");
+    let shared: Map<String, Value> = ["description", "title", "default", "example", "examples"]
+        .iter()
+        .filter_map(|key| Some(((*key).to_owned(), object.remove(*key)?)))
+        .collect();
+    let rest = std::mem::take(object);
+    let members: Vec<Value> = kinds
+        .iter()
+        .map(|kind| {
+            let mut member = if kind == "null" {
+                Map::new()
+            } else {
+                rest.clone()
+            };
+            member.insert("type".into(), kind.clone());
+            Value::Object(member)
+        })
+        .collect();
+    *object = shared;
+    object.insert("anyOf".into(), Value::Array(members));
+    findings.push(Finding::new(
+        FindingKind::Repaired,
+        &push(pointer, "type"),
+        "a union of types read as a union of one schema per type",
+    ));
+}
+
+/// A union of literals (`anyOf: [{const: a}, {enum: [b, c]}]`) is the enum of all of them.
+fn literal_set(object: &mut Map<String, Value>, pointer: &str, findings: &mut Vec<Finding>) {
+    for keyword in ["anyOf", "oneOf"] {
+        let Some(members) = object.get(keyword).and_then(Value::as_array) else {
+            continue;
+        };
+        let mut values: Vec<Value> = Vec::new();
+        for member in members {
+            let Some(member) = member.as_object() else {
+                return;
+            };
+            let literal_only = member.keys().all(|key| {
+                ["const", "enum", "type", "description", "title"].contains(&key.as_str())
+            });
+            let these: Vec<Value> = match (member.get("const"), member.get("enum")) {
+                (Some(constant), None) => vec![constant.clone()],
+                (None, Some(Value::Array(list))) => list.clone(),
+                _ => return,
+            };
+            if !literal_only
+                || these
+                    .iter()
+                    .any(|v| v.is_null() || v.is_object() || v.is_array())
+            {
+                return;
+            }
+            for value in these {
+                if !values.contains(&value) {
+                    values.push(value);
+                }
+            }
+        }
+        object.remove(keyword);
+        let kinds: BTreeSet<&str> = values
+            .iter()
+            .map(|value| match value {
+                Value::String(_) => "string",
+                Value::Bool(_) => "boolean",
+                Value::Number(n) if n.is_i64() || n.is_u64() => "integer",
+                _ => "number",
+            })
+            .collect();
+        if let [kind] = kinds.into_iter().collect::<Vec<_>>().as_slice() {
+            object.insert("type".into(), json!(kind));
+        }
+        object.insert("enum".into(), Value::Array(values));
+        findings.push(Finding::new(
+            FindingKind::Repaired,
+            &push(pointer, keyword),
+            "a union of literals read as one enum of all of them",
+        ));
+        return;
+    }
+}
+
+/// typify reads `anyOf` as a struct of optional flattened members, which accepts values no
+/// member accepts. An `anyOf` of two or more members is handed on as `oneOf`, which typify
+/// emits as an untagged (first member that fits) or tagged enum: exactly `anyOf`'s meaning.
+/// `x-any-of` tells the coverage check that no exclusivity is lost. A member listed twice is
+/// listed once; a single member left stands for the union.
+fn any_of(object: &mut Map<String, Value>, pointer: &str, findings: &mut Vec<Finding>) {
+    let Some(Value::Array(members)) = object.get("anyOf") else {
+        return;
+    };
+    let mut distinct: Vec<Value> = Vec::new();
+    for member in members {
+        if !distinct.contains(member) {
+            distinct.push(member.clone());
+        }
+    }
+    let is_null = |m: &Value| m.get("type").and_then(Value::as_str) == Some("null");
+    if distinct.len() < members.len() {
+        findings.push(Finding::new(
+            FindingKind::Repaired,
+            &push(pointer, "anyOf"),
+            "a member listed more than once is listed once",
+        ));
+    }
+    let non_null = distinct.iter().filter(|m| !is_null(m)).count();
+    if non_null < 2 {
+        object.insert("anyOf".into(), Value::Array(distinct));
+        return;
+    }
+    object.remove("anyOf");
+    object.insert("oneOf".into(), Value::Array(distinct));
+    object.insert("x-any-of".into(), Value::Bool(true));
+}
+
 /// `prefixItems` to an array of the union of the member types, with the tuple's length.
 fn tuple(object: &mut Map<String, Value>, pointer: &str, findings: &mut Vec<Finding>) {
     let Some(Value::Array(members)) = object.remove("prefixItems") else {
         return;
     };
     let length = members.len();
-    let closed = matches!(object.get("items"), Some(Value::Bool(false)) | None);
+    // In 2020-12 an absent `items` lets more items follow the tuple; `items: false` does not.
+    let closed = object.get("items") == Some(&Value::Bool(false));
     let mut distinct: Vec<Value> = Vec::new();
     for member in members {
         if !distinct.contains(&member) {
@@ -840,7 +1516,9 @@ pub(crate) fn refusal(schema: &Map<String, Value>, value: &Value) -> Option<Stri
             .is_some_and(|number| number.fract() == 0.0 && number.is_finite()),
         _ => true,
     };
-    if !types.is_empty() && !types.iter().any(|kind| fits(kind)) && !(nullable && value.is_null()) {
+    let fits_a_type =
+        types.is_empty() || types.iter().any(|kind| fits(kind)) || (nullable && value.is_null());
+    if !fits_a_type {
         return Some(format!("not of type {}", types.join(" or ")));
     }
     if let Some(values) = schema.get("enum").and_then(Value::as_array)
@@ -970,6 +1648,33 @@ mod tests {
         ] {
             assert_eq!(singular(plural), one);
         }
+    }
+
+    #[test]
+    fn inline_objects_move_to_components_named_where_they_sit() {
+        let mut document = json!({"openapi": "3.1.0", "paths": {"/api/models/{id}": {"get": {
+            "operationId": "get_model",
+            "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {
+                "type": "object",
+                "properties": {"siblings": {"type": "array", "items": {
+                    "type": "object", "properties": {"name": {"type": "string"}}}}}}}}}}}}}});
+        let normalized = normalize_with_origins(&mut document);
+        let schemas = document["components"]["schemas"].as_object().unwrap();
+        let names: Vec<&String> = schemas.keys().collect();
+        assert_eq!(names, ["GetModelResponseSiblingsItem", "GetModelResponse"]);
+        let source =
+            "/paths/~1api~1models~1{id}/get/responses/200/content/application~1json/schema";
+        assert_eq!(
+            source_pointer(
+                &normalized.origins,
+                "/components/schemas/GetModelResponseSiblingsItem/properties/name/type"
+            ),
+            format!("{source}/properties/siblings/items/properties/name/type")
+        );
+        assert_eq!(
+            source_pointer(&normalized.origins, "/components/schemas/Other/type"),
+            "/components/schemas/Other/type"
+        );
     }
 
     #[test]

@@ -18,6 +18,10 @@ usage: cargo xtask <command>
 commands:
   regen [--check]                      regenerate generated-client/ from spec/openapi.yaml;
                                        with --check, write nothing and fail if it is stale
+  generate --spec FILE --out DIR [--crate-name NAME] [--strict]
+                                       write a standalone client crate for any OpenAPI 3.0/3.1
+                                       document; report.txt in DIR lists what was repaired or
+                                       left out (--strict: fail instead)
   validate --schema <Name> [--jsonl] <FILE>...
                                        decode instances into the generated type of a component schema
   test                                 everything CI runs: spec checks, regen --check, workspace
@@ -41,6 +45,7 @@ fn run(args: Vec<String>) -> Result<()> {
         .unwrap_or(("", &[]));
     match command {
         "regen" => regen(&root, rest),
+        "generate" => generate(&root, rest),
         "test" => test(&root, rest),
         "validate" => validate(&root, rest),
         "bench" => bench(&root, rest),
@@ -67,6 +72,23 @@ fn regen(root: &Path, args: &[String]) -> Result<()> {
     let mut cargo_args = vec!["run", "--quiet", "--package", "xtask-regen", "--"];
     cargo_args.extend(args.iter().map(String::as_str));
     cargo(root, &cargo_args).context("regen")
+}
+
+/// Runs `xtask-regen generate`; the paths are made absolute first, because the binary runs in
+/// the workspace root rather than where `cargo xtask` was called.
+fn generate(root: &Path, args: &[String]) -> Result<()> {
+    let here = std::env::current_dir().context("reading the current directory")?;
+    let mut forwarded = vec!["generate".to_owned()];
+    let mut rest = args.iter();
+    while let Some(arg) = rest.next() {
+        forwarded.push(arg.clone());
+        if (arg == "--spec" || arg == "--out")
+            && let Some(path) = rest.next()
+        {
+            forwarded.push(here.join(path).to_string_lossy().into_owned());
+        }
+    }
+    regen(root, &forwarded)
 }
 
 /// Runs `hub-api-validate`, which links only the generated types (`hub-api-client`), not

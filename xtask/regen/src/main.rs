@@ -1,7 +1,9 @@
 //! `cargo xtask regen [--check]`: generates every checked-in file from `spec/openapi.yaml` and
-//! writes it, or with `--check` writes nothing and fails when one is stale. xtask runs this
-//! binary instead of linking `hub-api-codegen` itself, so that `cargo xtask validate` and the
-//! other commands never build progenitor, typify and syn.
+//! writes it, or with `--check` writes nothing and fails when one is stale.
+//! `cargo xtask generate --spec FILE --out DIR [--crate-name NAME] [--strict]`: writes a
+//! standalone client crate for any OpenAPI 3.0/3.1 document (`hub_api_codegen::generate_crate`).
+//! xtask runs this binary instead of linking `hub-api-codegen` itself, so that
+//! `cargo xtask validate` and the other commands never build progenitor, typify and syn.
 
 use std::path::{Path, PathBuf};
 
@@ -16,6 +18,9 @@ fn main() {
 }
 
 fn run(args: Vec<String>) -> Result<()> {
+    if args.first().is_some_and(|first| first == "generate") {
+        return generate(&args[1..]);
+    }
     let check = match args.as_slice() {
         [] => false,
         [flag] if flag == "--check" => true,
@@ -34,6 +39,69 @@ fn run(args: Vec<String>) -> Result<()> {
     // Both are generated before either is written: a generation error leaves both files as they were.
     sync(&root, codegen::CLIENT_PATH, &output.rust, check)?;
     sync(&root, codegen::cli::CLI_PATH, &cli, check)
+}
+
+const GENERATE_USAGE: &str =
+    "usage: cargo xtask generate --spec FILE --out DIR [--crate-name NAME] [--strict]";
+
+/// Generates a standalone crate into `--out`; every file is generated before any is written.
+fn generate(args: &[String]) -> Result<()> {
+    let mut spec = None;
+    let mut out = None;
+    let mut crate_name = None;
+    let mut options = codegen::CrateOptions::default();
+    let mut rest = args.iter();
+    while let Some(flag) = rest.next() {
+        let mut value = || {
+            rest.next()
+                .with_context(|| format!("{flag} needs a value\n{GENERATE_USAGE}"))
+        };
+        match flag.as_str() {
+            "--spec" => spec = Some(PathBuf::from(value()?)),
+            "--out" => out = Some(PathBuf::from(value()?)),
+            "--crate-name" => crate_name = Some(value()?.clone()),
+            "--strict" => options.strict = true,
+            other => bail!("unknown argument `{other}`\n{GENERATE_USAGE}"),
+        }
+    }
+    let (Some(spec), Some(out)) = (spec, out) else {
+        bail!("--spec and --out are required\n{GENERATE_USAGE}");
+    };
+    let crate_name = match crate_name {
+        Some(name) => name,
+        None => out
+            .file_name()
+            .and_then(|name| name.to_str())
+            .context("--out has no usable last component; give --crate-name")?
+            .to_owned(),
+    };
+    let spec_text =
+        std::fs::read_to_string(&spec).with_context(|| format!("reading {}", spec.display()))?;
+    // The header names the file, not where it sits, so output does not depend on the machine.
+    let spec_name = spec
+        .file_name()
+        .map(|name| name.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let generated = codegen::generate_crate(&spec_text, &spec_name, &crate_name, &options)?;
+    for (relative, text) in &generated.files {
+        let path = out.join(relative);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent)
+                .with_context(|| format!("creating {}", parent.display()))?;
+        }
+        std::fs::write(&path, text).with_context(|| format!("writing {}", path.display()))?;
+    }
+    let summary = codegen::standalone::render_report(&generated.report);
+    println!(
+        "generate: wrote crate `{crate_name}` to {}; {}",
+        out.display(),
+        summary.lines().next().unwrap_or_default()
+    );
+    println!(
+        "generate: every finding is in {}",
+        out.join("report.txt").display()
+    );
+    Ok(())
 }
 
 /// Writes `expected` to `path` (relative to the root) unless it is there already; with `check`,

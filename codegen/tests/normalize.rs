@@ -1,0 +1,208 @@
+//! One small spec per construct of a real-world description (issue 14's table), under
+//! `tests/fixtures/normalize_*.yaml`, run through the non-strict pipeline (`generate_module`).
+//! Each fixture's report and generated Rust are snapshots; `hub-api-codegen-fixtures` compiles
+//! every accepted Rust snapshot. Beside the snapshots, each fixture names what its report and
+//! its code must contain, so a change that loses a repair fails here even before review.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use hub_api_codegen::CrateOptions;
+use hub_api_codegen::standalone::{generate_module, render_report};
+
+/// Every fixture, with text its report must contain and text its generated Rust must contain.
+const FIXTURES: &[(&str, &[&str], &[&str])] = &[
+    (
+        "normalize_dollar_schema",
+        &[
+            "repaired /paths/~1api~1settings/get/responses/200/content/application~1json/schema/$schema",
+        ],
+        &["pub theme: ::std::option::Option<::std::string::String>"],
+    ),
+    (
+        "normalize_inline_schemas",
+        &["named `post_repos_create`"],
+        &[
+            "pub struct PostReposCreateBody",
+            "pub struct PostReposCreateBodyOptions",
+        ],
+    ),
+    (
+        "normalize_literal_set",
+        &[],
+        &["pub enum Sort", "pub enum Visibility"],
+    ),
+    (
+        "normalize_lookahead",
+        &["unenforced /components/schemas/Broken/pattern"],
+        &["(?!-)(?!.*--)[a-zA-Z0-9-]+(?<!-)"],
+    ),
+    ("normalize_mixed_any_of", &[], &["pub enum FilterTags"]),
+    (
+        "normalize_no_responses",
+        &["repaired /paths/~1api~1repos~1{id}~1ping/post: no `responses`"],
+        &["pub fn post_repo_ping(&self)"],
+    ),
+    (
+        "normalize_nullable_any_of",
+        &[],
+        &[
+            "pub name: ::std::option::Option<::std::string::String>",
+            "pub size: ::std::option::Option<f64>",
+        ],
+    ),
+    (
+        "normalize_open_enum",
+        &["repaired /components/schemas/Repo/properties/library/anyOf: open enum"],
+        &[
+            "Known values: `transformers`, `diffusers`.",
+            "pub library: ::std::string::String",
+        ],
+    ),
+    (
+        "normalize_operation_ids",
+        &[
+            "named `get_model_tree`",
+            "named `post_model_discussion_comment`",
+            "named `post_model_comment`",
+            "named `delete_space_secret`",
+            "named `get_models`",
+        ],
+        &[
+            "pub fn get_model_tree(&self)",
+            "pub fn delete_space_secret(&self)",
+        ],
+    ),
+    (
+        "normalize_query_any_of",
+        &[
+            "defect /paths/~1api~1models/get/parameters/1/schema/default",
+            "defect /paths/~1api~1models/get/parameters/2/schema/default",
+        ],
+        &["pub fn search<V>"],
+    ),
+    (
+        "normalize_rules",
+        &[
+            "unenforced /components/schemas/Limits/properties/count/type",
+            "unenforced /components/schemas/Limits/properties/ratio/maximum",
+            "unenforced /components/schemas/Limits/properties/tags/minItems",
+            "unenforced /components/schemas/Limits/properties/env/x-propertyNames",
+            "unenforced /components/schemas/Limits/properties/homepage/format",
+            "unenforced /components/schemas/Limits/properties/at/pattern",
+            "repaired /components/schemas/Limits/properties/id/format",
+        ],
+        &["[0-9a-fA-F]{8}-"],
+    ),
+    (
+        "normalize_success_bodies",
+        &[
+            "responses 200, 207 have different body types; their bodies become one union, `PostRepoCommitSuccess`",
+        ],
+        &[
+            "pub enum PostRepoCommitSuccess",
+            "ResponseValue<types::PostRepoCommitSuccess>",
+        ],
+    ),
+    (
+        "normalize_tagged_union",
+        &[],
+        &["#[serde(tag = \"type\")]", "Created(EventPayloadVariant0)"],
+    ),
+    (
+        "normalize_tuple",
+        &["unenforced /components/schemas/Span/properties/range/prefixItems: a tuple of 2"],
+        &[
+            "pub range: [i64; 2usize]",
+            "pub pair: ::std::vec::Vec<SpanPairItem>",
+        ],
+    ),
+    (
+        "normalize_unsatisfiable",
+        &["defect /components/schemas/Grant/required/scope: unsatisfiable"],
+        &["pub scope: ::serde_json::Value"],
+    ),
+    ("normalize_untagged_union", &[], &["pub enum Target"]),
+    (
+        "normalize_openapi_30",
+        &["repaired /openapi: OpenAPI 3.0.3 read as 3.1"],
+        &["pub next: ::std::option::Option<::std::string::String>"],
+    ),
+    (
+        "normalize_type_union",
+        &[
+            "repaired /paths/~1api~1items~1{id}/get/parameters/0/schema/type: a union of types",
+            "defect /paths/~1api~1items~1{id}/get: path parameter `id` is in the template but not declared",
+        ],
+        &["pub fn get_item(&self)", "pub enum GetItemLimit"],
+    ),
+];
+
+fn fixtures_dir() -> &'static Path {
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures"))
+}
+
+#[test]
+fn every_normalize_fixture_is_listed() {
+    let on_disk: BTreeSet<String> = std::fs::read_dir(fixtures_dir())
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter_map(|path| Some(path.file_name()?.to_str()?.to_owned()))
+        .filter_map(|name| Some(name.strip_suffix(".yaml")?.to_owned()))
+        .filter(|name| name.starts_with("normalize_"))
+        .collect();
+    let listed: BTreeSet<String> = FIXTURES
+        .iter()
+        .map(|(name, ..)| (*name).to_owned())
+        .collect();
+    assert_eq!(on_disk, listed);
+}
+
+#[test]
+fn normalize_fixtures() {
+    let mut failures = Vec::new();
+    for (name, in_report, in_rust) in FIXTURES {
+        let spec_name = format!("codegen/tests/fixtures/{name}.yaml");
+        let spec_text =
+            std::fs::read_to_string(fixtures_dir().join(format!("{name}.yaml"))).unwrap();
+        let (output, report) = generate_module(
+            &spec_text,
+            &spec_name,
+            &format!("crate::{name}"),
+            &CrateOptions::default(),
+        )
+        .unwrap_or_else(|error| panic!("fixture {name}: {error}"));
+        let report = render_report(&report);
+        for needle in *in_report {
+            if !report.contains(needle) {
+                failures.push(format!("{name}: report lacks {needle:?}"));
+            }
+        }
+        for needle in *in_rust {
+            if !output.rust.contains(needle) {
+                failures.push(format!("{name}: Rust lacks {needle:?}"));
+            }
+        }
+        insta::assert_snapshot!(format!("{name}__report"), report);
+        insta::assert_snapshot!(format!("{name}__rust"), output.rust);
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn strict_refuses_what_the_lenient_run_reports() {
+    let spec_text =
+        std::fs::read_to_string(fixtures_dir().join("normalize_unsatisfiable.yaml")).unwrap();
+    let error = generate_module(
+        &spec_text,
+        "normalize_unsatisfiable.yaml",
+        "crate::generated",
+        &CrateOptions { strict: true },
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        error.contains("/components/schemas/Grant/required/scope"),
+        "{error}"
+    );
+}
