@@ -170,8 +170,9 @@ fn figure(name: &str, repetitions: Option<usize>) -> Result<Figure> {
         "decode_vs_value" | "validation_overhead" => (3, 21),
         "client_vs_reqwest" | "receiver_vs_axum" => (1, 21),
         "token_single_flight" => (0, 10),
-        // A check of the plain crate takes minutes; its dependencies are built in the setup.
-        "synth_check" => (0, 3),
+        // A check of either crate takes minutes (dependencies are built in the setup): one pair
+        // unless `--repetitions` asks for more.
+        "synth_check" => (0, 1),
         _ => (1, MIN_REPETITIONS),
     };
     let repetitions = repetitions.unwrap_or(default_repetitions);
