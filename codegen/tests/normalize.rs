@@ -41,7 +41,7 @@ const FIXTURES: &[(&str, &[&str], &[&str])] = &[
     (
         "normalize_no_responses",
         &["repaired /paths/~1api~1repos~1{id}~1ping/post: no `responses`"],
-        &["pub fn post_repo_ping(&self)"],
+        &["pub async fn post_repo_ping<'a>("],
     ),
     (
         "normalize_nullable_any_of",
@@ -69,8 +69,8 @@ const FIXTURES: &[(&str, &[&str], &[&str])] = &[
             "named `get_models`",
         ],
         &[
-            "pub fn get_model_tree(&self)",
-            "pub fn delete_space_secret(&self)",
+            "pub async fn get_model_tree<'a>(",
+            "pub async fn delete_space_secret<'a>(",
         ],
     ),
     (
@@ -79,7 +79,7 @@ const FIXTURES: &[(&str, &[&str], &[&str])] = &[
             "defect /paths/~1api~1models/get/parameters/1/schema/default",
             "defect /paths/~1api~1models/get/parameters/2/schema/default",
         ],
-        &["pub fn search<V>"],
+        &["search: Option<&'a str>,"],
     ),
     (
         "normalize_rules",
@@ -129,7 +129,7 @@ const FIXTURES: &[(&str, &[&str], &[&str])] = &[
             "repaired /paths/~1api~1items~1{id}/get/parameters/0/schema/type: a union of types",
             "defect /paths/~1api~1items~1{id}/get: path parameter `id` is in the template but not declared",
         ],
-        &["pub fn get_item(&self)", "pub enum GetItemLimit"],
+        &["pub async fn get_item<'a>(", "pub enum GetItemLimit"],
     ),
 ];
 
