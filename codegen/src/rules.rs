@@ -213,6 +213,11 @@ impl Rule {
     }
 }
 
+/// A `oneOf` that `normalize` made of an `anyOf`: typify's first-fit enum keeps its meaning.
+pub(crate) fn stands_for_any_of(object: &serde_json::Map<String, Value>) -> bool {
+    object.get(crate::normalize::ANY_OF) == Some(&Value::Bool(true))
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;
@@ -269,9 +274,4 @@ mod tests {
         );
         assert!(Rule::from_schema(&json!(true)).is_empty());
     }
-}
-
-/// A `oneOf` that `normalize` made of an `anyOf`: typify's first-fit enum keeps its meaning.
-pub(crate) fn stands_for_any_of(object: &serde_json::Map<String, Value>) -> bool {
-    object.get(crate::normalize::ANY_OF) == Some(&Value::Bool(true))
 }

@@ -195,7 +195,10 @@ pub fn apply_reporting(
                 }
                 unfit.push(Error::Unenforced {
                     owner: format!("schema {}", component_name(patch)?),
-                    rule: format!("the inferred {:?} patch, which does not fit: {reason}", patch.action),
+                    rule: format!(
+                        "the inferred {:?} patch, which does not fit: {reason}",
+                        patch.action
+                    ),
                     pointer: provenance.source_pointer(&target),
                     remedy: "its rules are listed separately".to_owned(),
                 });
