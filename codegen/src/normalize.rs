@@ -1171,6 +1171,7 @@ fn normalize_schema(schema: &mut Value, pointer: &str, findings: &mut Vec<Findin
     tuple(object, pointer, findings);
     closed_object(object, pointer, findings);
     pattern(object, pointer, findings);
+    string_keys(object);
     for keyword in ONE_SCHEMA {
         if let Some(sub) = object.get_mut(*keyword) {
             normalize_schema(sub, &push(pointer, keyword), findings);
@@ -1196,6 +1197,24 @@ fn normalize_schema(schema: &mut Value, pointer: &str, findings: &mut Vec<Findin
     }
     // Last, so that the repairs above (a declared property, a pattern) are in place.
     default_value(object, pointer, findings);
+}
+
+/// `propertyNames: {type: string}` says nothing (an object's keys are strings), so the
+/// `type` goes, and with it a `propertyNames` left empty: what remains is a rule the map patch
+/// enforces, or no rule at all.
+fn string_keys(object: &mut Map<String, Value>) {
+    let Some(names) = object
+        .get_mut("propertyNames")
+        .and_then(Value::as_object_mut)
+    else {
+        return;
+    };
+    if names.get("type") == Some(&Value::String("string".into())) {
+        names.remove("type");
+    }
+    if names.is_empty() {
+        object.remove("propertyNames");
+    }
 }
 
 /// `anyOf: [{enum: [..]}, {type: string}]` (in either order, perhaps with a null member).
@@ -1567,6 +1586,31 @@ mod tests {
             .map(|(method, path)| ((*path).to_owned(), (*method).to_owned()))
             .collect();
         synthesise_ids(&operations, &BTreeSet::new())
+    }
+
+    #[test]
+    fn property_names_in_a_document() {
+        let mut document = json!({"openapi": "3.1.0", "paths": {"/a": {"get": {"responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {"type": "object", "properties": {"m": {"type": "object", "propertyNames": {"type": "string", "maxLength": 3}}}}}}}}}}}});
+        normalize(&mut document);
+        assert_eq!(
+            document.pointer("/components/schemas/GetAResponse/properties/m/propertyNames"),
+            Some(&json!({"maxLength": 3})),
+            "{document:#}"
+        );
+    }
+
+    #[test]
+    fn property_names_typed_string_state_nothing() {
+        let mut bare = json!({"type": "object", "propertyNames": {"type": "string"}});
+        normalize_schema(&mut bare, "/s", &mut Vec::new());
+        assert_eq!(bare, json!({"type": "object"}));
+        let mut bounded =
+            json!({"type": "object", "propertyNames": {"type": "string", "maxLength": 64}});
+        normalize_schema(&mut bounded, "/s", &mut Vec::new());
+        assert_eq!(
+            bounded,
+            json!({"type": "object", "propertyNames": {"maxLength": 64}})
+        );
     }
 
     #[test]

@@ -84,7 +84,7 @@ const FIXTURES: &[(&str, &[&str], &[&str])] = &[
     (
         "normalize_rules",
         &[
-            "unenforced /components/schemas/Limits/properties/ratio/maximum",
+            "0 rules not enforced",
             "repaired /components/schemas/Limits/properties/id/format",
         ],
         &["[0-9a-fA-F]{8}-"],

@@ -4,6 +4,7 @@
 //! | the schema says                                              | the patch                  |
 //! |--------------------------------------------------------------|----------------------------|
 //! | `type: integer` (no `enum`)                                  | [`Action::BoundedInteger`] |
+//! | `type: number` with `minimum`/`maximum` (no `enum`)          | [`Action::BoundedNumber`]  |
 //! | `type: array` with `minItems`/`maxItems`                     | [`Action::BoundedArray`]   |
 //! | `propertyNames` (down-levelled `x-propertyNames`)            | [`Action::ValidatedMap`]   |
 //! | `type: string` (no `enum`) with a pattern, length or format  | [`Action::ValidatedString`]|
@@ -286,6 +287,7 @@ fn infer(document: &Value, schema: &Value, decisions: &Decisions) -> Option<Acti
     }
     match kind {
         Some("integer") => Some(Action::BoundedInteger),
+        Some("number") if has("minimum") || has("maximum") => Some(Action::BoundedNumber),
         Some("array")
             if (has("minItems") || has("maxItems"))
                 && crate::contract::fixed_size(&Rule::from_schema(schema)).is_none() =>

@@ -70,6 +70,9 @@ pub enum Action {
     LiteralUnion { variants: Vec<(String, String)> },
     /// An integer schema's `minimum`/`maximum` (inclusive or exclusive) become a validated newtype.
     BoundedInteger,
+    /// A number schema's `minimum`/`maximum` (inclusive or exclusive) become a validated
+    /// newtype over a finite `f64`.
+    BoundedNumber,
     /// An array schema's `minItems`/`maxItems` become a validated newtype over a `Vec`.
     BoundedArray,
     /// A string-keyed map: keys checked against `x-propertyNames` (down-levelled
@@ -269,6 +272,7 @@ fn apply_one(document: &mut Value, patch: &Patch, applied: &mut Applied) -> Resu
             unions::literal(&target, &variants, applied)?
         }
         Action::BoundedInteger => newtypes::bounded_integer(&target, applied)?,
+        Action::BoundedNumber => newtypes::bounded_number(&target, applied)?,
         Action::BoundedArray => newtypes::bounded_array(&target, applied)?,
         Action::ValidatedMap { secret } => newtypes::validated_map(&target, *secret, applied)?,
         Action::ValidatedString { secret } => {

@@ -240,6 +240,114 @@ pub(super) fn bounded_integer(target: &Target<'_>, applied: &mut Applied) -> Res
     Ok(())
 }
 
+/// A `type: number` with `minimum`/`maximum` (inclusive or exclusive): a newtype over a finite
+/// `f64` that refuses values outside the bounds.
+pub(super) fn bounded_number(target: &Target<'_>, applied: &mut Applied) -> Result<(), Error> {
+    expect_type(target, "number")?;
+    only_keywords(
+        target,
+        &["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"],
+    )?;
+    let bound = |keyword: &str| -> Result<Option<f64>, Error> {
+        target
+            .schema
+            .get(keyword)
+            .map(|value| {
+                value
+                    .as_f64()
+                    .ok_or_else(|| target.error(format!("`{keyword}` must be a number")))
+            })
+            .transpose()
+    };
+    let mut words = Vec::new();
+    let mut checks = Vec::new();
+    if let Some(minimum) = bound("minimum")? {
+        let (rule, refused) = if flag(target, "exclusiveMinimum") {
+            (format!("above {minimum}"), quote! { value <= #minimum })
+        } else {
+            (format!("at least {minimum}"), quote! { value < #minimum })
+        };
+        let message = format!("must be {rule}; got {{}}");
+        checks.push(quote! {
+            if #refused {
+                return Err(ValidationError::new(::std::format!(#message, value)));
+            }
+        });
+        words.push(rule);
+    }
+    if let Some(maximum) = bound("maximum")? {
+        let (rule, refused) = if flag(target, "exclusiveMaximum") {
+            (format!("below {maximum}"), quote! { value >= #maximum })
+        } else {
+            (format!("at most {maximum}"), quote! { value > #maximum })
+        };
+        let message = format!("must be {rule}; got {{}}");
+        checks.push(quote! {
+            if #refused {
+                return Err(ValidationError::new(::std::format!(#message, value)));
+            }
+        });
+        words.push(rule);
+    }
+    if target.schema.get("default").is_some() {
+        return Err(target.error("a bounded number with a `default` is not supported"));
+    }
+    let ident = &target.ident;
+    let doc = target.doc(&words.join(", "));
+    let item = quote! {
+        #doc
+        #[derive(Clone, Copy, Debug, PartialEq, PartialOrd)]
+        pub struct #ident(f64);
+        impl #ident {
+            /// Checks `value` against the bounds.
+            pub fn new(value: f64) -> ::std::result::Result<Self, ValidationError> {
+                #(#checks)*
+                Ok(Self(value))
+            }
+            /// The value.
+            pub fn get(self) -> f64 {
+                self.0
+            }
+        }
+        impl ::std::convert::TryFrom<f64> for #ident {
+            type Error = ValidationError;
+            fn try_from(value: f64) -> ::std::result::Result<Self, ValidationError> {
+                Self::new(value)
+            }
+        }
+        impl ::std::convert::From<#ident> for f64 {
+            fn from(value: #ident) -> Self {
+                value.0
+            }
+        }
+        impl ::std::fmt::Display for #ident {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                self.0.fmt(f)
+            }
+        }
+        impl ::std::str::FromStr for #ident {
+            type Err = ValidationError;
+            fn from_str(text: &str) -> ::std::result::Result<Self, ValidationError> {
+                let value: f64 = text.parse().map_err(|_| ValidationError::new(::std::format!("must be a number; got {text:?}")))?;
+                Self::new(value)
+            }
+        }
+        impl ::serde::Serialize for #ident {
+            fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error> {
+                self.0.serialize(serializer)
+            }
+        }
+        impl<'de> ::serde::Deserialize<'de> for #ident {
+            fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
+                Self::new(<f64 as ::serde::Deserialize>::deserialize(deserializer)?)
+                    .map_err(<D::Error as ::serde::de::Error>::custom)
+            }
+        }
+    };
+    target.replace(applied, item, vec![TypeImpl::Display, TypeImpl::FromStr]);
+    Ok(())
+}
+
 pub(super) fn bounded_array(target: &Target<'_>, applied: &mut Applied) -> Result<(), Error> {
     expect_type(target, "array")?;
     only_keywords(target, &["minItems", "maxItems", "items"])?;
