@@ -517,6 +517,28 @@ mod tests {
     }
 
     #[test]
+    fn an_inferred_patch_that_does_not_fit_is_reported_not_fatal() {
+        // A map patch checks keys by pattern and lengths only; a key `format` does not fit it.
+        let spec = r#"{"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {},
+            "components": {"schemas": {"S": {"type": "object",
+                "propertyNames": {"format": "email"}, "additionalProperties": {"type": "string"}}}}}"#;
+        let generated = generate_crate(spec, "t.json", "t", &CrateOptions::default()).unwrap();
+        assert!(
+            generated
+                .report
+                .iter()
+                .any(|f| f.kind == FindingKind::Unenforced
+                    && f.pointer == "/components/schemas/S"
+                    && f.message.contains("does not fit")),
+            "{:?}",
+            generated.report
+        );
+        assert!(generated.files["src/generated.rs"].contains("pub struct S"));
+        let strict = generate_crate(spec, "t.json", "t", &CrateOptions { strict: true });
+        assert!(strict.is_err());
+    }
+
+    #[test]
     fn an_operation_progenitor_refuses_is_left_out_and_named() {
         let spec = r##"{"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {
             "/a": {"get": {"responses": {"200": {"description": "ok"}}}},

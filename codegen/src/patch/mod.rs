@@ -178,13 +178,14 @@ pub fn apply_reporting(
     let mut unfit = Vec::new();
     for (index, patch) in patches.iter().chain(&inferred).enumerate() {
         let inferred_patch = index >= patches.len();
-        // A union patch edits its variants' schemas before it knows it fits.
-        let document_before = (inferred_patch
+        // A union patch edits its variants' schemas before it knows it fits; they are kept
+        // (not the whole document, which would make patching quadratic) to be put back.
+        let variants_before = (inferred_patch
             && matches!(
                 patch.action,
                 Action::TaggedUnion { .. } | Action::ExclusiveUnion { .. }
             ))
-        .then(|| document.clone());
+        .then(|| member_schemas(document, &patch.target));
         let checkpoint = applied.checkpoint();
         match apply_one(document, patch, &mut applied) {
             Ok(()) => {}
@@ -193,8 +194,10 @@ pub fn apply_reporting(
             // coverage check names every rule it would have enforced.
             Err(Error::Patch { target, reason }) if inferred_patch => {
                 applied.rollback(checkpoint);
-                if let Some(before) = document_before {
-                    *document = before;
+                for (pointer, schema) in variants_before.into_iter().flatten() {
+                    if let Some(slot) = document.pointer_mut(&pointer) {
+                        *slot = schema;
+                    }
                 }
                 unfit.push(Error::Unenforced {
                     owner: format!("schema {}", component_name(patch)?),
@@ -231,6 +234,21 @@ pub fn apply_reporting(
         .collect();
     unfit.extend(coverage::unenforced_rules(document, &replaced, &provenance));
     Ok((applied, unfit))
+}
+
+/// The component schemas a union at `target` names in its `oneOf`/`anyOf`, by pointer.
+fn member_schemas(document: &Value, target: &str) -> Vec<(String, Value)> {
+    let members = ["oneOf", "anyOf"]
+        .into_iter()
+        .filter_map(|keyword| document.pointer(target)?.get(keyword)?.as_array())
+        .flatten();
+    members
+        .filter_map(|member| {
+            let name = crate::model::schema_ref_name(member.get("$ref")?.as_str()?)?;
+            let pointer = crate::model::push("/components/schemas", name);
+            Some((pointer.clone(), document.pointer(&pointer)?.clone()))
+        })
+        .collect()
 }
 
 /// Applies one patch to its component schema.
