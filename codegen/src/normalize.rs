@@ -31,9 +31,9 @@
 //!   struct of optional members that accepts values no member accepts.
 //! - **Inline objects** are moved into `components/schemas`, named from where they sit (see
 //!   `hoist`'s doc), because the emit steps match each struct to its schema by component.
-//!   A union of moved objects told apart by a required `const` string property moves too and
-//!   is listed in [`Normalized::tagged_unions`]; `patch::infer` gives it the tagged-union
-//!   patch, so it decodes by its tag (`#[serde(tag)]`), not by trying each member.
+//!   A union of moved objects told apart by a required `const` string property moves too, so
+//!   that `patch::infer` gives it the tagged-union patch: it decodes by its tag
+//!   (`#[serde(tag)]`), not by trying each member.
 //! - **Unsatisfiable closed objects** (`additionalProperties: false` and a required property
 //!   not declared) get the property declared with an unconstrained schema, as their authors
 //!   evidently meant.
@@ -119,13 +119,9 @@ pub struct Normalized {
     pub findings: Vec<Finding>,
     /// Where each moved schema came from.
     pub origins: Origins,
-    /// Moved unions whose members are told apart by a `const` string property: component name
-    /// and that property, for a tagged-union patch.
-    pub tagged_unions: Vec<(String, String)>,
 }
 
-/// [`normalize`], with the [`Origins`] of the inline objects it moved and the tagged unions
-/// among them.
+/// [`normalize`], with the [`Origins`] of the inline objects it moved.
 pub fn normalize_with_origins(document: &mut Value) -> Normalized {
     let mut findings = Vec::new();
     document_level(document, &mut findings);
@@ -136,12 +132,8 @@ pub fn normalize_with_origins(document: &mut Value) -> Normalized {
         }
     }
     operations(document, &mut findings);
-    let (origins, tagged_unions) = hoist(document);
-    Normalized {
-        findings,
-        origins,
-        tagged_unions,
-    }
+    let origins = hoist(document);
+    Normalized { findings, origins }
 }
 
 /// `pointer` in terms of the original document: a place inside a moved schema is named where
@@ -171,7 +163,7 @@ pub fn source_pointer(origins: &Origins, pointer: &str) -> String {
 /// The generated client is the same either way; what changes is that every struct has a
 /// component of its own, which the emit steps need to match each struct to its rules (a real
 /// description may hold its whole API inline).
-fn hoist(document: &mut Value) -> (Origins, Vec<(String, String)>) {
+fn hoist(document: &mut Value) -> Origins {
     let mut taken: BTreeSet<String> = document
         .pointer("/components/schemas")
         .and_then(Value::as_object)
@@ -179,7 +171,6 @@ fn hoist(document: &mut Value) -> (Origins, Vec<(String, String)>) {
         .unwrap_or_default();
     let mut hoisted: Vec<(String, Value)> = Vec::new();
     let mut origins = Origins::new();
-    let mut tagged = Vec::new();
     for pointer in crate::model::schema_locations(document) {
         let (base, component) = match location_name(document, &pointer) {
             Some(found) => found,
@@ -192,7 +183,6 @@ fn hoist(document: &mut Value) -> (Origins, Vec<(String, String)>) {
             taken: &mut taken,
             hoisted: &mut hoisted,
             origins: &mut origins,
-            tagged: &mut tagged,
         };
         if component {
             for (child, name) in children(schema, &base) {
@@ -217,21 +207,15 @@ fn hoist(document: &mut Value) -> (Origins, Vec<(String, String)>) {
                     }
                 }
             }
-            if let Some(tag) = context.union_tag(schema)
-                && let Some(name) = pointer.strip_prefix("/components/schemas/")
-            {
-                let name = name.replace("~1", "/").replace("~0", "~");
-                context.tagged.push((name, tag));
-            }
         } else {
             context.visit(schema, &base, &pointer);
         }
     }
     if hoisted.is_empty() {
-        return (origins, tagged);
+        return origins;
     }
     let Some(root) = document.as_object_mut() else {
-        return (origins, tagged);
+        return origins;
     };
     let components = root
         .entry("components")
@@ -244,7 +228,7 @@ fn hoist(document: &mut Value) -> (Origins, Vec<(String, String)>) {
     {
         schemas.extend(hoisted);
     }
-    (origins, tagged)
+    origins
 }
 
 /// The pointer of a child of the schema at `parent`.
@@ -340,7 +324,6 @@ struct Hoisting<'a> {
     taken: &'a mut BTreeSet<String>,
     hoisted: &'a mut Vec<(String, Value)>,
     origins: &'a mut Origins,
-    tagged: &'a mut Vec<(String, String)>,
 }
 
 impl Hoisting<'_> {
@@ -356,8 +339,8 @@ impl Hoisting<'_> {
             .get("properties")
             .and_then(Value::as_object)
             .is_some_and(|properties| !properties.is_empty());
-        let tag = self.union_tag(node);
-        if !(is_struct || tag.is_some()) || node.get("$ref").is_some() {
+        let tagged_union = self.union_tag(node).is_some();
+        if !(is_struct || tagged_union) || node.get("$ref").is_some() {
             return;
         }
         let name = unique_name(name, self.taken);
@@ -383,9 +366,6 @@ impl Hoisting<'_> {
         };
         self.origins
             .insert(push("/components/schemas", &name), pointer.to_owned());
-        if let Some(tag) = tag {
-            self.tagged.push((name.clone(), tag));
-        }
         self.hoisted.push((name, schema));
     }
 

@@ -182,7 +182,6 @@ pub(crate) fn pipeline(
     let normalize::Normalized {
         mut findings,
         origins,
-        ..
     } = normalize::normalize_with_origins(&mut document);
     let repaired = findings.len();
     let budget = round_budget(&document);
