@@ -176,6 +176,7 @@ pub fn apply_reporting(
         ..Applied::default()
     };
     let mut unfit = Vec::new();
+    let mut refused = Vec::new();
     for (index, patch) in patches.iter().chain(&inferred).enumerate() {
         let inferred_patch = index >= patches.len();
         // A union patch edits its variants' schemas before it knows it fits; they are kept
@@ -209,9 +210,14 @@ pub fn apply_reporting(
                     remedy: "its rules are listed separately".to_owned(),
                 });
             }
-            Err(error) => return Err(error),
+            // An explicit patch that does not fit stops generation, with every other one.
+            Err(error) => {
+                applied.rollback(checkpoint);
+                refused.push(error);
+            }
         }
     }
+    Error::from_problems(refused)?;
     if applied.needs_replay {
         applied.items.push(unions::replay_support());
     }
@@ -492,6 +498,27 @@ mod tests {
         assert_eq!(
             error,
             "patch on /components/schemas/Gone cannot be applied: no such schema"
+        );
+    }
+
+    #[test]
+    fn reports_every_patch_that_does_not_fit() {
+        let patches = [
+            Patch::on("Gone", Action::BoundedArray, "r"),
+            Patch::on("Text", Action::BoundedInteger, "r"),
+        ];
+        let mut document = serde_json::json!({"components": {"schemas": {
+            "Text": {"type": "string"}}}});
+        let error = apply(&mut document, &patches).unwrap_err();
+        let problems: Vec<String> = error.problems().iter().map(ToString::to_string).collect();
+        assert_eq!(problems.len(), 2, "{problems:?}");
+        assert!(
+            problems[0].contains("/components/schemas/Gone"),
+            "{problems:?}"
+        );
+        assert!(
+            problems[1].contains("/components/schemas/Text"),
+            "{problems:?}"
         );
     }
 }
