@@ -691,6 +691,31 @@ mod tests {
         assert!(matches!(&error, Error::Validation { field, .. } if field == "request"));
     }
 
+    /// The generated builders' own messages, not copies of them: if typify words them
+    /// differently, this fails (see "builder messages" in codegen's `contract.rs`).
+    #[test]
+    fn the_generated_builders_messages_have_the_shape_read_here() {
+        use crate::types::{WebhookJobFromImage, builder};
+        let missing = WebhookJobFromImage::try_from(builder::WebhookJobFromImage::default())
+            .unwrap_err()
+            .to_string();
+        let error = Error::from_conversion_message(&missing);
+        assert!(
+            matches!(&error, Error::Validation { field, rule } if field == "docker_image" && rule == "required"),
+            "{missing}: {error:?}"
+        );
+        // Fields convert in order, so the first one set wrongly is the one reported.
+        let invalid = builder::WebhookJobFromImage::default().docker_image("");
+        let message = WebhookJobFromImage::try_from(invalid)
+            .unwrap_err()
+            .to_string();
+        let error = Error::from_conversion_message(&message);
+        assert!(
+            matches!(&error, Error::Validation { field, .. } if field == "docker_image"),
+            "{message}: {error:?}"
+        );
+    }
+
     #[test]
     fn errors_can_cross_threads() {
         // Errors are shared between tasks (single-flight refresh) and returned from spawned ones.

@@ -8,7 +8,14 @@
 //!   methods in snake_case ([`method_name`]) and builder types in UpperCamelCase
 //!   ([`builder_name`]);
 //! - which inputs make progenitor panic: those are refused by [`crate::preflight`], which
-//!   lists them in its module doc.
+//!   lists them in its module doc;
+//! - what other crates read back from the generated code. typify's builder messages
+//!   (`no value supplied for <field>`, `error converting supplied value for <field>: <rule>`)
+//!   are parsed by `hub-api`'s `src/error.rs` (`Error::from_conversion_message`) to name the
+//!   field; its test `the_generated_builders_messages_have_the_shape_read_here` runs the
+//!   generated builders, so it fails when an upgrade words them differently. progenitor's
+//!   `Error::InvalidResponsePayload` keeps the response bytes, which `hub-api`'s `partial.rs`
+//!   decodes item by item.
 
 use quote::format_ident;
 use serde_json::Value;
