@@ -9,6 +9,9 @@
 //!   ([`builder_name`]);
 //! - which inputs make progenitor panic: those are refused by [`crate::preflight`], which
 //!   lists them in its module doc;
+//! - the impls typify writes for a string newtype (a `pattern` or length): all but `FromStr`,
+//!   which holds the check, are the same for every type ([`typify_string_newtype_impls`]);
+//!   `emit` folds them into one macro;
 //! - what other crates read back from the generated code. typify's builder messages
 //!   (`no value supplied for <field>`, `error converting supplied value for <field>: <rule>`)
 //!   are parsed by `hub-api`'s `src/error.rs` (`Error::from_conversion_message`) to name the
@@ -17,7 +20,8 @@
 //!   `Error::InvalidResponsePayload` keeps the response bytes, which `hub-api`'s `partial.rs`
 //!   decodes item by item.
 
-use quote::format_ident;
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
 use serde_json::Value;
 
 use crate::Error;
@@ -196,6 +200,63 @@ pub fn type_names(document: &Value) -> Vec<(String, SchemaAt<'_>)> {
         });
     }
     named
+}
+
+/// The impls typify 0.8 writes for a string newtype `name` (`pub struct Name(String)` with a
+/// `pattern`, `minLength` or `maxLength`), in its order, except `FromStr`, which holds the
+/// check and differs from type to type. Called with a type name it gives the impls to
+/// recognise typify's output by; called with `$name` it is the body of the macro that
+/// replaces them, so the two cannot drift apart.
+pub fn typify_string_newtype_impls(name: &TokenStream) -> Vec<TokenStream> {
+    let conversion_error = quote!(self::error::ConversionError);
+    vec![
+        quote! {
+            impl ::std::ops::Deref for #name {
+                type Target = ::std::string::String;
+                fn deref(&self) -> &::std::string::String {
+                    &self.0
+                }
+            }
+        },
+        quote! {
+            impl ::std::convert::From<#name> for ::std::string::String {
+                fn from(value: #name) -> Self {
+                    value.0
+                }
+            }
+        },
+        quote! {
+            impl ::std::convert::TryFrom<&str> for #name {
+                type Error = #conversion_error;
+                fn try_from(value: &str) -> ::std::result::Result<Self, #conversion_error> {
+                    value.parse()
+                }
+            }
+        },
+        quote! {
+            impl ::std::convert::TryFrom<::std::string::String> for #name {
+                type Error = #conversion_error;
+                fn try_from(value: ::std::string::String) -> ::std::result::Result<Self, #conversion_error> {
+                    value.parse()
+                }
+            }
+        },
+        quote! {
+            impl<'de> ::serde::Deserialize<'de> for #name {
+                // typify's trailing commas are kept: the tokens must match its output.
+                fn deserialize<D>(deserializer: D,) -> ::std::result::Result<Self, D::Error>
+                where
+                    D: ::serde::Deserializer<'de>,
+                {
+                    ::std::string::String::deserialize(deserializer)?
+                        .parse()
+                        .map_err(|e: #conversion_error| {
+                            <D::Error as ::serde::de::Error>::custom(e.to_string(),)
+                        })
+                }
+            }
+        },
+    ]
 }
 
 #[cfg(test)]

@@ -10,6 +10,7 @@ use crate::Error;
 use crate::model::{Owner, push};
 use crate::patch::Applied;
 
+mod checked_strings;
 mod open_objects;
 pub(crate) mod tolerance;
 
@@ -108,7 +109,8 @@ pub fn emit(
         let is_tolerant = |name: &str| tolerant.contains(name);
         let types = types_module(&mut file)?;
         open_objects::decode_open_objects_in_one_pass(types, &is_tolerant)?;
-        tolerance::make_string_enums_tolerant(types, is_tolerant)?;
+        tolerance::emit_string_enums(types, is_tolerant)?;
+        checked_strings::fold_checked_strings(types)?;
     }
     // The registry decodes strictly through it, in either fidelity.
     file.items.extend(

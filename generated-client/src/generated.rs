@@ -6,6 +6,122 @@ use progenitor_client::{encode_path, ClientHooks, OperationInfo, RequestBuilderE
 /// Types used as operation parameters and responses.
 #[allow(clippy::all)]
 pub mod types {
+    macro_rules! checked_string {
+        ($name:ident) => {
+            impl ::std::ops::Deref for $name { type Target = ::std::string::String; fn
+            deref(& self) -> & ::std::string::String { & self.0 } } impl
+            ::std::convert::From < $name > for ::std::string::String { fn from(value :
+            $name) -> Self { value.0 } } impl ::std::convert::TryFrom < & str > for $name
+            { type Error = self::error::ConversionError; fn try_from(value : & str) ->
+            ::std::result::Result < Self, self::error::ConversionError > { value.parse()
+            } } impl ::std::convert::TryFrom < ::std::string::String > for $name { type
+            Error = self::error::ConversionError; fn try_from(value :
+            ::std::string::String) -> ::std::result::Result < Self,
+            self::error::ConversionError > { value.parse() } } impl < 'de >
+            ::serde::Deserialize < 'de > for $name { fn deserialize < D > (deserializer :
+            D,) -> ::std::result::Result < Self, D::Error > where D :
+            ::serde::Deserializer < 'de >, {
+            ::std::string::String::deserialize(deserializer) ? .parse().map_err(| e :
+            self::error::ConversionError | { < D::Error as ::serde::de::Error >
+            ::custom(e.to_string(),) }) } }
+        };
+    }
+    macro_rules! string_enum {
+        ($name:ident [$mode:ident] { $($variant:ident = $wire:literal,)* }) => {
+            string_enum!(@ as_str $name $mode { $($variant = $wire,)* }); impl
+            ::std::fmt::Display for $name { fn fmt(& self, f : & mut
+            ::std::fmt::Formatter < '_ >) -> ::std::fmt::Result { f.write_str(self
+            .as_str()) } } impl ::std::str::FromStr for $name { type Err =
+            self::error::ConversionError; fn from_str(value : & str) ->
+            ::std::result::Result < Self, self::error::ConversionError > { match value {
+            $($wire => Ok(Self:: $variant),)* _ => Err("invalid value".into()), } } }
+            impl ::std::convert::TryFrom < & str > for $name { type Error =
+            self::error::ConversionError; fn try_from(value : & str) ->
+            ::std::result::Result < Self, self::error::ConversionError > { value.parse()
+            } } impl ::std::convert::TryFrom < ::std::string::String > for $name { type
+            Error = self::error::ConversionError; fn try_from(value :
+            ::std::string::String) -> ::std::result::Result < Self,
+            self::error::ConversionError > { value.parse() } } string_enum!(@ deserialize
+            $name $mode { $($variant = $wire,)* });
+        };
+        (@ as_str $name:ident strict { $($variant:ident = $wire:literal,)* }) => {
+            impl $name { #[doc = r" The value as it is sent on the wire."] pub fn
+            as_str(& self) -> & str { match self { $(Self:: $variant => $wire,)* } } }
+        };
+        (@ as_str $name:ident tolerant { $($variant:ident = $wire:literal,)* }) => {
+            impl $name { #[doc = r" The value as it is sent on the wire."] pub fn
+            as_str(& self) -> & str { match self { $(Self:: $variant => $wire,)*
+            Self::Unknown(value) => value, } } }
+        };
+        (@ deserialize $name:ident strict { $($variant:ident = $wire:literal,)* }) => {};
+        (@ deserialize $name:ident tolerant { $($variant:ident = $wire:literal,)* }) => {
+            impl < 'de > ::serde::Deserialize < 'de > for $name { fn deserialize < D :
+            ::serde::Deserializer < 'de >> (deserializer : D) -> ::std::result::Result <
+            Self, D::Error > { struct Visitor; impl < 'de > ::serde::de::Visitor < 'de >
+            for Visitor { type Value = $name; fn expecting(& self, f : & mut
+            ::std::fmt::Formatter < '_ >) -> ::std::fmt::Result { f
+            .write_str(::std::concat!("a `", ::std::stringify!($name), "` string")) } fn
+            visit_str < E : ::serde::de::Error > (self, value : & str) ->
+            ::std::result::Result < $name, E > { const VARIANTS : & [& str] = &
+            [$($wire),*]; match value { $($wire => Ok($name :: $variant),)* _ if
+            super::decoding::is_strict() => Err(E::unknown_variant(value, VARIANTS)), _
+            => Ok($name ::Unknown(value.to_owned())), } } } deserializer
+            .deserialize_str(Visitor) } }
+        };
+    }
+    macro_rules! decode_object {
+        (
+            $name:ident [$($extra:ident)?] { $($field:ident = $wire:literal =>
+            $read:ident $missing:ident $(($default:path))?,)* }
+        ) => {
+            impl < 'de > ::serde::Deserialize < 'de > for $name { fn deserialize < D >
+            (deserializer : D) -> ::std::result::Result < Self, D::Error > where D :
+            ::serde::Deserializer < 'de >, { #[allow(non_camel_case_types)]
+            #[derive(Clone, Copy)] enum Field { $($field),* } fn field(key : & str) ->
+            ::std::option::Option < Field > { match key { $($wire =>
+            ::std::option::Option::Some(Field:: $field),)* _ =>
+            ::std::option::Option::None, } } struct Visitor; impl < 'de >
+            ::serde::de::Visitor < 'de > for Visitor { type Value = $name; fn expecting(&
+            self, formatter : & mut ::std::fmt::Formatter < '_ >) -> ::std::fmt::Result {
+            formatter.write_str(::std::concat!("struct ", ::std::stringify!($name))) } fn
+            visit_map < A > (self, mut map : A) -> ::std::result::Result < $name,
+            A::Error > where A : ::serde::de::MapAccess < 'de >, { $(let mut $field =
+            ::std::option::Option::None;)* $(let mut $extra = UnknownFields::new();)?
+            while let ::std::option::Option::Some(key) = map
+            .next_key_seed(OpenKeySeed(field)) ? { match key { OpenKey::Known(known) =>
+            match known { $(Field:: $field => { vacant:: < A::Error, _ > (& $field,
+            $wire) ?; $field = ::std::option::Option::Some(decode_object!(@ read map
+            $read)); })* }, OpenKey::Unknown(key) => { decode_object!(@ unknown map
+            key[$($extra)?] [$($wire),*]); } } } ::std::result::Result::Ok($name {
+            $($field : decode_object!(@ missing $field $wire $missing $(($default))?),)*
+            $($extra)? }) } } deserializer.deserialize_map(Visitor) } }
+        };
+        (@ read $map:ident value) => {
+            $map .next_value() ?
+        };
+        (@ read $map:ident present) => {
+            ::std::option::Option::Some($map .next_value() ?)
+        };
+        (@ missing $slot:ident $wire:literal required) => {
+            required:: < A::Error, _ > ($slot, $wire) ?
+        };
+        (@ missing $slot:ident $wire:literal default) => {
+            $slot .unwrap_or_default()
+        };
+        (@ missing $slot:ident $wire:literal default_with($default:path)) => {
+            $slot .unwrap_or_else($default)
+        };
+        (@ unknown $map:ident $key:ident [$extra:ident] [$($wire:literal),*]) => {
+            vacant_unknown:: < A::Error > (& $extra, & $key) ?; let value = $map
+            .next_value() ?; $extra .insert($key, value);
+        };
+        (@ unknown $map:ident $key:ident [] [$($wire:literal),*]) => {
+            if super::decoding::is_strict() { const FIELDS : & [& str] = & [$($wire),*];
+            return ::std::result::Result::Err(< A::Error as ::serde::de::Error >
+            ::unknown_field(& $key, FIELDS)); } $map .next_value:: <
+            ::serde::de::IgnoredAny > () ?;
+        };
+    }
     ///CPU architecture of a job: `amd64` or `arm64`.
     #[derive(
         ::serde::Deserialize,
@@ -25,42 +141,7 @@ pub mod types {
         #[serde(rename = "arm64")]
         Arm64,
     }
-    impl ::std::fmt::Display for Arch {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            match *self {
-                Self::Amd64 => f.write_str("amd64"),
-                Self::Arm64 => f.write_str("arm64"),
-            }
-        }
-    }
-    impl ::std::str::FromStr for Arch {
-        type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            match value {
-                "amd64" => Ok(Self::Amd64),
-                "arm64" => Ok(Self::Arm64),
-                _ => Err("invalid value".into()),
-            }
-        }
-    }
-    impl ::std::convert::TryFrom<&str> for Arch {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
-        }
-    }
-    impl ::std::convert::TryFrom<::std::string::String> for Arch {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: ::std::string::String,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
-        }
-    }
+    string_enum!(Arch[strict] { Amd64 = "amd64", Arm64 = "arm64", });
     ///Activity on a community blog article.
     #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
     /**
@@ -81,107 +162,11 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         #[serde(rename = "updatedAt")]
         pub updated_at: crate::generated::types::Timestamp,
     }
-    impl<'de> ::serde::Deserialize<'de> for CommunityBlogNotification {
-        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
-        where
-            D: ::serde::Deserializer<'de>,
-        {
-            #[derive(Clone, Copy)]
-            enum Field {
-                Field0,
-                Field1,
-                Field2,
-                Field3,
-            }
-            fn field(key: &str) -> ::std::option::Option<Field> {
-                match key {
-                    "blog" => ::std::option::Option::Some(Field::Field0),
-                    "discussionEventId" => ::std::option::Option::Some(Field::Field1),
-                    "read" => ::std::option::Option::Some(Field::Field2),
-                    "updatedAt" => ::std::option::Option::Some(Field::Field3),
-                    _ => ::std::option::Option::None,
-                }
-            }
-            struct Visitor;
-            impl<'de> ::serde::de::Visitor<'de> for Visitor {
-                type Value = CommunityBlogNotification;
-                fn expecting(
-                    &self,
-                    formatter: &mut ::std::fmt::Formatter<'_>,
-                ) -> ::std::fmt::Result {
-                    formatter.write_str("struct CommunityBlogNotification")
-                }
-                fn visit_map<A>(
-                    self,
-                    mut map: A,
-                ) -> ::std::result::Result<CommunityBlogNotification, A::Error>
-                where
-                    A: ::serde::de::MapAccess<'de>,
-                {
-                    let mut field_0: ::std::option::Option<
-                        CommunityBlogNotificationBlog,
-                    > = ::std::option::Option::None;
-                    let mut field_1: ::std::option::Option<
-                        ::std::option::Option<::std::string::String>,
-                    > = ::std::option::Option::None;
-                    let mut field_2: ::std::option::Option<bool> = ::std::option::Option::None;
-                    let mut field_3: ::std::option::Option<
-                        crate::generated::types::Timestamp,
-                    > = ::std::option::Option::None;
-                    while let ::std::option::Option::Some(key) = map
-                        .next_key_seed(OpenKeySeed(field))?
-                    {
-                        match key {
-                            OpenKey::Known(Field::Field0) => {
-                                vacant::<A::Error, _>(&field_0, "blog")?;
-                                field_0 = ::std::option::Option::Some(map.next_value()?);
-                            }
-                            OpenKey::Known(Field::Field1) => {
-                                vacant::<A::Error, _>(&field_1, "discussionEventId")?;
-                                field_1 = ::std::option::Option::Some(
-                                    ::std::option::Option::Some(
-                                        map.next_value::<::std::string::String>()?,
-                                    ),
-                                );
-                            }
-                            OpenKey::Known(Field::Field2) => {
-                                vacant::<A::Error, _>(&field_2, "read")?;
-                                field_2 = ::std::option::Option::Some(map.next_value()?);
-                            }
-                            OpenKey::Known(Field::Field3) => {
-                                vacant::<A::Error, _>(&field_3, "updatedAt")?;
-                                field_3 = ::std::option::Option::Some(map.next_value()?);
-                            }
-                            OpenKey::Unknown(key) => {
-                                if super::decoding::is_strict() {
-                                    const FIELDS: &[&str] = &[
-                                        "blog",
-                                        "discussionEventId",
-                                        "read",
-                                        "updatedAt",
-                                    ];
-                                    return ::std::result::Result::Err(
-                                        <A::Error as ::serde::de::Error>::unknown_field(
-                                            &key,
-                                            FIELDS,
-                                        ),
-                                    );
-                                }
-                                map.next_value::<::serde::de::IgnoredAny>()?;
-                            }
-                        }
-                    }
-                    ::std::result::Result::Ok(CommunityBlogNotification {
-                        blog: required::<A::Error, _>(field_0, "blog")?,
-                        discussion_event_id: field_1.unwrap_or_default(),
-                        read: required::<A::Error, _>(field_2, "read")?,
-                        updated_at: required::<A::Error, _>(field_3, "updatedAt")?,
-                    })
-                }
-            }
-            deserializer.deserialize_map(Visitor)
-        }
-    }
+    decode_object!(
+        CommunityBlogNotification[] { blog = "blog" => value required,
+        discussion_event_id = "discussionEventId" => present default, read = "read" =>
+        value required, updated_at = "updatedAt" => value required, }
+    );
     impl CommunityBlogNotification {
         pub fn builder() -> builder::CommunityBlogNotification {
             Default::default()
@@ -248,36 +233,10 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         #[serde(untagged)]
         Unknown(::std::string::String),
     }
-    impl ::std::str::FromStr for DiscussionStatus {
-        type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            match value {
-                "draft" => Ok(Self::Draft),
-                "open" => Ok(Self::Open),
-                "closed" => Ok(Self::Closed),
-                "merged" => Ok(Self::Merged),
-                _ => Err("invalid value".into()),
-            }
-        }
-    }
-    impl ::std::convert::TryFrom<&str> for DiscussionStatus {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
-        }
-    }
-    impl ::std::convert::TryFrom<::std::string::String> for DiscussionStatus {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: ::std::string::String,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
-        }
-    }
+    string_enum!(
+        DiscussionStatus[tolerant] { Draft = "draft", Open = "open", Closed = "closed",
+        Merged = "merged", }
+    );
     ///Ports of a job reachable at `https://<job_id>--<port>.{jobs_domain}`; access needs a token with read access to the job's namespace, except for the ports in `portsPublic`.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
     pub struct Expose {
@@ -363,76 +322,22 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         #[serde(untagged)]
         Unknown(::std::string::String),
     }
-    impl ::std::str::FromStr for Flavor {
-        type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            match value {
-                "cpu-basic" => Ok(Self::CpuBasic),
-                "cpu-upgrade" => Ok(Self::CpuUpgrade),
-                "cpu-performance" => Ok(Self::CpuPerformance),
-                "cpu-xl" => Ok(Self::CpuXl),
-                "sprx8" => Ok(Self::Sprx8),
-                "zero-a10g" => Ok(Self::ZeroA10g),
-                "t4-small" => Ok(Self::T4Small),
-                "t4-medium" => Ok(Self::T4Medium),
-                "l4x1" => Ok(Self::L4x1),
-                "l4x4" => Ok(Self::L4x4),
-                "l40sx1" => Ok(Self::L40sx1),
-                "l40sx4" => Ok(Self::L40sx4),
-                "l40sx8" => Ok(Self::L40sx8),
-                "a10g-small" => Ok(Self::A10gSmall),
-                "a10g-large" => Ok(Self::A10gLarge),
-                "a10g-largex2" => Ok(Self::A10gLargex2),
-                "a10g-largex4" => Ok(Self::A10gLargex4),
-                "a100-large" => Ok(Self::A100Large),
-                "a100x4" => Ok(Self::A100x4),
-                "a100x8" => Ok(Self::A100x8),
-                "h200" => Ok(Self::H200),
-                "h200x2" => Ok(Self::H200x2),
-                "h200x4" => Ok(Self::H200x4),
-                "h200x8" => Ok(Self::H200x8),
-                "rtx-pro-6000" => Ok(Self::RtxPro6000),
-                "rtx-pro-6000x2" => Ok(Self::RtxPro6000x2),
-                "rtx-pro-6000x4" => Ok(Self::RtxPro6000x4),
-                "rtx-pro-6000x8" => Ok(Self::RtxPro6000x8),
-                "inf2x6" => Ok(Self::Inf2x6),
-                _ => Err("invalid value".into()),
-            }
-        }
-    }
-    impl ::std::convert::TryFrom<&str> for Flavor {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
-        }
-    }
-    impl ::std::convert::TryFrom<::std::string::String> for Flavor {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: ::std::string::String,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
-        }
-    }
+    string_enum!(
+        Flavor[tolerant] { CpuBasic = "cpu-basic", CpuUpgrade = "cpu-upgrade",
+        CpuPerformance = "cpu-performance", CpuXl = "cpu-xl", Sprx8 = "sprx8", ZeroA10g =
+        "zero-a10g", T4Small = "t4-small", T4Medium = "t4-medium", L4x1 = "l4x1", L4x4 =
+        "l4x4", L40sx1 = "l40sx1", L40sx4 = "l40sx4", L40sx8 = "l40sx8", A10gSmall =
+        "a10g-small", A10gLarge = "a10g-large", A10gLargex2 = "a10g-largex2", A10gLargex4
+        = "a10g-largex4", A100Large = "a100-large", A100x4 = "a100x4", A100x8 = "a100x8",
+        H200 = "h200", H200x2 = "h200x2", H200x4 = "h200x4", H200x8 = "h200x8",
+        RtxPro6000 = "rtx-pro-6000", RtxPro6000x2 = "rtx-pro-6000x2", RtxPro6000x4 =
+        "rtx-pro-6000x4", RtxPro6000x8 = "rtx-pro-6000x8", Inf2x6 = "inf2x6", }
+    );
     ///The `<namespace>` part of a repository id.
     #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[serde(transparent)]
     pub struct GetStorageAccessTokenNamespace(::std::string::String);
-    impl ::std::ops::Deref for GetStorageAccessTokenNamespace {
-        type Target = ::std::string::String;
-        fn deref(&self) -> &::std::string::String {
-            &self.0
-        }
-    }
-    impl ::std::convert::From<GetStorageAccessTokenNamespace> for ::std::string::String {
-        fn from(value: GetStorageAccessTokenNamespace) -> Self {
-            value.0
-        }
-    }
+    checked_string!(GetStorageAccessTokenNamespace);
     impl ::std::str::FromStr for GetStorageAccessTokenNamespace {
         type Err = self::error::ConversionError;
         fn from_str(
@@ -444,50 +349,11 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
             Ok(Self(value.to_string()))
         }
     }
-    impl ::std::convert::TryFrom<&str> for GetStorageAccessTokenNamespace {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
-        }
-    }
-    impl ::std::convert::TryFrom<::std::string::String>
-    for GetStorageAccessTokenNamespace {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: ::std::string::String,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
-        }
-    }
-    impl<'de> ::serde::Deserialize<'de> for GetStorageAccessTokenNamespace {
-        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
-        where
-            D: ::serde::Deserializer<'de>,
-        {
-            ::std::string::String::deserialize(deserializer)?
-                .parse()
-                .map_err(|e: self::error::ConversionError| {
-                    <D::Error as ::serde::de::Error>::custom(e.to_string())
-                })
-        }
-    }
     ///The `<repo-name>` part of a repository id.
     #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[serde(transparent)]
     pub struct GetStorageAccessTokenRepo(::std::string::String);
-    impl ::std::ops::Deref for GetStorageAccessTokenRepo {
-        type Target = ::std::string::String;
-        fn deref(&self) -> &::std::string::String {
-            &self.0
-        }
-    }
-    impl ::std::convert::From<GetStorageAccessTokenRepo> for ::std::string::String {
-        fn from(value: GetStorageAccessTokenRepo) -> Self {
-            value.0
-        }
-    }
+    checked_string!(GetStorageAccessTokenRepo);
     impl ::std::str::FromStr for GetStorageAccessTokenRepo {
         type Err = self::error::ConversionError;
         fn from_str(
@@ -499,49 +365,11 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
             Ok(Self(value.to_string()))
         }
     }
-    impl ::std::convert::TryFrom<&str> for GetStorageAccessTokenRepo {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
-        }
-    }
-    impl ::std::convert::TryFrom<::std::string::String> for GetStorageAccessTokenRepo {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: ::std::string::String,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
-        }
-    }
-    impl<'de> ::serde::Deserialize<'de> for GetStorageAccessTokenRepo {
-        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
-        where
-            D: ::serde::Deserializer<'de>,
-        {
-            ::std::string::String::deserialize(deserializer)?
-                .parse()
-                .map_err(|e: self::error::ConversionError| {
-                    <D::Error as ::serde::de::Error>::custom(e.to_string())
-                })
-        }
-    }
     ///A branch, tag or commit hash.
     #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[serde(transparent)]
     pub struct GetStorageAccessTokenRevision(::std::string::String);
-    impl ::std::ops::Deref for GetStorageAccessTokenRevision {
-        type Target = ::std::string::String;
-        fn deref(&self) -> &::std::string::String {
-            &self.0
-        }
-    }
-    impl ::std::convert::From<GetStorageAccessTokenRevision> for ::std::string::String {
-        fn from(value: GetStorageAccessTokenRevision) -> Self {
-            value.0
-        }
-    }
+    checked_string!(GetStorageAccessTokenRevision);
     impl ::std::str::FromStr for GetStorageAccessTokenRevision {
         type Err = self::error::ConversionError;
         fn from_str(
@@ -551,35 +379,6 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
                 return Err("shorter than 1 characters".into());
             }
             Ok(Self(value.to_string()))
-        }
-    }
-    impl ::std::convert::TryFrom<&str> for GetStorageAccessTokenRevision {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
-        }
-    }
-    impl ::std::convert::TryFrom<::std::string::String>
-    for GetStorageAccessTokenRevision {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: ::std::string::String,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
-        }
-    }
-    impl<'de> ::serde::Deserialize<'de> for GetStorageAccessTokenRevision {
-        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
-        where
-            D: ::serde::Deserializer<'de>,
-        {
-            ::std::string::String::deserialize(deserializer)?
-                .parse()
-                .map_err(|e: self::error::ConversionError| {
-                    <D::Error as ::serde::de::Error>::custom(e.to_string())
-                })
         }
     }
     ///A job record.
@@ -685,336 +484,21 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
         pub volumes: ::std::vec::Vec<Volume>,
     }
-    impl<'de> ::serde::Deserialize<'de> for Job {
-        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
-        where
-            D: ::serde::Deserializer<'de>,
-        {
-            #[derive(Clone, Copy)]
-            enum Field {
-                Field0,
-                Field1,
-                Field2,
-                Field3,
-                Field4,
-                Field5,
-                Field6,
-                Field7,
-                Field8,
-                Field9,
-                Field10,
-                Field11,
-                Field12,
-                Field13,
-                Field14,
-                Field15,
-                Field16,
-                Field17,
-                Field18,
-                Field19,
-                Field20,
-                Field21,
-                Field22,
-            }
-            fn field(key: &str) -> ::std::option::Option<Field> {
-                match key {
-                    "arch" => ::std::option::Option::Some(Field::Field0),
-                    "arguments" => ::std::option::Option::Some(Field::Field1),
-                    "command" => ::std::option::Option::Some(Field::Field2),
-                    "createdAt" => ::std::option::Option::Some(Field::Field3),
-                    "createdBy" => ::std::option::Option::Some(Field::Field4),
-                    "dockerImage" => ::std::option::Option::Some(Field::Field5),
-                    "durations" => ::std::option::Option::Some(Field::Field6),
-                    "environment" => ::std::option::Option::Some(Field::Field7),
-                    "expose" => ::std::option::Option::Some(Field::Field8),
-                    "finishedAt" => ::std::option::Option::Some(Field::Field9),
-                    "flavor" => ::std::option::Option::Some(Field::Field10),
-                    "id" => ::std::option::Option::Some(Field::Field11),
-                    "network" => ::std::option::Option::Some(Field::Field12),
-                    "owner" => ::std::option::Option::Some(Field::Field13),
-                    "resourceGroupId" => ::std::option::Option::Some(Field::Field14),
-                    "retry" => ::std::option::Option::Some(Field::Field15),
-                    "secrets" => ::std::option::Option::Some(Field::Field16),
-                    "spaceId" => ::std::option::Option::Some(Field::Field17),
-                    "startedAt" => ::std::option::Option::Some(Field::Field18),
-                    "status" => ::std::option::Option::Some(Field::Field19),
-                    "tags" => ::std::option::Option::Some(Field::Field20),
-                    "timeout" => ::std::option::Option::Some(Field::Field21),
-                    "volumes" => ::std::option::Option::Some(Field::Field22),
-                    _ => ::std::option::Option::None,
-                }
-            }
-            struct Visitor;
-            impl<'de> ::serde::de::Visitor<'de> for Visitor {
-                type Value = Job;
-                fn expecting(
-                    &self,
-                    formatter: &mut ::std::fmt::Formatter<'_>,
-                ) -> ::std::fmt::Result {
-                    formatter.write_str("struct Job")
-                }
-                fn visit_map<A>(self, mut map: A) -> ::std::result::Result<Job, A::Error>
-                where
-                    A: ::serde::de::MapAccess<'de>,
-                {
-                    let mut field_0: ::std::option::Option<
-                        ::std::option::Option<Arch>,
-                    > = ::std::option::Option::None;
-                    let mut field_1: ::std::option::Option<
-                        ::std::vec::Vec<::std::string::String>,
-                    > = ::std::option::Option::None;
-                    let mut field_2: ::std::option::Option<
-                        ::std::vec::Vec<::std::string::String>,
-                    > = ::std::option::Option::None;
-                    let mut field_3: ::std::option::Option<
-                        crate::generated::types::Timestamp,
-                    > = ::std::option::Option::None;
-                    let mut field_4: ::std::option::Option<JobIdentity> = ::std::option::Option::None;
-                    let mut field_5: ::std::option::Option<
-                        ::std::option::Option<::std::string::String>,
-                    > = ::std::option::Option::None;
-                    let mut field_6: ::std::option::Option<
-                        ::std::option::Option<JobDurations>,
-                    > = ::std::option::Option::None;
-                    let mut field_7: ::std::option::Option<
-                        ::std::collections::HashMap<
-                            ::std::string::String,
-                            ::std::string::String,
-                        >,
-                    > = ::std::option::Option::None;
-                    let mut field_8: ::std::option::Option<
-                        ::std::option::Option<Expose>,
-                    > = ::std::option::Option::None;
-                    let mut field_9: ::std::option::Option<
-                        ::std::option::Option<crate::generated::types::Timestamp>,
-                    > = ::std::option::Option::None;
-                    let mut field_10: ::std::option::Option<Flavor> = ::std::option::Option::None;
-                    let mut field_11: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                    let mut field_12: ::std::option::Option<
-                        ::std::option::Option<Network>,
-                    > = ::std::option::Option::None;
-                    let mut field_13: ::std::option::Option<JobIdentity> = ::std::option::Option::None;
-                    let mut field_14: ::std::option::Option<
-                        ::std::option::Option<::std::string::String>,
-                    > = ::std::option::Option::None;
-                    let mut field_15: ::std::option::Option<
-                        ::std::option::Option<f64>,
-                    > = ::std::option::Option::None;
-                    let mut field_16: ::std::option::Option<
-                        ::std::collections::HashMap<::std::string::String, ()>,
-                    > = ::std::option::Option::None;
-                    let mut field_17: ::std::option::Option<
-                        ::std::option::Option<::std::string::String>,
-                    > = ::std::option::Option::None;
-                    let mut field_18: ::std::option::Option<
-                        ::std::option::Option<crate::generated::types::Timestamp>,
-                    > = ::std::option::Option::None;
-                    let mut field_19: ::std::option::Option<JobStatus> = ::std::option::Option::None;
-                    let mut field_20: ::std::option::Option<
-                        ::std::vec::Vec<::std::string::String>,
-                    > = ::std::option::Option::None;
-                    let mut field_21: ::std::option::Option<
-                        ::std::option::Option<f64>,
-                    > = ::std::option::Option::None;
-                    let mut field_22: ::std::option::Option<::std::vec::Vec<Volume>> = ::std::option::Option::None;
-                    while let ::std::option::Option::Some(key) = map
-                        .next_key_seed(OpenKeySeed(field))?
-                    {
-                        match key {
-                            OpenKey::Known(Field::Field0) => {
-                                vacant::<A::Error, _>(&field_0, "arch")?;
-                                field_0 = ::std::option::Option::Some(
-                                    ::std::option::Option::Some(map.next_value::<Arch>()?),
-                                );
-                            }
-                            OpenKey::Known(Field::Field1) => {
-                                vacant::<A::Error, _>(&field_1, "arguments")?;
-                                field_1 = ::std::option::Option::Some(map.next_value()?);
-                            }
-                            OpenKey::Known(Field::Field2) => {
-                                vacant::<A::Error, _>(&field_2, "command")?;
-                                field_2 = ::std::option::Option::Some(map.next_value()?);
-                            }
-                            OpenKey::Known(Field::Field3) => {
-                                vacant::<A::Error, _>(&field_3, "createdAt")?;
-                                field_3 = ::std::option::Option::Some(map.next_value()?);
-                            }
-                            OpenKey::Known(Field::Field4) => {
-                                vacant::<A::Error, _>(&field_4, "createdBy")?;
-                                field_4 = ::std::option::Option::Some(map.next_value()?);
-                            }
-                            OpenKey::Known(Field::Field5) => {
-                                vacant::<A::Error, _>(&field_5, "dockerImage")?;
-                                field_5 = ::std::option::Option::Some(
-                                    ::std::option::Option::Some(
-                                        map.next_value::<::std::string::String>()?,
-                                    ),
-                                );
-                            }
-                            OpenKey::Known(Field::Field6) => {
-                                vacant::<A::Error, _>(&field_6, "durations")?;
-                                field_6 = ::std::option::Option::Some(
-                                    ::std::option::Option::Some(
-                                        map.next_value::<JobDurations>()?,
-                                    ),
-                                );
-                            }
-                            OpenKey::Known(Field::Field7) => {
-                                vacant::<A::Error, _>(&field_7, "environment")?;
-                                field_7 = ::std::option::Option::Some(map.next_value()?);
-                            }
-                            OpenKey::Known(Field::Field8) => {
-                                vacant::<A::Error, _>(&field_8, "expose")?;
-                                field_8 = ::std::option::Option::Some(
-                                    ::std::option::Option::Some(map.next_value::<Expose>()?),
-                                );
-                            }
-                            OpenKey::Known(Field::Field9) => {
-                                vacant::<A::Error, _>(&field_9, "finishedAt")?;
-                                field_9 = ::std::option::Option::Some(
-                                    ::std::option::Option::Some(
-                                        map.next_value::<crate::generated::types::Timestamp>()?,
-                                    ),
-                                );
-                            }
-                            OpenKey::Known(Field::Field10) => {
-                                vacant::<A::Error, _>(&field_10, "flavor")?;
-                                field_10 = ::std::option::Option::Some(map.next_value()?);
-                            }
-                            OpenKey::Known(Field::Field11) => {
-                                vacant::<A::Error, _>(&field_11, "id")?;
-                                field_11 = ::std::option::Option::Some(map.next_value()?);
-                            }
-                            OpenKey::Known(Field::Field12) => {
-                                vacant::<A::Error, _>(&field_12, "network")?;
-                                field_12 = ::std::option::Option::Some(
-                                    ::std::option::Option::Some(map.next_value::<Network>()?),
-                                );
-                            }
-                            OpenKey::Known(Field::Field13) => {
-                                vacant::<A::Error, _>(&field_13, "owner")?;
-                                field_13 = ::std::option::Option::Some(map.next_value()?);
-                            }
-                            OpenKey::Known(Field::Field14) => {
-                                vacant::<A::Error, _>(&field_14, "resourceGroupId")?;
-                                field_14 = ::std::option::Option::Some(
-                                    ::std::option::Option::Some(
-                                        map.next_value::<::std::string::String>()?,
-                                    ),
-                                );
-                            }
-                            OpenKey::Known(Field::Field15) => {
-                                vacant::<A::Error, _>(&field_15, "retry")?;
-                                field_15 = ::std::option::Option::Some(
-                                    ::std::option::Option::Some(map.next_value::<f64>()?),
-                                );
-                            }
-                            OpenKey::Known(Field::Field16) => {
-                                vacant::<A::Error, _>(&field_16, "secrets")?;
-                                field_16 = ::std::option::Option::Some(map.next_value()?);
-                            }
-                            OpenKey::Known(Field::Field17) => {
-                                vacant::<A::Error, _>(&field_17, "spaceId")?;
-                                field_17 = ::std::option::Option::Some(
-                                    ::std::option::Option::Some(
-                                        map.next_value::<::std::string::String>()?,
-                                    ),
-                                );
-                            }
-                            OpenKey::Known(Field::Field18) => {
-                                vacant::<A::Error, _>(&field_18, "startedAt")?;
-                                field_18 = ::std::option::Option::Some(
-                                    ::std::option::Option::Some(
-                                        map.next_value::<crate::generated::types::Timestamp>()?,
-                                    ),
-                                );
-                            }
-                            OpenKey::Known(Field::Field19) => {
-                                vacant::<A::Error, _>(&field_19, "status")?;
-                                field_19 = ::std::option::Option::Some(map.next_value()?);
-                            }
-                            OpenKey::Known(Field::Field20) => {
-                                vacant::<A::Error, _>(&field_20, "tags")?;
-                                field_20 = ::std::option::Option::Some(map.next_value()?);
-                            }
-                            OpenKey::Known(Field::Field21) => {
-                                vacant::<A::Error, _>(&field_21, "timeout")?;
-                                field_21 = ::std::option::Option::Some(
-                                    ::std::option::Option::Some(map.next_value::<f64>()?),
-                                );
-                            }
-                            OpenKey::Known(Field::Field22) => {
-                                vacant::<A::Error, _>(&field_22, "volumes")?;
-                                field_22 = ::std::option::Option::Some(map.next_value()?);
-                            }
-                            OpenKey::Unknown(key) => {
-                                if super::decoding::is_strict() {
-                                    const FIELDS: &[&str] = &[
-                                        "arch",
-                                        "arguments",
-                                        "command",
-                                        "createdAt",
-                                        "createdBy",
-                                        "dockerImage",
-                                        "durations",
-                                        "environment",
-                                        "expose",
-                                        "finishedAt",
-                                        "flavor",
-                                        "id",
-                                        "network",
-                                        "owner",
-                                        "resourceGroupId",
-                                        "retry",
-                                        "secrets",
-                                        "spaceId",
-                                        "startedAt",
-                                        "status",
-                                        "tags",
-                                        "timeout",
-                                        "volumes",
-                                    ];
-                                    return ::std::result::Result::Err(
-                                        <A::Error as ::serde::de::Error>::unknown_field(
-                                            &key,
-                                            FIELDS,
-                                        ),
-                                    );
-                                }
-                                map.next_value::<::serde::de::IgnoredAny>()?;
-                            }
-                        }
-                    }
-                    ::std::result::Result::Ok(Job {
-                        arch: field_0.unwrap_or_default(),
-                        arguments: field_1.unwrap_or_default(),
-                        command: field_2.unwrap_or_default(),
-                        created_at: required::<A::Error, _>(field_3, "createdAt")?,
-                        created_by: required::<A::Error, _>(field_4, "createdBy")?,
-                        docker_image: field_5.unwrap_or_default(),
-                        durations: field_6.unwrap_or_default(),
-                        environment: required::<A::Error, _>(field_7, "environment")?,
-                        expose: field_8.unwrap_or_default(),
-                        finished_at: field_9.unwrap_or_default(),
-                        flavor: required::<A::Error, _>(field_10, "flavor")?,
-                        id: required::<A::Error, _>(field_11, "id")?,
-                        network: field_12.unwrap_or_default(),
-                        owner: required::<A::Error, _>(field_13, "owner")?,
-                        resource_group_id: field_14.unwrap_or_default(),
-                        retry: field_15.unwrap_or_default(),
-                        secrets: field_16.unwrap_or_default(),
-                        space_id: field_17.unwrap_or_default(),
-                        started_at: field_18.unwrap_or_default(),
-                        status: required::<A::Error, _>(field_19, "status")?,
-                        tags: field_20.unwrap_or_default(),
-                        timeout: field_21.unwrap_or_default(),
-                        volumes: field_22.unwrap_or_default(),
-                    })
-                }
-            }
-            deserializer.deserialize_map(Visitor)
-        }
-    }
+    decode_object!(
+        Job[] { arch = "arch" => present default, arguments = "arguments" => value
+        default, command = "command" => value default, created_at = "createdAt" => value
+        required, created_by = "createdBy" => value required, docker_image =
+        "dockerImage" => present default, durations = "durations" => present default,
+        environment = "environment" => value required, expose = "expose" => present
+        default, finished_at = "finishedAt" => present default, flavor = "flavor" =>
+        value required, id = "id" => value required, network = "network" => present
+        default, owner = "owner" => value required, resource_group_id = "resourceGroupId"
+        => present default, retry = "retry" => present default, secrets = "secrets" =>
+        value default, space_id = "spaceId" => present default, started_at = "startedAt"
+        => present default, status = "status" => value required, tags = "tags" => value
+        default, timeout = "timeout" => present default, volumes = "volumes" => value
+        default, }
+    );
     impl Job {
         pub fn builder() -> builder::Job {
             Default::default()
@@ -1084,38 +568,10 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         #[serde(untagged)]
         Unknown(::std::string::String),
     }
-    impl ::std::str::FromStr for JobStage {
-        type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            match value {
-                "COMPLETED" => Ok(Self::Completed),
-                "CANCELED" => Ok(Self::Canceled),
-                "ERROR" => Ok(Self::Error),
-                "DELETED" => Ok(Self::Deleted),
-                "RUNNING" => Ok(Self::Running),
-                "SCHEDULING" => Ok(Self::Scheduling),
-                _ => Err("invalid value".into()),
-            }
-        }
-    }
-    impl ::std::convert::TryFrom<&str> for JobStage {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
-        }
-    }
-    impl ::std::convert::TryFrom<::std::string::String> for JobStage {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: ::std::string::String,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
-        }
-    }
+    string_enum!(
+        JobStage[tolerant] { Completed = "COMPLETED", Canceled = "CANCELED", Error =
+        "ERROR", Deleted = "DELETED", Running = "RUNNING", Scheduling = "SCHEDULING", }
+    );
     ///The status of a job.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
     pub struct JobStatus {
@@ -1239,44 +695,10 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         #[serde(rename = "mentions")]
         Mentions,
     }
-    impl ::std::fmt::Display for Mention {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            match *self {
-                Self::All => f.write_str("all"),
-                Self::Participating => f.write_str("participating"),
-                Self::Mentions => f.write_str("mentions"),
-            }
-        }
-    }
-    impl ::std::str::FromStr for Mention {
-        type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            match value {
-                "all" => Ok(Self::All),
-                "participating" => Ok(Self::Participating),
-                "mentions" => Ok(Self::Mentions),
-                _ => Err("invalid value".into()),
-            }
-        }
-    }
-    impl ::std::convert::TryFrom<&str> for Mention {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
-        }
-    }
-    impl ::std::convert::TryFrom<::std::string::String> for Mention {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: ::std::string::String,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
-        }
-    }
+    string_enum!(
+        Mention[strict] { All = "all", Participating = "participating", Mentions =
+        "mentions", }
+    );
     impl ::std::default::Default for Mention {
         fn default() -> Self {
             Mention::All
@@ -1482,18 +904,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[serde(transparent)]
     pub struct NotificationSettingsRequestPrepaidAmount(::std::string::String);
-    impl ::std::ops::Deref for NotificationSettingsRequestPrepaidAmount {
-        type Target = ::std::string::String;
-        fn deref(&self) -> &::std::string::String {
-            &self.0
-        }
-    }
-    impl ::std::convert::From<NotificationSettingsRequestPrepaidAmount>
-    for ::std::string::String {
-        fn from(value: NotificationSettingsRequestPrepaidAmount) -> Self {
-            value.0
-        }
-    }
+    checked_string!(NotificationSettingsRequestPrepaidAmount);
     impl ::std::str::FromStr for NotificationSettingsRequestPrepaidAmount {
         type Err = self::error::ConversionError;
         fn from_str(
@@ -1503,35 +914,6 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
                 return Err("longer than 24 characters".into());
             }
             Ok(Self(value.to_string()))
-        }
-    }
-    impl ::std::convert::TryFrom<&str> for NotificationSettingsRequestPrepaidAmount {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
-        }
-    }
-    impl ::std::convert::TryFrom<::std::string::String>
-    for NotificationSettingsRequestPrepaidAmount {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: ::std::string::String,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
-        }
-    }
-    impl<'de> ::serde::Deserialize<'de> for NotificationSettingsRequestPrepaidAmount {
-        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
-        where
-            D: ::serde::Deserializer<'de>,
-        {
-            ::std::string::String::deserialize(deserializer)?
-                .parse()
-                .map_err(|e: self::error::ConversionError| {
-                    <D::Error as ::serde::de::Error>::custom(e.to_string())
-                })
         }
     }
     ///Activity on a paper page's discussion.
@@ -1556,119 +938,12 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         #[serde(rename = "updatedAt")]
         pub updated_at: crate::generated::types::Timestamp,
     }
-    impl<'de> ::serde::Deserialize<'de> for PaperNotification {
-        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
-        where
-            D: ::serde::Deserializer<'de>,
-        {
-            #[derive(Clone, Copy)]
-            enum Field {
-                Field0,
-                Field1,
-                Field2,
-                Field3,
-                Field4,
-            }
-            fn field(key: &str) -> ::std::option::Option<Field> {
-                match key {
-                    "discussionEventId" => ::std::option::Option::Some(Field::Field0),
-                    "paper" => ::std::option::Option::Some(Field::Field1),
-                    "paperDiscussion" => ::std::option::Option::Some(Field::Field2),
-                    "read" => ::std::option::Option::Some(Field::Field3),
-                    "updatedAt" => ::std::option::Option::Some(Field::Field4),
-                    _ => ::std::option::Option::None,
-                }
-            }
-            struct Visitor;
-            impl<'de> ::serde::de::Visitor<'de> for Visitor {
-                type Value = PaperNotification;
-                fn expecting(
-                    &self,
-                    formatter: &mut ::std::fmt::Formatter<'_>,
-                ) -> ::std::fmt::Result {
-                    formatter.write_str("struct PaperNotification")
-                }
-                fn visit_map<A>(
-                    self,
-                    mut map: A,
-                ) -> ::std::result::Result<PaperNotification, A::Error>
-                where
-                    A: ::serde::de::MapAccess<'de>,
-                {
-                    let mut field_0: ::std::option::Option<
-                        ::std::option::Option<::std::string::String>,
-                    > = ::std::option::Option::None;
-                    let mut field_1: ::std::option::Option<PaperNotificationPaper> = ::std::option::Option::None;
-                    let mut field_2: ::std::option::Option<
-                        PaperNotificationPaperDiscussion,
-                    > = ::std::option::Option::None;
-                    let mut field_3: ::std::option::Option<bool> = ::std::option::Option::None;
-                    let mut field_4: ::std::option::Option<
-                        crate::generated::types::Timestamp,
-                    > = ::std::option::Option::None;
-                    while let ::std::option::Option::Some(key) = map
-                        .next_key_seed(OpenKeySeed(field))?
-                    {
-                        match key {
-                            OpenKey::Known(Field::Field0) => {
-                                vacant::<A::Error, _>(&field_0, "discussionEventId")?;
-                                field_0 = ::std::option::Option::Some(
-                                    ::std::option::Option::Some(
-                                        map.next_value::<::std::string::String>()?,
-                                    ),
-                                );
-                            }
-                            OpenKey::Known(Field::Field1) => {
-                                vacant::<A::Error, _>(&field_1, "paper")?;
-                                field_1 = ::std::option::Option::Some(map.next_value()?);
-                            }
-                            OpenKey::Known(Field::Field2) => {
-                                vacant::<A::Error, _>(&field_2, "paperDiscussion")?;
-                                field_2 = ::std::option::Option::Some(map.next_value()?);
-                            }
-                            OpenKey::Known(Field::Field3) => {
-                                vacant::<A::Error, _>(&field_3, "read")?;
-                                field_3 = ::std::option::Option::Some(map.next_value()?);
-                            }
-                            OpenKey::Known(Field::Field4) => {
-                                vacant::<A::Error, _>(&field_4, "updatedAt")?;
-                                field_4 = ::std::option::Option::Some(map.next_value()?);
-                            }
-                            OpenKey::Unknown(key) => {
-                                if super::decoding::is_strict() {
-                                    const FIELDS: &[&str] = &[
-                                        "discussionEventId",
-                                        "paper",
-                                        "paperDiscussion",
-                                        "read",
-                                        "updatedAt",
-                                    ];
-                                    return ::std::result::Result::Err(
-                                        <A::Error as ::serde::de::Error>::unknown_field(
-                                            &key,
-                                            FIELDS,
-                                        ),
-                                    );
-                                }
-                                map.next_value::<::serde::de::IgnoredAny>()?;
-                            }
-                        }
-                    }
-                    ::std::result::Result::Ok(PaperNotification {
-                        discussion_event_id: field_0.unwrap_or_default(),
-                        paper: required::<A::Error, _>(field_1, "paper")?,
-                        paper_discussion: required::<
-                            A::Error,
-                            _,
-                        >(field_2, "paperDiscussion")?,
-                        read: required::<A::Error, _>(field_3, "read")?,
-                        updated_at: required::<A::Error, _>(field_4, "updatedAt")?,
-                    })
-                }
-            }
-            deserializer.deserialize_map(Visitor)
-        }
-    }
+    decode_object!(
+        PaperNotification[] { discussion_event_id = "discussionEventId" => present
+        default, paper = "paper" => value required, paper_discussion = "paperDiscussion"
+        => value required, read = "read" => value required, updated_at = "updatedAt" =>
+        value required, }
+    );
     impl PaperNotification {
         pub fn builder() -> builder::PaperNotification {
             Default::default()
@@ -1760,105 +1035,11 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         #[serde(rename = "updatedAt")]
         pub updated_at: crate::generated::types::Timestamp,
     }
-    impl<'de> ::serde::Deserialize<'de> for PostNotification {
-        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
-        where
-            D: ::serde::Deserializer<'de>,
-        {
-            #[derive(Clone, Copy)]
-            enum Field {
-                Field0,
-                Field1,
-                Field2,
-                Field3,
-            }
-            fn field(key: &str) -> ::std::option::Option<Field> {
-                match key {
-                    "discussionEventId" => ::std::option::Option::Some(Field::Field0),
-                    "post" => ::std::option::Option::Some(Field::Field1),
-                    "read" => ::std::option::Option::Some(Field::Field2),
-                    "updatedAt" => ::std::option::Option::Some(Field::Field3),
-                    _ => ::std::option::Option::None,
-                }
-            }
-            struct Visitor;
-            impl<'de> ::serde::de::Visitor<'de> for Visitor {
-                type Value = PostNotification;
-                fn expecting(
-                    &self,
-                    formatter: &mut ::std::fmt::Formatter<'_>,
-                ) -> ::std::fmt::Result {
-                    formatter.write_str("struct PostNotification")
-                }
-                fn visit_map<A>(
-                    self,
-                    mut map: A,
-                ) -> ::std::result::Result<PostNotification, A::Error>
-                where
-                    A: ::serde::de::MapAccess<'de>,
-                {
-                    let mut field_0: ::std::option::Option<
-                        ::std::option::Option<::std::string::String>,
-                    > = ::std::option::Option::None;
-                    let mut field_1: ::std::option::Option<PostNotificationPost> = ::std::option::Option::None;
-                    let mut field_2: ::std::option::Option<bool> = ::std::option::Option::None;
-                    let mut field_3: ::std::option::Option<
-                        crate::generated::types::Timestamp,
-                    > = ::std::option::Option::None;
-                    while let ::std::option::Option::Some(key) = map
-                        .next_key_seed(OpenKeySeed(field))?
-                    {
-                        match key {
-                            OpenKey::Known(Field::Field0) => {
-                                vacant::<A::Error, _>(&field_0, "discussionEventId")?;
-                                field_0 = ::std::option::Option::Some(
-                                    ::std::option::Option::Some(
-                                        map.next_value::<::std::string::String>()?,
-                                    ),
-                                );
-                            }
-                            OpenKey::Known(Field::Field1) => {
-                                vacant::<A::Error, _>(&field_1, "post")?;
-                                field_1 = ::std::option::Option::Some(map.next_value()?);
-                            }
-                            OpenKey::Known(Field::Field2) => {
-                                vacant::<A::Error, _>(&field_2, "read")?;
-                                field_2 = ::std::option::Option::Some(map.next_value()?);
-                            }
-                            OpenKey::Known(Field::Field3) => {
-                                vacant::<A::Error, _>(&field_3, "updatedAt")?;
-                                field_3 = ::std::option::Option::Some(map.next_value()?);
-                            }
-                            OpenKey::Unknown(key) => {
-                                if super::decoding::is_strict() {
-                                    const FIELDS: &[&str] = &[
-                                        "discussionEventId",
-                                        "post",
-                                        "read",
-                                        "updatedAt",
-                                    ];
-                                    return ::std::result::Result::Err(
-                                        <A::Error as ::serde::de::Error>::unknown_field(
-                                            &key,
-                                            FIELDS,
-                                        ),
-                                    );
-                                }
-                                map.next_value::<::serde::de::IgnoredAny>()?;
-                            }
-                        }
-                    }
-                    ::std::result::Result::Ok(PostNotification {
-                        discussion_event_id: field_0.unwrap_or_default(),
-                        post: required::<A::Error, _>(field_1, "post")?,
-                        read: required::<A::Error, _>(field_2, "read")?,
-                        updated_at: required::<A::Error, _>(field_3, "updatedAt")?,
-                    })
-                }
-            }
-            deserializer.deserialize_map(Visitor)
-        }
-    }
+    decode_object!(
+        PostNotification[] { discussion_event_id = "discussionEventId" => present
+        default, post = "post" => value required, read = "read" => value required,
+        updated_at = "updatedAt" => value required, }
+    );
     impl PostNotification {
         pub fn builder() -> builder::PostNotification {
             Default::default()
@@ -1903,42 +1084,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         #[serde(rename = "unread")]
         Unread,
     }
-    impl ::std::fmt::Display for ReadStatus {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            match *self {
-                Self::All => f.write_str("all"),
-                Self::Unread => f.write_str("unread"),
-            }
-        }
-    }
-    impl ::std::str::FromStr for ReadStatus {
-        type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            match value {
-                "all" => Ok(Self::All),
-                "unread" => Ok(Self::Unread),
-                _ => Err("invalid value".into()),
-            }
-        }
-    }
-    impl ::std::convert::TryFrom<&str> for ReadStatus {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
-        }
-    }
-    impl ::std::convert::TryFrom<::std::string::String> for ReadStatus {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: ::std::string::String,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
-        }
-    }
+    string_enum!(ReadStatus[strict] { All = "all", Unread = "unread", });
     impl ::std::default::Default for ReadStatus {
         fn default() -> Self {
             ReadStatus::All
@@ -1956,78 +1102,9 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         #[serde(rename = "type")]
         pub type_: RepoType,
     }
-    impl<'de> ::serde::Deserialize<'de> for RepoId {
-        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
-        where
-            D: ::serde::Deserializer<'de>,
-        {
-            #[derive(Clone, Copy)]
-            enum Field {
-                Field0,
-                Field1,
-            }
-            fn field(key: &str) -> ::std::option::Option<Field> {
-                match key {
-                    "name" => ::std::option::Option::Some(Field::Field0),
-                    "type" => ::std::option::Option::Some(Field::Field1),
-                    _ => ::std::option::Option::None,
-                }
-            }
-            struct Visitor;
-            impl<'de> ::serde::de::Visitor<'de> for Visitor {
-                type Value = RepoId;
-                fn expecting(
-                    &self,
-                    formatter: &mut ::std::fmt::Formatter<'_>,
-                ) -> ::std::fmt::Result {
-                    formatter.write_str("struct RepoId")
-                }
-                fn visit_map<A>(
-                    self,
-                    mut map: A,
-                ) -> ::std::result::Result<RepoId, A::Error>
-                where
-                    A: ::serde::de::MapAccess<'de>,
-                {
-                    let mut field_0: ::std::option::Option<
-                        crate::generated::types::RepoName,
-                    > = ::std::option::Option::None;
-                    let mut field_1: ::std::option::Option<RepoType> = ::std::option::Option::None;
-                    while let ::std::option::Option::Some(key) = map
-                        .next_key_seed(OpenKeySeed(field))?
-                    {
-                        match key {
-                            OpenKey::Known(Field::Field0) => {
-                                vacant::<A::Error, _>(&field_0, "name")?;
-                                field_0 = ::std::option::Option::Some(map.next_value()?);
-                            }
-                            OpenKey::Known(Field::Field1) => {
-                                vacant::<A::Error, _>(&field_1, "type")?;
-                                field_1 = ::std::option::Option::Some(map.next_value()?);
-                            }
-                            OpenKey::Unknown(key) => {
-                                if super::decoding::is_strict() {
-                                    const FIELDS: &[&str] = &["name", "type"];
-                                    return ::std::result::Result::Err(
-                                        <A::Error as ::serde::de::Error>::unknown_field(
-                                            &key,
-                                            FIELDS,
-                                        ),
-                                    );
-                                }
-                                map.next_value::<::serde::de::IgnoredAny>()?;
-                            }
-                        }
-                    }
-                    ::std::result::Result::Ok(RepoId {
-                        name: required::<A::Error, _>(field_0, "name")?,
-                        type_: required::<A::Error, _>(field_1, "type")?,
-                    })
-                }
-            }
-            deserializer.deserialize_map(Visitor)
-        }
-    }
+    decode_object!(
+        RepoId[] { name = "name" => value required, type_ = "type" => value required, }
+    );
     impl RepoId {
         pub fn builder() -> builder::RepoId {
             Default::default()
@@ -2055,114 +1132,12 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         #[serde(rename = "updatedAt")]
         pub updated_at: crate::generated::types::Timestamp,
     }
-    impl<'de> ::serde::Deserialize<'de> for RepoNotification {
-        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
-        where
-            D: ::serde::Deserializer<'de>,
-        {
-            #[derive(Clone, Copy)]
-            enum Field {
-                Field0,
-                Field1,
-                Field2,
-                Field3,
-                Field4,
-            }
-            fn field(key: &str) -> ::std::option::Option<Field> {
-                match key {
-                    "discussion" => ::std::option::Option::Some(Field::Field0),
-                    "discussionEventId" => ::std::option::Option::Some(Field::Field1),
-                    "read" => ::std::option::Option::Some(Field::Field2),
-                    "repo" => ::std::option::Option::Some(Field::Field3),
-                    "updatedAt" => ::std::option::Option::Some(Field::Field4),
-                    _ => ::std::option::Option::None,
-                }
-            }
-            struct Visitor;
-            impl<'de> ::serde::de::Visitor<'de> for Visitor {
-                type Value = RepoNotification;
-                fn expecting(
-                    &self,
-                    formatter: &mut ::std::fmt::Formatter<'_>,
-                ) -> ::std::fmt::Result {
-                    formatter.write_str("struct RepoNotification")
-                }
-                fn visit_map<A>(
-                    self,
-                    mut map: A,
-                ) -> ::std::result::Result<RepoNotification, A::Error>
-                where
-                    A: ::serde::de::MapAccess<'de>,
-                {
-                    let mut field_0: ::std::option::Option<RepoNotificationDiscussion> = ::std::option::Option::None;
-                    let mut field_1: ::std::option::Option<
-                        ::std::option::Option<::std::string::String>,
-                    > = ::std::option::Option::None;
-                    let mut field_2: ::std::option::Option<bool> = ::std::option::Option::None;
-                    let mut field_3: ::std::option::Option<RepoId> = ::std::option::Option::None;
-                    let mut field_4: ::std::option::Option<
-                        crate::generated::types::Timestamp,
-                    > = ::std::option::Option::None;
-                    while let ::std::option::Option::Some(key) = map
-                        .next_key_seed(OpenKeySeed(field))?
-                    {
-                        match key {
-                            OpenKey::Known(Field::Field0) => {
-                                vacant::<A::Error, _>(&field_0, "discussion")?;
-                                field_0 = ::std::option::Option::Some(map.next_value()?);
-                            }
-                            OpenKey::Known(Field::Field1) => {
-                                vacant::<A::Error, _>(&field_1, "discussionEventId")?;
-                                field_1 = ::std::option::Option::Some(
-                                    ::std::option::Option::Some(
-                                        map.next_value::<::std::string::String>()?,
-                                    ),
-                                );
-                            }
-                            OpenKey::Known(Field::Field2) => {
-                                vacant::<A::Error, _>(&field_2, "read")?;
-                                field_2 = ::std::option::Option::Some(map.next_value()?);
-                            }
-                            OpenKey::Known(Field::Field3) => {
-                                vacant::<A::Error, _>(&field_3, "repo")?;
-                                field_3 = ::std::option::Option::Some(map.next_value()?);
-                            }
-                            OpenKey::Known(Field::Field4) => {
-                                vacant::<A::Error, _>(&field_4, "updatedAt")?;
-                                field_4 = ::std::option::Option::Some(map.next_value()?);
-                            }
-                            OpenKey::Unknown(key) => {
-                                if super::decoding::is_strict() {
-                                    const FIELDS: &[&str] = &[
-                                        "discussion",
-                                        "discussionEventId",
-                                        "read",
-                                        "repo",
-                                        "updatedAt",
-                                    ];
-                                    return ::std::result::Result::Err(
-                                        <A::Error as ::serde::de::Error>::unknown_field(
-                                            &key,
-                                            FIELDS,
-                                        ),
-                                    );
-                                }
-                                map.next_value::<::serde::de::IgnoredAny>()?;
-                            }
-                        }
-                    }
-                    ::std::result::Result::Ok(RepoNotification {
-                        discussion: required::<A::Error, _>(field_0, "discussion")?,
-                        discussion_event_id: field_1.unwrap_or_default(),
-                        read: required::<A::Error, _>(field_2, "read")?,
-                        repo: required::<A::Error, _>(field_3, "repo")?,
-                        updated_at: required::<A::Error, _>(field_4, "updatedAt")?,
-                    })
-                }
-            }
-            deserializer.deserialize_map(Visitor)
-        }
-    }
+    decode_object!(
+        RepoNotification[] { discussion = "discussion" => value required,
+        discussion_event_id = "discussionEventId" => present default, read = "read" =>
+        value required, repo = "repo" => value required, updated_at = "updatedAt" =>
+        value required, }
+    );
     impl RepoNotification {
         pub fn builder() -> builder::RepoNotification {
             Default::default()
@@ -2211,38 +1186,10 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         #[serde(untagged)]
         Unknown(::std::string::String),
     }
-    impl ::std::str::FromStr for RepoType {
-        type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            match value {
-                "dataset" => Ok(Self::Dataset),
-                "model" => Ok(Self::Model),
-                "space" => Ok(Self::Space),
-                "bucket" => Ok(Self::Bucket),
-                "kernel" => Ok(Self::Kernel),
-                "container" => Ok(Self::Container),
-                _ => Err("invalid value".into()),
-            }
-        }
-    }
-    impl ::std::convert::TryFrom<&str> for RepoType {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
-        }
-    }
-    impl ::std::convert::TryFrom<::std::string::String> for RepoType {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: ::std::string::String,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
-        }
-    }
+    string_enum!(
+        RepoType[tolerant] { Dataset = "dataset", Model = "model", Space = "space",
+        Bucket = "bucket", Kernel = "kernel", Container = "container", }
+    );
     ///The body of token revocation.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
     pub struct RevokeCredentialsRequest {
@@ -2359,17 +1306,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[serde(transparent)]
     pub struct StorageAccessTokenCasUrl(::std::string::String);
-    impl ::std::ops::Deref for StorageAccessTokenCasUrl {
-        type Target = ::std::string::String;
-        fn deref(&self) -> &::std::string::String {
-            &self.0
-        }
-    }
-    impl ::std::convert::From<StorageAccessTokenCasUrl> for ::std::string::String {
-        fn from(value: StorageAccessTokenCasUrl) -> Self {
-            value.0
-        }
-    }
+    checked_string!(StorageAccessTokenCasUrl);
     impl ::std::str::FromStr for StorageAccessTokenCasUrl {
         type Err = self::error::ConversionError;
         fn from_str(
@@ -2379,34 +1316,6 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
                 return Err("longer than 64000 characters".into());
             }
             Ok(Self(value.to_string()))
-        }
-    }
-    impl ::std::convert::TryFrom<&str> for StorageAccessTokenCasUrl {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
-        }
-    }
-    impl ::std::convert::TryFrom<::std::string::String> for StorageAccessTokenCasUrl {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: ::std::string::String,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
-        }
-    }
-    impl<'de> ::serde::Deserialize<'de> for StorageAccessTokenCasUrl {
-        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
-        where
-            D: ::serde::Deserializer<'de>,
-        {
-            ::std::string::String::deserialize(deserializer)?
-                .parse()
-                .map_err(|e: self::error::ConversionError| {
-                    <D::Error as ::serde::de::Error>::custom(e.to_string())
-                })
         }
     }
     ///Repository types that have storage tokens.
@@ -2430,44 +1339,10 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         #[serde(rename = "space")]
         Space,
     }
-    impl ::std::fmt::Display for StorageRepoType {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            match *self {
-                Self::Model => f.write_str("model"),
-                Self::Dataset => f.write_str("dataset"),
-                Self::Space => f.write_str("space"),
-            }
+    string_enum!(
+        StorageRepoType[strict] { Model = "model", Dataset = "dataset", Space = "space",
         }
-    }
-    impl ::std::str::FromStr for StorageRepoType {
-        type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            match value {
-                "model" => Ok(Self::Model),
-                "dataset" => Ok(Self::Dataset),
-                "space" => Ok(Self::Space),
-                _ => Err("invalid value".into()),
-            }
-        }
-    }
-    impl ::std::convert::TryFrom<&str> for StorageRepoType {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
-        }
-    }
-    impl ::std::convert::TryFrom<::std::string::String> for StorageRepoType {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: ::std::string::String,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
-        }
-    }
+    );
     ///The scope of a storage token: `read` or `write` (a write token can call every read operation).
     #[derive(
         ::serde::Deserialize,
@@ -2487,42 +1362,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         #[serde(rename = "write")]
         Write,
     }
-    impl ::std::fmt::Display for StorageTokenType {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            match *self {
-                Self::Read => f.write_str("read"),
-                Self::Write => f.write_str("write"),
-            }
-        }
-    }
-    impl ::std::str::FromStr for StorageTokenType {
-        type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            match value {
-                "read" => Ok(Self::Read),
-                "write" => Ok(Self::Write),
-                _ => Err("invalid value".into()),
-            }
-        }
-    }
-    impl ::std::convert::TryFrom<&str> for StorageTokenType {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
-        }
-    }
-    impl ::std::convert::TryFrom<::std::string::String> for StorageTokenType {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: ::std::string::String,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
-        }
-    }
+    string_enum!(StorageTokenType[strict] { Read = "read", Write = "write", });
     ///A bucket or repository mounted into a job, as returned in a job record.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
     pub struct Volume {
@@ -2610,46 +1450,10 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         #[serde(rename = "space")]
         Space,
     }
-    impl ::std::fmt::Display for VolumeRequestType {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            match *self {
-                Self::Bucket => f.write_str("bucket"),
-                Self::Model => f.write_str("model"),
-                Self::Dataset => f.write_str("dataset"),
-                Self::Space => f.write_str("space"),
-            }
-        }
-    }
-    impl ::std::str::FromStr for VolumeRequestType {
-        type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            match value {
-                "bucket" => Ok(Self::Bucket),
-                "model" => Ok(Self::Model),
-                "dataset" => Ok(Self::Dataset),
-                "space" => Ok(Self::Space),
-                _ => Err("invalid value".into()),
-            }
-        }
-    }
-    impl ::std::convert::TryFrom<&str> for VolumeRequestType {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
-        }
-    }
-    impl ::std::convert::TryFrom<::std::string::String> for VolumeRequestType {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: ::std::string::String,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
-        }
-    }
+    string_enum!(
+        VolumeRequestType[strict] { Bucket = "bucket", Model = "model", Dataset =
+        "dataset", Space = "space", }
+    );
     ///The body of the watched-items update.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default, PartialEq)]
     pub struct WatchSettingsRequest {
@@ -2700,44 +1504,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         #[serde(rename = "repo")]
         Repo,
     }
-    impl ::std::fmt::Display for WatchTargetType {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            match *self {
-                Self::Org => f.write_str("org"),
-                Self::User => f.write_str("user"),
-                Self::Repo => f.write_str("repo"),
-            }
-        }
-    }
-    impl ::std::str::FromStr for WatchTargetType {
-        type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            match value {
-                "org" => Ok(Self::Org),
-                "user" => Ok(Self::User),
-                "repo" => Ok(Self::Repo),
-                _ => Err("invalid value".into()),
-            }
-        }
-    }
-    impl ::std::convert::TryFrom<&str> for WatchTargetType {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
-        }
-    }
-    impl ::std::convert::TryFrom<::std::string::String> for WatchTargetType {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: ::std::string::String,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
-        }
-    }
+    string_enum!(WatchTargetType[strict] { Org = "org", User = "user", Repo = "repo", });
     ///A watched repository, user or organization, as returned in a webhook record.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
     pub struct WatchedItem {
@@ -2798,40 +1565,11 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         #[serde(untagged)]
         Unknown(::std::string::String),
     }
-    impl ::std::str::FromStr for WatchedType {
-        type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            match value {
-                "dataset" => Ok(Self::Dataset),
-                "model" => Ok(Self::Model),
-                "space" => Ok(Self::Space),
-                "bucket" => Ok(Self::Bucket),
-                "kernel" => Ok(Self::Kernel),
-                "container" => Ok(Self::Container),
-                "user" => Ok(Self::User),
-                "org" => Ok(Self::Org),
-                _ => Err("invalid value".into()),
-            }
-        }
-    }
-    impl ::std::convert::TryFrom<&str> for WatchedType {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
-        }
-    }
-    impl ::std::convert::TryFrom<::std::string::String> for WatchedType {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: ::std::string::String,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
-        }
-    }
+    string_enum!(
+        WatchedType[tolerant] { Dataset = "dataset", Model = "model", Space = "space",
+        Bucket = "bucket", Kernel = "kernel", Container = "container", User = "user", Org
+        = "org", }
+    );
     ///A webhook record. The secret itself is never returned.
     #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
     /**
@@ -2872,174 +1610,13 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         ///The watched repositories, users and organizations.
         pub watched: ::std::vec::Vec<WatchedItem>,
     }
-    impl<'de> ::serde::Deserialize<'de> for Webhook {
-        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
-        where
-            D: ::serde::Deserializer<'de>,
-        {
-            #[derive(Clone, Copy)]
-            enum Field {
-                Field0,
-                Field1,
-                Field2,
-                Field3,
-                Field4,
-                Field5,
-                Field6,
-                Field7,
-                Field8,
-            }
-            fn field(key: &str) -> ::std::option::Option<Field> {
-                match key {
-                    "disabled" => ::std::option::Option::Some(Field::Field0),
-                    "domains" => ::std::option::Option::Some(Field::Field1),
-                    "hasSecret" => ::std::option::Option::Some(Field::Field2),
-                    "id" => ::std::option::Option::Some(Field::Field3),
-                    "job" => ::std::option::Option::Some(Field::Field4),
-                    "jobSourceId" => ::std::option::Option::Some(Field::Field5),
-                    "lastTriggerAt" => ::std::option::Option::Some(Field::Field6),
-                    "url" => ::std::option::Option::Some(Field::Field7),
-                    "watched" => ::std::option::Option::Some(Field::Field8),
-                    _ => ::std::option::Option::None,
-                }
-            }
-            struct Visitor;
-            impl<'de> ::serde::de::Visitor<'de> for Visitor {
-                type Value = Webhook;
-                fn expecting(
-                    &self,
-                    formatter: &mut ::std::fmt::Formatter<'_>,
-                ) -> ::std::fmt::Result {
-                    formatter.write_str("struct Webhook")
-                }
-                fn visit_map<A>(
-                    self,
-                    mut map: A,
-                ) -> ::std::result::Result<Webhook, A::Error>
-                where
-                    A: ::serde::de::MapAccess<'de>,
-                {
-                    let mut field_0: ::std::option::Option<
-                        crate::generated::types::WebhookDisabled,
-                    > = ::std::option::Option::None;
-                    let mut field_1: ::std::option::Option<
-                        ::std::vec::Vec<WebhookDomain>,
-                    > = ::std::option::Option::None;
-                    let mut field_2: ::std::option::Option<bool> = ::std::option::Option::None;
-                    let mut field_3: ::std::option::Option<
-                        crate::generated::types::ObjectId,
-                    > = ::std::option::Option::None;
-                    let mut field_4: ::std::option::Option<
-                        ::std::option::Option<crate::generated::types::WebhookJob>,
-                    > = ::std::option::Option::None;
-                    let mut field_5: ::std::option::Option<
-                        ::std::option::Option<::std::string::String>,
-                    > = ::std::option::Option::None;
-                    let mut field_6: ::std::option::Option<
-                        ::std::option::Option<crate::generated::types::Timestamp>,
-                    > = ::std::option::Option::None;
-                    let mut field_7: ::std::option::Option<
-                        ::std::option::Option<crate::generated::types::Uri>,
-                    > = ::std::option::Option::None;
-                    let mut field_8: ::std::option::Option<
-                        ::std::vec::Vec<WatchedItem>,
-                    > = ::std::option::Option::None;
-                    while let ::std::option::Option::Some(key) = map
-                        .next_key_seed(OpenKeySeed(field))?
-                    {
-                        match key {
-                            OpenKey::Known(Field::Field0) => {
-                                vacant::<A::Error, _>(&field_0, "disabled")?;
-                                field_0 = ::std::option::Option::Some(map.next_value()?);
-                            }
-                            OpenKey::Known(Field::Field1) => {
-                                vacant::<A::Error, _>(&field_1, "domains")?;
-                                field_1 = ::std::option::Option::Some(map.next_value()?);
-                            }
-                            OpenKey::Known(Field::Field2) => {
-                                vacant::<A::Error, _>(&field_2, "hasSecret")?;
-                                field_2 = ::std::option::Option::Some(map.next_value()?);
-                            }
-                            OpenKey::Known(Field::Field3) => {
-                                vacant::<A::Error, _>(&field_3, "id")?;
-                                field_3 = ::std::option::Option::Some(map.next_value()?);
-                            }
-                            OpenKey::Known(Field::Field4) => {
-                                vacant::<A::Error, _>(&field_4, "job")?;
-                                field_4 = ::std::option::Option::Some(
-                                    ::std::option::Option::Some(
-                                        map.next_value::<crate::generated::types::WebhookJob>()?,
-                                    ),
-                                );
-                            }
-                            OpenKey::Known(Field::Field5) => {
-                                vacant::<A::Error, _>(&field_5, "jobSourceId")?;
-                                field_5 = ::std::option::Option::Some(
-                                    ::std::option::Option::Some(
-                                        map.next_value::<::std::string::String>()?,
-                                    ),
-                                );
-                            }
-                            OpenKey::Known(Field::Field6) => {
-                                vacant::<A::Error, _>(&field_6, "lastTriggerAt")?;
-                                field_6 = ::std::option::Option::Some(
-                                    ::std::option::Option::Some(
-                                        map.next_value::<crate::generated::types::Timestamp>()?,
-                                    ),
-                                );
-                            }
-                            OpenKey::Known(Field::Field7) => {
-                                vacant::<A::Error, _>(&field_7, "url")?;
-                                field_7 = ::std::option::Option::Some(
-                                    ::std::option::Option::Some(
-                                        map.next_value::<crate::generated::types::Uri>()?,
-                                    ),
-                                );
-                            }
-                            OpenKey::Known(Field::Field8) => {
-                                vacant::<A::Error, _>(&field_8, "watched")?;
-                                field_8 = ::std::option::Option::Some(map.next_value()?);
-                            }
-                            OpenKey::Unknown(key) => {
-                                if super::decoding::is_strict() {
-                                    const FIELDS: &[&str] = &[
-                                        "disabled",
-                                        "domains",
-                                        "hasSecret",
-                                        "id",
-                                        "job",
-                                        "jobSourceId",
-                                        "lastTriggerAt",
-                                        "url",
-                                        "watched",
-                                    ];
-                                    return ::std::result::Result::Err(
-                                        <A::Error as ::serde::de::Error>::unknown_field(
-                                            &key,
-                                            FIELDS,
-                                        ),
-                                    );
-                                }
-                                map.next_value::<::serde::de::IgnoredAny>()?;
-                            }
-                        }
-                    }
-                    ::std::result::Result::Ok(Webhook {
-                        disabled: required::<A::Error, _>(field_0, "disabled")?,
-                        domains: required::<A::Error, _>(field_1, "domains")?,
-                        has_secret: required::<A::Error, _>(field_2, "hasSecret")?,
-                        id: required::<A::Error, _>(field_3, "id")?,
-                        job: field_4.unwrap_or_default(),
-                        job_source_id: field_5.unwrap_or_default(),
-                        last_trigger_at: field_6.unwrap_or_default(),
-                        url: field_7.unwrap_or_default(),
-                        watched: required::<A::Error, _>(field_8, "watched")?,
-                    })
-                }
-            }
-            deserializer.deserialize_map(Visitor)
-        }
-    }
+    decode_object!(
+        Webhook[] { disabled = "disabled" => value required, domains = "domains" => value
+        required, has_secret = "hasSecret" => value required, id = "id" => value
+        required, job = "job" => present default, job_source_id = "jobSourceId" =>
+        present default, last_trigger_at = "lastTriggerAt" => present default, url =
+        "url" => present default, watched = "watched" => value required, }
+    );
     impl Webhook {
         pub fn builder() -> builder::Webhook {
             Default::default()
@@ -3058,34 +1635,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         #[serde(untagged)]
         Unknown(::std::string::String),
     }
-    impl ::std::str::FromStr for WebhookDomain {
-        type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            match value {
-                "repo" => Ok(Self::Repo),
-                "discussion" => Ok(Self::Discussion),
-                _ => Err("invalid value".into()),
-            }
-        }
-    }
-    impl ::std::convert::TryFrom<&str> for WebhookDomain {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
-        }
-    }
-    impl ::std::convert::TryFrom<::std::string::String> for WebhookDomain {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: ::std::string::String,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
-        }
-    }
+    string_enum!(WebhookDomain[tolerant] { Repo = "repo", Discussion = "discussion", });
     ///A webhook record wrapped in `{"webhook": ...}`, as several webhook operations return it.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
     pub struct WebhookEnvelope {
@@ -3109,77 +1659,10 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         #[serde(flatten)]
         pub extra: UnknownFields,
     }
-    impl<'de> ::serde::Deserialize<'de> for WebhookEvent {
-        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
-        where
-            D: ::serde::Deserializer<'de>,
-        {
-            #[derive(Clone, Copy)]
-            enum Field {
-                Field0,
-                Field1,
-            }
-            fn field(key: &str) -> ::std::option::Option<Field> {
-                match key {
-                    "action" => ::std::option::Option::Some(Field::Field0),
-                    "scope" => ::std::option::Option::Some(Field::Field1),
-                    _ => ::std::option::Option::None,
-                }
-            }
-            struct Visitor;
-            impl<'de> ::serde::de::Visitor<'de> for Visitor {
-                type Value = WebhookEvent;
-                fn expecting(
-                    &self,
-                    formatter: &mut ::std::fmt::Formatter<'_>,
-                ) -> ::std::fmt::Result {
-                    formatter.write_str("struct WebhookEvent")
-                }
-                fn visit_map<A>(
-                    self,
-                    mut map: A,
-                ) -> ::std::result::Result<WebhookEvent, A::Error>
-                where
-                    A: ::serde::de::MapAccess<'de>,
-                {
-                    let mut field_0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                    let mut field_1: ::std::option::Option<
-                        ::std::option::Option<::std::string::String>,
-                    > = ::std::option::Option::None;
-                    let mut extra = UnknownFields::new();
-                    while let ::std::option::Option::Some(key) = map
-                        .next_key_seed(OpenKeySeed(field))?
-                    {
-                        match key {
-                            OpenKey::Known(Field::Field0) => {
-                                vacant::<A::Error, _>(&field_0, "action")?;
-                                field_0 = ::std::option::Option::Some(map.next_value()?);
-                            }
-                            OpenKey::Known(Field::Field1) => {
-                                vacant::<A::Error, _>(&field_1, "scope")?;
-                                field_1 = ::std::option::Option::Some(
-                                    ::std::option::Option::Some(
-                                        map.next_value::<::std::string::String>()?,
-                                    ),
-                                );
-                            }
-                            OpenKey::Unknown(key) => {
-                                vacant_unknown::<A::Error>(&extra, &key)?;
-                                let value = map.next_value()?;
-                                extra.insert(key, value);
-                            }
-                        }
-                    }
-                    ::std::result::Result::Ok(WebhookEvent {
-                        action: required::<A::Error, _>(field_0, "action")?,
-                        scope: field_1.unwrap_or_default(),
-                        extra,
-                    })
-                }
-            }
-            deserializer.deserialize_map(Visitor)
-        }
-    }
+    decode_object!(
+        WebhookEvent[extra] { action = "action" => value required, scope = "scope" =>
+        present default, }
+    );
     impl WebhookEvent {
         pub fn builder() -> builder::WebhookEvent {
             Default::default()
@@ -3221,158 +1704,13 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
             crate::generated::types::TimeoutSeconds,
         >,
     }
-    impl<'de> ::serde::Deserialize<'de> for WebhookJobFromImage {
-        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
-        where
-            D: ::serde::Deserializer<'de>,
-        {
-            #[derive(Clone, Copy)]
-            enum Field {
-                Field0,
-                Field1,
-                Field2,
-                Field3,
-                Field4,
-                Field5,
-                Field6,
-                Field7,
-            }
-            fn field(key: &str) -> ::std::option::Option<Field> {
-                match key {
-                    "arguments" => ::std::option::Option::Some(Field::Field0),
-                    "command" => ::std::option::Option::Some(Field::Field1),
-                    "dockerImage" => ::std::option::Option::Some(Field::Field2),
-                    "environment" => ::std::option::Option::Some(Field::Field3),
-                    "flavor" => ::std::option::Option::Some(Field::Field4),
-                    "labels" => ::std::option::Option::Some(Field::Field5),
-                    "secrets" => ::std::option::Option::Some(Field::Field6),
-                    "timeoutSeconds" => ::std::option::Option::Some(Field::Field7),
-                    _ => ::std::option::Option::None,
-                }
-            }
-            struct Visitor;
-            impl<'de> ::serde::de::Visitor<'de> for Visitor {
-                type Value = WebhookJobFromImage;
-                fn expecting(
-                    &self,
-                    formatter: &mut ::std::fmt::Formatter<'_>,
-                ) -> ::std::fmt::Result {
-                    formatter.write_str("struct WebhookJobFromImage")
-                }
-                fn visit_map<A>(
-                    self,
-                    mut map: A,
-                ) -> ::std::result::Result<WebhookJobFromImage, A::Error>
-                where
-                    A: ::serde::de::MapAccess<'de>,
-                {
-                    let mut field_0: ::std::option::Option<
-                        ::std::vec::Vec<::std::string::String>,
-                    > = ::std::option::Option::None;
-                    let mut field_1: ::std::option::Option<
-                        ::std::option::Option<crate::generated::types::Command>,
-                    > = ::std::option::Option::None;
-                    let mut field_2: ::std::option::Option<
-                        WebhookJobFromImageDockerImage,
-                    > = ::std::option::Option::None;
-                    let mut field_3: ::std::option::Option<
-                        crate::generated::types::EnvironmentMap,
-                    > = ::std::option::Option::None;
-                    let mut field_4: ::std::option::Option<Flavor> = ::std::option::Option::None;
-                    let mut field_5: ::std::option::Option<
-                        ::std::option::Option<crate::generated::types::LabelMap>,
-                    > = ::std::option::Option::None;
-                    let mut field_6: ::std::option::Option<
-                        ::std::vec::Vec<::std::string::String>,
-                    > = ::std::option::Option::None;
-                    let mut field_7: ::std::option::Option<
-                        ::std::option::Option<crate::generated::types::TimeoutSeconds>,
-                    > = ::std::option::Option::None;
-                    while let ::std::option::Option::Some(key) = map
-                        .next_key_seed(OpenKeySeed(field))?
-                    {
-                        match key {
-                            OpenKey::Known(Field::Field0) => {
-                                vacant::<A::Error, _>(&field_0, "arguments")?;
-                                field_0 = ::std::option::Option::Some(map.next_value()?);
-                            }
-                            OpenKey::Known(Field::Field1) => {
-                                vacant::<A::Error, _>(&field_1, "command")?;
-                                field_1 = ::std::option::Option::Some(
-                                    ::std::option::Option::Some(
-                                        map.next_value::<crate::generated::types::Command>()?,
-                                    ),
-                                );
-                            }
-                            OpenKey::Known(Field::Field2) => {
-                                vacant::<A::Error, _>(&field_2, "dockerImage")?;
-                                field_2 = ::std::option::Option::Some(map.next_value()?);
-                            }
-                            OpenKey::Known(Field::Field3) => {
-                                vacant::<A::Error, _>(&field_3, "environment")?;
-                                field_3 = ::std::option::Option::Some(map.next_value()?);
-                            }
-                            OpenKey::Known(Field::Field4) => {
-                                vacant::<A::Error, _>(&field_4, "flavor")?;
-                                field_4 = ::std::option::Option::Some(map.next_value()?);
-                            }
-                            OpenKey::Known(Field::Field5) => {
-                                vacant::<A::Error, _>(&field_5, "labels")?;
-                                field_5 = ::std::option::Option::Some(
-                                    ::std::option::Option::Some(
-                                        map.next_value::<crate::generated::types::LabelMap>()?,
-                                    ),
-                                );
-                            }
-                            OpenKey::Known(Field::Field6) => {
-                                vacant::<A::Error, _>(&field_6, "secrets")?;
-                                field_6 = ::std::option::Option::Some(map.next_value()?);
-                            }
-                            OpenKey::Known(Field::Field7) => {
-                                vacant::<A::Error, _>(&field_7, "timeoutSeconds")?;
-                                field_7 = ::std::option::Option::Some(map.next_value()?);
-                            }
-                            OpenKey::Unknown(key) => {
-                                if super::decoding::is_strict() {
-                                    const FIELDS: &[&str] = &[
-                                        "arguments",
-                                        "command",
-                                        "dockerImage",
-                                        "environment",
-                                        "flavor",
-                                        "labels",
-                                        "secrets",
-                                        "timeoutSeconds",
-                                    ];
-                                    return ::std::result::Result::Err(
-                                        <A::Error as ::serde::de::Error>::unknown_field(
-                                            &key,
-                                            FIELDS,
-                                        ),
-                                    );
-                                }
-                                map.next_value::<::serde::de::IgnoredAny>()?;
-                            }
-                        }
-                    }
-                    ::std::result::Result::Ok(WebhookJobFromImage {
-                        arguments: field_0.unwrap_or_default(),
-                        command: field_1.unwrap_or_default(),
-                        docker_image: required::<A::Error, _>(field_2, "dockerImage")?,
-                        environment: required::<A::Error, _>(field_3, "environment")?,
-                        flavor: required::<A::Error, _>(field_4, "flavor")?,
-                        labels: field_5.unwrap_or_default(),
-                        secrets: field_6.unwrap_or_default(),
-                        timeout_seconds: required::<
-                            A::Error,
-                            _,
-                        >(field_7, "timeoutSeconds")?,
-                    })
-                }
-            }
-            deserializer.deserialize_map(Visitor)
-        }
-    }
+    decode_object!(
+        WebhookJobFromImage[] { arguments = "arguments" => value default, command =
+        "command" => present default, docker_image = "dockerImage" => value required,
+        environment = "environment" => value required, flavor = "flavor" => value
+        required, labels = "labels" => present default, secrets = "secrets" => value
+        default, timeout_seconds = "timeoutSeconds" => value required, }
+    );
     impl WebhookJobFromImage {
         pub fn builder() -> builder::WebhookJobFromImage {
             Default::default()
@@ -3382,17 +1720,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[serde(transparent)]
     pub struct WebhookJobFromImageDockerImage(::std::string::String);
-    impl ::std::ops::Deref for WebhookJobFromImageDockerImage {
-        type Target = ::std::string::String;
-        fn deref(&self) -> &::std::string::String {
-            &self.0
-        }
-    }
-    impl ::std::convert::From<WebhookJobFromImageDockerImage> for ::std::string::String {
-        fn from(value: WebhookJobFromImageDockerImage) -> Self {
-            value.0
-        }
-    }
+    checked_string!(WebhookJobFromImageDockerImage);
     impl ::std::str::FromStr for WebhookJobFromImageDockerImage {
         type Err = self::error::ConversionError;
         fn from_str(
@@ -3402,35 +1730,6 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
                 return Err("shorter than 1 characters".into());
             }
             Ok(Self(value.to_string()))
-        }
-    }
-    impl ::std::convert::TryFrom<&str> for WebhookJobFromImageDockerImage {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
-        }
-    }
-    impl ::std::convert::TryFrom<::std::string::String>
-    for WebhookJobFromImageDockerImage {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: ::std::string::String,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
-        }
-    }
-    impl<'de> ::serde::Deserialize<'de> for WebhookJobFromImageDockerImage {
-        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
-        where
-            D: ::serde::Deserializer<'de>,
-        {
-            ::std::string::String::deserialize(deserializer)?
-                .parse()
-                .map_err(|e: self::error::ConversionError| {
-                    <D::Error as ::serde::de::Error>::custom(e.to_string())
-                })
         }
     }
     ///The job a webhook starts, built from a Space, as returned in a webhook record.
@@ -3469,156 +1768,13 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
             crate::generated::types::TimeoutSeconds,
         >,
     }
-    impl<'de> ::serde::Deserialize<'de> for WebhookJobFromSpace {
-        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
-        where
-            D: ::serde::Deserializer<'de>,
-        {
-            #[derive(Clone, Copy)]
-            enum Field {
-                Field0,
-                Field1,
-                Field2,
-                Field3,
-                Field4,
-                Field5,
-                Field6,
-                Field7,
-            }
-            fn field(key: &str) -> ::std::option::Option<Field> {
-                match key {
-                    "arguments" => ::std::option::Option::Some(Field::Field0),
-                    "command" => ::std::option::Option::Some(Field::Field1),
-                    "environment" => ::std::option::Option::Some(Field::Field2),
-                    "flavor" => ::std::option::Option::Some(Field::Field3),
-                    "labels" => ::std::option::Option::Some(Field::Field4),
-                    "secrets" => ::std::option::Option::Some(Field::Field5),
-                    "spaceId" => ::std::option::Option::Some(Field::Field6),
-                    "timeoutSeconds" => ::std::option::Option::Some(Field::Field7),
-                    _ => ::std::option::Option::None,
-                }
-            }
-            struct Visitor;
-            impl<'de> ::serde::de::Visitor<'de> for Visitor {
-                type Value = WebhookJobFromSpace;
-                fn expecting(
-                    &self,
-                    formatter: &mut ::std::fmt::Formatter<'_>,
-                ) -> ::std::fmt::Result {
-                    formatter.write_str("struct WebhookJobFromSpace")
-                }
-                fn visit_map<A>(
-                    self,
-                    mut map: A,
-                ) -> ::std::result::Result<WebhookJobFromSpace, A::Error>
-                where
-                    A: ::serde::de::MapAccess<'de>,
-                {
-                    let mut field_0: ::std::option::Option<
-                        ::std::vec::Vec<::std::string::String>,
-                    > = ::std::option::Option::None;
-                    let mut field_1: ::std::option::Option<
-                        ::std::option::Option<crate::generated::types::Command>,
-                    > = ::std::option::Option::None;
-                    let mut field_2: ::std::option::Option<
-                        crate::generated::types::EnvironmentMap,
-                    > = ::std::option::Option::None;
-                    let mut field_3: ::std::option::Option<Flavor> = ::std::option::Option::None;
-                    let mut field_4: ::std::option::Option<
-                        ::std::option::Option<crate::generated::types::LabelMap>,
-                    > = ::std::option::Option::None;
-                    let mut field_5: ::std::option::Option<
-                        ::std::vec::Vec<::std::string::String>,
-                    > = ::std::option::Option::None;
-                    let mut field_6: ::std::option::Option<WebhookJobFromSpaceSpaceId> = ::std::option::Option::None;
-                    let mut field_7: ::std::option::Option<
-                        ::std::option::Option<crate::generated::types::TimeoutSeconds>,
-                    > = ::std::option::Option::None;
-                    while let ::std::option::Option::Some(key) = map
-                        .next_key_seed(OpenKeySeed(field))?
-                    {
-                        match key {
-                            OpenKey::Known(Field::Field0) => {
-                                vacant::<A::Error, _>(&field_0, "arguments")?;
-                                field_0 = ::std::option::Option::Some(map.next_value()?);
-                            }
-                            OpenKey::Known(Field::Field1) => {
-                                vacant::<A::Error, _>(&field_1, "command")?;
-                                field_1 = ::std::option::Option::Some(
-                                    ::std::option::Option::Some(
-                                        map.next_value::<crate::generated::types::Command>()?,
-                                    ),
-                                );
-                            }
-                            OpenKey::Known(Field::Field2) => {
-                                vacant::<A::Error, _>(&field_2, "environment")?;
-                                field_2 = ::std::option::Option::Some(map.next_value()?);
-                            }
-                            OpenKey::Known(Field::Field3) => {
-                                vacant::<A::Error, _>(&field_3, "flavor")?;
-                                field_3 = ::std::option::Option::Some(map.next_value()?);
-                            }
-                            OpenKey::Known(Field::Field4) => {
-                                vacant::<A::Error, _>(&field_4, "labels")?;
-                                field_4 = ::std::option::Option::Some(
-                                    ::std::option::Option::Some(
-                                        map.next_value::<crate::generated::types::LabelMap>()?,
-                                    ),
-                                );
-                            }
-                            OpenKey::Known(Field::Field5) => {
-                                vacant::<A::Error, _>(&field_5, "secrets")?;
-                                field_5 = ::std::option::Option::Some(map.next_value()?);
-                            }
-                            OpenKey::Known(Field::Field6) => {
-                                vacant::<A::Error, _>(&field_6, "spaceId")?;
-                                field_6 = ::std::option::Option::Some(map.next_value()?);
-                            }
-                            OpenKey::Known(Field::Field7) => {
-                                vacant::<A::Error, _>(&field_7, "timeoutSeconds")?;
-                                field_7 = ::std::option::Option::Some(map.next_value()?);
-                            }
-                            OpenKey::Unknown(key) => {
-                                if super::decoding::is_strict() {
-                                    const FIELDS: &[&str] = &[
-                                        "arguments",
-                                        "command",
-                                        "environment",
-                                        "flavor",
-                                        "labels",
-                                        "secrets",
-                                        "spaceId",
-                                        "timeoutSeconds",
-                                    ];
-                                    return ::std::result::Result::Err(
-                                        <A::Error as ::serde::de::Error>::unknown_field(
-                                            &key,
-                                            FIELDS,
-                                        ),
-                                    );
-                                }
-                                map.next_value::<::serde::de::IgnoredAny>()?;
-                            }
-                        }
-                    }
-                    ::std::result::Result::Ok(WebhookJobFromSpace {
-                        arguments: field_0.unwrap_or_default(),
-                        command: field_1.unwrap_or_default(),
-                        environment: required::<A::Error, _>(field_2, "environment")?,
-                        flavor: required::<A::Error, _>(field_3, "flavor")?,
-                        labels: field_4.unwrap_or_default(),
-                        secrets: field_5.unwrap_or_default(),
-                        space_id: required::<A::Error, _>(field_6, "spaceId")?,
-                        timeout_seconds: required::<
-                            A::Error,
-                            _,
-                        >(field_7, "timeoutSeconds")?,
-                    })
-                }
-            }
-            deserializer.deserialize_map(Visitor)
-        }
-    }
+    decode_object!(
+        WebhookJobFromSpace[] { arguments = "arguments" => value default, command =
+        "command" => present default, environment = "environment" => value required,
+        flavor = "flavor" => value required, labels = "labels" => present default,
+        secrets = "secrets" => value default, space_id = "spaceId" => value required,
+        timeout_seconds = "timeoutSeconds" => value required, }
+    );
     impl WebhookJobFromSpace {
         pub fn builder() -> builder::WebhookJobFromSpace {
             Default::default()
@@ -3628,17 +1784,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[serde(transparent)]
     pub struct WebhookJobFromSpaceSpaceId(::std::string::String);
-    impl ::std::ops::Deref for WebhookJobFromSpaceSpaceId {
-        type Target = ::std::string::String;
-        fn deref(&self) -> &::std::string::String {
-            &self.0
-        }
-    }
-    impl ::std::convert::From<WebhookJobFromSpaceSpaceId> for ::std::string::String {
-        fn from(value: WebhookJobFromSpaceSpaceId) -> Self {
-            value.0
-        }
-    }
+    checked_string!(WebhookJobFromSpaceSpaceId);
     impl ::std::str::FromStr for WebhookJobFromSpaceSpaceId {
         type Err = self::error::ConversionError;
         fn from_str(
@@ -3648,34 +1794,6 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
                 return Err("shorter than 1 characters".into());
             }
             Ok(Self(value.to_string()))
-        }
-    }
-    impl ::std::convert::TryFrom<&str> for WebhookJobFromSpaceSpaceId {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
-        }
-    }
-    impl ::std::convert::TryFrom<::std::string::String> for WebhookJobFromSpaceSpaceId {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: ::std::string::String,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
-        }
-    }
-    impl<'de> ::serde::Deserialize<'de> for WebhookJobFromSpaceSpaceId {
-        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
-        where
-            D: ::serde::Deserializer<'de>,
-        {
-            ::std::string::String::deserialize(deserializer)?
-                .parse()
-                .map_err(|e: self::error::ConversionError| {
-                    <D::Error as ::serde::de::Error>::custom(e.to_string())
-                })
         }
     }
     ///The job a webhook starts, built from a Docker image, as requested.
@@ -3753,18 +1871,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[serde(transparent)]
     pub struct WebhookJobRequestFromImageDockerImage(::std::string::String);
-    impl ::std::ops::Deref for WebhookJobRequestFromImageDockerImage {
-        type Target = ::std::string::String;
-        fn deref(&self) -> &::std::string::String {
-            &self.0
-        }
-    }
-    impl ::std::convert::From<WebhookJobRequestFromImageDockerImage>
-    for ::std::string::String {
-        fn from(value: WebhookJobRequestFromImageDockerImage) -> Self {
-            value.0
-        }
-    }
+    checked_string!(WebhookJobRequestFromImageDockerImage);
     impl ::std::str::FromStr for WebhookJobRequestFromImageDockerImage {
         type Err = self::error::ConversionError;
         fn from_str(
@@ -3774,35 +1881,6 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
                 return Err("shorter than 1 characters".into());
             }
             Ok(Self(value.to_string()))
-        }
-    }
-    impl ::std::convert::TryFrom<&str> for WebhookJobRequestFromImageDockerImage {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
-        }
-    }
-    impl ::std::convert::TryFrom<::std::string::String>
-    for WebhookJobRequestFromImageDockerImage {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: ::std::string::String,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
-        }
-    }
-    impl<'de> ::serde::Deserialize<'de> for WebhookJobRequestFromImageDockerImage {
-        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
-        where
-            D: ::serde::Deserializer<'de>,
-        {
-            ::std::string::String::deserialize(deserializer)?
-                .parse()
-                .map_err(|e: self::error::ConversionError| {
-                    <D::Error as ::serde::de::Error>::custom(e.to_string())
-                })
         }
     }
     ///The job a webhook starts, built from a Space, as requested.
@@ -3880,18 +1958,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[serde(transparent)]
     pub struct WebhookJobRequestFromSpaceSpaceId(::std::string::String);
-    impl ::std::ops::Deref for WebhookJobRequestFromSpaceSpaceId {
-        type Target = ::std::string::String;
-        fn deref(&self) -> &::std::string::String {
-            &self.0
-        }
-    }
-    impl ::std::convert::From<WebhookJobRequestFromSpaceSpaceId>
-    for ::std::string::String {
-        fn from(value: WebhookJobRequestFromSpaceSpaceId) -> Self {
-            value.0
-        }
-    }
+    checked_string!(WebhookJobRequestFromSpaceSpaceId);
     impl ::std::str::FromStr for WebhookJobRequestFromSpaceSpaceId {
         type Err = self::error::ConversionError;
         fn from_str(
@@ -3901,35 +1968,6 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
                 return Err("shorter than 1 characters".into());
             }
             Ok(Self(value.to_string()))
-        }
-    }
-    impl ::std::convert::TryFrom<&str> for WebhookJobRequestFromSpaceSpaceId {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
-        }
-    }
-    impl ::std::convert::TryFrom<::std::string::String>
-    for WebhookJobRequestFromSpaceSpaceId {
-        type Error = self::error::ConversionError;
-        fn try_from(
-            value: ::std::string::String,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            value.parse()
-        }
-    }
-    impl<'de> ::serde::Deserialize<'de> for WebhookJobRequestFromSpaceSpaceId {
-        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
-        where
-            D: ::serde::Deserializer<'de>,
-        {
-            ::std::string::String::deserialize(deserializer)?
-                .parse()
-                .map_err(|e: self::error::ConversionError| {
-                    <D::Error as ::serde::de::Error>::custom(e.to_string())
-                })
         }
     }
     ///Where a repository moved.
@@ -3946,83 +1984,10 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         #[serde(flatten)]
         pub extra: UnknownFields,
     }
-    impl<'de> ::serde::Deserialize<'de> for WebhookMovedTo {
-        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
-        where
-            D: ::serde::Deserializer<'de>,
-        {
-            #[derive(Clone, Copy)]
-            enum Field {
-                Field0,
-                Field1,
-            }
-            fn field(key: &str) -> ::std::option::Option<Field> {
-                match key {
-                    "name" => ::std::option::Option::Some(Field::Field0),
-                    "owner" => ::std::option::Option::Some(Field::Field1),
-                    _ => ::std::option::Option::None,
-                }
-            }
-            struct Visitor;
-            impl<'de> ::serde::de::Visitor<'de> for Visitor {
-                type Value = WebhookMovedTo;
-                fn expecting(
-                    &self,
-                    formatter: &mut ::std::fmt::Formatter<'_>,
-                ) -> ::std::fmt::Result {
-                    formatter.write_str("struct WebhookMovedTo")
-                }
-                fn visit_map<A>(
-                    self,
-                    mut map: A,
-                ) -> ::std::result::Result<WebhookMovedTo, A::Error>
-                where
-                    A: ::serde::de::MapAccess<'de>,
-                {
-                    let mut field_0: ::std::option::Option<
-                        ::std::option::Option<::std::string::String>,
-                    > = ::std::option::Option::None;
-                    let mut field_1: ::std::option::Option<
-                        ::std::option::Option<WebhookOwner>,
-                    > = ::std::option::Option::None;
-                    let mut extra = UnknownFields::new();
-                    while let ::std::option::Option::Some(key) = map
-                        .next_key_seed(OpenKeySeed(field))?
-                    {
-                        match key {
-                            OpenKey::Known(Field::Field0) => {
-                                vacant::<A::Error, _>(&field_0, "name")?;
-                                field_0 = ::std::option::Option::Some(
-                                    ::std::option::Option::Some(
-                                        map.next_value::<::std::string::String>()?,
-                                    ),
-                                );
-                            }
-                            OpenKey::Known(Field::Field1) => {
-                                vacant::<A::Error, _>(&field_1, "owner")?;
-                                field_1 = ::std::option::Option::Some(
-                                    ::std::option::Option::Some(
-                                        map.next_value::<WebhookOwner>()?,
-                                    ),
-                                );
-                            }
-                            OpenKey::Unknown(key) => {
-                                vacant_unknown::<A::Error>(&extra, &key)?;
-                                let value = map.next_value()?;
-                                extra.insert(key, value);
-                            }
-                        }
-                    }
-                    ::std::result::Result::Ok(WebhookMovedTo {
-                        name: field_0.unwrap_or_default(),
-                        owner: field_1.unwrap_or_default(),
-                        extra,
-                    })
-                }
-            }
-            deserializer.deserialize_map(Visitor)
-        }
-    }
+    decode_object!(
+        WebhookMovedTo[extra] { name = "name" => present default, owner = "owner" =>
+        present default, }
+    );
     impl WebhookMovedTo {
         pub fn builder() -> builder::WebhookMovedTo {
             Default::default()
@@ -4038,69 +2003,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         #[serde(flatten)]
         pub extra: UnknownFields,
     }
-    impl<'de> ::serde::Deserialize<'de> for WebhookOwner {
-        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
-        where
-            D: ::serde::Deserializer<'de>,
-        {
-            #[derive(Clone, Copy)]
-            enum Field {
-                Field0,
-            }
-            fn field(key: &str) -> ::std::option::Option<Field> {
-                match key {
-                    "id" => ::std::option::Option::Some(Field::Field0),
-                    _ => ::std::option::Option::None,
-                }
-            }
-            struct Visitor;
-            impl<'de> ::serde::de::Visitor<'de> for Visitor {
-                type Value = WebhookOwner;
-                fn expecting(
-                    &self,
-                    formatter: &mut ::std::fmt::Formatter<'_>,
-                ) -> ::std::fmt::Result {
-                    formatter.write_str("struct WebhookOwner")
-                }
-                fn visit_map<A>(
-                    self,
-                    mut map: A,
-                ) -> ::std::result::Result<WebhookOwner, A::Error>
-                where
-                    A: ::serde::de::MapAccess<'de>,
-                {
-                    let mut field_0: ::std::option::Option<
-                        ::std::option::Option<::std::string::String>,
-                    > = ::std::option::Option::None;
-                    let mut extra = UnknownFields::new();
-                    while let ::std::option::Option::Some(key) = map
-                        .next_key_seed(OpenKeySeed(field))?
-                    {
-                        match key {
-                            OpenKey::Known(Field::Field0) => {
-                                vacant::<A::Error, _>(&field_0, "id")?;
-                                field_0 = ::std::option::Option::Some(
-                                    ::std::option::Option::Some(
-                                        map.next_value::<::std::string::String>()?,
-                                    ),
-                                );
-                            }
-                            OpenKey::Unknown(key) => {
-                                vacant_unknown::<A::Error>(&extra, &key)?;
-                                let value = map.next_value()?;
-                                extra.insert(key, value);
-                            }
-                        }
-                    }
-                    ::std::result::Result::Ok(WebhookOwner {
-                        id: field_0.unwrap_or_default(),
-                        extra,
-                    })
-                }
-            }
-            deserializer.deserialize_map(Visitor)
-        }
-    }
+    decode_object!(WebhookOwner[extra] { id = "id" => present default, });
     impl WebhookOwner {
         pub fn builder() -> builder::WebhookOwner {
             Default::default()
@@ -4152,147 +2055,13 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         #[serde(flatten)]
         pub extra: UnknownFields,
     }
-    impl<'de> ::serde::Deserialize<'de> for WebhookPayload {
-        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
-        where
-            D: ::serde::Deserializer<'de>,
-        {
-            #[derive(Clone, Copy)]
-            enum Field {
-                Field0,
-                Field1,
-                Field2,
-                Field3,
-                Field4,
-                Field5,
-                Field6,
-                Field7,
-            }
-            fn field(key: &str) -> ::std::option::Option<Field> {
-                match key {
-                    "comment" => ::std::option::Option::Some(Field::Field0),
-                    "discussion" => ::std::option::Option::Some(Field::Field1),
-                    "event" => ::std::option::Option::Some(Field::Field2),
-                    "movedTo" => ::std::option::Option::Some(Field::Field3),
-                    "repo" => ::std::option::Option::Some(Field::Field4),
-                    "updatedConfig" => ::std::option::Option::Some(Field::Field5),
-                    "updatedRefs" => ::std::option::Option::Some(Field::Field6),
-                    "webhook" => ::std::option::Option::Some(Field::Field7),
-                    _ => ::std::option::Option::None,
-                }
-            }
-            struct Visitor;
-            impl<'de> ::serde::de::Visitor<'de> for Visitor {
-                type Value = WebhookPayload;
-                fn expecting(
-                    &self,
-                    formatter: &mut ::std::fmt::Formatter<'_>,
-                ) -> ::std::fmt::Result {
-                    formatter.write_str("struct WebhookPayload")
-                }
-                fn visit_map<A>(
-                    self,
-                    mut map: A,
-                ) -> ::std::result::Result<WebhookPayload, A::Error>
-                where
-                    A: ::serde::de::MapAccess<'de>,
-                {
-                    let mut field_0: ::std::option::Option<
-                        ::std::option::Option<WebhookPayloadComment>,
-                    > = ::std::option::Option::None;
-                    let mut field_1: ::std::option::Option<
-                        ::std::option::Option<WebhookPayloadDiscussion>,
-                    > = ::std::option::Option::None;
-                    let mut field_2: ::std::option::Option<WebhookEvent> = ::std::option::Option::None;
-                    let mut field_3: ::std::option::Option<
-                        ::std::option::Option<WebhookMovedTo>,
-                    > = ::std::option::Option::None;
-                    let mut field_4: ::std::option::Option<WebhookPayloadRepo> = ::std::option::Option::None;
-                    let mut field_5: ::std::option::Option<
-                        ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-                    > = ::std::option::Option::None;
-                    let mut field_6: ::std::option::Option<
-                        ::std::vec::Vec<WebhookUpdatedRef>,
-                    > = ::std::option::Option::None;
-                    let mut field_7: ::std::option::Option<
-                        ::std::option::Option<WebhookPayloadWebhook>,
-                    > = ::std::option::Option::None;
-                    let mut extra = UnknownFields::new();
-                    while let ::std::option::Option::Some(key) = map
-                        .next_key_seed(OpenKeySeed(field))?
-                    {
-                        match key {
-                            OpenKey::Known(Field::Field0) => {
-                                vacant::<A::Error, _>(&field_0, "comment")?;
-                                field_0 = ::std::option::Option::Some(
-                                    ::std::option::Option::Some(
-                                        map.next_value::<WebhookPayloadComment>()?,
-                                    ),
-                                );
-                            }
-                            OpenKey::Known(Field::Field1) => {
-                                vacant::<A::Error, _>(&field_1, "discussion")?;
-                                field_1 = ::std::option::Option::Some(
-                                    ::std::option::Option::Some(
-                                        map.next_value::<WebhookPayloadDiscussion>()?,
-                                    ),
-                                );
-                            }
-                            OpenKey::Known(Field::Field2) => {
-                                vacant::<A::Error, _>(&field_2, "event")?;
-                                field_2 = ::std::option::Option::Some(map.next_value()?);
-                            }
-                            OpenKey::Known(Field::Field3) => {
-                                vacant::<A::Error, _>(&field_3, "movedTo")?;
-                                field_3 = ::std::option::Option::Some(
-                                    ::std::option::Option::Some(
-                                        map.next_value::<WebhookMovedTo>()?,
-                                    ),
-                                );
-                            }
-                            OpenKey::Known(Field::Field4) => {
-                                vacant::<A::Error, _>(&field_4, "repo")?;
-                                field_4 = ::std::option::Option::Some(map.next_value()?);
-                            }
-                            OpenKey::Known(Field::Field5) => {
-                                vacant::<A::Error, _>(&field_5, "updatedConfig")?;
-                                field_5 = ::std::option::Option::Some(map.next_value()?);
-                            }
-                            OpenKey::Known(Field::Field6) => {
-                                vacant::<A::Error, _>(&field_6, "updatedRefs")?;
-                                field_6 = ::std::option::Option::Some(map.next_value()?);
-                            }
-                            OpenKey::Known(Field::Field7) => {
-                                vacant::<A::Error, _>(&field_7, "webhook")?;
-                                field_7 = ::std::option::Option::Some(
-                                    ::std::option::Option::Some(
-                                        map.next_value::<WebhookPayloadWebhook>()?,
-                                    ),
-                                );
-                            }
-                            OpenKey::Unknown(key) => {
-                                vacant_unknown::<A::Error>(&extra, &key)?;
-                                let value = map.next_value()?;
-                                extra.insert(key, value);
-                            }
-                        }
-                    }
-                    ::std::result::Result::Ok(WebhookPayload {
-                        comment: field_0.unwrap_or_default(),
-                        discussion: field_1.unwrap_or_default(),
-                        event: required::<A::Error, _>(field_2, "event")?,
-                        moved_to: field_3.unwrap_or_default(),
-                        repo: required::<A::Error, _>(field_4, "repo")?,
-                        updated_config: field_5.unwrap_or_default(),
-                        updated_refs: field_6.unwrap_or_default(),
-                        webhook: field_7.unwrap_or_default(),
-                        extra,
-                    })
-                }
-            }
-            deserializer.deserialize_map(Visitor)
-        }
-    }
+    decode_object!(
+        WebhookPayload[extra] { comment = "comment" => present default, discussion =
+        "discussion" => present default, event = "event" => value required, moved_to =
+        "movedTo" => present default, repo = "repo" => value required, updated_config =
+        "updatedConfig" => value default, updated_refs = "updatedRefs" => value default,
+        webhook = "webhook" => present default, }
+    );
     impl WebhookPayload {
         pub fn builder() -> builder::WebhookPayload {
             Default::default()
@@ -4324,123 +2093,11 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         #[serde(flatten)]
         pub extra: UnknownFields,
     }
-    impl<'de> ::serde::Deserialize<'de> for WebhookPayloadComment {
-        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
-        where
-            D: ::serde::Deserializer<'de>,
-        {
-            #[derive(Clone, Copy)]
-            enum Field {
-                Field0,
-                Field1,
-                Field2,
-                Field3,
-                Field4,
-            }
-            fn field(key: &str) -> ::std::option::Option<Field> {
-                match key {
-                    "author" => ::std::option::Option::Some(Field::Field0),
-                    "content" => ::std::option::Option::Some(Field::Field1),
-                    "hidden" => ::std::option::Option::Some(Field::Field2),
-                    "id" => ::std::option::Option::Some(Field::Field3),
-                    "url" => ::std::option::Option::Some(Field::Field4),
-                    _ => ::std::option::Option::None,
-                }
-            }
-            struct Visitor;
-            impl<'de> ::serde::de::Visitor<'de> for Visitor {
-                type Value = WebhookPayloadComment;
-                fn expecting(
-                    &self,
-                    formatter: &mut ::std::fmt::Formatter<'_>,
-                ) -> ::std::fmt::Result {
-                    formatter.write_str("struct WebhookPayloadComment")
-                }
-                fn visit_map<A>(
-                    self,
-                    mut map: A,
-                ) -> ::std::result::Result<WebhookPayloadComment, A::Error>
-                where
-                    A: ::serde::de::MapAccess<'de>,
-                {
-                    let mut field_0: ::std::option::Option<
-                        ::std::option::Option<WebhookOwner>,
-                    > = ::std::option::Option::None;
-                    let mut field_1: ::std::option::Option<
-                        ::std::option::Option<::std::string::String>,
-                    > = ::std::option::Option::None;
-                    let mut field_2: ::std::option::Option<
-                        ::std::option::Option<bool>,
-                    > = ::std::option::Option::None;
-                    let mut field_3: ::std::option::Option<
-                        ::std::option::Option<::std::string::String>,
-                    > = ::std::option::Option::None;
-                    let mut field_4: ::std::option::Option<
-                        ::std::option::Option<WebhookUrls>,
-                    > = ::std::option::Option::None;
-                    let mut extra = UnknownFields::new();
-                    while let ::std::option::Option::Some(key) = map
-                        .next_key_seed(OpenKeySeed(field))?
-                    {
-                        match key {
-                            OpenKey::Known(Field::Field0) => {
-                                vacant::<A::Error, _>(&field_0, "author")?;
-                                field_0 = ::std::option::Option::Some(
-                                    ::std::option::Option::Some(
-                                        map.next_value::<WebhookOwner>()?,
-                                    ),
-                                );
-                            }
-                            OpenKey::Known(Field::Field1) => {
-                                vacant::<A::Error, _>(&field_1, "content")?;
-                                field_1 = ::std::option::Option::Some(
-                                    ::std::option::Option::Some(
-                                        map.next_value::<::std::string::String>()?,
-                                    ),
-                                );
-                            }
-                            OpenKey::Known(Field::Field2) => {
-                                vacant::<A::Error, _>(&field_2, "hidden")?;
-                                field_2 = ::std::option::Option::Some(
-                                    ::std::option::Option::Some(map.next_value::<bool>()?),
-                                );
-                            }
-                            OpenKey::Known(Field::Field3) => {
-                                vacant::<A::Error, _>(&field_3, "id")?;
-                                field_3 = ::std::option::Option::Some(
-                                    ::std::option::Option::Some(
-                                        map.next_value::<::std::string::String>()?,
-                                    ),
-                                );
-                            }
-                            OpenKey::Known(Field::Field4) => {
-                                vacant::<A::Error, _>(&field_4, "url")?;
-                                field_4 = ::std::option::Option::Some(
-                                    ::std::option::Option::Some(
-                                        map.next_value::<WebhookUrls>()?,
-                                    ),
-                                );
-                            }
-                            OpenKey::Unknown(key) => {
-                                vacant_unknown::<A::Error>(&extra, &key)?;
-                                let value = map.next_value()?;
-                                extra.insert(key, value);
-                            }
-                        }
-                    }
-                    ::std::result::Result::Ok(WebhookPayloadComment {
-                        author: field_0.unwrap_or_default(),
-                        content: field_1.unwrap_or_default(),
-                        hidden: field_2.unwrap_or_default(),
-                        id: field_3.unwrap_or_default(),
-                        url: field_4.unwrap_or_default(),
-                        extra,
-                    })
-                }
-            }
-            deserializer.deserialize_map(Visitor)
-        }
-    }
+    decode_object!(
+        WebhookPayloadComment[extra] { author = "author" => present default, content =
+        "content" => present default, hidden = "hidden" => present default, id = "id" =>
+        present default, url = "url" => present default, }
+    );
     impl WebhookPayloadComment {
         pub fn builder() -> builder::WebhookPayloadComment {
             Default::default()
@@ -4483,147 +2140,12 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         #[serde(flatten)]
         pub extra: UnknownFields,
     }
-    impl<'de> ::serde::Deserialize<'de> for WebhookPayloadDiscussion {
-        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
-        where
-            D: ::serde::Deserializer<'de>,
-        {
-            #[derive(Clone, Copy)]
-            enum Field {
-                Field0,
-                Field1,
-                Field2,
-                Field3,
-                Field4,
-                Field5,
-                Field6,
-            }
-            fn field(key: &str) -> ::std::option::Option<Field> {
-                match key {
-                    "author" => ::std::option::Option::Some(Field::Field0),
-                    "id" => ::std::option::Option::Some(Field::Field1),
-                    "isPullRequest" => ::std::option::Option::Some(Field::Field2),
-                    "num" => ::std::option::Option::Some(Field::Field3),
-                    "status" => ::std::option::Option::Some(Field::Field4),
-                    "title" => ::std::option::Option::Some(Field::Field5),
-                    "url" => ::std::option::Option::Some(Field::Field6),
-                    _ => ::std::option::Option::None,
-                }
-            }
-            struct Visitor;
-            impl<'de> ::serde::de::Visitor<'de> for Visitor {
-                type Value = WebhookPayloadDiscussion;
-                fn expecting(
-                    &self,
-                    formatter: &mut ::std::fmt::Formatter<'_>,
-                ) -> ::std::fmt::Result {
-                    formatter.write_str("struct WebhookPayloadDiscussion")
-                }
-                fn visit_map<A>(
-                    self,
-                    mut map: A,
-                ) -> ::std::result::Result<WebhookPayloadDiscussion, A::Error>
-                where
-                    A: ::serde::de::MapAccess<'de>,
-                {
-                    let mut field_0: ::std::option::Option<
-                        ::std::option::Option<WebhookOwner>,
-                    > = ::std::option::Option::None;
-                    let mut field_1: ::std::option::Option<
-                        ::std::option::Option<::std::string::String>,
-                    > = ::std::option::Option::None;
-                    let mut field_2: ::std::option::Option<
-                        ::std::option::Option<bool>,
-                    > = ::std::option::Option::None;
-                    let mut field_3: ::std::option::Option<::std::option::Option<f64>> = ::std::option::Option::None;
-                    let mut field_4: ::std::option::Option<
-                        ::std::option::Option<::std::string::String>,
-                    > = ::std::option::Option::None;
-                    let mut field_5: ::std::option::Option<
-                        ::std::option::Option<::std::string::String>,
-                    > = ::std::option::Option::None;
-                    let mut field_6: ::std::option::Option<
-                        ::std::option::Option<WebhookUrls>,
-                    > = ::std::option::Option::None;
-                    let mut extra = UnknownFields::new();
-                    while let ::std::option::Option::Some(key) = map
-                        .next_key_seed(OpenKeySeed(field))?
-                    {
-                        match key {
-                            OpenKey::Known(Field::Field0) => {
-                                vacant::<A::Error, _>(&field_0, "author")?;
-                                field_0 = ::std::option::Option::Some(
-                                    ::std::option::Option::Some(
-                                        map.next_value::<WebhookOwner>()?,
-                                    ),
-                                );
-                            }
-                            OpenKey::Known(Field::Field1) => {
-                                vacant::<A::Error, _>(&field_1, "id")?;
-                                field_1 = ::std::option::Option::Some(
-                                    ::std::option::Option::Some(
-                                        map.next_value::<::std::string::String>()?,
-                                    ),
-                                );
-                            }
-                            OpenKey::Known(Field::Field2) => {
-                                vacant::<A::Error, _>(&field_2, "isPullRequest")?;
-                                field_2 = ::std::option::Option::Some(
-                                    ::std::option::Option::Some(map.next_value::<bool>()?),
-                                );
-                            }
-                            OpenKey::Known(Field::Field3) => {
-                                vacant::<A::Error, _>(&field_3, "num")?;
-                                field_3 = ::std::option::Option::Some(
-                                    ::std::option::Option::Some(map.next_value::<f64>()?),
-                                );
-                            }
-                            OpenKey::Known(Field::Field4) => {
-                                vacant::<A::Error, _>(&field_4, "status")?;
-                                field_4 = ::std::option::Option::Some(
-                                    ::std::option::Option::Some(
-                                        map.next_value::<::std::string::String>()?,
-                                    ),
-                                );
-                            }
-                            OpenKey::Known(Field::Field5) => {
-                                vacant::<A::Error, _>(&field_5, "title")?;
-                                field_5 = ::std::option::Option::Some(
-                                    ::std::option::Option::Some(
-                                        map.next_value::<::std::string::String>()?,
-                                    ),
-                                );
-                            }
-                            OpenKey::Known(Field::Field6) => {
-                                vacant::<A::Error, _>(&field_6, "url")?;
-                                field_6 = ::std::option::Option::Some(
-                                    ::std::option::Option::Some(
-                                        map.next_value::<WebhookUrls>()?,
-                                    ),
-                                );
-                            }
-                            OpenKey::Unknown(key) => {
-                                vacant_unknown::<A::Error>(&extra, &key)?;
-                                let value = map.next_value()?;
-                                extra.insert(key, value);
-                            }
-                        }
-                    }
-                    ::std::result::Result::Ok(WebhookPayloadDiscussion {
-                        author: field_0.unwrap_or_default(),
-                        id: field_1.unwrap_or_default(),
-                        is_pull_request: field_2.unwrap_or_default(),
-                        num: field_3.unwrap_or_default(),
-                        status: field_4.unwrap_or_default(),
-                        title: field_5.unwrap_or_default(),
-                        url: field_6.unwrap_or_default(),
-                        extra,
-                    })
-                }
-            }
-            deserializer.deserialize_map(Visitor)
-        }
-    }
+    decode_object!(
+        WebhookPayloadDiscussion[extra] { author = "author" => present default, id = "id"
+        => present default, is_pull_request = "isPullRequest" => present default, num =
+        "num" => present default, status = "status" => present default, title = "title"
+        => present default, url = "url" => present default, }
+    );
     impl WebhookPayloadDiscussion {
         pub fn builder() -> builder::WebhookPayloadDiscussion {
             Default::default()
@@ -4665,145 +2187,12 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         #[serde(flatten)]
         pub extra: UnknownFields,
     }
-    impl<'de> ::serde::Deserialize<'de> for WebhookPayloadRepo {
-        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
-        where
-            D: ::serde::Deserializer<'de>,
-        {
-            #[derive(Clone, Copy)]
-            enum Field {
-                Field0,
-                Field1,
-                Field2,
-                Field3,
-                Field4,
-                Field5,
-                Field6,
-            }
-            fn field(key: &str) -> ::std::option::Option<Field> {
-                match key {
-                    "headSha" => ::std::option::Option::Some(Field::Field0),
-                    "id" => ::std::option::Option::Some(Field::Field1),
-                    "name" => ::std::option::Option::Some(Field::Field2),
-                    "owner" => ::std::option::Option::Some(Field::Field3),
-                    "private" => ::std::option::Option::Some(Field::Field4),
-                    "type" => ::std::option::Option::Some(Field::Field5),
-                    "url" => ::std::option::Option::Some(Field::Field6),
-                    _ => ::std::option::Option::None,
-                }
-            }
-            struct Visitor;
-            impl<'de> ::serde::de::Visitor<'de> for Visitor {
-                type Value = WebhookPayloadRepo;
-                fn expecting(
-                    &self,
-                    formatter: &mut ::std::fmt::Formatter<'_>,
-                ) -> ::std::fmt::Result {
-                    formatter.write_str("struct WebhookPayloadRepo")
-                }
-                fn visit_map<A>(
-                    self,
-                    mut map: A,
-                ) -> ::std::result::Result<WebhookPayloadRepo, A::Error>
-                where
-                    A: ::serde::de::MapAccess<'de>,
-                {
-                    let mut field_0: ::std::option::Option<
-                        ::std::option::Option<::std::string::String>,
-                    > = ::std::option::Option::None;
-                    let mut field_1: ::std::option::Option<
-                        ::std::option::Option<::std::string::String>,
-                    > = ::std::option::Option::None;
-                    let mut field_2: ::std::option::Option<
-                        ::std::option::Option<::std::string::String>,
-                    > = ::std::option::Option::None;
-                    let mut field_3: ::std::option::Option<
-                        ::std::option::Option<WebhookOwner>,
-                    > = ::std::option::Option::None;
-                    let mut field_4: ::std::option::Option<
-                        ::std::option::Option<bool>,
-                    > = ::std::option::Option::None;
-                    let mut field_5: ::std::option::Option<RepoType> = ::std::option::Option::None;
-                    let mut field_6: ::std::option::Option<
-                        ::std::option::Option<WebhookUrls>,
-                    > = ::std::option::Option::None;
-                    let mut extra = UnknownFields::new();
-                    while let ::std::option::Option::Some(key) = map
-                        .next_key_seed(OpenKeySeed(field))?
-                    {
-                        match key {
-                            OpenKey::Known(Field::Field0) => {
-                                vacant::<A::Error, _>(&field_0, "headSha")?;
-                                field_0 = ::std::option::Option::Some(
-                                    ::std::option::Option::Some(
-                                        map.next_value::<::std::string::String>()?,
-                                    ),
-                                );
-                            }
-                            OpenKey::Known(Field::Field1) => {
-                                vacant::<A::Error, _>(&field_1, "id")?;
-                                field_1 = ::std::option::Option::Some(
-                                    ::std::option::Option::Some(
-                                        map.next_value::<::std::string::String>()?,
-                                    ),
-                                );
-                            }
-                            OpenKey::Known(Field::Field2) => {
-                                vacant::<A::Error, _>(&field_2, "name")?;
-                                field_2 = ::std::option::Option::Some(
-                                    ::std::option::Option::Some(
-                                        map.next_value::<::std::string::String>()?,
-                                    ),
-                                );
-                            }
-                            OpenKey::Known(Field::Field3) => {
-                                vacant::<A::Error, _>(&field_3, "owner")?;
-                                field_3 = ::std::option::Option::Some(
-                                    ::std::option::Option::Some(
-                                        map.next_value::<WebhookOwner>()?,
-                                    ),
-                                );
-                            }
-                            OpenKey::Known(Field::Field4) => {
-                                vacant::<A::Error, _>(&field_4, "private")?;
-                                field_4 = ::std::option::Option::Some(
-                                    ::std::option::Option::Some(map.next_value::<bool>()?),
-                                );
-                            }
-                            OpenKey::Known(Field::Field5) => {
-                                vacant::<A::Error, _>(&field_5, "type")?;
-                                field_5 = ::std::option::Option::Some(map.next_value()?);
-                            }
-                            OpenKey::Known(Field::Field6) => {
-                                vacant::<A::Error, _>(&field_6, "url")?;
-                                field_6 = ::std::option::Option::Some(
-                                    ::std::option::Option::Some(
-                                        map.next_value::<WebhookUrls>()?,
-                                    ),
-                                );
-                            }
-                            OpenKey::Unknown(key) => {
-                                vacant_unknown::<A::Error>(&extra, &key)?;
-                                let value = map.next_value()?;
-                                extra.insert(key, value);
-                            }
-                        }
-                    }
-                    ::std::result::Result::Ok(WebhookPayloadRepo {
-                        head_sha: field_0.unwrap_or_default(),
-                        id: field_1.unwrap_or_default(),
-                        name: field_2.unwrap_or_default(),
-                        owner: field_3.unwrap_or_default(),
-                        private: field_4.unwrap_or_default(),
-                        type_: required::<A::Error, _>(field_5, "type")?,
-                        url: field_6.unwrap_or_default(),
-                        extra,
-                    })
-                }
-            }
-            deserializer.deserialize_map(Visitor)
-        }
-    }
+    decode_object!(
+        WebhookPayloadRepo[extra] { head_sha = "headSha" => present default, id = "id" =>
+        present default, name = "name" => present default, owner = "owner" => present
+        default, private = "private" => present default, type_ = "type" => value
+        required, url = "url" => present default, }
+    );
     impl WebhookPayloadRepo {
         pub fn builder() -> builder::WebhookPayloadRepo {
             Default::default()
@@ -4823,83 +2212,10 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         #[serde(flatten)]
         pub extra: UnknownFields,
     }
-    impl<'de> ::serde::Deserialize<'de> for WebhookPayloadWebhook {
-        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
-        where
-            D: ::serde::Deserializer<'de>,
-        {
-            #[derive(Clone, Copy)]
-            enum Field {
-                Field0,
-                Field1,
-            }
-            fn field(key: &str) -> ::std::option::Option<Field> {
-                match key {
-                    "id" => ::std::option::Option::Some(Field::Field0),
-                    "version" => ::std::option::Option::Some(Field::Field1),
-                    _ => ::std::option::Option::None,
-                }
-            }
-            struct Visitor;
-            impl<'de> ::serde::de::Visitor<'de> for Visitor {
-                type Value = WebhookPayloadWebhook;
-                fn expecting(
-                    &self,
-                    formatter: &mut ::std::fmt::Formatter<'_>,
-                ) -> ::std::fmt::Result {
-                    formatter.write_str("struct WebhookPayloadWebhook")
-                }
-                fn visit_map<A>(
-                    self,
-                    mut map: A,
-                ) -> ::std::result::Result<WebhookPayloadWebhook, A::Error>
-                where
-                    A: ::serde::de::MapAccess<'de>,
-                {
-                    let mut field_0: ::std::option::Option<
-                        ::std::option::Option<::std::string::String>,
-                    > = ::std::option::Option::None;
-                    let mut field_1: ::std::option::Option<
-                        ::std::option::Option<crate::generated::types::WebhookVersion>,
-                    > = ::std::option::Option::None;
-                    let mut extra = UnknownFields::new();
-                    while let ::std::option::Option::Some(key) = map
-                        .next_key_seed(OpenKeySeed(field))?
-                    {
-                        match key {
-                            OpenKey::Known(Field::Field0) => {
-                                vacant::<A::Error, _>(&field_0, "id")?;
-                                field_0 = ::std::option::Option::Some(
-                                    ::std::option::Option::Some(
-                                        map.next_value::<::std::string::String>()?,
-                                    ),
-                                );
-                            }
-                            OpenKey::Known(Field::Field1) => {
-                                vacant::<A::Error, _>(&field_1, "version")?;
-                                field_1 = ::std::option::Option::Some(
-                                    ::std::option::Option::Some(
-                                        map.next_value::<crate::generated::types::WebhookVersion>()?,
-                                    ),
-                                );
-                            }
-                            OpenKey::Unknown(key) => {
-                                vacant_unknown::<A::Error>(&extra, &key)?;
-                                let value = map.next_value()?;
-                                extra.insert(key, value);
-                            }
-                        }
-                    }
-                    ::std::result::Result::Ok(WebhookPayloadWebhook {
-                        id: field_0.unwrap_or_default(),
-                        version: field_1.unwrap_or_default(),
-                        extra,
-                    })
-                }
-            }
-            deserializer.deserialize_map(Visitor)
-        }
-    }
+    decode_object!(
+        WebhookPayloadWebhook[extra] { id = "id" => present default, version = "version"
+        => present default, }
+    );
     impl WebhookPayloadWebhook {
         pub fn builder() -> builder::WebhookPayloadWebhook {
             Default::default()
@@ -4962,83 +2278,10 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         #[serde(flatten)]
         pub extra: UnknownFields,
     }
-    impl<'de> ::serde::Deserialize<'de> for WebhookUpdatedRef {
-        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
-        where
-            D: ::serde::Deserializer<'de>,
-        {
-            #[derive(Clone, Copy)]
-            enum Field {
-                Field0,
-                Field1,
-                Field2,
-            }
-            fn field(key: &str) -> ::std::option::Option<Field> {
-                match key {
-                    "newSha" => ::std::option::Option::Some(Field::Field0),
-                    "oldSha" => ::std::option::Option::Some(Field::Field1),
-                    "ref" => ::std::option::Option::Some(Field::Field2),
-                    _ => ::std::option::Option::None,
-                }
-            }
-            struct Visitor;
-            impl<'de> ::serde::de::Visitor<'de> for Visitor {
-                type Value = WebhookUpdatedRef;
-                fn expecting(
-                    &self,
-                    formatter: &mut ::std::fmt::Formatter<'_>,
-                ) -> ::std::fmt::Result {
-                    formatter.write_str("struct WebhookUpdatedRef")
-                }
-                fn visit_map<A>(
-                    self,
-                    mut map: A,
-                ) -> ::std::result::Result<WebhookUpdatedRef, A::Error>
-                where
-                    A: ::serde::de::MapAccess<'de>,
-                {
-                    let mut field_0: ::std::option::Option<
-                        ::std::option::Option<::std::string::String>,
-                    > = ::std::option::Option::None;
-                    let mut field_1: ::std::option::Option<
-                        ::std::option::Option<::std::string::String>,
-                    > = ::std::option::Option::None;
-                    let mut field_2: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
-                    let mut extra = UnknownFields::new();
-                    while let ::std::option::Option::Some(key) = map
-                        .next_key_seed(OpenKeySeed(field))?
-                    {
-                        match key {
-                            OpenKey::Known(Field::Field0) => {
-                                vacant::<A::Error, _>(&field_0, "newSha")?;
-                                field_0 = ::std::option::Option::Some(map.next_value()?);
-                            }
-                            OpenKey::Known(Field::Field1) => {
-                                vacant::<A::Error, _>(&field_1, "oldSha")?;
-                                field_1 = ::std::option::Option::Some(map.next_value()?);
-                            }
-                            OpenKey::Known(Field::Field2) => {
-                                vacant::<A::Error, _>(&field_2, "ref")?;
-                                field_2 = ::std::option::Option::Some(map.next_value()?);
-                            }
-                            OpenKey::Unknown(key) => {
-                                vacant_unknown::<A::Error>(&extra, &key)?;
-                                let value = map.next_value()?;
-                                extra.insert(key, value);
-                            }
-                        }
-                    }
-                    ::std::result::Result::Ok(WebhookUpdatedRef {
-                        new_sha: field_0.unwrap_or_default(),
-                        old_sha: field_1.unwrap_or_default(),
-                        ref_: required::<A::Error, _>(field_2, "ref")?,
-                        extra,
-                    })
-                }
-            }
-            deserializer.deserialize_map(Visitor)
-        }
-    }
+    decode_object!(
+        WebhookUpdatedRef[extra] { new_sha = "newSha" => value default, old_sha =
+        "oldSha" => value default, ref_ = "ref" => value required, }
+    );
     impl WebhookUpdatedRef {
         pub fn builder() -> builder::WebhookUpdatedRef {
             Default::default()
@@ -5058,83 +2301,10 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         #[serde(flatten)]
         pub extra: UnknownFields,
     }
-    impl<'de> ::serde::Deserialize<'de> for WebhookUrls {
-        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
-        where
-            D: ::serde::Deserializer<'de>,
-        {
-            #[derive(Clone, Copy)]
-            enum Field {
-                Field0,
-                Field1,
-            }
-            fn field(key: &str) -> ::std::option::Option<Field> {
-                match key {
-                    "api" => ::std::option::Option::Some(Field::Field0),
-                    "web" => ::std::option::Option::Some(Field::Field1),
-                    _ => ::std::option::Option::None,
-                }
-            }
-            struct Visitor;
-            impl<'de> ::serde::de::Visitor<'de> for Visitor {
-                type Value = WebhookUrls;
-                fn expecting(
-                    &self,
-                    formatter: &mut ::std::fmt::Formatter<'_>,
-                ) -> ::std::fmt::Result {
-                    formatter.write_str("struct WebhookUrls")
-                }
-                fn visit_map<A>(
-                    self,
-                    mut map: A,
-                ) -> ::std::result::Result<WebhookUrls, A::Error>
-                where
-                    A: ::serde::de::MapAccess<'de>,
-                {
-                    let mut field_0: ::std::option::Option<
-                        ::std::option::Option<::std::string::String>,
-                    > = ::std::option::Option::None;
-                    let mut field_1: ::std::option::Option<
-                        ::std::option::Option<::std::string::String>,
-                    > = ::std::option::Option::None;
-                    let mut extra = UnknownFields::new();
-                    while let ::std::option::Option::Some(key) = map
-                        .next_key_seed(OpenKeySeed(field))?
-                    {
-                        match key {
-                            OpenKey::Known(Field::Field0) => {
-                                vacant::<A::Error, _>(&field_0, "api")?;
-                                field_0 = ::std::option::Option::Some(
-                                    ::std::option::Option::Some(
-                                        map.next_value::<::std::string::String>()?,
-                                    ),
-                                );
-                            }
-                            OpenKey::Known(Field::Field1) => {
-                                vacant::<A::Error, _>(&field_1, "web")?;
-                                field_1 = ::std::option::Option::Some(
-                                    ::std::option::Option::Some(
-                                        map.next_value::<::std::string::String>()?,
-                                    ),
-                                );
-                            }
-                            OpenKey::Unknown(key) => {
-                                vacant_unknown::<A::Error>(&extra, &key)?;
-                                let value = map.next_value()?;
-                                extra.insert(key, value);
-                            }
-                        }
-                    }
-                    ::std::result::Result::Ok(WebhookUrls {
-                        api: field_0.unwrap_or_default(),
-                        web: field_1.unwrap_or_default(),
-                        extra,
-                    })
-                }
-            }
-            deserializer.deserialize_map(Visitor)
-        }
-    }
+    decode_object!(
+        WebhookUrls[extra] { api = "api" => present default, web = "web" => present
+        default, }
+    );
     impl WebhookUrls {
         pub fn builder() -> builder::WebhookUrls {
             Default::default()
@@ -12000,421 +9170,6 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
                     ::std::option::Option::None => OpenKey::Unknown(key),
                 },
             )
-        }
-    }
-    impl DiscussionStatus {
-        /// The value as it is sent on the wire.
-        pub fn as_str(&self) -> &str {
-            match self {
-                Self::Draft => "draft",
-                Self::Open => "open",
-                Self::Closed => "closed",
-                Self::Merged => "merged",
-                Self::Unknown(value) => value,
-            }
-        }
-    }
-    impl ::std::fmt::Display for DiscussionStatus {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            f.write_str(self.as_str())
-        }
-    }
-    impl<'de> ::serde::Deserialize<'de> for DiscussionStatus {
-        fn deserialize<D: ::serde::Deserializer<'de>>(
-            deserializer: D,
-        ) -> ::std::result::Result<Self, D::Error> {
-            struct Visitor;
-            impl<'de> ::serde::de::Visitor<'de> for Visitor {
-                type Value = DiscussionStatus;
-                fn expecting(
-                    &self,
-                    f: &mut ::std::fmt::Formatter<'_>,
-                ) -> ::std::fmt::Result {
-                    f.write_str("a `DiscussionStatus` string")
-                }
-                fn visit_str<E: ::serde::de::Error>(
-                    self,
-                    value: &str,
-                ) -> ::std::result::Result<DiscussionStatus, E> {
-                    const VARIANTS: &[&str] = &["draft", "open", "closed", "merged"];
-                    match value {
-                        "draft" => Ok(DiscussionStatus::Draft),
-                        "open" => Ok(DiscussionStatus::Open),
-                        "closed" => Ok(DiscussionStatus::Closed),
-                        "merged" => Ok(DiscussionStatus::Merged),
-                        _ if super::decoding::is_strict() => {
-                            Err(E::unknown_variant(value, VARIANTS))
-                        }
-                        _ => Ok(DiscussionStatus::Unknown(value.to_owned())),
-                    }
-                }
-            }
-            deserializer.deserialize_str(Visitor)
-        }
-    }
-    impl Flavor {
-        /// The value as it is sent on the wire.
-        pub fn as_str(&self) -> &str {
-            match self {
-                Self::CpuBasic => "cpu-basic",
-                Self::CpuUpgrade => "cpu-upgrade",
-                Self::CpuPerformance => "cpu-performance",
-                Self::CpuXl => "cpu-xl",
-                Self::Sprx8 => "sprx8",
-                Self::ZeroA10g => "zero-a10g",
-                Self::T4Small => "t4-small",
-                Self::T4Medium => "t4-medium",
-                Self::L4x1 => "l4x1",
-                Self::L4x4 => "l4x4",
-                Self::L40sx1 => "l40sx1",
-                Self::L40sx4 => "l40sx4",
-                Self::L40sx8 => "l40sx8",
-                Self::A10gSmall => "a10g-small",
-                Self::A10gLarge => "a10g-large",
-                Self::A10gLargex2 => "a10g-largex2",
-                Self::A10gLargex4 => "a10g-largex4",
-                Self::A100Large => "a100-large",
-                Self::A100x4 => "a100x4",
-                Self::A100x8 => "a100x8",
-                Self::H200 => "h200",
-                Self::H200x2 => "h200x2",
-                Self::H200x4 => "h200x4",
-                Self::H200x8 => "h200x8",
-                Self::RtxPro6000 => "rtx-pro-6000",
-                Self::RtxPro6000x2 => "rtx-pro-6000x2",
-                Self::RtxPro6000x4 => "rtx-pro-6000x4",
-                Self::RtxPro6000x8 => "rtx-pro-6000x8",
-                Self::Inf2x6 => "inf2x6",
-                Self::Unknown(value) => value,
-            }
-        }
-    }
-    impl ::std::fmt::Display for Flavor {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            f.write_str(self.as_str())
-        }
-    }
-    impl<'de> ::serde::Deserialize<'de> for Flavor {
-        fn deserialize<D: ::serde::Deserializer<'de>>(
-            deserializer: D,
-        ) -> ::std::result::Result<Self, D::Error> {
-            struct Visitor;
-            impl<'de> ::serde::de::Visitor<'de> for Visitor {
-                type Value = Flavor;
-                fn expecting(
-                    &self,
-                    f: &mut ::std::fmt::Formatter<'_>,
-                ) -> ::std::fmt::Result {
-                    f.write_str("a `Flavor` string")
-                }
-                fn visit_str<E: ::serde::de::Error>(
-                    self,
-                    value: &str,
-                ) -> ::std::result::Result<Flavor, E> {
-                    const VARIANTS: &[&str] = &[
-                        "cpu-basic",
-                        "cpu-upgrade",
-                        "cpu-performance",
-                        "cpu-xl",
-                        "sprx8",
-                        "zero-a10g",
-                        "t4-small",
-                        "t4-medium",
-                        "l4x1",
-                        "l4x4",
-                        "l40sx1",
-                        "l40sx4",
-                        "l40sx8",
-                        "a10g-small",
-                        "a10g-large",
-                        "a10g-largex2",
-                        "a10g-largex4",
-                        "a100-large",
-                        "a100x4",
-                        "a100x8",
-                        "h200",
-                        "h200x2",
-                        "h200x4",
-                        "h200x8",
-                        "rtx-pro-6000",
-                        "rtx-pro-6000x2",
-                        "rtx-pro-6000x4",
-                        "rtx-pro-6000x8",
-                        "inf2x6",
-                    ];
-                    match value {
-                        "cpu-basic" => Ok(Flavor::CpuBasic),
-                        "cpu-upgrade" => Ok(Flavor::CpuUpgrade),
-                        "cpu-performance" => Ok(Flavor::CpuPerformance),
-                        "cpu-xl" => Ok(Flavor::CpuXl),
-                        "sprx8" => Ok(Flavor::Sprx8),
-                        "zero-a10g" => Ok(Flavor::ZeroA10g),
-                        "t4-small" => Ok(Flavor::T4Small),
-                        "t4-medium" => Ok(Flavor::T4Medium),
-                        "l4x1" => Ok(Flavor::L4x1),
-                        "l4x4" => Ok(Flavor::L4x4),
-                        "l40sx1" => Ok(Flavor::L40sx1),
-                        "l40sx4" => Ok(Flavor::L40sx4),
-                        "l40sx8" => Ok(Flavor::L40sx8),
-                        "a10g-small" => Ok(Flavor::A10gSmall),
-                        "a10g-large" => Ok(Flavor::A10gLarge),
-                        "a10g-largex2" => Ok(Flavor::A10gLargex2),
-                        "a10g-largex4" => Ok(Flavor::A10gLargex4),
-                        "a100-large" => Ok(Flavor::A100Large),
-                        "a100x4" => Ok(Flavor::A100x4),
-                        "a100x8" => Ok(Flavor::A100x8),
-                        "h200" => Ok(Flavor::H200),
-                        "h200x2" => Ok(Flavor::H200x2),
-                        "h200x4" => Ok(Flavor::H200x4),
-                        "h200x8" => Ok(Flavor::H200x8),
-                        "rtx-pro-6000" => Ok(Flavor::RtxPro6000),
-                        "rtx-pro-6000x2" => Ok(Flavor::RtxPro6000x2),
-                        "rtx-pro-6000x4" => Ok(Flavor::RtxPro6000x4),
-                        "rtx-pro-6000x8" => Ok(Flavor::RtxPro6000x8),
-                        "inf2x6" => Ok(Flavor::Inf2x6),
-                        _ if super::decoding::is_strict() => {
-                            Err(E::unknown_variant(value, VARIANTS))
-                        }
-                        _ => Ok(Flavor::Unknown(value.to_owned())),
-                    }
-                }
-            }
-            deserializer.deserialize_str(Visitor)
-        }
-    }
-    impl JobStage {
-        /// The value as it is sent on the wire.
-        pub fn as_str(&self) -> &str {
-            match self {
-                Self::Completed => "COMPLETED",
-                Self::Canceled => "CANCELED",
-                Self::Error => "ERROR",
-                Self::Deleted => "DELETED",
-                Self::Running => "RUNNING",
-                Self::Scheduling => "SCHEDULING",
-                Self::Unknown(value) => value,
-            }
-        }
-    }
-    impl ::std::fmt::Display for JobStage {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            f.write_str(self.as_str())
-        }
-    }
-    impl<'de> ::serde::Deserialize<'de> for JobStage {
-        fn deserialize<D: ::serde::Deserializer<'de>>(
-            deserializer: D,
-        ) -> ::std::result::Result<Self, D::Error> {
-            struct Visitor;
-            impl<'de> ::serde::de::Visitor<'de> for Visitor {
-                type Value = JobStage;
-                fn expecting(
-                    &self,
-                    f: &mut ::std::fmt::Formatter<'_>,
-                ) -> ::std::fmt::Result {
-                    f.write_str("a `JobStage` string")
-                }
-                fn visit_str<E: ::serde::de::Error>(
-                    self,
-                    value: &str,
-                ) -> ::std::result::Result<JobStage, E> {
-                    const VARIANTS: &[&str] = &[
-                        "COMPLETED",
-                        "CANCELED",
-                        "ERROR",
-                        "DELETED",
-                        "RUNNING",
-                        "SCHEDULING",
-                    ];
-                    match value {
-                        "COMPLETED" => Ok(JobStage::Completed),
-                        "CANCELED" => Ok(JobStage::Canceled),
-                        "ERROR" => Ok(JobStage::Error),
-                        "DELETED" => Ok(JobStage::Deleted),
-                        "RUNNING" => Ok(JobStage::Running),
-                        "SCHEDULING" => Ok(JobStage::Scheduling),
-                        _ if super::decoding::is_strict() => {
-                            Err(E::unknown_variant(value, VARIANTS))
-                        }
-                        _ => Ok(JobStage::Unknown(value.to_owned())),
-                    }
-                }
-            }
-            deserializer.deserialize_str(Visitor)
-        }
-    }
-    impl RepoType {
-        /// The value as it is sent on the wire.
-        pub fn as_str(&self) -> &str {
-            match self {
-                Self::Dataset => "dataset",
-                Self::Model => "model",
-                Self::Space => "space",
-                Self::Bucket => "bucket",
-                Self::Kernel => "kernel",
-                Self::Container => "container",
-                Self::Unknown(value) => value,
-            }
-        }
-    }
-    impl ::std::fmt::Display for RepoType {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            f.write_str(self.as_str())
-        }
-    }
-    impl<'de> ::serde::Deserialize<'de> for RepoType {
-        fn deserialize<D: ::serde::Deserializer<'de>>(
-            deserializer: D,
-        ) -> ::std::result::Result<Self, D::Error> {
-            struct Visitor;
-            impl<'de> ::serde::de::Visitor<'de> for Visitor {
-                type Value = RepoType;
-                fn expecting(
-                    &self,
-                    f: &mut ::std::fmt::Formatter<'_>,
-                ) -> ::std::fmt::Result {
-                    f.write_str("a `RepoType` string")
-                }
-                fn visit_str<E: ::serde::de::Error>(
-                    self,
-                    value: &str,
-                ) -> ::std::result::Result<RepoType, E> {
-                    const VARIANTS: &[&str] = &[
-                        "dataset",
-                        "model",
-                        "space",
-                        "bucket",
-                        "kernel",
-                        "container",
-                    ];
-                    match value {
-                        "dataset" => Ok(RepoType::Dataset),
-                        "model" => Ok(RepoType::Model),
-                        "space" => Ok(RepoType::Space),
-                        "bucket" => Ok(RepoType::Bucket),
-                        "kernel" => Ok(RepoType::Kernel),
-                        "container" => Ok(RepoType::Container),
-                        _ if super::decoding::is_strict() => {
-                            Err(E::unknown_variant(value, VARIANTS))
-                        }
-                        _ => Ok(RepoType::Unknown(value.to_owned())),
-                    }
-                }
-            }
-            deserializer.deserialize_str(Visitor)
-        }
-    }
-    impl WatchedType {
-        /// The value as it is sent on the wire.
-        pub fn as_str(&self) -> &str {
-            match self {
-                Self::Dataset => "dataset",
-                Self::Model => "model",
-                Self::Space => "space",
-                Self::Bucket => "bucket",
-                Self::Kernel => "kernel",
-                Self::Container => "container",
-                Self::User => "user",
-                Self::Org => "org",
-                Self::Unknown(value) => value,
-            }
-        }
-    }
-    impl ::std::fmt::Display for WatchedType {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            f.write_str(self.as_str())
-        }
-    }
-    impl<'de> ::serde::Deserialize<'de> for WatchedType {
-        fn deserialize<D: ::serde::Deserializer<'de>>(
-            deserializer: D,
-        ) -> ::std::result::Result<Self, D::Error> {
-            struct Visitor;
-            impl<'de> ::serde::de::Visitor<'de> for Visitor {
-                type Value = WatchedType;
-                fn expecting(
-                    &self,
-                    f: &mut ::std::fmt::Formatter<'_>,
-                ) -> ::std::fmt::Result {
-                    f.write_str("a `WatchedType` string")
-                }
-                fn visit_str<E: ::serde::de::Error>(
-                    self,
-                    value: &str,
-                ) -> ::std::result::Result<WatchedType, E> {
-                    const VARIANTS: &[&str] = &[
-                        "dataset",
-                        "model",
-                        "space",
-                        "bucket",
-                        "kernel",
-                        "container",
-                        "user",
-                        "org",
-                    ];
-                    match value {
-                        "dataset" => Ok(WatchedType::Dataset),
-                        "model" => Ok(WatchedType::Model),
-                        "space" => Ok(WatchedType::Space),
-                        "bucket" => Ok(WatchedType::Bucket),
-                        "kernel" => Ok(WatchedType::Kernel),
-                        "container" => Ok(WatchedType::Container),
-                        "user" => Ok(WatchedType::User),
-                        "org" => Ok(WatchedType::Org),
-                        _ if super::decoding::is_strict() => {
-                            Err(E::unknown_variant(value, VARIANTS))
-                        }
-                        _ => Ok(WatchedType::Unknown(value.to_owned())),
-                    }
-                }
-            }
-            deserializer.deserialize_str(Visitor)
-        }
-    }
-    impl WebhookDomain {
-        /// The value as it is sent on the wire.
-        pub fn as_str(&self) -> &str {
-            match self {
-                Self::Repo => "repo",
-                Self::Discussion => "discussion",
-                Self::Unknown(value) => value,
-            }
-        }
-    }
-    impl ::std::fmt::Display for WebhookDomain {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            f.write_str(self.as_str())
-        }
-    }
-    impl<'de> ::serde::Deserialize<'de> for WebhookDomain {
-        fn deserialize<D: ::serde::Deserializer<'de>>(
-            deserializer: D,
-        ) -> ::std::result::Result<Self, D::Error> {
-            struct Visitor;
-            impl<'de> ::serde::de::Visitor<'de> for Visitor {
-                type Value = WebhookDomain;
-                fn expecting(
-                    &self,
-                    f: &mut ::std::fmt::Formatter<'_>,
-                ) -> ::std::fmt::Result {
-                    f.write_str("a `WebhookDomain` string")
-                }
-                fn visit_str<E: ::serde::de::Error>(
-                    self,
-                    value: &str,
-                ) -> ::std::result::Result<WebhookDomain, E> {
-                    const VARIANTS: &[&str] = &["repo", "discussion"];
-                    match value {
-                        "repo" => Ok(WebhookDomain::Repo),
-                        "discussion" => Ok(WebhookDomain::Discussion),
-                        _ if super::decoding::is_strict() => {
-                            Err(E::unknown_variant(value, VARIANTS))
-                        }
-                        _ => Ok(WebhookDomain::Unknown(value.to_owned())),
-                    }
-                }
-            }
-            deserializer.deserialize_str(Visitor)
         }
     }
     /// A 24-character lowercase hexadecimal identifier.

@@ -26,7 +26,7 @@
 use std::collections::BTreeSet;
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::quote;
 use syn::punctuated::Punctuated;
 
 use crate::Error;
@@ -63,6 +63,7 @@ pub(super) fn decode_open_objects_in_one_pass(
         }
     }
     if any {
+        rewritten.splice(0..0, parse_items(decoder_macro())?);
         rewritten.extend(parse_items(shared_items())?);
     }
     for item in &mut rewritten {
@@ -175,7 +176,6 @@ fn parse_items(tokens: TokenStream) -> Result<Vec<syn::Item>, Error> {
 /// How one known field decodes, read from its serde attributes.
 struct KnownField {
     ident: syn::Ident,
-    ty: syn::Type,
     wire: String,
     /// `deserialize_with = "deserialize_present"`: a present value must decode as the inner type.
     present: bool,
@@ -319,7 +319,6 @@ fn known_field(field: &syn::Field) -> Result<KnownField, String> {
     Ok(KnownField {
         wire: super::wire_name(field),
         ident,
-        ty: field.ty.clone(),
         present,
         missing,
     })
@@ -371,110 +370,118 @@ fn drop_derived_deserialize(structure: &mut syn::ItemStruct) -> Result<(), Strin
     }
 }
 
-/// The `Deserialize` impl of one open object (unknown keys into `extra`) or tolerant closed
-/// object (no `extra`: unknown keys refused when strict, skipped otherwise).
+/// The invocation of `decode_object!` (see [`decoder_macro`]) for one open object (unknown keys
+/// into `extra`) or tolerant closed object (no `extra`: unknown keys refused when strict,
+/// skipped otherwise). Field types are not restated: the macro's slots take them from the
+/// struct by inference.
 fn decoder(name: &syn::Ident, extra: Option<&syn::Ident>, known: &[KnownField]) -> TokenStream {
-    let expecting = format!("struct {name}");
-    let variants: Vec<syn::Ident> = (0..known.len())
-        .map(|index| format_ident!("Field{index}"))
-        .collect();
-    let slots: Vec<syn::Ident> = (0..known.len())
-        .map(|index| format_ident!("field_{index}"))
-        .collect();
-    let wires: Vec<&str> = known.iter().map(|field| field.wire.as_str()).collect();
-    let slot_types = known.iter().map(|field| &field.ty);
-    let reads = known
-        .iter()
-        .map(|field| match (field.present, option_inner(&field.ty)) {
-            (true, Some(inner)) => {
-                quote! { ::std::option::Option::Some(map.next_value::<#inner>()?) }
-            }
-            _ => quote! { map.next_value()? },
-        });
-    let values = known.iter().zip(&slots).map(|(field, slot)| {
+    let fields = known.iter().map(|field| {
         let ident = &field.ident;
         let wire = &field.wire;
-        match &field.missing {
-            Missing::Default => quote! { #ident: #slot.unwrap_or_default() },
-            Missing::DefaultWith(path) => quote! { #ident: #slot.unwrap_or_else(#path) },
-            Missing::Refused => quote! { #ident: required::<A::Error, _>(#slot, #wire)? },
-        }
+        let read = if field.present {
+            quote!(present)
+        } else {
+            quote!(value)
+        };
+        let missing = match &field.missing {
+            Missing::Default => quote!(default),
+            Missing::DefaultWith(path) => quote!(default_with(#path)),
+            Missing::Refused => quote!(required),
+        };
+        quote! { #ident = #wire => #read #missing, }
     });
-    // With no known fields, `Field` has no variants and a known key cannot occur.
-    let no_known_arm = known
-        .is_empty()
-        .then(|| quote! { OpenKey::Known(field) => match field {}, });
-    let (extra_slot, extra_value, unknown_arm) = match extra {
-        Some(extra) => (
-            quote! { let mut #extra = UnknownFields::new(); },
-            quote! { #extra },
-            quote! {
-                vacant_unknown::<A::Error>(&#extra, &key)?;
-                let value = map.next_value()?;
-                #extra.insert(key, value);
-            },
-        ),
-        None => (
-            quote! {},
-            quote! {},
-            quote! {
-                if super::decoding::is_strict() {
-                    const FIELDS: &[&str] = &[#(#wires),*];
-                    return ::std::result::Result::Err(<A::Error as ::serde::de::Error>::unknown_field(&key, FIELDS));
-                }
-                map.next_value::<::serde::de::IgnoredAny>()?;
-            },
-        ),
-    };
     quote! {
-        impl<'de> ::serde::Deserialize<'de> for #name {
-            fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
-            where
-                D: ::serde::Deserializer<'de>,
-            {
-                #[derive(Clone, Copy)]
-                enum Field { #(#variants),* }
+        decode_object!(#name [#extra] { #(#fields)* });
+    }
+}
 
-                fn field(key: &str) -> ::std::option::Option<Field> {
-                    match key {
-                        #(#wires => ::std::option::Option::Some(Field::#variants),)*
-                        _ => ::std::option::Option::None,
-                    }
-                }
-
-                struct Visitor;
-
-                impl<'de> ::serde::de::Visitor<'de> for Visitor {
-                    type Value = #name;
-
-                    fn expecting(&self, formatter: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-                        formatter.write_str(#expecting)
-                    }
-
-                    fn visit_map<A>(self, mut map: A) -> ::std::result::Result<#name, A::Error>
+/// `decode_object!`, the one-pass `Deserialize` every rewritten struct invokes, defined once at
+/// the start of `types` (a `macro_rules!` is visible only below its definition).
+///
+/// `decode_object!(Name [extra] { field = "wire" => read missing, ... })`: `[extra]` names the
+/// field that keeps unknown properties, `[]` means a closed object; `read` is `value`, or
+/// `present` for a `deserialize_present` field (a present value must decode as the inner type,
+/// `null` included); `missing` is `required` (serde's "missing field"), `default` or
+/// `default_with(path)`. Slots are typed by inference from the struct's fields, so an
+/// invocation never restates a type.
+fn decoder_macro() -> TokenStream {
+    quote! {
+        macro_rules! decode_object {
+            ($name:ident [$($extra:ident)?] {
+                $($field:ident = $wire:literal => $read:ident $missing:ident $(($default:path))?,)*
+            }) => {
+                impl<'de> ::serde::Deserialize<'de> for $name {
+                    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
                     where
-                        A: ::serde::de::MapAccess<'de>,
+                        D: ::serde::Deserializer<'de>,
                     {
-                        #(let mut #slots: ::std::option::Option<#slot_types> = ::std::option::Option::None;)*
-                        #extra_slot
-                        while let ::std::option::Option::Some(key) = map.next_key_seed(OpenKeySeed(field))? {
+                        #[allow(non_camel_case_types)]
+                        #[derive(Clone, Copy)]
+                        enum Field { $($field),* }
+
+                        fn field(key: &str) -> ::std::option::Option<Field> {
                             match key {
-                                #(OpenKey::Known(Field::#variants) => {
-                                    vacant::<A::Error, _>(&#slots, #wires)?;
-                                    #slots = ::std::option::Option::Some(#reads);
-                                })*
-                                #no_known_arm
-                                OpenKey::Unknown(key) => {
-                                    #unknown_arm
-                                }
+                                $($wire => ::std::option::Option::Some(Field::$field),)*
+                                _ => ::std::option::Option::None,
                             }
                         }
-                        ::std::result::Result::Ok(#name { #(#values,)* #extra_value })
+
+                        struct Visitor;
+
+                        impl<'de> ::serde::de::Visitor<'de> for Visitor {
+                            type Value = $name;
+
+                            fn expecting(&self, formatter: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                                formatter.write_str(::std::concat!("struct ", ::std::stringify!($name)))
+                            }
+
+                            fn visit_map<A>(self, mut map: A) -> ::std::result::Result<$name, A::Error>
+                            where
+                                A: ::serde::de::MapAccess<'de>,
+                            {
+                                $(let mut $field = ::std::option::Option::None;)*
+                                $(let mut $extra = UnknownFields::new();)?
+                                while let ::std::option::Option::Some(key) = map.next_key_seed(OpenKeySeed(field))? {
+                                    match key {
+                                        OpenKey::Known(known) => match known {
+                                            $(Field::$field => {
+                                                vacant::<A::Error, _>(&$field, $wire)?;
+                                                $field = ::std::option::Option::Some(decode_object!(@read map $read));
+                                            })*
+                                        },
+                                        OpenKey::Unknown(key) => {
+                                            decode_object!(@unknown map key [$($extra)?] [$($wire),*]);
+                                        }
+                                    }
+                                }
+                                ::std::result::Result::Ok($name {
+                                    $($field: decode_object!(@missing $field $wire $missing $(($default))?),)*
+                                    $($extra)?
+                                })
+                            }
+                        }
+
+                        deserializer.deserialize_map(Visitor)
                     }
                 }
-
-                deserializer.deserialize_map(Visitor)
-            }
+            };
+            (@read $map:ident value) => { $map.next_value()? };
+            (@read $map:ident present) => { ::std::option::Option::Some($map.next_value()?) };
+            (@missing $slot:ident $wire:literal required) => { required::<A::Error, _>($slot, $wire)? };
+            (@missing $slot:ident $wire:literal default) => { $slot.unwrap_or_default() };
+            (@missing $slot:ident $wire:literal default_with($default:path)) => { $slot.unwrap_or_else($default) };
+            (@unknown $map:ident $key:ident [$extra:ident] [$($wire:literal),*]) => {
+                vacant_unknown::<A::Error>(&$extra, &$key)?;
+                let value = $map.next_value()?;
+                $extra.insert($key, value);
+            };
+            (@unknown $map:ident $key:ident [] [$($wire:literal),*]) => {
+                if super::decoding::is_strict() {
+                    const FIELDS: &[&str] = &[$($wire),*];
+                    return ::std::result::Result::Err(<A::Error as ::serde::de::Error>::unknown_field(&$key, FIELDS));
+                }
+                $map.next_value::<::serde::de::IgnoredAny>()?;
+            };
         }
     }
 }
@@ -642,21 +649,32 @@ mod tests {
             pub struct Open {
                 #[serde(rename = "type")]
                 pub type_: ::std::string::String,
+                #[serde(default = "defaults::open_count")]
+                pub count: u64,
+                #[serde(default, deserialize_with = "deserialize_present")]
+                pub note: ::std::option::Option<::std::string::String>,
                 #[serde(flatten)]
                 pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
             }
         })
         .unwrap();
+        let items: Vec<String> = types.iter().map(tokens).collect();
+        assert!(
+            items[0].starts_with("macro_rules ! decode_object"),
+            "the macro comes first, before any use: {}",
+            items[0]
+        );
         assert_eq!(
-            derives(&types[0]),
+            derives(&types[1]),
             "# [derive (:: serde :: Serialize , Clone)]"
         );
-        let rest: Vec<String> = types[1..].iter().map(tokens).collect();
-        assert!(rest[0].starts_with("impl < 'de > :: serde :: Deserialize < 'de > for Open"));
-        assert!(
-            rest[0].contains("\"type\" => :: std :: option :: Option :: Some (Field :: Field0)")
+        assert_eq!(
+            items[2],
+            "decode_object ! (Open [extra] { type_ = \"type\" => value required , \
+             count = \"count\" => value default_with (defaults :: open_count) , \
+             note = \"note\" => present default , }) ;"
         );
-        assert!(rest.iter().any(|item| item.contains("struct OpenKeySeed")));
+        assert!(items.iter().any(|item| item.contains("struct OpenKeySeed")));
     }
 
     #[test]
@@ -667,19 +685,16 @@ mod tests {
             pub struct Tolerant { pub id: ::std::string::String }
         })
         .unwrap();
-        let structure = tokens(&types[0]);
+        let structure = tokens(&types[1]);
         assert!(!structure.contains("deny_unknown_fields"), "{structure}");
         assert!(
             structure.contains("Closed: strict decoding refuses"),
             "{structure}"
         );
-        let decoder = tokens(&types[1]);
-        assert!(
-            decoder.contains("super :: decoding :: is_strict ()"),
-            "{decoder}"
+        assert_eq!(
+            tokens(&types[2]),
+            "decode_object ! (Tolerant [] { id = \"id\" => value required , }) ;"
         );
-        assert!(decoder.contains("IgnoredAny"), "{decoder}");
-        assert!(!decoder.contains("extra"), "{decoder}");
 
         // A closed object only requests use keeps its derive, and with it its strictness.
         let types = run(syn::parse_quote! {

@@ -20,7 +20,7 @@
 //! strict and get no `Unknown` variant, so a request cannot carry one), the `decoding` module,
 //! and the rewrite of typify's string enums.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -91,25 +91,26 @@ pub(crate) fn decoding_module() -> TokenStream {
     }
 }
 
-/// Gives every string enum typify emitted for a tolerant schema an `Unknown(String)` variant:
-/// `Deserialize` is emitted (unknown values are kept, or refused when strict) and `Display` is
-/// emitted again over `as_str`; `Serialize` stays derived, with `Unknown` untagged. The enum
-/// becomes `#[non_exhaustive]` (a new value must not break a user's exhaustive `match`) and
-/// loses `Copy` (it may hold a `String`). `FromStr` stays typify's: it builds values to send,
-/// so it accepts only the listed ones.
-pub(crate) fn make_string_enums_tolerant(
+/// Rewrites every string enum typify emitted (unit variants, derived `Deserialize`) into one
+/// invocation of `string_enum!` (see [`string_enum_macro`]), which stands in for typify's
+/// `Display`, `FromStr` and `TryFrom<&str>`/`TryFrom<String>` (same behaviour, same error) and
+/// adds `as_str`. An enum of a tolerant schema also gets an `Unknown(String)` variant:
+/// `Deserialize` is emitted (unknown values are kept, or refused when strict); `Serialize` stays
+/// derived, with `Unknown` untagged. It becomes `#[non_exhaustive]` (a new value must not break
+/// a user's exhaustive `match`) and loses `Copy` (it may hold a `String`). `FromStr` accepts only
+/// the listed values either way: it builds values to send.
+pub(crate) fn emit_string_enums(
     types: &mut Vec<syn::Item>,
     is_tolerant: impl Fn(&str) -> bool,
 ) -> Result<(), Error> {
     let mut rewritten_names = BTreeSet::new();
-    let mut new_items = Vec::new();
-    for item in types.iter_mut() {
+    let mut invocations = BTreeMap::new();
+    for (index, item) in types.iter_mut().enumerate() {
         let syn::Item::Enum(enumeration) = item else {
             continue;
         };
         let name = enumeration.ident.to_string();
-        if !is_tolerant(&name)
-            || enumeration.variants.is_empty()
+        if enumeration.variants.is_empty()
             || !enumeration
                 .variants
                 .iter()
@@ -118,91 +119,186 @@ pub(crate) fn make_string_enums_tolerant(
         {
             continue;
         }
+        let tolerant = is_tolerant(&name);
         let refuse = |what: &str| Error::Mismatch(format!("string enum `{name}`: {what}"));
-        if enumeration.variants.iter().any(|v| v.ident == "Unknown") {
-            return Err(refuse(
-                "a listed value is named `Unknown`, the name of the variant for unlisted values",
-            ));
-        }
         let mut idents = Vec::new();
         let mut wires = Vec::new();
         for variant in &enumeration.variants {
             wires.push(super::wire_name_of(&variant.attrs, &variant.ident));
             idents.push(variant.ident.clone());
         }
-        retain_derives(&mut enumeration.attrs, |derive| {
-            derive != "Deserialize" && derive != "Copy"
-        })
-        .map_err(|error| refuse(&error))?;
-        enumeration.attrs.push(syn::parse_quote!(#[non_exhaustive]));
-        enumeration.variants.push(syn::parse_quote! {
-            /// A value this client's spec does not list, as the hub sent it (a newer hub may
-            /// add values). Strict decoding and requests refuse it.
-            #[serde(untagged)]
-            Unknown(::std::string::String)
-        });
+        if tolerant {
+            if idents.iter().any(|ident| ident == "Unknown") {
+                return Err(refuse(
+                    "a listed value is named `Unknown`, the name of the variant for unlisted values",
+                ));
+            }
+            retain_derives(&mut enumeration.attrs, |derive| {
+                derive != "Deserialize" && derive != "Copy"
+            })
+            .map_err(|error| refuse(&error))?;
+            enumeration.attrs.push(syn::parse_quote!(#[non_exhaustive]));
+            enumeration.variants.push(syn::parse_quote! {
+                /// A value this client's spec does not list, as the hub sent it (a newer hub may
+                /// add values). Strict decoding and requests refuse it.
+                #[serde(untagged)]
+                Unknown(::std::string::String)
+            });
+        }
         let ident = &enumeration.ident;
-        let expecting = format!("a `{name}` string");
-        new_items.push(quote! {
-            impl #ident {
-                /// The value as it is sent on the wire.
-                pub fn as_str(&self) -> &str {
-                    match self {
-                        #(Self::#idents => #wires,)*
-                        Self::Unknown(value) => value,
-                    }
-                }
-            }
-            impl ::std::fmt::Display for #ident {
-                fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-                    f.write_str(self.as_str())
-                }
-            }
-            impl<'de> ::serde::Deserialize<'de> for #ident {
-                fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
-                    struct Visitor;
-                    impl<'de> ::serde::de::Visitor<'de> for Visitor {
-                        type Value = #ident;
-                        fn expecting(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-                            f.write_str(#expecting)
-                        }
-                        fn visit_str<E: ::serde::de::Error>(self, value: &str) -> ::std::result::Result<#ident, E> {
-                            const VARIANTS: &[&str] = &[#(#wires),*];
-                            match value {
-                                #(#wires => Ok(#ident::#idents),)*
-                                _ if super::decoding::is_strict() => Err(E::unknown_variant(value, VARIANTS)),
-                                _ => Ok(#ident::Unknown(value.to_owned())),
-                            }
-                        }
-                    }
-                    deserializer.deserialize_str(Visitor)
-                }
-            }
-        });
+        let mode = if tolerant {
+            quote!(tolerant)
+        } else {
+            quote!(strict)
+        };
+        invocations.insert(
+            index,
+            quote! {
+                string_enum!(#ident [#mode] { #(#idents = #wires,)* });
+            },
+        );
         rewritten_names.insert(name);
     }
-    // typify's `Display` matches every listed value and no `Unknown`: it gives way to the one
-    // emitted above.
-    types.retain(|item| match item {
-        syn::Item::Impl(block) => {
-            !(block
-                .trait_
-                .as_ref()
-                .and_then(|(_, path, _)| path.segments.last())
-                .is_some_and(|last| last.ident == "Display")
-                && self_type_name(&block.self_ty)
-                    .is_some_and(|name| rewritten_names.contains(&name)))
-        }
-        _ => true,
-    });
-    for tokens in new_items {
-        types.extend(
-            syn::parse2::<syn::File>(tokens)
-                .map_err(|error| Error::Syntax(format!("tolerant enum: {error}")))?
-                .items,
-        );
+    if invocations.is_empty() {
+        return Ok(());
     }
+    let parse = |tokens: TokenStream| {
+        syn::parse2::<syn::File>(tokens)
+            .map(|file| file.items)
+            .map_err(|error| Error::Syntax(format!("string enum: {error}")))
+    };
+    // Each invocation goes right after its enum, where a reader looks for it; typify's
+    // conversions of these enums give way to the macro's.
+    let mut rewritten = parse(string_enum_macro())?;
+    for (index, item) in std::mem::take(types).into_iter().enumerate() {
+        let replaced = match &item {
+            syn::Item::Impl(block) => {
+                self_type_name(&block.self_ty).is_some_and(|name| rewritten_names.contains(&name))
+                    && block
+                        .trait_
+                        .as_ref()
+                        .is_some_and(|(_, path, _)| is_typify_string_conversion(path))
+            }
+            _ => false,
+        };
+        if !replaced {
+            rewritten.push(item);
+        }
+        if let Some(invocation) = invocations.remove(&index) {
+            rewritten.extend(parse(invocation)?);
+        }
+    }
+    *types = rewritten;
     Ok(())
+}
+
+/// `Display`, `FromStr`, `TryFrom<&str>` or `TryFrom<String>`: the impls typify writes for a
+/// string enum and `string_enum!` writes instead.
+fn is_typify_string_conversion(path: &syn::Path) -> bool {
+    let Some(last) = path.segments.last() else {
+        return false;
+    };
+    match last.ident.to_string().as_str() {
+        "Display" | "FromStr" => true,
+        "TryFrom" => {
+            let argument = match &last.arguments {
+                syn::PathArguments::AngleBracketed(arguments) => arguments.args.first(),
+                _ => None,
+            };
+            argument.is_some_and(|argument| {
+                let text = quote::ToTokens::to_token_stream(argument).to_string();
+                text == "& str" || text == ":: std :: string :: String"
+            })
+        }
+        _ => false,
+    }
+}
+
+/// `string_enum!`, defined once at the start of `types`:
+/// `string_enum!(Name [strict|tolerant] { Variant = "wire", ... })`. Both modes write
+/// `as_str`, `Display` over it, and typify's `FromStr` (listed values only, "invalid value"
+/// otherwise) with the two `TryFrom`s over it; `tolerant` also writes the `Deserialize` that
+/// keeps an unlisted value in `Unknown`, or refuses it inside `decoding::strict` with serde's
+/// message.
+fn string_enum_macro() -> TokenStream {
+    quote! {
+        macro_rules! string_enum {
+            ($name:ident [$mode:ident] { $($variant:ident = $wire:literal,)* }) => {
+                string_enum!(@as_str $name $mode { $($variant = $wire,)* });
+                impl ::std::fmt::Display for $name {
+                    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                        f.write_str(self.as_str())
+                    }
+                }
+                impl ::std::str::FromStr for $name {
+                    type Err = self::error::ConversionError;
+                    fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
+                        match value {
+                            $($wire => Ok(Self::$variant),)*
+                            _ => Err("invalid value".into()),
+                        }
+                    }
+                }
+                impl ::std::convert::TryFrom<&str> for $name {
+                    type Error = self::error::ConversionError;
+                    fn try_from(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
+                        value.parse()
+                    }
+                }
+                impl ::std::convert::TryFrom<::std::string::String> for $name {
+                    type Error = self::error::ConversionError;
+                    fn try_from(value: ::std::string::String) -> ::std::result::Result<Self, self::error::ConversionError> {
+                        value.parse()
+                    }
+                }
+                string_enum!(@deserialize $name $mode { $($variant = $wire,)* });
+            };
+            (@as_str $name:ident strict { $($variant:ident = $wire:literal,)* }) => {
+                impl $name {
+                    /// The value as it is sent on the wire.
+                    pub fn as_str(&self) -> &str {
+                        match self {
+                            $(Self::$variant => $wire,)*
+                        }
+                    }
+                }
+            };
+            (@as_str $name:ident tolerant { $($variant:ident = $wire:literal,)* }) => {
+                impl $name {
+                    /// The value as it is sent on the wire.
+                    pub fn as_str(&self) -> &str {
+                        match self {
+                            $(Self::$variant => $wire,)*
+                            Self::Unknown(value) => value,
+                        }
+                    }
+                }
+            };
+            (@deserialize $name:ident strict { $($variant:ident = $wire:literal,)* }) => {};
+            (@deserialize $name:ident tolerant { $($variant:ident = $wire:literal,)* }) => {
+                impl<'de> ::serde::Deserialize<'de> for $name {
+                    fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
+                        struct Visitor;
+                        impl<'de> ::serde::de::Visitor<'de> for Visitor {
+                            type Value = $name;
+                            fn expecting(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                                f.write_str(::std::concat!("a `", ::std::stringify!($name), "` string"))
+                            }
+                            fn visit_str<E: ::serde::de::Error>(self, value: &str) -> ::std::result::Result<$name, E> {
+                                const VARIANTS: &[&str] = &[$($wire),*];
+                                match value {
+                                    $($wire => Ok($name::$variant),)*
+                                    _ if super::decoding::is_strict() => Err(E::unknown_variant(value, VARIANTS)),
+                                    _ => Ok($name::Unknown(value.to_owned())),
+                                }
+                            }
+                        }
+                        deserializer.deserialize_str(Visitor)
+                    }
+                }
+            };
+        }
+    }
 }
 
 fn self_type_name(ty: &syn::Type) -> Option<String> {
@@ -326,32 +422,38 @@ mod tests {
                 pub enum RequestOnly { A }
             },
         ];
-        make_string_enums_tolerant(&mut types, |name| name == "Arch").unwrap();
+        emit_string_enums(&mut types, |name| name == "Arch").unwrap();
         let text: Vec<String> = types
             .iter()
             .map(|item| quote::ToTokens::to_token_stream(item).to_string())
             .collect();
         assert!(
-            text[0].starts_with("# [derive (:: serde :: Serialize , Clone , Debug)]"),
+            text[0].starts_with("macro_rules ! string_enum"),
             "{}",
             text[0]
         );
-        assert!(text[0].contains("Unknown (:: std :: string :: String)"));
-        assert!(text[1].contains("enum RequestOnly"), "{}", text[1]);
         assert!(
-            text[1].contains("Copy"),
-            "the request-only enum is untouched"
+            text[1].starts_with("# [derive (:: serde :: Serialize , Clone , Debug)]"),
+            "{}",
+            text[1]
+        );
+        assert!(text[1].contains("Unknown (:: std :: string :: String)"));
+        assert!(text[3].contains("enum RequestOnly"), "{}", text[3]);
+        assert!(
+            text[3].contains("Copy"),
+            "the request-only enum keeps its derives"
+        );
+        assert!(
+            !text.iter().any(|item| item.contains("Display for Arch")),
+            "typify's Display gives way to the macro's"
         );
         assert_eq!(
-            text.iter()
-                .filter(|item| item.contains("Display for Arch"))
-                .count(),
-            1,
-            "typify's Display is replaced, not duplicated"
+            text[2], "string_enum ! (Arch [tolerant] { Amd64 = \"amd64\" , }) ;",
+            "right after its enum"
         );
-        assert!(
-            text.iter()
-                .any(|item| item.contains("\"amd64\" => Ok (Arch :: Amd64)"))
+        assert_eq!(
+            text[4],
+            "string_enum ! (RequestOnly [strict] { A = \"A\" , }) ;"
         );
     }
 }
