@@ -133,14 +133,25 @@ pub fn format(file: &syn::File, header: &str) -> String {
     format!("{}\n{}", header.trim_end(), prettyplease::unparse(file))
 }
 
-/// Adds the patch items to `pub mod types`, where typify's own types are.
+/// Adds the patch items to `pub mod types`, where typify's own types are: the `macro_rules!`
+/// definitions a patch shares between its types first (a macro is visible only below its
+/// definition), everything else after typify's items.
 fn splice_into_types(file: &mut syn::File, applied: &Applied) -> Result<(), Error> {
     let types = types_module(file)?;
+    let mut macros = Vec::new();
     for tokens in &applied.items {
         let patch_file: syn::File = syn::parse2(tokens.clone())
             .map_err(|error| Error::Syntax(format!("patch item: {error}")))?;
-        types.extend(patch_file.items);
+        for item in patch_file.items {
+            match item {
+                syn::Item::Macro(definition) if definition.mac.path.is_ident("macro_rules") => {
+                    macros.push(syn::Item::Macro(definition));
+                }
+                item => types.push(item),
+            }
+        }
     }
+    types.splice(0..0, macros);
     Ok(())
 }
 
@@ -153,32 +164,63 @@ fn schema_registry(document: &Value, applied: &Applied) -> Result<proc_macro2::T
         .map(|schemas| schemas.keys().collect())
         .unwrap_or_default();
     names.sort();
-    let mut arms = Vec::new();
+    // One entry per schema: its name and the type it decodes through; a tagged union's variant
+    // schema decodes through the union and must come out as that variant.
+    let mut entries = Vec::new();
     for name in &names {
         if let Some((_, union, variant)) = applied
             .tagged_variants
             .iter()
             .find(|(schema, _, _)| schema == *name)
         {
-            let expected = format!("must be the `{variant}` variant of `{union}`");
-            arms.push(quote::quote! {
-                #name => decode_as::<super::types::#union>(json).and_then(|value| {
-                    match ::serde_json::from_value::<super::types::#union>(value.clone()) {
-                        Ok(super::types::#union::#variant(_)) => Ok(value),
-                        _ => Err(DecodeError { path: ::std::string::String::new(), message: #expected.to_owned() }),
-                    }
-                }),
-            });
+            entries.push(quote::quote! { #name => #union::#variant, });
             continue;
         }
         let ident = crate::contract::rust_ident(name, &format!("/components/schemas/{name}"))?;
-        arms.push(quote::quote! { #name => decode_as::<super::types::#ident>(json), });
+        entries.push(quote::quote! { #name => #ident, });
     }
     Ok(quote::quote! {
         /// Every component schema of the spec by name, decodable into its generated type.
         pub mod schemas {
-            /// The component schema names, sorted.
-            pub const NAMES: &[&str] = &[#(#names),*];
+            /// `registry! { "Name" => Type, "Variant" => Union::Variant, ... }`: `NAMES` and
+            /// `decode` from one table, so each schema is named once.
+            macro_rules! registry {
+                ($($name:literal => $ty:ident $(:: $variant:ident)?,)*) => {
+                    /// The component schema names, sorted.
+                    pub const NAMES: &[&str] = &[$($name),*];
+
+                    /// Decodes `json` as the component schema `name` and returns the decoded
+                    /// value serialized again; `None` when the spec has no such component.
+                    /// Decoding is strict (see [`decoding`](super::decoding)): the registry
+                    /// accepts exactly what the spec accepts, values a newer hub may add
+                    /// included.
+                    pub fn decode(name: &str, json: &str) -> ::std::option::Option<::std::result::Result<::serde_json::Value, DecodeError>> {
+                        super::decoding::strict(|| Some(match name {
+                            $($name => registry!(@decode json $ty $(:: $variant)?),)*
+                            _ => return None,
+                        }))
+                    }
+                };
+                (@decode $json:ident $ty:ident) => {
+                    decode_as::<super::types::$ty>($json)
+                };
+                (@decode $json:ident $union:ident :: $variant:ident) => {
+                    decode_as::<super::types::$union>($json).and_then(|value| {
+                        match ::serde_json::from_value::<super::types::$union>(value.clone()) {
+                            Ok(super::types::$union::$variant(_)) => Ok(value),
+                            _ => Err(DecodeError {
+                                path: ::std::string::String::new(),
+                                message: ::std::concat!(
+                                    "must be the `", ::std::stringify!($variant),
+                                    "` variant of `", ::std::stringify!($union), "`"
+                                ).to_owned(),
+                            }),
+                        }
+                    })
+                };
+            }
+
+            registry! { #(#entries)* }
 
             /// Why an instance does not decode: where (a path such as `job.network.group`,
             /// empty for the whole instance) and which rule it breaks.
@@ -201,17 +243,6 @@ fn schema_registry(document: &Value, applied: &Applied) -> Result<proc_macro2::T
             }
 
             impl ::std::error::Error for DecodeError {}
-
-            /// Decodes `json` as the component schema `name` and returns the decoded value
-            /// serialized again; `None` when the spec has no such component. Decoding is strict
-            /// (see [`decoding`](super::decoding)): the registry accepts exactly what the spec
-            /// accepts, values a newer hub may add included.
-            pub fn decode(name: &str, json: &str) -> ::std::option::Option<::std::result::Result<::serde_json::Value, DecodeError>> {
-                super::decoding::strict(|| Some(match name {
-                    #(#arms)*
-                    _ => return None,
-                }))
-            }
 
             fn decode_as<T: ::serde::de::DeserializeOwned + ::serde::Serialize>(json: &str) -> ::std::result::Result<::serde_json::Value, DecodeError> {
                 let mut deserializer = ::serde_json::Deserializer::from_str(json);

@@ -6,6 +6,27 @@ use progenitor_client::{encode_path, ClientHooks, OperationInfo, RequestBuilderE
 /// Types used as operation parameters and responses.
 #[allow(clippy::all)]
 pub mod types {
+    macro_rules! tagged_union {
+        (
+            $name:ident, $tag:literal, $expecting:literal, [$($unknown:ident)?] {
+            $($value:literal => $variant:ident ($inner:ty),)* }
+        ) => {
+            impl < 'de > ::serde::Deserialize < 'de > for $name { fn deserialize < D :
+            ::serde::Deserializer < 'de >> (deserializer : D) -> ::std::result::Result <
+            Self, D::Error > { struct Visitor; impl < 'de > ::serde::de::Visitor < 'de >
+            for Visitor { type Value = $name; fn expecting(& self, f : & mut
+            ::std::fmt::Formatter < '_ >) -> ::std::fmt::Result { f.write_str($expecting)
+            } fn visit_map < M : ::serde::de::MapAccess < 'de >> (self, mut map : M) ->
+            ::std::result::Result < $name, M::Error > { let (tag, before) =
+            tagged_union_support::read_tag(& mut map, $tag) ?; match tag.as_str() {
+            $($value => tagged_union_support::variant:: < $inner, M > (before, map)
+            .map($name :: $variant),)* $(other if ! super::decoding::is_strict() => {
+            tagged_union_support::unknown(before, map, $tag, other).map($name ::
+            $unknown) })? other => ::std::result::Result::Err(< M::Error as
+            ::serde::de::Error > ::unknown_variant(other, & [$($value),*])), } } }
+            deserializer.deserialize_map(Visitor) } }
+        };
+    }
     macro_rules! checked_string {
         ($name:ident) => {
             impl ::std::ops::Deref for $name { type Target = ::std::string::String; fn
@@ -9973,107 +9994,12 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         #[serde(untagged)]
         Unknown(::serde_json::Map<::std::string::String, ::serde_json::Value>),
     }
-    impl<'de> ::serde::Deserialize<'de> for Notification {
-        fn deserialize<D: ::serde::Deserializer<'de>>(
-            deserializer: D,
-        ) -> ::std::result::Result<Self, D::Error> {
-            struct Visitor;
-            impl<'de> ::serde::de::Visitor<'de> for Visitor {
-                type Value = Notification;
-                fn expecting(
-                    &self,
-                    f: &mut ::std::fmt::Formatter<'_>,
-                ) -> ::std::fmt::Result {
-                    f.write_str("a `Notification` object tagged by `type`")
-                }
-                fn visit_map<M: ::serde::de::MapAccess<'de>>(
-                    self,
-                    mut map: M,
-                ) -> ::std::result::Result<Notification, M::Error> {
-                    use ::serde::de::Error as _;
-                    const VARIANTS: &[&str] = &[
-                        "paper",
-                        "repo",
-                        "post",
-                        "community_blog",
-                    ];
-                    let mut before = ::std::vec::Vec::new();
-                    let tag = loop {
-                        match map.next_key::<::std::string::String>()? {
-                            Some(key) if key == "type" => {
-                                break map.next_value::<::std::string::String>()?;
-                            }
-                            Some(key) => {
-                                let value = map.next_value::<::serde_json::Value>()?;
-                                before.push((key, value));
-                            }
-                            None => return Err(M::Error::missing_field("type")),
-                        }
-                    };
-                    match tag.as_str() {
-                        "paper" => {
-                            <PaperNotification as ::serde::Deserialize>::deserialize(
-                                    ::serde::de::value::MapAccessDeserializer::new(
-                                        tagged_union_support::Replay::new(before, map),
-                                    ),
-                                )
-                                .map(Notification::Paper)
-                        }
-                        "repo" => {
-                            <RepoNotification as ::serde::Deserialize>::deserialize(
-                                    ::serde::de::value::MapAccessDeserializer::new(
-                                        tagged_union_support::Replay::new(before, map),
-                                    ),
-                                )
-                                .map(Notification::Repo)
-                        }
-                        "post" => {
-                            <PostNotification as ::serde::Deserialize>::deserialize(
-                                    ::serde::de::value::MapAccessDeserializer::new(
-                                        tagged_union_support::Replay::new(before, map),
-                                    ),
-                                )
-                                .map(Notification::Post)
-                        }
-                        "community_blog" => {
-                            <CommunityBlogNotification as ::serde::Deserialize>::deserialize(
-                                    ::serde::de::value::MapAccessDeserializer::new(
-                                        tagged_union_support::Replay::new(before, map),
-                                    ),
-                                )
-                                .map(Notification::CommunityBlog)
-                        }
-                        other if !super::decoding::is_strict() => {
-                            let mut object: ::serde_json::Map<
-                                ::std::string::String,
-                                ::serde_json::Value,
-                            > = before.into_iter().collect();
-                            object
-                                .insert(
-                                    "type".to_owned(),
-                                    ::serde_json::Value::String(other.to_owned()),
-                                );
-                            while let Some((key, value)) = map
-                                .next_entry::<::std::string::String, ::serde_json::Value>()?
-                            {
-                                if object.contains_key(&key) {
-                                    return Err(
-                                        M::Error::custom(
-                                            ::std::format_args!("duplicate field `{key}`"),
-                                        ),
-                                    );
-                                }
-                                object.insert(key, value);
-                            }
-                            Ok(Notification::Unknown(object))
-                        }
-                        other => Err(M::Error::unknown_variant(other, VARIANTS)),
-                    }
-                }
-            }
-            deserializer.deserialize_map(Visitor)
-        }
-    }
+    tagged_union!(
+        Notification, "type", "a `Notification` object tagged by `type`", [Unknown] {
+        "paper" => Paper(PaperNotification), "repo" => Repo(RepoNotification), "post" =>
+        Post(PostNotification), "community_blog" =>
+        CommunityBlog(CommunityBlogNotification), }
+    );
     impl ::std::convert::From<PaperNotification> for Notification {
         fn from(value: PaperNotification) -> Self {
             Self::Paper(value)
@@ -12516,16 +12442,74 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         }
     }
     mod tagged_union_support {
-        pub(super) struct Replay<M> {
+        type Entries = ::std::vec::Vec<(::std::string::String, ::serde_json::Value)>;
+        /// The tag's value and the entries that came before it.
+        pub(super) fn read_tag<'de, M: ::serde::de::MapAccess<'de>>(
+            map: &mut M,
+            tag: &'static str,
+        ) -> ::std::result::Result<(::std::string::String, Entries), M::Error> {
+            let mut before = Entries::new();
+            loop {
+                match map.next_key::<::std::string::String>()? {
+                    Some(key) if key == tag => {
+                        return Ok((map.next_value::<::std::string::String>()?, before));
+                    }
+                    Some(key) => {
+                        let value = map.next_value::<::serde_json::Value>()?;
+                        before.push((key, value));
+                    }
+                    None => {
+                        return Err(<M::Error as ::serde::de::Error>::missing_field(tag));
+                    }
+                }
+            }
+        }
+        /// The variant, decoded from the entries before the tag and the rest of `map`.
+        pub(super) fn variant<
+            'de,
+            T: ::serde::Deserialize<'de>,
+            M: ::serde::de::MapAccess<'de>,
+        >(before: Entries, map: M) -> ::std::result::Result<T, M::Error> {
+            T::deserialize(
+                ::serde::de::value::MapAccessDeserializer::new(Replay::new(before, map)),
+            )
+        }
+        /// The object of an unknown tag, as sent, tag included; a key given twice is refused.
+        pub(super) fn unknown<'de, M: ::serde::de::MapAccess<'de>>(
+            before: Entries,
+            mut map: M,
+            tag: &str,
+            value: &str,
+        ) -> ::std::result::Result<
+            ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+            M::Error,
+        > {
+            let mut object: ::serde_json::Map<
+                ::std::string::String,
+                ::serde_json::Value,
+            > = before.into_iter().collect();
+            object.insert(tag.to_owned(), ::serde_json::Value::String(value.to_owned()));
+            while let Some((key, value)) = map
+                .next_entry::<::std::string::String, ::serde_json::Value>()?
+            {
+                if object.contains_key(&key) {
+                    return Err(
+                        <M::Error as ::serde::de::Error>::custom(
+                            ::std::format_args!("duplicate field `{key}`"),
+                        ),
+                    );
+                }
+                object.insert(key, value);
+            }
+            Ok(object)
+        }
+        struct Replay<M> {
             before: ::std::vec::IntoIter<(::std::string::String, ::serde_json::Value)>,
             pending: ::std::option::Option<::serde_json::Value>,
             live: M,
         }
         impl<M> Replay<M> {
-            pub(super) fn new(
-                before: ::std::vec::Vec<(::std::string::String, ::serde_json::Value)>,
-                live: M,
-            ) -> Self {
+            fn new(before: Entries, live: M) -> Self {
                 Self {
                     before: before.into_iter(),
                     pending: None,
@@ -14596,104 +14580,82 @@ pub mod decoding {
 }
 /// Every component schema of the spec by name, decodable into its generated type.
 pub mod schemas {
-    /// The component schema names, sorted.
-    pub const NAMES: &[&str] = &[
-        "Arch",
-        "Attempts",
-        "Command",
-        "CommunityBlogNotification",
-        "Credential",
-        "Credentials",
-        "DeleteNotificationsRequest",
-        "DiscussionIds",
-        "DiscussionStatus",
-        "EnvironmentMap",
-        "Expose",
-        "Flavor",
-        "HexId",
-        "Job",
-        "JobDurations",
-        "JobIdentity",
-        "JobStage",
-        "JobStatus",
-        "LabelMap",
-        "LabelValue",
-        "MarkAsReadRequest",
-        "McpSettings",
-        "McpSpaceTool",
-        "Mention",
-        "MountPath",
-        "Network",
-        "NetworkAlias",
-        "NetworkAliases",
-        "NetworkGroup",
-        "NetworkRequest",
-        "NonEmptyString",
-        "Notification",
-        "NotificationCount",
-        "NotificationList",
-        "NotificationSettings",
-        "NotificationSettingsRequest",
-        "ObjectId",
-        "PageNumber",
-        "PaperNotification",
-        "Participant",
-        "Participants",
-        "Port",
-        "Ports",
-        "PostNotification",
-        "ReadStatus",
-        "RepoId",
-        "RepoName",
-        "RepoNotification",
-        "RepoType",
-        "RequestedDomains",
-        "RevokeCredentialsRequest",
-        "ScimEmail",
-        "ScimUser",
-        "ScimUserName",
-        "SecretMap",
-        "SshRequest",
-        "StorageAccessToken",
-        "StorageRepoType",
-        "StorageToken",
-        "StorageTokenType",
-        "TimeoutSeconds",
-        "Timestamp",
-        "Uri",
-        "Volume",
-        "VolumeRequest",
-        "VolumeRequests",
-        "WatchSettingsRequest",
-        "WatchTarget",
-        "WatchedItem",
-        "WatchedItemRequest",
-        "WatchedItemRequests",
-        "WatchedType",
-        "Webhook",
-        "WebhookDisabled",
-        "WebhookDomain",
-        "WebhookEnvelope",
-        "WebhookEvent",
-        "WebhookJob",
-        "WebhookJobFromImage",
-        "WebhookJobFromSpace",
-        "WebhookJobRequest",
-        "WebhookJobRequestFromImage",
-        "WebhookJobRequestFromSpace",
-        "WebhookMovedTo",
-        "WebhookOwner",
-        "WebhookPayload",
-        "WebhookPayloadComment",
-        "WebhookPayloadDiscussion",
-        "WebhookPayloadRepo",
-        "WebhookPayloadWebhook",
-        "WebhookRequest",
-        "WebhookSecret",
-        "WebhookUpdatedRef",
-        "WebhookUrls",
-        "WebhookVersion",
-    ];
+    /// `registry! { "Name" => Type, "Variant" => Union::Variant, ... }`: `NAMES` and
+    /// `decode` from one table, so each schema is named once.
+    macro_rules! registry {
+        ($($name:literal => $ty:ident $(:: $variant:ident)?,)*) => {
+            #[doc = r" The component schema names, sorted."] pub const NAMES : & [& str]
+            = & [$($name),*]; #[doc =
+            r" Decodes `json` as the component schema `name` and returns the decoded"]
+            #[doc =
+            r" value serialized again; `None` when the spec has no such component."]
+            #[doc =
+            r" Decoding is strict (see [`decoding`](super::decoding)): the registry"]
+            #[doc =
+            r" accepts exactly what the spec accepts, values a newer hub may add"] #[doc
+            = r" included."] pub fn decode(name : & str, json : & str) ->
+            ::std::option::Option < ::std::result::Result < ::serde_json::Value,
+            DecodeError >> { super::decoding::strict(|| Some(match name { $($name =>
+            registry!(@ decode json $ty $(:: $variant)?),)* _ => return None, })) }
+        };
+        (@ decode $json:ident $ty:ident) => {
+            decode_as:: < super::types:: $ty > ($json)
+        };
+        (@ decode $json:ident $union:ident :: $variant:ident) => {
+            decode_as:: < super::types:: $union > ($json).and_then(| value | { match
+            ::serde_json::from_value:: < super::types:: $union > (value.clone()) {
+            Ok(super::types:: $union :: $variant (_)) => Ok(value), _ => Err(DecodeError
+            { path : ::std::string::String::new(), message :
+            ::std::concat!("must be the `", ::std::stringify!($variant),
+            "` variant of `", ::std::stringify!($union), "`") .to_owned(), }), } })
+        };
+    }
+    registry! {
+        "Arch" => Arch, "Attempts" => Attempts, "Command" => Command,
+        "CommunityBlogNotification" => Notification::CommunityBlog, "Credential" =>
+        Credential, "Credentials" => Credentials, "DeleteNotificationsRequest" =>
+        DeleteNotificationsRequest, "DiscussionIds" => DiscussionIds, "DiscussionStatus"
+        => DiscussionStatus, "EnvironmentMap" => EnvironmentMap, "Expose" => Expose,
+        "Flavor" => Flavor, "HexId" => HexId, "Job" => Job, "JobDurations" =>
+        JobDurations, "JobIdentity" => JobIdentity, "JobStage" => JobStage, "JobStatus"
+        => JobStatus, "LabelMap" => LabelMap, "LabelValue" => LabelValue,
+        "MarkAsReadRequest" => MarkAsReadRequest, "McpSettings" => McpSettings,
+        "McpSpaceTool" => McpSpaceTool, "Mention" => Mention, "MountPath" => MountPath,
+        "Network" => Network, "NetworkAlias" => NetworkAlias, "NetworkAliases" =>
+        NetworkAliases, "NetworkGroup" => NetworkGroup, "NetworkRequest" =>
+        NetworkRequest, "NonEmptyString" => NonEmptyString, "Notification" =>
+        Notification, "NotificationCount" => NotificationCount, "NotificationList" =>
+        NotificationList, "NotificationSettings" => NotificationSettings,
+        "NotificationSettingsRequest" => NotificationSettingsRequest, "ObjectId" =>
+        ObjectId, "PageNumber" => PageNumber, "PaperNotification" => Notification::Paper,
+        "Participant" => Participant, "Participants" => Participants, "Port" => Port,
+        "Ports" => Ports, "PostNotification" => Notification::Post, "ReadStatus" =>
+        ReadStatus, "RepoId" => RepoId, "RepoName" => RepoName, "RepoNotification" =>
+        Notification::Repo, "RepoType" => RepoType, "RequestedDomains" =>
+        RequestedDomains, "RevokeCredentialsRequest" => RevokeCredentialsRequest,
+        "ScimEmail" => ScimEmail, "ScimUser" => ScimUser, "ScimUserName" => ScimUserName,
+        "SecretMap" => SecretMap, "SshRequest" => SshRequest, "StorageAccessToken" =>
+        StorageAccessToken, "StorageRepoType" => StorageRepoType, "StorageToken" =>
+        StorageToken, "StorageTokenType" => StorageTokenType, "TimeoutSeconds" =>
+        TimeoutSeconds, "Timestamp" => Timestamp, "Uri" => Uri, "Volume" => Volume,
+        "VolumeRequest" => VolumeRequest, "VolumeRequests" => VolumeRequests,
+        "WatchSettingsRequest" => WatchSettingsRequest, "WatchTarget" => WatchTarget,
+        "WatchedItem" => WatchedItem, "WatchedItemRequest" => WatchedItemRequest,
+        "WatchedItemRequests" => WatchedItemRequests, "WatchedType" => WatchedType,
+        "Webhook" => Webhook, "WebhookDisabled" => WebhookDisabled, "WebhookDomain" =>
+        WebhookDomain, "WebhookEnvelope" => WebhookEnvelope, "WebhookEvent" =>
+        WebhookEvent, "WebhookJob" => WebhookJob, "WebhookJobFromImage" =>
+        WebhookJobFromImage, "WebhookJobFromSpace" => WebhookJobFromSpace,
+        "WebhookJobRequest" => WebhookJobRequest, "WebhookJobRequestFromImage" =>
+        WebhookJobRequestFromImage, "WebhookJobRequestFromSpace" =>
+        WebhookJobRequestFromSpace, "WebhookMovedTo" => WebhookMovedTo, "WebhookOwner" =>
+        WebhookOwner, "WebhookPayload" => WebhookPayload, "WebhookPayloadComment" =>
+        WebhookPayloadComment, "WebhookPayloadDiscussion" => WebhookPayloadDiscussion,
+        "WebhookPayloadRepo" => WebhookPayloadRepo, "WebhookPayloadWebhook" =>
+        WebhookPayloadWebhook, "WebhookRequest" => WebhookRequest, "WebhookSecret" =>
+        WebhookSecret, "WebhookUpdatedRef" => WebhookUpdatedRef, "WebhookUrls" =>
+        WebhookUrls, "WebhookVersion" => WebhookVersion,
+    }
     /// Why an instance does not decode: where (a path such as `job.network.group`,
     /// empty for the whole instance) and which rule it breaks.
     #[derive(Clone, Debug, PartialEq, Eq)]
@@ -14713,213 +14675,6 @@ pub mod schemas {
         }
     }
     impl ::std::error::Error for DecodeError {}
-    /// Decodes `json` as the component schema `name` and returns the decoded value
-    /// serialized again; `None` when the spec has no such component. Decoding is strict
-    /// (see [`decoding`](super::decoding)): the registry accepts exactly what the spec
-    /// accepts, values a newer hub may add included.
-    pub fn decode(
-        name: &str,
-        json: &str,
-    ) -> ::std::option::Option<::std::result::Result<::serde_json::Value, DecodeError>> {
-        super::decoding::strict(|| Some(
-            match name {
-                "Arch" => decode_as::<super::types::Arch>(json),
-                "Attempts" => decode_as::<super::types::Attempts>(json),
-                "Command" => decode_as::<super::types::Command>(json),
-                "CommunityBlogNotification" => {
-                    decode_as::<super::types::Notification>(json)
-                        .and_then(|value| {
-                            match ::serde_json::from_value::<
-                                super::types::Notification,
-                            >(value.clone()) {
-                                Ok(super::types::Notification::CommunityBlog(_)) => {
-                                    Ok(value)
-                                }
-                                _ => {
-                                    Err(DecodeError {
-                                        path: ::std::string::String::new(),
-                                        message: "must be the `CommunityBlog` variant of `Notification`"
-                                            .to_owned(),
-                                    })
-                                }
-                            }
-                        })
-                }
-                "Credential" => decode_as::<super::types::Credential>(json),
-                "Credentials" => decode_as::<super::types::Credentials>(json),
-                "DeleteNotificationsRequest" => {
-                    decode_as::<super::types::DeleteNotificationsRequest>(json)
-                }
-                "DiscussionIds" => decode_as::<super::types::DiscussionIds>(json),
-                "DiscussionStatus" => decode_as::<super::types::DiscussionStatus>(json),
-                "EnvironmentMap" => decode_as::<super::types::EnvironmentMap>(json),
-                "Expose" => decode_as::<super::types::Expose>(json),
-                "Flavor" => decode_as::<super::types::Flavor>(json),
-                "HexId" => decode_as::<super::types::HexId>(json),
-                "Job" => decode_as::<super::types::Job>(json),
-                "JobDurations" => decode_as::<super::types::JobDurations>(json),
-                "JobIdentity" => decode_as::<super::types::JobIdentity>(json),
-                "JobStage" => decode_as::<super::types::JobStage>(json),
-                "JobStatus" => decode_as::<super::types::JobStatus>(json),
-                "LabelMap" => decode_as::<super::types::LabelMap>(json),
-                "LabelValue" => decode_as::<super::types::LabelValue>(json),
-                "MarkAsReadRequest" => decode_as::<super::types::MarkAsReadRequest>(json),
-                "McpSettings" => decode_as::<super::types::McpSettings>(json),
-                "McpSpaceTool" => decode_as::<super::types::McpSpaceTool>(json),
-                "Mention" => decode_as::<super::types::Mention>(json),
-                "MountPath" => decode_as::<super::types::MountPath>(json),
-                "Network" => decode_as::<super::types::Network>(json),
-                "NetworkAlias" => decode_as::<super::types::NetworkAlias>(json),
-                "NetworkAliases" => decode_as::<super::types::NetworkAliases>(json),
-                "NetworkGroup" => decode_as::<super::types::NetworkGroup>(json),
-                "NetworkRequest" => decode_as::<super::types::NetworkRequest>(json),
-                "NonEmptyString" => decode_as::<super::types::NonEmptyString>(json),
-                "Notification" => decode_as::<super::types::Notification>(json),
-                "NotificationCount" => decode_as::<super::types::NotificationCount>(json),
-                "NotificationList" => decode_as::<super::types::NotificationList>(json),
-                "NotificationSettings" => {
-                    decode_as::<super::types::NotificationSettings>(json)
-                }
-                "NotificationSettingsRequest" => {
-                    decode_as::<super::types::NotificationSettingsRequest>(json)
-                }
-                "ObjectId" => decode_as::<super::types::ObjectId>(json),
-                "PageNumber" => decode_as::<super::types::PageNumber>(json),
-                "PaperNotification" => {
-                    decode_as::<super::types::Notification>(json)
-                        .and_then(|value| {
-                            match ::serde_json::from_value::<
-                                super::types::Notification,
-                            >(value.clone()) {
-                                Ok(super::types::Notification::Paper(_)) => Ok(value),
-                                _ => {
-                                    Err(DecodeError {
-                                        path: ::std::string::String::new(),
-                                        message: "must be the `Paper` variant of `Notification`"
-                                            .to_owned(),
-                                    })
-                                }
-                            }
-                        })
-                }
-                "Participant" => decode_as::<super::types::Participant>(json),
-                "Participants" => decode_as::<super::types::Participants>(json),
-                "Port" => decode_as::<super::types::Port>(json),
-                "Ports" => decode_as::<super::types::Ports>(json),
-                "PostNotification" => {
-                    decode_as::<super::types::Notification>(json)
-                        .and_then(|value| {
-                            match ::serde_json::from_value::<
-                                super::types::Notification,
-                            >(value.clone()) {
-                                Ok(super::types::Notification::Post(_)) => Ok(value),
-                                _ => {
-                                    Err(DecodeError {
-                                        path: ::std::string::String::new(),
-                                        message: "must be the `Post` variant of `Notification`"
-                                            .to_owned(),
-                                    })
-                                }
-                            }
-                        })
-                }
-                "ReadStatus" => decode_as::<super::types::ReadStatus>(json),
-                "RepoId" => decode_as::<super::types::RepoId>(json),
-                "RepoName" => decode_as::<super::types::RepoName>(json),
-                "RepoNotification" => {
-                    decode_as::<super::types::Notification>(json)
-                        .and_then(|value| {
-                            match ::serde_json::from_value::<
-                                super::types::Notification,
-                            >(value.clone()) {
-                                Ok(super::types::Notification::Repo(_)) => Ok(value),
-                                _ => {
-                                    Err(DecodeError {
-                                        path: ::std::string::String::new(),
-                                        message: "must be the `Repo` variant of `Notification`"
-                                            .to_owned(),
-                                    })
-                                }
-                            }
-                        })
-                }
-                "RepoType" => decode_as::<super::types::RepoType>(json),
-                "RequestedDomains" => decode_as::<super::types::RequestedDomains>(json),
-                "RevokeCredentialsRequest" => {
-                    decode_as::<super::types::RevokeCredentialsRequest>(json)
-                }
-                "ScimEmail" => decode_as::<super::types::ScimEmail>(json),
-                "ScimUser" => decode_as::<super::types::ScimUser>(json),
-                "ScimUserName" => decode_as::<super::types::ScimUserName>(json),
-                "SecretMap" => decode_as::<super::types::SecretMap>(json),
-                "SshRequest" => decode_as::<super::types::SshRequest>(json),
-                "StorageAccessToken" => {
-                    decode_as::<super::types::StorageAccessToken>(json)
-                }
-                "StorageRepoType" => decode_as::<super::types::StorageRepoType>(json),
-                "StorageToken" => decode_as::<super::types::StorageToken>(json),
-                "StorageTokenType" => decode_as::<super::types::StorageTokenType>(json),
-                "TimeoutSeconds" => decode_as::<super::types::TimeoutSeconds>(json),
-                "Timestamp" => decode_as::<super::types::Timestamp>(json),
-                "Uri" => decode_as::<super::types::Uri>(json),
-                "Volume" => decode_as::<super::types::Volume>(json),
-                "VolumeRequest" => decode_as::<super::types::VolumeRequest>(json),
-                "VolumeRequests" => decode_as::<super::types::VolumeRequests>(json),
-                "WatchSettingsRequest" => {
-                    decode_as::<super::types::WatchSettingsRequest>(json)
-                }
-                "WatchTarget" => decode_as::<super::types::WatchTarget>(json),
-                "WatchedItem" => decode_as::<super::types::WatchedItem>(json),
-                "WatchedItemRequest" => {
-                    decode_as::<super::types::WatchedItemRequest>(json)
-                }
-                "WatchedItemRequests" => {
-                    decode_as::<super::types::WatchedItemRequests>(json)
-                }
-                "WatchedType" => decode_as::<super::types::WatchedType>(json),
-                "Webhook" => decode_as::<super::types::Webhook>(json),
-                "WebhookDisabled" => decode_as::<super::types::WebhookDisabled>(json),
-                "WebhookDomain" => decode_as::<super::types::WebhookDomain>(json),
-                "WebhookEnvelope" => decode_as::<super::types::WebhookEnvelope>(json),
-                "WebhookEvent" => decode_as::<super::types::WebhookEvent>(json),
-                "WebhookJob" => decode_as::<super::types::WebhookJob>(json),
-                "WebhookJobFromImage" => {
-                    decode_as::<super::types::WebhookJobFromImage>(json)
-                }
-                "WebhookJobFromSpace" => {
-                    decode_as::<super::types::WebhookJobFromSpace>(json)
-                }
-                "WebhookJobRequest" => decode_as::<super::types::WebhookJobRequest>(json),
-                "WebhookJobRequestFromImage" => {
-                    decode_as::<super::types::WebhookJobRequestFromImage>(json)
-                }
-                "WebhookJobRequestFromSpace" => {
-                    decode_as::<super::types::WebhookJobRequestFromSpace>(json)
-                }
-                "WebhookMovedTo" => decode_as::<super::types::WebhookMovedTo>(json),
-                "WebhookOwner" => decode_as::<super::types::WebhookOwner>(json),
-                "WebhookPayload" => decode_as::<super::types::WebhookPayload>(json),
-                "WebhookPayloadComment" => {
-                    decode_as::<super::types::WebhookPayloadComment>(json)
-                }
-                "WebhookPayloadDiscussion" => {
-                    decode_as::<super::types::WebhookPayloadDiscussion>(json)
-                }
-                "WebhookPayloadRepo" => {
-                    decode_as::<super::types::WebhookPayloadRepo>(json)
-                }
-                "WebhookPayloadWebhook" => {
-                    decode_as::<super::types::WebhookPayloadWebhook>(json)
-                }
-                "WebhookRequest" => decode_as::<super::types::WebhookRequest>(json),
-                "WebhookSecret" => decode_as::<super::types::WebhookSecret>(json),
-                "WebhookUpdatedRef" => decode_as::<super::types::WebhookUpdatedRef>(json),
-                "WebhookUrls" => decode_as::<super::types::WebhookUrls>(json),
-                "WebhookVersion" => decode_as::<super::types::WebhookVersion>(json),
-                _ => return None,
-            },
-        ))
-    }
     fn decode_as<T: ::serde::de::DeserializeOwned + ::serde::Serialize>(
         json: &str,
     ) -> ::std::result::Result<::serde_json::Value, DecodeError> {

@@ -87,17 +87,16 @@ pub(super) fn tagged(
         let variant_ident = rust_ident(value, &target.patch.target)?;
         let inner = rust_ident(variant, &target.patch.target)?;
         variants.push(quote! { #[serde(rename = #value)] #variant_ident(#inner), });
-        decode_arms.push(quote! { #value => <#inner as ::serde::Deserialize>::deserialize(::serde::de::value::MapAccessDeserializer::new(tagged_union_support::Replay::new(before, map))).map(#ident::#variant_ident), });
+        decode_arms.push(quote! { #value => #variant_ident(#inner), });
         conversions.push(from_variant(ident, &variant_ident, &inner));
         applied
             .tagged_variants
             .push((variant.clone(), ident.clone(), variant_ident.clone()));
     }
-    let names: Vec<&String> = arms.iter().map(|(value, _)| value).collect();
     let expecting = format!("a `{}` object tagged by `{tag}`", target.name);
     // A tolerant union keeps an object with a tag it does not know, tag included, so that it
     // serializes back unchanged; strict decoding refuses it.
-    let (unknown_variant, unknown_arm, non_exhaustive) = if target.tolerant {
+    let (unknown_variant, unknown, non_exhaustive) = if target.tolerant {
         (
             quote! {
                 /// A variant this client's spec does not list, as the hub sent it (tag
@@ -105,19 +104,7 @@ pub(super) fn tagged(
                 #[serde(untagged)]
                 Unknown(::serde_json::Map<::std::string::String, ::serde_json::Value>),
             },
-            quote! {
-                other if !super::decoding::is_strict() => {
-                    let mut object: ::serde_json::Map<::std::string::String, ::serde_json::Value> = before.into_iter().collect();
-                    object.insert(#tag.to_owned(), ::serde_json::Value::String(other.to_owned()));
-                    while let Some((key, value)) = map.next_entry::<::std::string::String, ::serde_json::Value>()? {
-                        if object.contains_key(&key) {
-                            return Err(M::Error::custom(::std::format_args!("duplicate field `{key}`")));
-                        }
-                        object.insert(key, value);
-                    }
-                    Ok(#ident::Unknown(object))
-                }
-            },
+            quote! { Unknown },
             quote! { #[non_exhaustive] },
         )
     } else {
@@ -125,46 +112,16 @@ pub(super) fn tagged(
     };
     let doc = target.doc(&rules);
     // Deserialize is written out rather than derived: serde's `#[serde(tag)]` buffers every
-    // object and decodes it twice. This reads the tag and decodes the variant straight from the
-    // rest of the map; only entries that come before the tag are buffered, then replayed.
+    // object and decodes it twice. `tagged_union!` (see `replay_support`) reads the tag and
+    // decodes the variant straight from the rest of the map; only entries that come before the
+    // tag are buffered, then replayed.
     let item = quote! {
         #doc
         #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
         #[serde(tag = #tag)]
         #non_exhaustive
         pub enum #ident { #(#variants)* #unknown_variant }
-        impl<'de> ::serde::Deserialize<'de> for #ident {
-            fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
-                struct Visitor;
-                impl<'de> ::serde::de::Visitor<'de> for Visitor {
-                    type Value = #ident;
-                    fn expecting(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-                        f.write_str(#expecting)
-                    }
-                    fn visit_map<M: ::serde::de::MapAccess<'de>>(self, mut map: M) -> ::std::result::Result<#ident, M::Error> {
-                        use ::serde::de::Error as _;
-                        const VARIANTS: &[&str] = &[#(#names),*];
-                        let mut before = ::std::vec::Vec::new();
-                        let tag = loop {
-                            match map.next_key::<::std::string::String>()? {
-                                Some(key) if key == #tag => break map.next_value::<::std::string::String>()?,
-                                Some(key) => {
-                                    let value = map.next_value::<::serde_json::Value>()?;
-                                    before.push((key, value));
-                                }
-                                None => return Err(M::Error::missing_field(#tag)),
-                            }
-                        };
-                        match tag.as_str() {
-                            #(#decode_arms)*
-                            #unknown_arm
-                            other => Err(M::Error::unknown_variant(other, VARIANTS)),
-                        }
-                    }
-                }
-                deserializer.deserialize_map(Visitor)
-            }
-        }
+        tagged_union!(#ident, #tag, #expecting, [#unknown] { #(#decode_arms)* });
         #(#conversions)*
     };
     applied.needs_replay = true;
@@ -456,18 +413,89 @@ fn schema_ref_counts(document: &Value) -> BTreeMap<&str, usize> {
     counts
 }
 
-/// Shared by every tagged union: a `MapAccess` that first yields the entries read before the
-/// tag, then the rest of the live map, so the variant sees the object without its tag.
+/// Shared by every tagged union: `tagged_union!`, the `Deserialize` each union invokes, and
+/// the functions it calls: `read_tag` reads up to the tag, keeping the entries before it;
+/// `variant` decodes the variant through `Replay`, a `MapAccess` that first yields those
+/// entries, then the rest of the live map, so the variant sees the object without its tag;
+/// `unknown` keeps an object whose tag this client does not know, as sent.
+///
+/// `tagged_union!(Name, "tag", "expecting", [Unknown] { "value" => Variant(Inner), ... })`:
+/// `[Unknown]` for a tolerant union (an unknown tag is kept unless decoding is strict), `[]`
+/// otherwise.
 pub(super) fn replay_support() -> TokenStream {
     quote! {
+        macro_rules! tagged_union {
+            ($name:ident, $tag:literal, $expecting:literal, [$($unknown:ident)?] {
+                $($value:literal => $variant:ident($inner:ty),)*
+            }) => {
+                impl<'de> ::serde::Deserialize<'de> for $name {
+                    fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
+                        struct Visitor;
+                        impl<'de> ::serde::de::Visitor<'de> for Visitor {
+                            type Value = $name;
+                            fn expecting(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                                f.write_str($expecting)
+                            }
+                            fn visit_map<M: ::serde::de::MapAccess<'de>>(self, mut map: M) -> ::std::result::Result<$name, M::Error> {
+                                let (tag, before) = tagged_union_support::read_tag(&mut map, $tag)?;
+                                match tag.as_str() {
+                                    $($value => tagged_union_support::variant::<$inner, M>(before, map).map($name::$variant),)*
+                                    $(other if !super::decoding::is_strict() => {
+                                        tagged_union_support::unknown(before, map, $tag, other).map($name::$unknown)
+                                    })?
+                                    other => ::std::result::Result::Err(<M::Error as ::serde::de::Error>::unknown_variant(other, &[$($value),*])),
+                                }
+                            }
+                        }
+                        deserializer.deserialize_map(Visitor)
+                    }
+                }
+            };
+        }
+
         mod tagged_union_support {
-            pub(super) struct Replay<M> {
+            type Entries = ::std::vec::Vec<(::std::string::String, ::serde_json::Value)>;
+
+            /// The tag's value and the entries that came before it.
+            pub(super) fn read_tag<'de, M: ::serde::de::MapAccess<'de>>(map: &mut M, tag: &'static str) -> ::std::result::Result<(::std::string::String, Entries), M::Error> {
+                let mut before = Entries::new();
+                loop {
+                    match map.next_key::<::std::string::String>()? {
+                        Some(key) if key == tag => return Ok((map.next_value::<::std::string::String>()?, before)),
+                        Some(key) => {
+                            let value = map.next_value::<::serde_json::Value>()?;
+                            before.push((key, value));
+                        }
+                        None => return Err(<M::Error as ::serde::de::Error>::missing_field(tag)),
+                    }
+                }
+            }
+
+            /// The variant, decoded from the entries before the tag and the rest of `map`.
+            pub(super) fn variant<'de, T: ::serde::Deserialize<'de>, M: ::serde::de::MapAccess<'de>>(before: Entries, map: M) -> ::std::result::Result<T, M::Error> {
+                T::deserialize(::serde::de::value::MapAccessDeserializer::new(Replay::new(before, map)))
+            }
+
+            /// The object of an unknown tag, as sent, tag included; a key given twice is refused.
+            pub(super) fn unknown<'de, M: ::serde::de::MapAccess<'de>>(before: Entries, mut map: M, tag: &str, value: &str) -> ::std::result::Result<::serde_json::Map<::std::string::String, ::serde_json::Value>, M::Error> {
+                let mut object: ::serde_json::Map<::std::string::String, ::serde_json::Value> = before.into_iter().collect();
+                object.insert(tag.to_owned(), ::serde_json::Value::String(value.to_owned()));
+                while let Some((key, value)) = map.next_entry::<::std::string::String, ::serde_json::Value>()? {
+                    if object.contains_key(&key) {
+                        return Err(<M::Error as ::serde::de::Error>::custom(::std::format_args!("duplicate field `{key}`")));
+                    }
+                    object.insert(key, value);
+                }
+                Ok(object)
+            }
+
+            struct Replay<M> {
                 before: ::std::vec::IntoIter<(::std::string::String, ::serde_json::Value)>,
                 pending: ::std::option::Option<::serde_json::Value>,
                 live: M,
             }
             impl<M> Replay<M> {
-                pub(super) fn new(before: ::std::vec::Vec<(::std::string::String, ::serde_json::Value)>, live: M) -> Self {
+                fn new(before: Entries, live: M) -> Self {
                     Self { before: before.into_iter(), pending: None, live }
                 }
             }
