@@ -27,6 +27,109 @@ pub mod types {
             deserializer.deserialize_map(Visitor) } }
         };
     }
+    macro_rules! bounded_integer {
+        (
+            $name:ident ($repr:ty) = $min:literal ..= $max:literal $(, default
+            $default:literal)?
+        ) => {
+            impl $name { #[doc = r" The smallest value allowed."] pub const MIN : $repr =
+            $min; #[doc = r" The largest value allowed."] pub const MAX : $repr = $max;
+            #[doc = r" Checks `value` against the bounds."] pub fn new(value : $repr) ->
+            ::std::result::Result < Self, ValidationError > { if value < Self::MIN {
+            return Err(ValidationError::new(::std::format!("must be at least {}; got {}",
+            Self::MIN, value))); } if value > Self::MAX { return
+            Err(ValidationError::new(::std::format!("must be at most {}; got {}",
+            Self::MAX, value))); } Ok(Self(value)) } #[doc = r" The value."] pub fn
+            get(self) -> $repr { self.0 } fn from_wide(value : i128) ->
+            ::std::result::Result < Self, ValidationError > { if value <
+            i128::from(Self::MIN) { return
+            Err(ValidationError::new(::std::format!("must be at least {}; got {}",
+            Self::MIN, value))); } if value > i128::from(Self::MAX) { return
+            Err(ValidationError::new(::std::format!("must be at most {}; got {}",
+            Self::MAX, value))); } Self::new(value as $repr) } } $(impl
+            ::std::default::Default for $name { fn default() -> Self { Self($default) }
+            })? impl ::std::convert::TryFrom < i64 > for $name { type Error =
+            ValidationError; fn try_from(value : i64) -> ::std::result::Result < Self,
+            ValidationError > { Self::from_wide(i128::from(value)) } } impl
+            ::std::convert::TryFrom < u64 > for $name { type Error = ValidationError; fn
+            try_from(value : u64) -> ::std::result::Result < Self, ValidationError > {
+            Self::from_wide(i128::from(value)) } } impl ::std::convert::TryFrom < i32 >
+            for $name { type Error = ValidationError; fn try_from(value : i32) ->
+            ::std::result::Result < Self, ValidationError > {
+            Self::from_wide(i128::from(value)) } } impl ::std::convert::From < $name >
+            for $repr { fn from(value : $name) -> Self { value.0 } } impl
+            ::std::fmt::Display for $name { fn fmt(& self, f : & mut
+            ::std::fmt::Formatter < '_ >) -> ::std::fmt::Result { self.0.fmt(f) } } impl
+            ::std::str::FromStr for $name { type Err = ValidationError; fn from_str(text
+            : & str) -> ::std::result::Result < Self, ValidationError > { let value :
+            i128 = text.parse().map_err(| _ |
+            ValidationError::new(::std::format!("must be an integer; got {text:?}"))) ?;
+            Self::from_wide(value) } } impl ::serde::Serialize for $name { fn serialize <
+            S : ::serde::Serializer > (& self, serializer : S) -> ::std::result::Result <
+            S::Ok, S::Error > { self.0.serialize(serializer) } } impl < 'de >
+            ::serde::Deserialize < 'de > for $name { fn deserialize < D :
+            ::serde::Deserializer < 'de >> (deserializer : D) -> ::std::result::Result <
+            Self, D::Error > { struct Visitor; impl ::serde::de::Visitor < '_ > for
+            Visitor { type Value = $name; fn expecting(& self, f : & mut
+            ::std::fmt::Formatter < '_ >) -> ::std::fmt::Result { f
+            .write_str("an integer") } fn visit_i64 < E : ::serde::de::Error > (self,
+            value : i64) -> ::std::result::Result < $name, E > { $name
+            ::from_wide(i128::from(value)).map_err(E::custom) } fn visit_u64 < E :
+            ::serde::de::Error > (self, value : u64) -> ::std::result::Result < $name, E
+            > { $name ::from_wide(i128::from(value)).map_err(E::custom) } fn visit_f64 <
+            E : ::serde::de::Error > (self, value : f64) -> ::std::result::Result <
+            $name, E > { if value.fract() != 0.0 || ! value.is_finite() { return
+            Err(E::custom(::std::format!("must be an integer; got {value}"))); } if value
+            < i128::MIN as f64 || value > i128::MAX as f64 { return
+            Err(E::custom(::std::format!("must be between {} and {}; got {value}", $name
+            ::MIN, $name ::MAX))); } $name ::from_wide(value as i128).map_err(E::custom)
+            } } deserializer.deserialize_any(Visitor) } }
+        };
+    }
+    macro_rules! validated_string {
+        ($name:ident, $shown:ident) => {
+            impl $name { #[doc = r" Checks `value` against the schema's rules."] pub fn
+            new(value : impl ::std::convert::Into < ::std::string::String >) ->
+            ::std::result::Result < Self, ValidationError > { let value = value.into();
+            Self::check(& value) ?; Ok(Self(value)) } #[doc = r" The owned text."] pub fn
+            into_inner(self) -> ::std::string::String { self.0 } } validated_string!(@
+            shown $name $shown); impl ::std::str::FromStr for $name { type Err =
+            ValidationError; fn from_str(value : & str) -> ::std::result::Result < Self,
+            ValidationError > { Self::new(value) } } impl ::std::convert::TryFrom < & str
+            > for $name { type Error = ValidationError; fn try_from(value : & str) ->
+            ::std::result::Result < Self, ValidationError > { Self::new(value) } } impl
+            ::std::convert::TryFrom < & ::std::string::String > for $name { type Error =
+            ValidationError; fn try_from(value : & ::std::string::String) ->
+            ::std::result::Result < Self, ValidationError > { Self::new(value.as_str()) }
+            } impl ::std::convert::TryFrom < ::std::string::String > for $name { type
+            Error = ValidationError; fn try_from(value : ::std::string::String) ->
+            ::std::result::Result < Self, ValidationError > { Self::new(value) } } impl
+            ::std::convert::From < $name > for ::std::string::String { fn from(value :
+            $name) -> Self { value.0 } } impl ::serde::Serialize for $name { fn serialize
+            < S : ::serde::Serializer > (& self, serializer : S) -> ::std::result::Result
+            < S::Ok, S::Error > { serializer.serialize_str(& self.0) } } impl < 'de >
+            ::serde::Deserialize < 'de > for $name { fn deserialize < D :
+            ::serde::Deserializer < 'de >> (deserializer : D) -> ::std::result::Result <
+            Self, D::Error > { let value =
+            ::std::string::String::deserialize(deserializer) ?; Self::check(& value)
+            .map_err(::serde::de::Error::custom) ?; Ok(Self(value)) } }
+        };
+        (@ shown $name:ident shown) => {
+            impl $name { #[doc = r" The text."] pub fn as_str(& self) -> & str { & self.0
+            } } impl ::std::fmt::Debug for $name { fn fmt(& self, f : & mut
+            ::std::fmt::Formatter < '_ >) -> ::std::fmt::Result { f
+            .debug_tuple(::std::stringify!($name)).field(& self.0).finish() } } impl
+            ::std::fmt::Display for $name { fn fmt(& self, f : & mut
+            ::std::fmt::Formatter < '_ >) -> ::std::fmt::Result { f.write_str(& self.0) }
+            }
+        };
+        (@ shown $name:ident secret) => {
+            impl $name { #[doc = r" The secret value: send it, never print it."] pub fn
+            as_str(& self) -> & str { & self.0 } } impl ::std::fmt::Debug for $name { fn
+            fmt(& self, f : & mut ::std::fmt::Formatter < '_ >) -> ::std::fmt::Result { f
+            .write_str(::std::concat!(::std::stringify!($name), "([redacted])")) } }
+        };
+    }
     macro_rules! checked_string {
         ($name:ident) => {
             impl ::std::ops::Deref for $name { type Target = ::std::string::String; fn
@@ -9198,15 +9301,8 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     /// Rules: match `^[0-9a-f]{24}$`.
     #[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
     pub struct ObjectId(::std::string::String);
+    validated_string!(ObjectId, shown);
     impl ObjectId {
-        /// Checks `value` against the schema's rules.
-        pub fn new(
-            value: impl ::std::convert::Into<::std::string::String>,
-        ) -> ::std::result::Result<Self, ValidationError> {
-            let value = value.into();
-            Self::check(&value)?;
-            Ok(Self(value))
-        }
         fn check(value: &str) -> ::std::result::Result<(), ValidationError> {
             static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
             ::regress::Regex::new("^[0-9a-f]{24}$").expect("checked by codegen"));
@@ -9222,241 +9318,20 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
             }
             Ok(())
         }
-        /// The text.
-        pub fn as_str(&self) -> &str {
-            &self.0
-        }
-        /// The owned text.
-        pub fn into_inner(self) -> ::std::string::String {
-            self.0
-        }
-    }
-    impl ::std::fmt::Debug for ObjectId {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            f.debug_tuple("ObjectId").field(&self.0).finish()
-        }
-    }
-    impl ::std::fmt::Display for ObjectId {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            f.write_str(&self.0)
-        }
-    }
-    impl ::std::str::FromStr for ObjectId {
-        type Err = ValidationError;
-        fn from_str(value: &str) -> ::std::result::Result<Self, ValidationError> {
-            Self::new(value)
-        }
-    }
-    impl ::std::convert::TryFrom<&str> for ObjectId {
-        type Error = ValidationError;
-        fn try_from(value: &str) -> ::std::result::Result<Self, ValidationError> {
-            Self::new(value)
-        }
-    }
-    impl ::std::convert::TryFrom<&::std::string::String> for ObjectId {
-        type Error = ValidationError;
-        fn try_from(
-            value: &::std::string::String,
-        ) -> ::std::result::Result<Self, ValidationError> {
-            Self::new(value.as_str())
-        }
-    }
-    impl ::std::convert::TryFrom<::std::string::String> for ObjectId {
-        type Error = ValidationError;
-        fn try_from(
-            value: ::std::string::String,
-        ) -> ::std::result::Result<Self, ValidationError> {
-            Self::new(value)
-        }
-    }
-    impl ::std::convert::From<ObjectId> for ::std::string::String {
-        fn from(value: ObjectId) -> Self {
-            value.0
-        }
-    }
-    impl ::serde::Serialize for ObjectId {
-        fn serialize<S: ::serde::Serializer>(
-            &self,
-            serializer: S,
-        ) -> ::std::result::Result<S::Ok, S::Error> {
-            serializer.serialize_str(&self.0)
-        }
-    }
-    impl<'de> ::serde::Deserialize<'de> for ObjectId {
-        fn deserialize<D: ::serde::Deserializer<'de>>(
-            deserializer: D,
-        ) -> ::std::result::Result<Self, D::Error> {
-            let value = ::std::string::String::deserialize(deserializer)?;
-            Self::check(&value).map_err(::serde::de::Error::custom)?;
-            Ok(Self(value))
-        }
     }
     /// A zero-based page number.
     ///
     /// Rules: 0 to 9007199254740991.
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
     pub struct PageNumber(u64);
-    impl PageNumber {
-        /// The smallest value allowed.
-        pub const MIN: u64 = 0u64;
-        /// The largest value allowed.
-        pub const MAX: u64 = 9007199254740991u64;
-        /// Checks `value` against the bounds.
-        pub fn new(value: u64) -> ::std::result::Result<Self, ValidationError> {
-            if value < Self::MIN {
-                return Err(
-                    ValidationError::new(
-                        ::std::format!("must be at least {}; got {}", Self::MIN, value),
-                    ),
-                );
-            }
-            if value > Self::MAX {
-                return Err(
-                    ValidationError::new(
-                        ::std::format!("must be at most {}; got {}", Self::MAX, value),
-                    ),
-                );
-            }
-            Ok(Self(value))
-        }
-        /// The value.
-        pub fn get(self) -> u64 {
-            self.0
-        }
-        fn from_wide(value: i128) -> ::std::result::Result<Self, ValidationError> {
-            if value < i128::from(Self::MIN) {
-                return Err(
-                    ValidationError::new(
-                        ::std::format!("must be at least {}; got {}", Self::MIN, value),
-                    ),
-                );
-            }
-            if value > i128::from(Self::MAX) {
-                return Err(
-                    ValidationError::new(
-                        ::std::format!("must be at most {}; got {}", Self::MAX, value),
-                    ),
-                );
-            }
-            Self::new(value as u64)
-        }
-    }
-    impl ::std::default::Default for PageNumber {
-        fn default() -> Self {
-            Self(0u64)
-        }
-    }
-    impl ::std::convert::TryFrom<i64> for PageNumber {
-        type Error = ValidationError;
-        fn try_from(value: i64) -> ::std::result::Result<Self, ValidationError> {
-            Self::from_wide(i128::from(value))
-        }
-    }
-    impl ::std::convert::TryFrom<u64> for PageNumber {
-        type Error = ValidationError;
-        fn try_from(value: u64) -> ::std::result::Result<Self, ValidationError> {
-            Self::from_wide(i128::from(value))
-        }
-    }
-    impl ::std::convert::TryFrom<i32> for PageNumber {
-        type Error = ValidationError;
-        fn try_from(value: i32) -> ::std::result::Result<Self, ValidationError> {
-            Self::from_wide(i128::from(value))
-        }
-    }
-    impl ::std::convert::From<PageNumber> for u64 {
-        fn from(value: PageNumber) -> Self {
-            value.0
-        }
-    }
-    impl ::std::fmt::Display for PageNumber {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            self.0.fmt(f)
-        }
-    }
-    impl ::std::str::FromStr for PageNumber {
-        type Err = ValidationError;
-        fn from_str(text: &str) -> ::std::result::Result<Self, ValidationError> {
-            let value: i128 = text
-                .parse()
-                .map_err(|_| ValidationError::new(
-                    ::std::format!("must be an integer; got {text:?}"),
-                ))?;
-            Self::from_wide(value)
-        }
-    }
-    impl ::serde::Serialize for PageNumber {
-        fn serialize<S: ::serde::Serializer>(
-            &self,
-            serializer: S,
-        ) -> ::std::result::Result<S::Ok, S::Error> {
-            self.0.serialize(serializer)
-        }
-    }
-    impl<'de> ::serde::Deserialize<'de> for PageNumber {
-        fn deserialize<D: ::serde::Deserializer<'de>>(
-            deserializer: D,
-        ) -> ::std::result::Result<Self, D::Error> {
-            struct Visitor;
-            impl ::serde::de::Visitor<'_> for Visitor {
-                type Value = PageNumber;
-                fn expecting(
-                    &self,
-                    f: &mut ::std::fmt::Formatter<'_>,
-                ) -> ::std::fmt::Result {
-                    f.write_str("an integer")
-                }
-                fn visit_i64<E: ::serde::de::Error>(
-                    self,
-                    value: i64,
-                ) -> ::std::result::Result<PageNumber, E> {
-                    PageNumber::from_wide(i128::from(value)).map_err(E::custom)
-                }
-                fn visit_u64<E: ::serde::de::Error>(
-                    self,
-                    value: u64,
-                ) -> ::std::result::Result<PageNumber, E> {
-                    PageNumber::from_wide(i128::from(value)).map_err(E::custom)
-                }
-                fn visit_f64<E: ::serde::de::Error>(
-                    self,
-                    value: f64,
-                ) -> ::std::result::Result<PageNumber, E> {
-                    if value.fract() != 0.0 || !value.is_finite() {
-                        return Err(
-                            E::custom(::std::format!("must be an integer; got {value}")),
-                        );
-                    }
-                    if value < i128::MIN as f64 || value > i128::MAX as f64 {
-                        return Err(
-                            E::custom(
-                                ::std::format!(
-                                    "must be between {} and {}; got {value}", PageNumber::MIN,
-                                    PageNumber::MAX
-                                ),
-                            ),
-                        );
-                    }
-                    PageNumber::from_wide(value as i128).map_err(E::custom)
-                }
-            }
-            deserializer.deserialize_any(Visitor)
-        }
-    }
+    bounded_integer!(PageNumber(u64) = 0u64..= 9007199254740991u64, default 0u64);
     /// A string of at least one character.
     ///
     /// Rules: at least 1 characters.
     #[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
     pub struct NonEmptyString(::std::string::String);
+    validated_string!(NonEmptyString, shown);
     impl NonEmptyString {
-        /// Checks `value` against the schema's rules.
-        pub fn new(
-            value: impl ::std::convert::Into<::std::string::String>,
-        ) -> ::std::result::Result<Self, ValidationError> {
-            let value = value.into();
-            Self::check(&value)?;
-            Ok(Self(value))
-        }
         fn check(value: &str) -> ::std::result::Result<(), ValidationError> {
             if value.chars().count() < 1usize {
                 return Err(
@@ -9470,115 +9345,16 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
             }
             Ok(())
         }
-        /// The text.
-        pub fn as_str(&self) -> &str {
-            &self.0
-        }
-        /// The owned text.
-        pub fn into_inner(self) -> ::std::string::String {
-            self.0
-        }
-    }
-    impl ::std::fmt::Debug for NonEmptyString {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            f.debug_tuple("NonEmptyString").field(&self.0).finish()
-        }
-    }
-    impl ::std::fmt::Display for NonEmptyString {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            f.write_str(&self.0)
-        }
-    }
-    impl ::std::str::FromStr for NonEmptyString {
-        type Err = ValidationError;
-        fn from_str(value: &str) -> ::std::result::Result<Self, ValidationError> {
-            Self::new(value)
-        }
-    }
-    impl ::std::convert::TryFrom<&str> for NonEmptyString {
-        type Error = ValidationError;
-        fn try_from(value: &str) -> ::std::result::Result<Self, ValidationError> {
-            Self::new(value)
-        }
-    }
-    impl ::std::convert::TryFrom<&::std::string::String> for NonEmptyString {
-        type Error = ValidationError;
-        fn try_from(
-            value: &::std::string::String,
-        ) -> ::std::result::Result<Self, ValidationError> {
-            Self::new(value.as_str())
-        }
-    }
-    impl ::std::convert::TryFrom<::std::string::String> for NonEmptyString {
-        type Error = ValidationError;
-        fn try_from(
-            value: ::std::string::String,
-        ) -> ::std::result::Result<Self, ValidationError> {
-            Self::new(value)
-        }
-    }
-    impl ::std::convert::From<NonEmptyString> for ::std::string::String {
-        fn from(value: NonEmptyString) -> Self {
-            value.0
-        }
-    }
-    impl ::serde::Serialize for NonEmptyString {
-        fn serialize<S: ::serde::Serializer>(
-            &self,
-            serializer: S,
-        ) -> ::std::result::Result<S::Ok, S::Error> {
-            serializer.serialize_str(&self.0)
-        }
-    }
-    impl<'de> ::serde::Deserialize<'de> for NonEmptyString {
-        fn deserialize<D: ::serde::Deserializer<'de>>(
-            deserializer: D,
-        ) -> ::std::result::Result<Self, D::Error> {
-            let value = ::std::string::String::deserialize(deserializer)?;
-            Self::check(&value).map_err(::serde::de::Error::custom)?;
-            Ok(Self(value))
-        }
     }
     /// An absolute URI.
     ///
     /// Rules: absolute URI.
     #[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
     pub struct Uri(::std::string::String);
+    validated_string!(Uri, shown);
     impl Uri {
-        /// Checks `value` against the schema's rules.
-        pub fn new(
-            value: impl ::std::convert::Into<::std::string::String>,
-        ) -> ::std::result::Result<Self, ValidationError> {
-            let value = value.into();
-            Self::check(&value)?;
-            Ok(Self(value))
-        }
         fn check(value: &str) -> ::std::result::Result<(), ValidationError> {
-            if !(match value.split_once(':') {
-                Some((scheme, rest)) => {
-                    scheme.starts_with(|c: char| c.is_ascii_alphabetic())
-                        && scheme
-                            .chars()
-                            .all(|c| {
-                                c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.')
-                            })
-                        && rest
-                            .bytes()
-                            .enumerate()
-                            .all(|(index, byte)| match byte {
-                                b'%' => {
-                                    rest.as_bytes()
-                                        .get(index + 1..index + 3)
-                                        .is_some_and(|hex| hex.iter().all(u8::is_ascii_hexdigit))
-                                }
-                                _ => {
-                                    byte.is_ascii_alphanumeric()
-                                        || b"-._~:/?#[]@!$&'()*+,;=".contains(&byte)
-                                }
-                            })
-                }
-                None => false,
-            }) {
+            if !is_uri(value) {
                 return Err(
                     ValidationError::new(
                         ::std::format!(
@@ -9590,89 +9366,14 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
             }
             Ok(())
         }
-        /// The text.
-        pub fn as_str(&self) -> &str {
-            &self.0
-        }
-        /// The owned text.
-        pub fn into_inner(self) -> ::std::string::String {
-            self.0
-        }
-    }
-    impl ::std::fmt::Debug for Uri {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            f.debug_tuple("Uri").field(&self.0).finish()
-        }
-    }
-    impl ::std::fmt::Display for Uri {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            f.write_str(&self.0)
-        }
-    }
-    impl ::std::str::FromStr for Uri {
-        type Err = ValidationError;
-        fn from_str(value: &str) -> ::std::result::Result<Self, ValidationError> {
-            Self::new(value)
-        }
-    }
-    impl ::std::convert::TryFrom<&str> for Uri {
-        type Error = ValidationError;
-        fn try_from(value: &str) -> ::std::result::Result<Self, ValidationError> {
-            Self::new(value)
-        }
-    }
-    impl ::std::convert::TryFrom<&::std::string::String> for Uri {
-        type Error = ValidationError;
-        fn try_from(
-            value: &::std::string::String,
-        ) -> ::std::result::Result<Self, ValidationError> {
-            Self::new(value.as_str())
-        }
-    }
-    impl ::std::convert::TryFrom<::std::string::String> for Uri {
-        type Error = ValidationError;
-        fn try_from(
-            value: ::std::string::String,
-        ) -> ::std::result::Result<Self, ValidationError> {
-            Self::new(value)
-        }
-    }
-    impl ::std::convert::From<Uri> for ::std::string::String {
-        fn from(value: Uri) -> Self {
-            value.0
-        }
-    }
-    impl ::serde::Serialize for Uri {
-        fn serialize<S: ::serde::Serializer>(
-            &self,
-            serializer: S,
-        ) -> ::std::result::Result<S::Ok, S::Error> {
-            serializer.serialize_str(&self.0)
-        }
-    }
-    impl<'de> ::serde::Deserialize<'de> for Uri {
-        fn deserialize<D: ::serde::Deserializer<'de>>(
-            deserializer: D,
-        ) -> ::std::result::Result<Self, D::Error> {
-            let value = ::std::string::String::deserialize(deserializer)?;
-            Self::check(&value).map_err(::serde::de::Error::custom)?;
-            Ok(Self(value))
-        }
     }
     /// A 24-character hexadecimal identifier, either case.
     ///
     /// Rules: match `^[0-9a-fA-F]{24}$`.
     #[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
     pub struct HexId(::std::string::String);
+    validated_string!(HexId, shown);
     impl HexId {
-        /// Checks `value` against the schema's rules.
-        pub fn new(
-            value: impl ::std::convert::Into<::std::string::String>,
-        ) -> ::std::result::Result<Self, ValidationError> {
-            let value = value.into();
-            Self::check(&value)?;
-            Ok(Self(value))
-        }
         fn check(value: &str) -> ::std::result::Result<(), ValidationError> {
             static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
             ::regress::Regex::new("^[0-9a-fA-F]{24}$").expect("checked by codegen"));
@@ -9688,89 +9389,14 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
             }
             Ok(())
         }
-        /// The text.
-        pub fn as_str(&self) -> &str {
-            &self.0
-        }
-        /// The owned text.
-        pub fn into_inner(self) -> ::std::string::String {
-            self.0
-        }
-    }
-    impl ::std::fmt::Debug for HexId {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            f.debug_tuple("HexId").field(&self.0).finish()
-        }
-    }
-    impl ::std::fmt::Display for HexId {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            f.write_str(&self.0)
-        }
-    }
-    impl ::std::str::FromStr for HexId {
-        type Err = ValidationError;
-        fn from_str(value: &str) -> ::std::result::Result<Self, ValidationError> {
-            Self::new(value)
-        }
-    }
-    impl ::std::convert::TryFrom<&str> for HexId {
-        type Error = ValidationError;
-        fn try_from(value: &str) -> ::std::result::Result<Self, ValidationError> {
-            Self::new(value)
-        }
-    }
-    impl ::std::convert::TryFrom<&::std::string::String> for HexId {
-        type Error = ValidationError;
-        fn try_from(
-            value: &::std::string::String,
-        ) -> ::std::result::Result<Self, ValidationError> {
-            Self::new(value.as_str())
-        }
-    }
-    impl ::std::convert::TryFrom<::std::string::String> for HexId {
-        type Error = ValidationError;
-        fn try_from(
-            value: ::std::string::String,
-        ) -> ::std::result::Result<Self, ValidationError> {
-            Self::new(value)
-        }
-    }
-    impl ::std::convert::From<HexId> for ::std::string::String {
-        fn from(value: HexId) -> Self {
-            value.0
-        }
-    }
-    impl ::serde::Serialize for HexId {
-        fn serialize<S: ::serde::Serializer>(
-            &self,
-            serializer: S,
-        ) -> ::std::result::Result<S::Ok, S::Error> {
-            serializer.serialize_str(&self.0)
-        }
-    }
-    impl<'de> ::serde::Deserialize<'de> for HexId {
-        fn deserialize<D: ::serde::Deserializer<'de>>(
-            deserializer: D,
-        ) -> ::std::result::Result<Self, D::Error> {
-            let value = ::std::string::String::deserialize(deserializer)?;
-            Self::check(&value).map_err(::serde::de::Error::custom)?;
-            Ok(Self(value))
-        }
     }
     /// An ISO 8601 UTC timestamp ending in `Z`, with optional fractional seconds.
     ///
     /// Rules: match `^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?Z$`, RFC 3339 date-time, kept as sent.
     #[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
     pub struct Timestamp(::std::string::String);
+    validated_string!(Timestamp, shown);
     impl Timestamp {
-        /// Checks `value` against the schema's rules.
-        pub fn new(
-            value: impl ::std::convert::Into<::std::string::String>,
-        ) -> ::std::result::Result<Self, ValidationError> {
-            let value = value.into();
-            Self::check(&value)?;
-            Ok(Self(value))
-        }
         fn check(value: &str) -> ::std::result::Result<(), ValidationError> {
             static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
             {
@@ -9789,7 +9415,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
                     ),
                 );
             }
-            if !(::chrono::DateTime::parse_from_rfc3339(value).is_ok()) {
+            if !is_date_time(value) {
                 return Err(
                     ValidationError::new(
                         ::std::format!(
@@ -9801,14 +9427,6 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
             }
             Ok(())
         }
-        /// The text.
-        pub fn as_str(&self) -> &str {
-            &self.0
-        }
-        /// The owned text.
-        pub fn into_inner(self) -> ::std::string::String {
-            self.0
-        }
         /// The instant, in UTC. The text is kept as sent so it round-trips exactly.
         pub fn to_datetime(&self) -> ::chrono::DateTime<::chrono::Utc> {
             ::chrono::DateTime::parse_from_rfc3339(&self.0)
@@ -9816,80 +9434,13 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
                 .with_timezone(&::chrono::Utc)
         }
     }
-    impl ::std::fmt::Debug for Timestamp {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            f.debug_tuple("Timestamp").field(&self.0).finish()
-        }
-    }
-    impl ::std::fmt::Display for Timestamp {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            f.write_str(&self.0)
-        }
-    }
-    impl ::std::str::FromStr for Timestamp {
-        type Err = ValidationError;
-        fn from_str(value: &str) -> ::std::result::Result<Self, ValidationError> {
-            Self::new(value)
-        }
-    }
-    impl ::std::convert::TryFrom<&str> for Timestamp {
-        type Error = ValidationError;
-        fn try_from(value: &str) -> ::std::result::Result<Self, ValidationError> {
-            Self::new(value)
-        }
-    }
-    impl ::std::convert::TryFrom<&::std::string::String> for Timestamp {
-        type Error = ValidationError;
-        fn try_from(
-            value: &::std::string::String,
-        ) -> ::std::result::Result<Self, ValidationError> {
-            Self::new(value.as_str())
-        }
-    }
-    impl ::std::convert::TryFrom<::std::string::String> for Timestamp {
-        type Error = ValidationError;
-        fn try_from(
-            value: ::std::string::String,
-        ) -> ::std::result::Result<Self, ValidationError> {
-            Self::new(value)
-        }
-    }
-    impl ::std::convert::From<Timestamp> for ::std::string::String {
-        fn from(value: Timestamp) -> Self {
-            value.0
-        }
-    }
-    impl ::serde::Serialize for Timestamp {
-        fn serialize<S: ::serde::Serializer>(
-            &self,
-            serializer: S,
-        ) -> ::std::result::Result<S::Ok, S::Error> {
-            serializer.serialize_str(&self.0)
-        }
-    }
-    impl<'de> ::serde::Deserialize<'de> for Timestamp {
-        fn deserialize<D: ::serde::Deserializer<'de>>(
-            deserializer: D,
-        ) -> ::std::result::Result<Self, D::Error> {
-            let value = ::std::string::String::deserialize(deserializer)?;
-            Self::check(&value).map_err(::serde::de::Error::custom)?;
-            Ok(Self(value))
-        }
-    }
     /// `<namespace>/<repo-name>`.
     ///
     /// Rules: match `^[^/]+/[^/]+$`.
     #[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
     pub struct RepoName(::std::string::String);
+    validated_string!(RepoName, shown);
     impl RepoName {
-        /// Checks `value` against the schema's rules.
-        pub fn new(
-            value: impl ::std::convert::Into<::std::string::String>,
-        ) -> ::std::result::Result<Self, ValidationError> {
-            let value = value.into();
-            Self::check(&value)?;
-            Ok(Self(value))
-        }
         fn check(value: &str) -> ::std::result::Result<(), ValidationError> {
             static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
             ::regress::Regex::new("^[^/]+/[^/]+$").expect("checked by codegen"));
@@ -9904,74 +9455,6 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
                 );
             }
             Ok(())
-        }
-        /// The text.
-        pub fn as_str(&self) -> &str {
-            &self.0
-        }
-        /// The owned text.
-        pub fn into_inner(self) -> ::std::string::String {
-            self.0
-        }
-    }
-    impl ::std::fmt::Debug for RepoName {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            f.debug_tuple("RepoName").field(&self.0).finish()
-        }
-    }
-    impl ::std::fmt::Display for RepoName {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            f.write_str(&self.0)
-        }
-    }
-    impl ::std::str::FromStr for RepoName {
-        type Err = ValidationError;
-        fn from_str(value: &str) -> ::std::result::Result<Self, ValidationError> {
-            Self::new(value)
-        }
-    }
-    impl ::std::convert::TryFrom<&str> for RepoName {
-        type Error = ValidationError;
-        fn try_from(value: &str) -> ::std::result::Result<Self, ValidationError> {
-            Self::new(value)
-        }
-    }
-    impl ::std::convert::TryFrom<&::std::string::String> for RepoName {
-        type Error = ValidationError;
-        fn try_from(
-            value: &::std::string::String,
-        ) -> ::std::result::Result<Self, ValidationError> {
-            Self::new(value.as_str())
-        }
-    }
-    impl ::std::convert::TryFrom<::std::string::String> for RepoName {
-        type Error = ValidationError;
-        fn try_from(
-            value: ::std::string::String,
-        ) -> ::std::result::Result<Self, ValidationError> {
-            Self::new(value)
-        }
-    }
-    impl ::std::convert::From<RepoName> for ::std::string::String {
-        fn from(value: RepoName) -> Self {
-            value.0
-        }
-    }
-    impl ::serde::Serialize for RepoName {
-        fn serialize<S: ::serde::Serializer>(
-            &self,
-            serializer: S,
-        ) -> ::std::result::Result<S::Ok, S::Error> {
-            serializer.serialize_str(&self.0)
-        }
-    }
-    impl<'de> ::serde::Deserialize<'de> for RepoName {
-        fn deserialize<D: ::serde::Deserializer<'de>>(
-            deserializer: D,
-        ) -> ::std::result::Result<Self, D::Error> {
-            let value = ::std::string::String::deserialize(deserializer)?;
-            Self::check(&value).map_err(::serde::de::Error::custom)?;
-            Ok(Self(value))
         }
     }
     /// A notification of one of four kinds, discriminated by `type`.
@@ -10166,15 +9649,8 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     /// Rules: 1 to 200 characters, secret (never printed).
     #[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
     pub struct Credential(::std::string::String);
+    validated_string!(Credential, secret);
     impl Credential {
-        /// Checks `value` against the schema's rules.
-        pub fn new(
-            value: impl ::std::convert::Into<::std::string::String>,
-        ) -> ::std::result::Result<Self, ValidationError> {
-            let value = value.into();
-            Self::check(&value)?;
-            Ok(Self(value))
-        }
         fn check(value: &str) -> ::std::result::Result<(), ValidationError> {
             if value.chars().count() < 1usize {
                 return Err(
@@ -10198,217 +9674,13 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
             }
             Ok(())
         }
-        /// The secret value: send it, never print it.
-        pub fn as_str(&self) -> &str {
-            &self.0
-        }
-        /// The owned text.
-        pub fn into_inner(self) -> ::std::string::String {
-            self.0
-        }
-    }
-    impl ::std::fmt::Debug for Credential {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            f.write_str("Credential([redacted])")
-        }
-    }
-    impl ::std::str::FromStr for Credential {
-        type Err = ValidationError;
-        fn from_str(value: &str) -> ::std::result::Result<Self, ValidationError> {
-            Self::new(value)
-        }
-    }
-    impl ::std::convert::TryFrom<&str> for Credential {
-        type Error = ValidationError;
-        fn try_from(value: &str) -> ::std::result::Result<Self, ValidationError> {
-            Self::new(value)
-        }
-    }
-    impl ::std::convert::TryFrom<&::std::string::String> for Credential {
-        type Error = ValidationError;
-        fn try_from(
-            value: &::std::string::String,
-        ) -> ::std::result::Result<Self, ValidationError> {
-            Self::new(value.as_str())
-        }
-    }
-    impl ::std::convert::TryFrom<::std::string::String> for Credential {
-        type Error = ValidationError;
-        fn try_from(
-            value: ::std::string::String,
-        ) -> ::std::result::Result<Self, ValidationError> {
-            Self::new(value)
-        }
-    }
-    impl ::std::convert::From<Credential> for ::std::string::String {
-        fn from(value: Credential) -> Self {
-            value.0
-        }
-    }
-    impl ::serde::Serialize for Credential {
-        fn serialize<S: ::serde::Serializer>(
-            &self,
-            serializer: S,
-        ) -> ::std::result::Result<S::Ok, S::Error> {
-            serializer.serialize_str(&self.0)
-        }
-    }
-    impl<'de> ::serde::Deserialize<'de> for Credential {
-        fn deserialize<D: ::serde::Deserializer<'de>>(
-            deserializer: D,
-        ) -> ::std::result::Result<Self, D::Error> {
-            let value = ::std::string::String::deserialize(deserializer)?;
-            Self::check(&value).map_err(::serde::de::Error::custom)?;
-            Ok(Self(value))
-        }
     }
     /// A port number, 1 to 65535.
     ///
     /// Rules: 1 to 65535.
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
     pub struct Port(u64);
-    impl Port {
-        /// The smallest value allowed.
-        pub const MIN: u64 = 1u64;
-        /// The largest value allowed.
-        pub const MAX: u64 = 65535u64;
-        /// Checks `value` against the bounds.
-        pub fn new(value: u64) -> ::std::result::Result<Self, ValidationError> {
-            if value < Self::MIN {
-                return Err(
-                    ValidationError::new(
-                        ::std::format!("must be at least {}; got {}", Self::MIN, value),
-                    ),
-                );
-            }
-            if value > Self::MAX {
-                return Err(
-                    ValidationError::new(
-                        ::std::format!("must be at most {}; got {}", Self::MAX, value),
-                    ),
-                );
-            }
-            Ok(Self(value))
-        }
-        /// The value.
-        pub fn get(self) -> u64 {
-            self.0
-        }
-        fn from_wide(value: i128) -> ::std::result::Result<Self, ValidationError> {
-            if value < i128::from(Self::MIN) {
-                return Err(
-                    ValidationError::new(
-                        ::std::format!("must be at least {}; got {}", Self::MIN, value),
-                    ),
-                );
-            }
-            if value > i128::from(Self::MAX) {
-                return Err(
-                    ValidationError::new(
-                        ::std::format!("must be at most {}; got {}", Self::MAX, value),
-                    ),
-                );
-            }
-            Self::new(value as u64)
-        }
-    }
-    impl ::std::convert::TryFrom<i64> for Port {
-        type Error = ValidationError;
-        fn try_from(value: i64) -> ::std::result::Result<Self, ValidationError> {
-            Self::from_wide(i128::from(value))
-        }
-    }
-    impl ::std::convert::TryFrom<u64> for Port {
-        type Error = ValidationError;
-        fn try_from(value: u64) -> ::std::result::Result<Self, ValidationError> {
-            Self::from_wide(i128::from(value))
-        }
-    }
-    impl ::std::convert::TryFrom<i32> for Port {
-        type Error = ValidationError;
-        fn try_from(value: i32) -> ::std::result::Result<Self, ValidationError> {
-            Self::from_wide(i128::from(value))
-        }
-    }
-    impl ::std::convert::From<Port> for u64 {
-        fn from(value: Port) -> Self {
-            value.0
-        }
-    }
-    impl ::std::fmt::Display for Port {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            self.0.fmt(f)
-        }
-    }
-    impl ::std::str::FromStr for Port {
-        type Err = ValidationError;
-        fn from_str(text: &str) -> ::std::result::Result<Self, ValidationError> {
-            let value: i128 = text
-                .parse()
-                .map_err(|_| ValidationError::new(
-                    ::std::format!("must be an integer; got {text:?}"),
-                ))?;
-            Self::from_wide(value)
-        }
-    }
-    impl ::serde::Serialize for Port {
-        fn serialize<S: ::serde::Serializer>(
-            &self,
-            serializer: S,
-        ) -> ::std::result::Result<S::Ok, S::Error> {
-            self.0.serialize(serializer)
-        }
-    }
-    impl<'de> ::serde::Deserialize<'de> for Port {
-        fn deserialize<D: ::serde::Deserializer<'de>>(
-            deserializer: D,
-        ) -> ::std::result::Result<Self, D::Error> {
-            struct Visitor;
-            impl ::serde::de::Visitor<'_> for Visitor {
-                type Value = Port;
-                fn expecting(
-                    &self,
-                    f: &mut ::std::fmt::Formatter<'_>,
-                ) -> ::std::fmt::Result {
-                    f.write_str("an integer")
-                }
-                fn visit_i64<E: ::serde::de::Error>(
-                    self,
-                    value: i64,
-                ) -> ::std::result::Result<Port, E> {
-                    Port::from_wide(i128::from(value)).map_err(E::custom)
-                }
-                fn visit_u64<E: ::serde::de::Error>(
-                    self,
-                    value: u64,
-                ) -> ::std::result::Result<Port, E> {
-                    Port::from_wide(i128::from(value)).map_err(E::custom)
-                }
-                fn visit_f64<E: ::serde::de::Error>(
-                    self,
-                    value: f64,
-                ) -> ::std::result::Result<Port, E> {
-                    if value.fract() != 0.0 || !value.is_finite() {
-                        return Err(
-                            E::custom(::std::format!("must be an integer; got {value}")),
-                        );
-                    }
-                    if value < i128::MIN as f64 || value > i128::MAX as f64 {
-                        return Err(
-                            E::custom(
-                                ::std::format!(
-                                    "must be between {} and {}; got {value}", Port::MIN,
-                                    Port::MAX
-                                ),
-                            ),
-                        );
-                    }
-                    Port::from_wide(value as i128).map_err(E::custom)
-                }
-            }
-            deserializer.deserialize_any(Visitor)
-        }
-    }
+    bounded_integer!(Port(u64) = 1u64..= 65535u64);
     /// At most 20 ports.
     ///
     /// Rules: at most 20 items.
@@ -10487,15 +9759,8 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     /// Rules: at most 46 characters, match `^[a-z0-9]([a-z0-9-]*[a-z0-9])?$`.
     #[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
     pub struct NetworkGroup(::std::string::String);
+    validated_string!(NetworkGroup, shown);
     impl NetworkGroup {
-        /// Checks `value` against the schema's rules.
-        pub fn new(
-            value: impl ::std::convert::Into<::std::string::String>,
-        ) -> ::std::result::Result<Self, ValidationError> {
-            let value = value.into();
-            Self::check(&value)?;
-            Ok(Self(value))
-        }
         fn check(value: &str) -> ::std::result::Result<(), ValidationError> {
             if value.chars().count() > 46usize {
                 return Err(
@@ -10524,89 +9789,14 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
             }
             Ok(())
         }
-        /// The text.
-        pub fn as_str(&self) -> &str {
-            &self.0
-        }
-        /// The owned text.
-        pub fn into_inner(self) -> ::std::string::String {
-            self.0
-        }
-    }
-    impl ::std::fmt::Debug for NetworkGroup {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            f.debug_tuple("NetworkGroup").field(&self.0).finish()
-        }
-    }
-    impl ::std::fmt::Display for NetworkGroup {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            f.write_str(&self.0)
-        }
-    }
-    impl ::std::str::FromStr for NetworkGroup {
-        type Err = ValidationError;
-        fn from_str(value: &str) -> ::std::result::Result<Self, ValidationError> {
-            Self::new(value)
-        }
-    }
-    impl ::std::convert::TryFrom<&str> for NetworkGroup {
-        type Error = ValidationError;
-        fn try_from(value: &str) -> ::std::result::Result<Self, ValidationError> {
-            Self::new(value)
-        }
-    }
-    impl ::std::convert::TryFrom<&::std::string::String> for NetworkGroup {
-        type Error = ValidationError;
-        fn try_from(
-            value: &::std::string::String,
-        ) -> ::std::result::Result<Self, ValidationError> {
-            Self::new(value.as_str())
-        }
-    }
-    impl ::std::convert::TryFrom<::std::string::String> for NetworkGroup {
-        type Error = ValidationError;
-        fn try_from(
-            value: ::std::string::String,
-        ) -> ::std::result::Result<Self, ValidationError> {
-            Self::new(value)
-        }
-    }
-    impl ::std::convert::From<NetworkGroup> for ::std::string::String {
-        fn from(value: NetworkGroup) -> Self {
-            value.0
-        }
-    }
-    impl ::serde::Serialize for NetworkGroup {
-        fn serialize<S: ::serde::Serializer>(
-            &self,
-            serializer: S,
-        ) -> ::std::result::Result<S::Ok, S::Error> {
-            serializer.serialize_str(&self.0)
-        }
-    }
-    impl<'de> ::serde::Deserialize<'de> for NetworkGroup {
-        fn deserialize<D: ::serde::Deserializer<'de>>(
-            deserializer: D,
-        ) -> ::std::result::Result<Self, D::Error> {
-            let value = ::std::string::String::deserialize(deserializer)?;
-            Self::check(&value).map_err(::serde::de::Error::custom)?;
-            Ok(Self(value))
-        }
     }
     /// A role name within a network group; same character rule as the group.
     ///
     /// Rules: at most 34 characters, match `^[a-z0-9]([a-z0-9-]*[a-z0-9])?$`.
     #[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
     pub struct NetworkAlias(::std::string::String);
+    validated_string!(NetworkAlias, shown);
     impl NetworkAlias {
-        /// Checks `value` against the schema's rules.
-        pub fn new(
-            value: impl ::std::convert::Into<::std::string::String>,
-        ) -> ::std::result::Result<Self, ValidationError> {
-            let value = value.into();
-            Self::check(&value)?;
-            Ok(Self(value))
-        }
         fn check(value: &str) -> ::std::result::Result<(), ValidationError> {
             if value.chars().count() > 34usize {
                 return Err(
@@ -10634,74 +9824,6 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
                 );
             }
             Ok(())
-        }
-        /// The text.
-        pub fn as_str(&self) -> &str {
-            &self.0
-        }
-        /// The owned text.
-        pub fn into_inner(self) -> ::std::string::String {
-            self.0
-        }
-    }
-    impl ::std::fmt::Debug for NetworkAlias {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            f.debug_tuple("NetworkAlias").field(&self.0).finish()
-        }
-    }
-    impl ::std::fmt::Display for NetworkAlias {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            f.write_str(&self.0)
-        }
-    }
-    impl ::std::str::FromStr for NetworkAlias {
-        type Err = ValidationError;
-        fn from_str(value: &str) -> ::std::result::Result<Self, ValidationError> {
-            Self::new(value)
-        }
-    }
-    impl ::std::convert::TryFrom<&str> for NetworkAlias {
-        type Error = ValidationError;
-        fn try_from(value: &str) -> ::std::result::Result<Self, ValidationError> {
-            Self::new(value)
-        }
-    }
-    impl ::std::convert::TryFrom<&::std::string::String> for NetworkAlias {
-        type Error = ValidationError;
-        fn try_from(
-            value: &::std::string::String,
-        ) -> ::std::result::Result<Self, ValidationError> {
-            Self::new(value.as_str())
-        }
-    }
-    impl ::std::convert::TryFrom<::std::string::String> for NetworkAlias {
-        type Error = ValidationError;
-        fn try_from(
-            value: ::std::string::String,
-        ) -> ::std::result::Result<Self, ValidationError> {
-            Self::new(value)
-        }
-    }
-    impl ::std::convert::From<NetworkAlias> for ::std::string::String {
-        fn from(value: NetworkAlias) -> Self {
-            value.0
-        }
-    }
-    impl ::serde::Serialize for NetworkAlias {
-        fn serialize<S: ::serde::Serializer>(
-            &self,
-            serializer: S,
-        ) -> ::std::result::Result<S::Ok, S::Error> {
-            serializer.serialize_str(&self.0)
-        }
-    }
-    impl<'de> ::serde::Deserialize<'de> for NetworkAlias {
-        fn deserialize<D: ::serde::Deserializer<'de>>(
-            deserializer: D,
-        ) -> ::std::result::Result<Self, D::Error> {
-            let value = ::std::string::String::deserialize(deserializer)?;
-            Self::check(&value).map_err(::serde::de::Error::custom)?;
-            Ok(Self(value))
         }
     }
     /// At most 20 aliases.
@@ -10782,15 +9904,8 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     /// Rules: match `^/`.
     #[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
     pub struct MountPath(::std::string::String);
+    validated_string!(MountPath, shown);
     impl MountPath {
-        /// Checks `value` against the schema's rules.
-        pub fn new(
-            value: impl ::std::convert::Into<::std::string::String>,
-        ) -> ::std::result::Result<Self, ValidationError> {
-            let value = value.into();
-            Self::check(&value)?;
-            Ok(Self(value))
-        }
         fn check(value: &str) -> ::std::result::Result<(), ValidationError> {
             static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
             ::regress::Regex::new("^/").expect("checked by codegen"));
@@ -10804,74 +9919,6 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
                 );
             }
             Ok(())
-        }
-        /// The text.
-        pub fn as_str(&self) -> &str {
-            &self.0
-        }
-        /// The owned text.
-        pub fn into_inner(self) -> ::std::string::String {
-            self.0
-        }
-    }
-    impl ::std::fmt::Debug for MountPath {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            f.debug_tuple("MountPath").field(&self.0).finish()
-        }
-    }
-    impl ::std::fmt::Display for MountPath {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            f.write_str(&self.0)
-        }
-    }
-    impl ::std::str::FromStr for MountPath {
-        type Err = ValidationError;
-        fn from_str(value: &str) -> ::std::result::Result<Self, ValidationError> {
-            Self::new(value)
-        }
-    }
-    impl ::std::convert::TryFrom<&str> for MountPath {
-        type Error = ValidationError;
-        fn try_from(value: &str) -> ::std::result::Result<Self, ValidationError> {
-            Self::new(value)
-        }
-    }
-    impl ::std::convert::TryFrom<&::std::string::String> for MountPath {
-        type Error = ValidationError;
-        fn try_from(
-            value: &::std::string::String,
-        ) -> ::std::result::Result<Self, ValidationError> {
-            Self::new(value.as_str())
-        }
-    }
-    impl ::std::convert::TryFrom<::std::string::String> for MountPath {
-        type Error = ValidationError;
-        fn try_from(
-            value: ::std::string::String,
-        ) -> ::std::result::Result<Self, ValidationError> {
-            Self::new(value)
-        }
-    }
-    impl ::std::convert::From<MountPath> for ::std::string::String {
-        fn from(value: MountPath) -> Self {
-            value.0
-        }
-    }
-    impl ::serde::Serialize for MountPath {
-        fn serialize<S: ::serde::Serializer>(
-            &self,
-            serializer: S,
-        ) -> ::std::result::Result<S::Ok, S::Error> {
-            serializer.serialize_str(&self.0)
-        }
-    }
-    impl<'de> ::serde::Deserialize<'de> for MountPath {
-        fn deserialize<D: ::serde::Deserializer<'de>>(
-            deserializer: D,
-        ) -> ::std::result::Result<Self, D::Error> {
-            let value = ::std::string::String::deserialize(deserializer)?;
-            Self::check(&value).map_err(::serde::de::Error::custom)?;
-            Ok(Self(value))
         }
     }
     /// Environment variables; names start with a letter followed by one or more letters, digits or underscores.
@@ -11208,15 +10255,8 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     /// Rules: match `^[A-Za-z0-9_-]{0,100}$`.
     #[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
     pub struct LabelValue(::std::string::String);
+    validated_string!(LabelValue, shown);
     impl LabelValue {
-        /// Checks `value` against the schema's rules.
-        pub fn new(
-            value: impl ::std::convert::Into<::std::string::String>,
-        ) -> ::std::result::Result<Self, ValidationError> {
-            let value = value.into();
-            Self::check(&value)?;
-            Ok(Self(value))
-        }
         fn check(value: &str) -> ::std::result::Result<(), ValidationError> {
             static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
             {
@@ -11234,74 +10274,6 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
                 );
             }
             Ok(())
-        }
-        /// The text.
-        pub fn as_str(&self) -> &str {
-            &self.0
-        }
-        /// The owned text.
-        pub fn into_inner(self) -> ::std::string::String {
-            self.0
-        }
-    }
-    impl ::std::fmt::Debug for LabelValue {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            f.debug_tuple("LabelValue").field(&self.0).finish()
-        }
-    }
-    impl ::std::fmt::Display for LabelValue {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            f.write_str(&self.0)
-        }
-    }
-    impl ::std::str::FromStr for LabelValue {
-        type Err = ValidationError;
-        fn from_str(value: &str) -> ::std::result::Result<Self, ValidationError> {
-            Self::new(value)
-        }
-    }
-    impl ::std::convert::TryFrom<&str> for LabelValue {
-        type Error = ValidationError;
-        fn try_from(value: &str) -> ::std::result::Result<Self, ValidationError> {
-            Self::new(value)
-        }
-    }
-    impl ::std::convert::TryFrom<&::std::string::String> for LabelValue {
-        type Error = ValidationError;
-        fn try_from(
-            value: &::std::string::String,
-        ) -> ::std::result::Result<Self, ValidationError> {
-            Self::new(value.as_str())
-        }
-    }
-    impl ::std::convert::TryFrom<::std::string::String> for LabelValue {
-        type Error = ValidationError;
-        fn try_from(
-            value: ::std::string::String,
-        ) -> ::std::result::Result<Self, ValidationError> {
-            Self::new(value)
-        }
-    }
-    impl ::std::convert::From<LabelValue> for ::std::string::String {
-        fn from(value: LabelValue) -> Self {
-            value.0
-        }
-    }
-    impl ::serde::Serialize for LabelValue {
-        fn serialize<S: ::serde::Serializer>(
-            &self,
-            serializer: S,
-        ) -> ::std::result::Result<S::Ok, S::Error> {
-            serializer.serialize_str(&self.0)
-        }
-    }
-    impl<'de> ::serde::Deserialize<'de> for LabelValue {
-        fn deserialize<D: ::serde::Deserializer<'de>>(
-            deserializer: D,
-        ) -> ::std::result::Result<Self, D::Error> {
-            let value = ::std::string::String::deserialize(deserializer)?;
-            Self::check(&value).map_err(::serde::de::Error::custom)?;
-            Ok(Self(value))
         }
     }
     /// The command to run; at least one item, each non-empty.
@@ -11375,148 +10347,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     /// Rules: at least 1.
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
     pub struct TimeoutSeconds(u64);
-    impl TimeoutSeconds {
-        /// The smallest value allowed.
-        pub const MIN: u64 = 1u64;
-        /// The largest value allowed.
-        pub const MAX: u64 = 18446744073709551615u64;
-        /// Checks `value` against the bounds.
-        pub fn new(value: u64) -> ::std::result::Result<Self, ValidationError> {
-            if value < Self::MIN {
-                return Err(
-                    ValidationError::new(
-                        ::std::format!("must be at least {}; got {}", Self::MIN, value),
-                    ),
-                );
-            }
-            if value > Self::MAX {
-                return Err(
-                    ValidationError::new(
-                        ::std::format!("must be at most {}; got {}", Self::MAX, value),
-                    ),
-                );
-            }
-            Ok(Self(value))
-        }
-        /// The value.
-        pub fn get(self) -> u64 {
-            self.0
-        }
-        fn from_wide(value: i128) -> ::std::result::Result<Self, ValidationError> {
-            if value < i128::from(Self::MIN) {
-                return Err(
-                    ValidationError::new(
-                        ::std::format!("must be at least {}; got {}", Self::MIN, value),
-                    ),
-                );
-            }
-            if value > i128::from(Self::MAX) {
-                return Err(
-                    ValidationError::new(
-                        ::std::format!("must be at most {}; got {}", Self::MAX, value),
-                    ),
-                );
-            }
-            Self::new(value as u64)
-        }
-    }
-    impl ::std::convert::TryFrom<i64> for TimeoutSeconds {
-        type Error = ValidationError;
-        fn try_from(value: i64) -> ::std::result::Result<Self, ValidationError> {
-            Self::from_wide(i128::from(value))
-        }
-    }
-    impl ::std::convert::TryFrom<u64> for TimeoutSeconds {
-        type Error = ValidationError;
-        fn try_from(value: u64) -> ::std::result::Result<Self, ValidationError> {
-            Self::from_wide(i128::from(value))
-        }
-    }
-    impl ::std::convert::TryFrom<i32> for TimeoutSeconds {
-        type Error = ValidationError;
-        fn try_from(value: i32) -> ::std::result::Result<Self, ValidationError> {
-            Self::from_wide(i128::from(value))
-        }
-    }
-    impl ::std::convert::From<TimeoutSeconds> for u64 {
-        fn from(value: TimeoutSeconds) -> Self {
-            value.0
-        }
-    }
-    impl ::std::fmt::Display for TimeoutSeconds {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            self.0.fmt(f)
-        }
-    }
-    impl ::std::str::FromStr for TimeoutSeconds {
-        type Err = ValidationError;
-        fn from_str(text: &str) -> ::std::result::Result<Self, ValidationError> {
-            let value: i128 = text
-                .parse()
-                .map_err(|_| ValidationError::new(
-                    ::std::format!("must be an integer; got {text:?}"),
-                ))?;
-            Self::from_wide(value)
-        }
-    }
-    impl ::serde::Serialize for TimeoutSeconds {
-        fn serialize<S: ::serde::Serializer>(
-            &self,
-            serializer: S,
-        ) -> ::std::result::Result<S::Ok, S::Error> {
-            self.0.serialize(serializer)
-        }
-    }
-    impl<'de> ::serde::Deserialize<'de> for TimeoutSeconds {
-        fn deserialize<D: ::serde::Deserializer<'de>>(
-            deserializer: D,
-        ) -> ::std::result::Result<Self, D::Error> {
-            struct Visitor;
-            impl ::serde::de::Visitor<'_> for Visitor {
-                type Value = TimeoutSeconds;
-                fn expecting(
-                    &self,
-                    f: &mut ::std::fmt::Formatter<'_>,
-                ) -> ::std::fmt::Result {
-                    f.write_str("an integer")
-                }
-                fn visit_i64<E: ::serde::de::Error>(
-                    self,
-                    value: i64,
-                ) -> ::std::result::Result<TimeoutSeconds, E> {
-                    TimeoutSeconds::from_wide(i128::from(value)).map_err(E::custom)
-                }
-                fn visit_u64<E: ::serde::de::Error>(
-                    self,
-                    value: u64,
-                ) -> ::std::result::Result<TimeoutSeconds, E> {
-                    TimeoutSeconds::from_wide(i128::from(value)).map_err(E::custom)
-                }
-                fn visit_f64<E: ::serde::de::Error>(
-                    self,
-                    value: f64,
-                ) -> ::std::result::Result<TimeoutSeconds, E> {
-                    if value.fract() != 0.0 || !value.is_finite() {
-                        return Err(
-                            E::custom(::std::format!("must be an integer; got {value}")),
-                        );
-                    }
-                    if value < i128::MIN as f64 || value > i128::MAX as f64 {
-                        return Err(
-                            E::custom(
-                                ::std::format!(
-                                    "must be between {} and {}; got {value}",
-                                    TimeoutSeconds::MIN, TimeoutSeconds::MAX
-                                ),
-                            ),
-                        );
-                    }
-                    TimeoutSeconds::from_wide(value as i128).map_err(E::custom)
-                }
-            }
-            deserializer.deserialize_any(Visitor)
-        }
-    }
+    bounded_integer!(TimeoutSeconds(u64) = 1u64..= 18446744073709551615u64);
     /// The job a webhook starts, as returned in a webhook record; built from a Space or from a Docker image.
     ///
     /// Rules: exactly one of `spaceId`, `dockerImage`.
@@ -11705,153 +10536,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     /// Rules: at least 1.
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
     pub struct Attempts(u64);
-    impl Attempts {
-        /// The smallest value allowed.
-        pub const MIN: u64 = 1u64;
-        /// The largest value allowed.
-        pub const MAX: u64 = 18446744073709551615u64;
-        /// Checks `value` against the bounds.
-        pub fn new(value: u64) -> ::std::result::Result<Self, ValidationError> {
-            if value < Self::MIN {
-                return Err(
-                    ValidationError::new(
-                        ::std::format!("must be at least {}; got {}", Self::MIN, value),
-                    ),
-                );
-            }
-            if value > Self::MAX {
-                return Err(
-                    ValidationError::new(
-                        ::std::format!("must be at most {}; got {}", Self::MAX, value),
-                    ),
-                );
-            }
-            Ok(Self(value))
-        }
-        /// The value.
-        pub fn get(self) -> u64 {
-            self.0
-        }
-        fn from_wide(value: i128) -> ::std::result::Result<Self, ValidationError> {
-            if value < i128::from(Self::MIN) {
-                return Err(
-                    ValidationError::new(
-                        ::std::format!("must be at least {}; got {}", Self::MIN, value),
-                    ),
-                );
-            }
-            if value > i128::from(Self::MAX) {
-                return Err(
-                    ValidationError::new(
-                        ::std::format!("must be at most {}; got {}", Self::MAX, value),
-                    ),
-                );
-            }
-            Self::new(value as u64)
-        }
-    }
-    impl ::std::default::Default for Attempts {
-        fn default() -> Self {
-            Self(1u64)
-        }
-    }
-    impl ::std::convert::TryFrom<i64> for Attempts {
-        type Error = ValidationError;
-        fn try_from(value: i64) -> ::std::result::Result<Self, ValidationError> {
-            Self::from_wide(i128::from(value))
-        }
-    }
-    impl ::std::convert::TryFrom<u64> for Attempts {
-        type Error = ValidationError;
-        fn try_from(value: u64) -> ::std::result::Result<Self, ValidationError> {
-            Self::from_wide(i128::from(value))
-        }
-    }
-    impl ::std::convert::TryFrom<i32> for Attempts {
-        type Error = ValidationError;
-        fn try_from(value: i32) -> ::std::result::Result<Self, ValidationError> {
-            Self::from_wide(i128::from(value))
-        }
-    }
-    impl ::std::convert::From<Attempts> for u64 {
-        fn from(value: Attempts) -> Self {
-            value.0
-        }
-    }
-    impl ::std::fmt::Display for Attempts {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            self.0.fmt(f)
-        }
-    }
-    impl ::std::str::FromStr for Attempts {
-        type Err = ValidationError;
-        fn from_str(text: &str) -> ::std::result::Result<Self, ValidationError> {
-            let value: i128 = text
-                .parse()
-                .map_err(|_| ValidationError::new(
-                    ::std::format!("must be an integer; got {text:?}"),
-                ))?;
-            Self::from_wide(value)
-        }
-    }
-    impl ::serde::Serialize for Attempts {
-        fn serialize<S: ::serde::Serializer>(
-            &self,
-            serializer: S,
-        ) -> ::std::result::Result<S::Ok, S::Error> {
-            self.0.serialize(serializer)
-        }
-    }
-    impl<'de> ::serde::Deserialize<'de> for Attempts {
-        fn deserialize<D: ::serde::Deserializer<'de>>(
-            deserializer: D,
-        ) -> ::std::result::Result<Self, D::Error> {
-            struct Visitor;
-            impl ::serde::de::Visitor<'_> for Visitor {
-                type Value = Attempts;
-                fn expecting(
-                    &self,
-                    f: &mut ::std::fmt::Formatter<'_>,
-                ) -> ::std::fmt::Result {
-                    f.write_str("an integer")
-                }
-                fn visit_i64<E: ::serde::de::Error>(
-                    self,
-                    value: i64,
-                ) -> ::std::result::Result<Attempts, E> {
-                    Attempts::from_wide(i128::from(value)).map_err(E::custom)
-                }
-                fn visit_u64<E: ::serde::de::Error>(
-                    self,
-                    value: u64,
-                ) -> ::std::result::Result<Attempts, E> {
-                    Attempts::from_wide(i128::from(value)).map_err(E::custom)
-                }
-                fn visit_f64<E: ::serde::de::Error>(
-                    self,
-                    value: f64,
-                ) -> ::std::result::Result<Attempts, E> {
-                    if value.fract() != 0.0 || !value.is_finite() {
-                        return Err(
-                            E::custom(::std::format!("must be an integer; got {value}")),
-                        );
-                    }
-                    if value < i128::MIN as f64 || value > i128::MAX as f64 {
-                        return Err(
-                            E::custom(
-                                ::std::format!(
-                                    "must be between {} and {}; got {value}", Attempts::MIN,
-                                    Attempts::MAX
-                                ),
-                            ),
-                        );
-                    }
-                    Attempts::from_wide(value as i128).map_err(E::custom)
-                }
-            }
-            deserializer.deserialize_any(Visitor)
-        }
-    }
+    bounded_integer!(Attempts(u64) = 1u64..= 18446744073709551615u64, default 1u64);
     /// Buckets and repositories to mount; at least one.
     ///
     /// Rules: at least 1 item.
@@ -12115,15 +10800,8 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     /// Rules: match `^[\x20-\x7F]*$`, secret (never printed).
     #[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
     pub struct WebhookSecret(::std::string::String);
+    validated_string!(WebhookSecret, secret);
     impl WebhookSecret {
-        /// Checks `value` against the schema's rules.
-        pub fn new(
-            value: impl ::std::convert::Into<::std::string::String>,
-        ) -> ::std::result::Result<Self, ValidationError> {
-            let value = value.into();
-            Self::check(&value)?;
-            Ok(Self(value))
-        }
         fn check(value: &str) -> ::std::result::Result<(), ValidationError> {
             static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
             ::regress::Regex::new("^[\\x20-\\x7F]*$").expect("checked by codegen"));
@@ -12139,231 +10817,22 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
             }
             Ok(())
         }
-        /// The secret value: send it, never print it.
-        pub fn as_str(&self) -> &str {
-            &self.0
-        }
-        /// The owned text.
-        pub fn into_inner(self) -> ::std::string::String {
-            self.0
-        }
-    }
-    impl ::std::fmt::Debug for WebhookSecret {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            f.write_str("WebhookSecret([redacted])")
-        }
-    }
-    impl ::std::str::FromStr for WebhookSecret {
-        type Err = ValidationError;
-        fn from_str(value: &str) -> ::std::result::Result<Self, ValidationError> {
-            Self::new(value)
-        }
-    }
-    impl ::std::convert::TryFrom<&str> for WebhookSecret {
-        type Error = ValidationError;
-        fn try_from(value: &str) -> ::std::result::Result<Self, ValidationError> {
-            Self::new(value)
-        }
-    }
-    impl ::std::convert::TryFrom<&::std::string::String> for WebhookSecret {
-        type Error = ValidationError;
-        fn try_from(
-            value: &::std::string::String,
-        ) -> ::std::result::Result<Self, ValidationError> {
-            Self::new(value.as_str())
-        }
-    }
-    impl ::std::convert::TryFrom<::std::string::String> for WebhookSecret {
-        type Error = ValidationError;
-        fn try_from(
-            value: ::std::string::String,
-        ) -> ::std::result::Result<Self, ValidationError> {
-            Self::new(value)
-        }
-    }
-    impl ::std::convert::From<WebhookSecret> for ::std::string::String {
-        fn from(value: WebhookSecret) -> Self {
-            value.0
-        }
-    }
-    impl ::serde::Serialize for WebhookSecret {
-        fn serialize<S: ::serde::Serializer>(
-            &self,
-            serializer: S,
-        ) -> ::std::result::Result<S::Ok, S::Error> {
-            serializer.serialize_str(&self.0)
-        }
-    }
-    impl<'de> ::serde::Deserialize<'de> for WebhookSecret {
-        fn deserialize<D: ::serde::Deserializer<'de>>(
-            deserializer: D,
-        ) -> ::std::result::Result<Self, D::Error> {
-            let value = ::std::string::String::deserialize(deserializer)?;
-            Self::check(&value).map_err(::serde::de::Error::custom)?;
-            Ok(Self(value))
-        }
     }
     /// The version of the webhook's payload format.
     ///
     /// Rules: any integer.
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
     pub struct WebhookVersion(i64);
-    impl WebhookVersion {
-        /// The smallest value allowed.
-        pub const MIN: i64 = -9223372036854775808i64;
-        /// The largest value allowed.
-        pub const MAX: i64 = 9223372036854775807i64;
-        /// Checks `value` against the bounds.
-        pub fn new(value: i64) -> ::std::result::Result<Self, ValidationError> {
-            if value < Self::MIN {
-                return Err(
-                    ValidationError::new(
-                        ::std::format!("must be at least {}; got {}", Self::MIN, value),
-                    ),
-                );
-            }
-            if value > Self::MAX {
-                return Err(
-                    ValidationError::new(
-                        ::std::format!("must be at most {}; got {}", Self::MAX, value),
-                    ),
-                );
-            }
-            Ok(Self(value))
-        }
-        /// The value.
-        pub fn get(self) -> i64 {
-            self.0
-        }
-        fn from_wide(value: i128) -> ::std::result::Result<Self, ValidationError> {
-            if value < i128::from(Self::MIN) {
-                return Err(
-                    ValidationError::new(
-                        ::std::format!("must be at least {}; got {}", Self::MIN, value),
-                    ),
-                );
-            }
-            if value > i128::from(Self::MAX) {
-                return Err(
-                    ValidationError::new(
-                        ::std::format!("must be at most {}; got {}", Self::MAX, value),
-                    ),
-                );
-            }
-            Self::new(value as i64)
-        }
-    }
-    impl ::std::convert::TryFrom<i64> for WebhookVersion {
-        type Error = ValidationError;
-        fn try_from(value: i64) -> ::std::result::Result<Self, ValidationError> {
-            Self::from_wide(i128::from(value))
-        }
-    }
-    impl ::std::convert::TryFrom<u64> for WebhookVersion {
-        type Error = ValidationError;
-        fn try_from(value: u64) -> ::std::result::Result<Self, ValidationError> {
-            Self::from_wide(i128::from(value))
-        }
-    }
-    impl ::std::convert::TryFrom<i32> for WebhookVersion {
-        type Error = ValidationError;
-        fn try_from(value: i32) -> ::std::result::Result<Self, ValidationError> {
-            Self::from_wide(i128::from(value))
-        }
-    }
-    impl ::std::convert::From<WebhookVersion> for i64 {
-        fn from(value: WebhookVersion) -> Self {
-            value.0
-        }
-    }
-    impl ::std::fmt::Display for WebhookVersion {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            self.0.fmt(f)
-        }
-    }
-    impl ::std::str::FromStr for WebhookVersion {
-        type Err = ValidationError;
-        fn from_str(text: &str) -> ::std::result::Result<Self, ValidationError> {
-            let value: i128 = text
-                .parse()
-                .map_err(|_| ValidationError::new(
-                    ::std::format!("must be an integer; got {text:?}"),
-                ))?;
-            Self::from_wide(value)
-        }
-    }
-    impl ::serde::Serialize for WebhookVersion {
-        fn serialize<S: ::serde::Serializer>(
-            &self,
-            serializer: S,
-        ) -> ::std::result::Result<S::Ok, S::Error> {
-            self.0.serialize(serializer)
-        }
-    }
-    impl<'de> ::serde::Deserialize<'de> for WebhookVersion {
-        fn deserialize<D: ::serde::Deserializer<'de>>(
-            deserializer: D,
-        ) -> ::std::result::Result<Self, D::Error> {
-            struct Visitor;
-            impl ::serde::de::Visitor<'_> for Visitor {
-                type Value = WebhookVersion;
-                fn expecting(
-                    &self,
-                    f: &mut ::std::fmt::Formatter<'_>,
-                ) -> ::std::fmt::Result {
-                    f.write_str("an integer")
-                }
-                fn visit_i64<E: ::serde::de::Error>(
-                    self,
-                    value: i64,
-                ) -> ::std::result::Result<WebhookVersion, E> {
-                    WebhookVersion::from_wide(i128::from(value)).map_err(E::custom)
-                }
-                fn visit_u64<E: ::serde::de::Error>(
-                    self,
-                    value: u64,
-                ) -> ::std::result::Result<WebhookVersion, E> {
-                    WebhookVersion::from_wide(i128::from(value)).map_err(E::custom)
-                }
-                fn visit_f64<E: ::serde::de::Error>(
-                    self,
-                    value: f64,
-                ) -> ::std::result::Result<WebhookVersion, E> {
-                    if value.fract() != 0.0 || !value.is_finite() {
-                        return Err(
-                            E::custom(::std::format!("must be an integer; got {value}")),
-                        );
-                    }
-                    if value < i128::MIN as f64 || value > i128::MAX as f64 {
-                        return Err(
-                            E::custom(
-                                ::std::format!(
-                                    "must be between {} and {}; got {value}",
-                                    WebhookVersion::MIN, WebhookVersion::MAX
-                                ),
-                            ),
-                        );
-                    }
-                    WebhookVersion::from_wide(value as i128).map_err(E::custom)
-                }
-            }
-            deserializer.deserialize_any(Visitor)
-        }
-    }
+    bounded_integer!(
+        WebhookVersion(i64) = - 9223372036854775808i64..= 9223372036854775807i64
+    );
     /// A bearer token for the storage service, at most 64000 characters. Secret.
     ///
     /// Rules: at most 64000 characters, secret (never printed).
     #[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
     pub struct StorageToken(::std::string::String);
+    validated_string!(StorageToken, secret);
     impl StorageToken {
-        /// Checks `value` against the schema's rules.
-        pub fn new(
-            value: impl ::std::convert::Into<::std::string::String>,
-        ) -> ::std::result::Result<Self, ValidationError> {
-            let value = value.into();
-            Self::check(&value)?;
-            Ok(Self(value))
-        }
         fn check(value: &str) -> ::std::result::Result<(), ValidationError> {
             if value.chars().count() > 64000usize {
                 return Err(
@@ -12376,69 +10845,6 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
                 );
             }
             Ok(())
-        }
-        /// The secret value: send it, never print it.
-        pub fn as_str(&self) -> &str {
-            &self.0
-        }
-        /// The owned text.
-        pub fn into_inner(self) -> ::std::string::String {
-            self.0
-        }
-    }
-    impl ::std::fmt::Debug for StorageToken {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            f.write_str("StorageToken([redacted])")
-        }
-    }
-    impl ::std::str::FromStr for StorageToken {
-        type Err = ValidationError;
-        fn from_str(value: &str) -> ::std::result::Result<Self, ValidationError> {
-            Self::new(value)
-        }
-    }
-    impl ::std::convert::TryFrom<&str> for StorageToken {
-        type Error = ValidationError;
-        fn try_from(value: &str) -> ::std::result::Result<Self, ValidationError> {
-            Self::new(value)
-        }
-    }
-    impl ::std::convert::TryFrom<&::std::string::String> for StorageToken {
-        type Error = ValidationError;
-        fn try_from(
-            value: &::std::string::String,
-        ) -> ::std::result::Result<Self, ValidationError> {
-            Self::new(value.as_str())
-        }
-    }
-    impl ::std::convert::TryFrom<::std::string::String> for StorageToken {
-        type Error = ValidationError;
-        fn try_from(
-            value: ::std::string::String,
-        ) -> ::std::result::Result<Self, ValidationError> {
-            Self::new(value)
-        }
-    }
-    impl ::std::convert::From<StorageToken> for ::std::string::String {
-        fn from(value: StorageToken) -> Self {
-            value.0
-        }
-    }
-    impl ::serde::Serialize for StorageToken {
-        fn serialize<S: ::serde::Serializer>(
-            &self,
-            serializer: S,
-        ) -> ::std::result::Result<S::Ok, S::Error> {
-            serializer.serialize_str(&self.0)
-        }
-    }
-    impl<'de> ::serde::Deserialize<'de> for StorageToken {
-        fn deserialize<D: ::serde::Deserializer<'de>>(
-            deserializer: D,
-        ) -> ::std::result::Result<Self, D::Error> {
-            let value = ::std::string::String::deserialize(deserializer)?;
-            Self::check(&value).map_err(::serde::de::Error::custom)?;
-            Ok(Self(value))
         }
     }
     mod tagged_union_support {
@@ -12547,6 +10953,38 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
                     None => self.live.next_value_seed(seed),
                 }
             }
+        }
+    }
+    /// Whether `value` is an RFC 3339 date-time.
+    fn is_date_time(value: &str) -> bool {
+        ::chrono::DateTime::parse_from_rfc3339(value).is_ok()
+    }
+    /// Whether `value` is an absolute URI (RFC 3986).
+    fn is_uri(value: &str) -> bool {
+        match value.split_once(':') {
+            Some((scheme, rest)) => {
+                scheme.starts_with(|c: char| c.is_ascii_alphabetic())
+                    && scheme
+                        .chars()
+                        .all(|c| {
+                            c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.')
+                        })
+                    && rest
+                        .bytes()
+                        .enumerate()
+                        .all(|(index, byte)| match byte {
+                            b'%' => {
+                                rest.as_bytes()
+                                    .get(index + 1..index + 3)
+                                    .is_some_and(|hex| hex.iter().all(u8::is_ascii_hexdigit))
+                            }
+                            _ => {
+                                byte.is_ascii_alphanumeric()
+                                    || b"-._~:/?#[]@!$&'()*+,;=".contains(&byte)
+                            }
+                        })
+            }
+            None => false,
         }
     }
     /// A value breaks a rule of the spec. The message names the rule and, except for

@@ -106,8 +106,8 @@ pub struct Applied {
     /// Variant component -> (union type, variant) for tagged unions: the variant's own Rust type
     /// has no tag, so as a whole schema (tag included) it decodes through the union.
     pub tagged_variants: Vec<(String, syn::Ident, syn::Ident)>,
-    /// Whether a tagged union needs the shared replay support module.
-    pub needs_replay: bool,
+    /// The shared support the emitted types need, each emitted once.
+    pub shared: BTreeSet<Shared>,
     /// Component schemas only requests use: they decode strictly and have no `Unknown`
     /// variant (see `emit::tolerance`).
     pub request_only: BTreeSet<String>,
@@ -117,13 +117,38 @@ pub struct Applied {
     pub rules: std::collections::BTreeMap<String, String>,
 }
 
+/// Support that a family of emitted types shares (a `macro_rules!` each type invokes, helper
+/// functions), emitted once when any type of the family is.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Shared {
+    /// `tagged_union!` and the replay of entries read before the tag.
+    TaggedUnion,
+    /// `bounded_integer!`.
+    BoundedInteger,
+    /// `validated_string!`.
+    ValidatedString,
+    /// The check of a string format (`is_uri`, ...), by its name in the spec.
+    Format(String),
+}
+
+impl Shared {
+    fn tokens(&self) -> TokenStream {
+        match self {
+            Shared::TaggedUnion => unions::replay_support(),
+            Shared::BoundedInteger => newtypes::bounded_integer_macro(),
+            Shared::ValidatedString => newtypes::validated_string_macro(),
+            Shared::Format(format) => newtypes::format_fn(format),
+        }
+    }
+}
+
 /// How far [`Applied`] had grown before a patch, so that a patch that fails half-way leaves
 /// nothing behind.
 pub(crate) struct Checkpoint {
     items: usize,
     replacements: usize,
     tagged_variants: usize,
-    needs_replay: bool,
+    shared: BTreeSet<Shared>,
     rules: BTreeSet<String>,
 }
 
@@ -133,7 +158,7 @@ impl Applied {
             items: self.items.len(),
             replacements: self.replacements.len(),
             tagged_variants: self.tagged_variants.len(),
-            needs_replay: self.needs_replay,
+            shared: self.shared.clone(),
             rules: self.rules.keys().cloned().collect(),
         }
     }
@@ -142,7 +167,7 @@ impl Applied {
         self.items.truncate(checkpoint.items);
         self.replacements.truncate(checkpoint.replacements);
         self.tagged_variants.truncate(checkpoint.tagged_variants);
-        self.needs_replay = checkpoint.needs_replay;
+        self.shared = checkpoint.shared;
         self.rules.retain(|name, _| checkpoint.rules.contains(name));
     }
 }
@@ -218,9 +243,12 @@ pub fn apply_reporting(
         }
     }
     Error::from_problems(refused)?;
-    if applied.needs_replay {
-        applied.items.push(unions::replay_support());
-    }
+    let shared: Vec<TokenStream> = applied
+        .shared
+        .iter()
+        .map(|shared| shared.tokens())
+        .collect();
+    applied.items.extend(shared);
     if !applied.items.is_empty() {
         if document
             .pointer(&format!("/components/schemas/{VALIDATION_ERROR}"))

@@ -9,9 +9,10 @@ use proc_macro2::TokenStream;
 use quote::quote;
 use serde_json::Value;
 
-use super::{Applied, Target, rust_type_of};
+use super::{Applied, Shared, Target, rust_type_of};
 use crate::Error;
 use progenitor::TypeImpl;
+use std::collections::BTreeSet;
 
 /// Keywords a patch may see beside the ones it enforces: documentation and annotations.
 const ANNOTATIONS: &[&str] = &[
@@ -120,124 +121,137 @@ pub(super) fn bounded_integer(target: &Target<'_>, applied: &mut Applied) -> Res
         (true, true) => "any integer".to_owned(),
     };
     let doc = target.doc(&rules);
-    let default_impl = default.as_ref().map(|value| {
-        quote! {
-            impl ::std::default::Default for #ident {
-                fn default() -> Self {
-                    Self(#value)
-                }
-            }
-        }
-    });
-    // JSON Schema counts `3.0` as an integer, so integral floats are accepted too.
+    let has_default = default.is_some();
+    let default = default.map(|value| quote! { , default #value });
     let item = quote! {
         #doc
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub struct #ident(#repr);
-        impl #ident {
-            /// The smallest value allowed.
-            pub const MIN: #repr = #min;
-            /// The largest value allowed.
-            pub const MAX: #repr = #max;
-            /// Checks `value` against the bounds.
-            pub fn new(value: #repr) -> ::std::result::Result<Self, ValidationError> {
-                if value < Self::MIN {
-                    return Err(ValidationError::new(::std::format!("must be at least {}; got {}", Self::MIN, value)));
-                }
-                if value > Self::MAX {
-                    return Err(ValidationError::new(::std::format!("must be at most {}; got {}", Self::MAX, value)));
-                }
-                Ok(Self(value))
-            }
-            /// The value.
-            pub fn get(self) -> #repr {
-                self.0
-            }
-            fn from_wide(value: i128) -> ::std::result::Result<Self, ValidationError> {
-                if value < i128::from(Self::MIN) {
-                    return Err(ValidationError::new(::std::format!("must be at least {}; got {}", Self::MIN, value)));
-                }
-                if value > i128::from(Self::MAX) {
-                    return Err(ValidationError::new(::std::format!("must be at most {}; got {}", Self::MAX, value)));
-                }
-                Self::new(value as #repr)
-            }
-        }
-        #default_impl
-        impl ::std::convert::TryFrom<i64> for #ident {
-            type Error = ValidationError;
-            fn try_from(value: i64) -> ::std::result::Result<Self, ValidationError> {
-                Self::from_wide(i128::from(value))
-            }
-        }
-        impl ::std::convert::TryFrom<u64> for #ident {
-            type Error = ValidationError;
-            fn try_from(value: u64) -> ::std::result::Result<Self, ValidationError> {
-                Self::from_wide(i128::from(value))
-            }
-        }
-        impl ::std::convert::TryFrom<i32> for #ident {
-            type Error = ValidationError;
-            fn try_from(value: i32) -> ::std::result::Result<Self, ValidationError> {
-                Self::from_wide(i128::from(value))
-            }
-        }
-        impl ::std::convert::From<#ident> for #repr {
-            fn from(value: #ident) -> Self {
-                value.0
-            }
-        }
-        impl ::std::fmt::Display for #ident {
-            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-                self.0.fmt(f)
-            }
-        }
-        impl ::std::str::FromStr for #ident {
-            type Err = ValidationError;
-            fn from_str(text: &str) -> ::std::result::Result<Self, ValidationError> {
-                let value: i128 = text.parse().map_err(|_| ValidationError::new(::std::format!("must be an integer; got {text:?}")))?;
-                Self::from_wide(value)
-            }
-        }
-        impl ::serde::Serialize for #ident {
-            fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error> {
-                self.0.serialize(serializer)
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for #ident {
-            fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
-                struct Visitor;
-                impl ::serde::de::Visitor<'_> for Visitor {
-                    type Value = #ident;
-                    fn expecting(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-                        f.write_str("an integer")
-                    }
-                    fn visit_i64<E: ::serde::de::Error>(self, value: i64) -> ::std::result::Result<#ident, E> {
-                        #ident::from_wide(i128::from(value)).map_err(E::custom)
-                    }
-                    fn visit_u64<E: ::serde::de::Error>(self, value: u64) -> ::std::result::Result<#ident, E> {
-                        #ident::from_wide(i128::from(value)).map_err(E::custom)
-                    }
-                    fn visit_f64<E: ::serde::de::Error>(self, value: f64) -> ::std::result::Result<#ident, E> {
-                        if value.fract() != 0.0 || !value.is_finite() {
-                            return Err(E::custom(::std::format!("must be an integer; got {value}")));
-                        }
-                        if value < i128::MIN as f64 || value > i128::MAX as f64 {
-                            return Err(E::custom(::std::format!("must be between {} and {}; got {value}", #ident::MIN, #ident::MAX)));
-                        }
-                        #ident::from_wide(value as i128).map_err(E::custom)
-                    }
-                }
-                deserializer.deserialize_any(Visitor)
-            }
-        }
+        bounded_integer!(#ident(#repr) = #min..=#max #default);
     };
+    applied.shared.insert(Shared::BoundedInteger);
     let mut impls = vec![TypeImpl::Display, TypeImpl::FromStr];
-    if default.is_some() {
+    if has_default {
         impls.push(TypeImpl::Default);
     }
     target.replace(applied, item, impls);
     Ok(())
+}
+
+/// `bounded_integer!(Name(repr) = MIN..=MAX [, default VALUE])`, defined once for every bounded
+/// integer, whose struct is written out beside the invocation: `new`/`get`, `MIN`/`MAX`, the
+/// conversions and serde. JSON Schema counts `3.0` as an integer, so integral floats decode
+/// too.
+pub(super) fn bounded_integer_macro() -> TokenStream {
+    quote! {
+        macro_rules! bounded_integer {
+            ($name:ident($repr:ty) = $min:literal..=$max:literal $(, default $default:literal)?) => {
+                impl $name {
+                    /// The smallest value allowed.
+                    pub const MIN: $repr = $min;
+                    /// The largest value allowed.
+                    pub const MAX: $repr = $max;
+                    /// Checks `value` against the bounds.
+                    pub fn new(value: $repr) -> ::std::result::Result<Self, ValidationError> {
+                        if value < Self::MIN {
+                            return Err(ValidationError::new(::std::format!("must be at least {}; got {}", Self::MIN, value)));
+                        }
+                        if value > Self::MAX {
+                            return Err(ValidationError::new(::std::format!("must be at most {}; got {}", Self::MAX, value)));
+                        }
+                        Ok(Self(value))
+                    }
+                    /// The value.
+                    pub fn get(self) -> $repr {
+                        self.0
+                    }
+                    fn from_wide(value: i128) -> ::std::result::Result<Self, ValidationError> {
+                        if value < i128::from(Self::MIN) {
+                            return Err(ValidationError::new(::std::format!("must be at least {}; got {}", Self::MIN, value)));
+                        }
+                        if value > i128::from(Self::MAX) {
+                            return Err(ValidationError::new(::std::format!("must be at most {}; got {}", Self::MAX, value)));
+                        }
+                        Self::new(value as $repr)
+                    }
+                }
+                $(
+                    impl ::std::default::Default for $name {
+                        fn default() -> Self {
+                            Self($default)
+                        }
+                    }
+                )?
+                impl ::std::convert::TryFrom<i64> for $name {
+                    type Error = ValidationError;
+                    fn try_from(value: i64) -> ::std::result::Result<Self, ValidationError> {
+                        Self::from_wide(i128::from(value))
+                    }
+                }
+                impl ::std::convert::TryFrom<u64> for $name {
+                    type Error = ValidationError;
+                    fn try_from(value: u64) -> ::std::result::Result<Self, ValidationError> {
+                        Self::from_wide(i128::from(value))
+                    }
+                }
+                impl ::std::convert::TryFrom<i32> for $name {
+                    type Error = ValidationError;
+                    fn try_from(value: i32) -> ::std::result::Result<Self, ValidationError> {
+                        Self::from_wide(i128::from(value))
+                    }
+                }
+                impl ::std::convert::From<$name> for $repr {
+                    fn from(value: $name) -> Self {
+                        value.0
+                    }
+                }
+                impl ::std::fmt::Display for $name {
+                    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                        self.0.fmt(f)
+                    }
+                }
+                impl ::std::str::FromStr for $name {
+                    type Err = ValidationError;
+                    fn from_str(text: &str) -> ::std::result::Result<Self, ValidationError> {
+                        let value: i128 = text.parse().map_err(|_| ValidationError::new(::std::format!("must be an integer; got {text:?}")))?;
+                        Self::from_wide(value)
+                    }
+                }
+                impl ::serde::Serialize for $name {
+                    fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error> {
+                        self.0.serialize(serializer)
+                    }
+                }
+                impl<'de> ::serde::Deserialize<'de> for $name {
+                    fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
+                        struct Visitor;
+                        impl ::serde::de::Visitor<'_> for Visitor {
+                            type Value = $name;
+                            fn expecting(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                                f.write_str("an integer")
+                            }
+                            fn visit_i64<E: ::serde::de::Error>(self, value: i64) -> ::std::result::Result<$name, E> {
+                                $name::from_wide(i128::from(value)).map_err(E::custom)
+                            }
+                            fn visit_u64<E: ::serde::de::Error>(self, value: u64) -> ::std::result::Result<$name, E> {
+                                $name::from_wide(i128::from(value)).map_err(E::custom)
+                            }
+                            fn visit_f64<E: ::serde::de::Error>(self, value: f64) -> ::std::result::Result<$name, E> {
+                                if value.fract() != 0.0 || !value.is_finite() {
+                                    return Err(E::custom(::std::format!("must be an integer; got {value}")));
+                                }
+                                if value < i128::MIN as f64 || value > i128::MAX as f64 {
+                                    return Err(E::custom(::std::format!("must be between {} and {}; got {value}", $name::MIN, $name::MAX)));
+                                }
+                                $name::from_wide(value as i128).map_err(E::custom)
+                            }
+                        }
+                        deserializer.deserialize_any(Visitor)
+                    }
+                }
+            };
+        }
+    }
 }
 
 /// A `type: number` with `minimum`/`maximum` (inclusive or exclusive): a newtype over a finite
@@ -541,6 +555,25 @@ fn format_check(format: &str) -> Option<(&'static str, TokenStream)> {
     })
 }
 
+/// The shared function that checks `format`: `is_uri`, `is_date_time`, ...
+fn format_fn_name(format: &str) -> syn::Ident {
+    quote::format_ident!("is_{}", format.replace('-', "_"))
+}
+
+/// `fn is_<format>(value: &str) -> bool`, emitted once for every validated type that checks
+/// `format` ([`Shared::Format`]).
+pub(super) fn format_fn(format: &str) -> TokenStream {
+    let (rule, ok) = format_check(format).expect("a format format_check knows");
+    let name = format_fn_name(format);
+    let doc = format!(" Whether `value` is {}.", rule.trim_start_matches("be "));
+    quote! {
+        #[doc = #doc]
+        fn #name(value: &str) -> bool {
+            #ok
+        }
+    }
+}
+
 /// The checks of a string rule set (`pattern`, `minLength`, `maxLength`, `format`) as code
 /// over a `value: &str`, returning `Err(ValidationError)`. `subject` prefixes messages (e.g.
 /// `key {value:?} `, a format string over `value`); `got`, when given, renders the offending
@@ -550,6 +583,7 @@ fn string_checks(
     target: &Target<'_>,
     subject: &str,
     got: Option<&TokenStream>,
+    shared: &mut BTreeSet<Shared>,
 ) -> Result<TokenStream, Error> {
     let mut checks = Vec::new();
     let fail = |rule: String| -> TokenStream {
@@ -610,13 +644,16 @@ fn string_checks(
         });
     }
     if let Some(format) = rules.get("format") {
-        let (rule, ok) = format
+        let format = format
             .as_str()
-            .and_then(format_check)
+            .filter(|format| checks_format(format))
             .ok_or_else(|| target.error(format!("`format: {format}` is not supported")))?;
+        let (rule, _) = format_check(format).expect("checked above");
+        let check = format_fn_name(format);
+        shared.insert(Shared::Format(format.to_owned()));
         let fail = fail(rule.to_owned());
         checks.push(quote! {
-            if !(#ok) {
+            if !#check(value) {
                 #fail
             }
         });
@@ -665,9 +702,8 @@ pub(super) fn validated_string(
     } else {
         quote! { ::std::format!("{value:?}") }
     };
-    let checks = string_checks(target.schema, target, "", Some(&got))?;
+    let checks = string_checks(target.schema, target, "", Some(&got), &mut applied.shared)?;
     let ident = &target.ident;
-    let name = ident.to_string();
     let mut rules = string_rules(target.schema);
     if secret {
         rules.push("secret (never printed)".to_owned());
@@ -685,99 +721,23 @@ pub(super) fn validated_string(
             }
         });
     let shown = if secret {
-        let redacted = format!("{name}([redacted])");
-        quote! {
-            impl ::std::fmt::Debug for #ident {
-                fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-                    f.write_str(#redacted)
-                }
-            }
-        }
+        quote!(secret)
     } else {
-        quote! {
-            impl ::std::fmt::Debug for #ident {
-                fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-                    f.debug_tuple(#name).field(&self.0).finish()
-                }
-            }
-            impl ::std::fmt::Display for #ident {
-                fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-                    f.write_str(&self.0)
-                }
-            }
-        }
+        quote!(shown)
     };
-    let accessor_doc = if secret {
-        " The secret value: send it, never print it."
-    } else {
-        " The text."
-    };
+    applied.shared.insert(Shared::ValidatedString);
+    // The checks stay plain code beside the invocation, where a reader finds them.
     let item = quote! {
         #doc
         #[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub struct #ident(::std::string::String);
+        validated_string!(#ident, #shown);
         impl #ident {
-            /// Checks `value` against the schema's rules.
-            pub fn new(value: impl ::std::convert::Into<::std::string::String>) -> ::std::result::Result<Self, ValidationError> {
-                let value = value.into();
-                Self::check(&value)?;
-                Ok(Self(value))
-            }
             fn check(value: &str) -> ::std::result::Result<(), ValidationError> {
                 #checks
                 Ok(())
             }
-            #[doc = #accessor_doc]
-            pub fn as_str(&self) -> &str {
-                &self.0
-            }
-            /// The owned text.
-            pub fn into_inner(self) -> ::std::string::String {
-                self.0
-            }
             #date_time
-        }
-        #shown
-        impl ::std::str::FromStr for #ident {
-            type Err = ValidationError;
-            fn from_str(value: &str) -> ::std::result::Result<Self, ValidationError> {
-                Self::new(value)
-            }
-        }
-        impl ::std::convert::TryFrom<&str> for #ident {
-            type Error = ValidationError;
-            fn try_from(value: &str) -> ::std::result::Result<Self, ValidationError> {
-                Self::new(value)
-            }
-        }
-        impl ::std::convert::TryFrom<&::std::string::String> for #ident {
-            type Error = ValidationError;
-            fn try_from(value: &::std::string::String) -> ::std::result::Result<Self, ValidationError> {
-                Self::new(value.as_str())
-            }
-        }
-        impl ::std::convert::TryFrom<::std::string::String> for #ident {
-            type Error = ValidationError;
-            fn try_from(value: ::std::string::String) -> ::std::result::Result<Self, ValidationError> {
-                Self::new(value)
-            }
-        }
-        impl ::std::convert::From<#ident> for ::std::string::String {
-            fn from(value: #ident) -> Self {
-                value.0
-            }
-        }
-        impl ::serde::Serialize for #ident {
-            fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error> {
-                serializer.serialize_str(&self.0)
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for #ident {
-            fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
-                let value = ::std::string::String::deserialize(deserializer)?;
-                Self::check(&value).map_err(::serde::de::Error::custom)?;
-                Ok(Self(value))
-            }
         }
     };
     let impls = if secret {
@@ -787,6 +747,104 @@ pub(super) fn validated_string(
     };
     target.replace(applied, item, impls);
     Ok(())
+}
+
+/// `validated_string!(Name, shown|secret)`, defined once for every validated string, whose
+/// struct (a newtype over the text) and `fn check(value: &str)` are written out beside the
+/// invocation: `new`/`as_str`/`into_inner`, the conversions and serde, all through `check`. A `secret` prints as `Name([redacted])` and has no `Display`; its errors give
+/// only the length (see `check`).
+pub(super) fn validated_string_macro() -> TokenStream {
+    quote! {
+        macro_rules! validated_string {
+            ($name:ident, $shown:ident) => {
+                impl $name {
+                    /// Checks `value` against the schema's rules.
+                    pub fn new(value: impl ::std::convert::Into<::std::string::String>) -> ::std::result::Result<Self, ValidationError> {
+                        let value = value.into();
+                        Self::check(&value)?;
+                        Ok(Self(value))
+                    }
+                    /// The owned text.
+                    pub fn into_inner(self) -> ::std::string::String {
+                        self.0
+                    }
+                }
+                validated_string!(@shown $name $shown);
+                impl ::std::str::FromStr for $name {
+                    type Err = ValidationError;
+                    fn from_str(value: &str) -> ::std::result::Result<Self, ValidationError> {
+                        Self::new(value)
+                    }
+                }
+                impl ::std::convert::TryFrom<&str> for $name {
+                    type Error = ValidationError;
+                    fn try_from(value: &str) -> ::std::result::Result<Self, ValidationError> {
+                        Self::new(value)
+                    }
+                }
+                impl ::std::convert::TryFrom<&::std::string::String> for $name {
+                    type Error = ValidationError;
+                    fn try_from(value: &::std::string::String) -> ::std::result::Result<Self, ValidationError> {
+                        Self::new(value.as_str())
+                    }
+                }
+                impl ::std::convert::TryFrom<::std::string::String> for $name {
+                    type Error = ValidationError;
+                    fn try_from(value: ::std::string::String) -> ::std::result::Result<Self, ValidationError> {
+                        Self::new(value)
+                    }
+                }
+                impl ::std::convert::From<$name> for ::std::string::String {
+                    fn from(value: $name) -> Self {
+                        value.0
+                    }
+                }
+                impl ::serde::Serialize for $name {
+                    fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error> {
+                        serializer.serialize_str(&self.0)
+                    }
+                }
+                impl<'de> ::serde::Deserialize<'de> for $name {
+                    fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
+                        let value = ::std::string::String::deserialize(deserializer)?;
+                        Self::check(&value).map_err(::serde::de::Error::custom)?;
+                        Ok(Self(value))
+                    }
+                }
+            };
+            (@shown $name:ident shown) => {
+                impl $name {
+                    /// The text.
+                    pub fn as_str(&self) -> &str {
+                        &self.0
+                    }
+                }
+                impl ::std::fmt::Debug for $name {
+                    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                        f.debug_tuple(::std::stringify!($name)).field(&self.0).finish()
+                    }
+                }
+                impl ::std::fmt::Display for $name {
+                    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                        f.write_str(&self.0)
+                    }
+                }
+            };
+            (@shown $name:ident secret) => {
+                impl $name {
+                    /// The secret value: send it, never print it.
+                    pub fn as_str(&self) -> &str {
+                        &self.0
+                    }
+                }
+                impl ::std::fmt::Debug for $name {
+                    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                        f.write_str(::std::concat!(::std::stringify!($name), "([redacted])"))
+                    }
+                }
+            };
+        }
+    }
 }
 
 pub(super) fn validated_map(
@@ -818,7 +876,7 @@ pub(super) fn validated_map(
             "`propertyNames` may only use `pattern`, `minLength` and `maxLength`, not `{key}`"
         )));
     }
-    let key_checks = string_checks(&names, target, "key {value:?} ", None)?;
+    let key_checks = string_checks(&names, target, "key {value:?} ", None, &mut applied.shared)?;
     let ident = &target.ident;
     let mut rules = string_rules(&names)
         .into_iter()

@@ -124,7 +124,7 @@ pub(super) fn tagged(
         tagged_union!(#ident, #tag, #expecting, [#unknown] { #(#decode_arms)* });
         #(#conversions)*
     };
-    applied.needs_replay = true;
+    applied.shared.insert(super::Shared::TaggedUnion);
     target.replace(applied, item, Vec::new());
     Ok(())
 }
