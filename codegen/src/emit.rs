@@ -109,7 +109,8 @@ pub fn emit(
         let is_tolerant = |name: &str| tolerant.contains(name);
         let types = types_module(&mut file)?;
         open_objects::decode_open_objects_in_one_pass(types, &is_tolerant)?;
-        tolerance::emit_string_enums(types, is_tolerant)?;
+        let open = open_enum_type_names(document)?;
+        tolerance::emit_string_enums(types, is_tolerant, |name| open.contains(name))?;
         checked_strings::fold_checked_strings(types)?;
     }
     // The registry decodes strictly through it, in either fidelity.
@@ -351,6 +352,24 @@ fn refuse_null_for_optional_fields(file: &mut syn::File, document: &Value) -> Re
 /// The Rust names of the types that decode tolerantly: every component that is not request-only
 /// (see [`tolerance`]), and every inline property type typify names after such a component
 /// (`<Component><Property>`). Parameter enums are named after their operation and stay strict.
+/// The types of open enums: components marked by `normalize` (every open enum is one).
+fn open_enum_type_names(document: &Value) -> Result<std::collections::BTreeSet<String>, Error> {
+    let Some(schemas) = document
+        .pointer("/components/schemas")
+        .and_then(Value::as_object)
+    else {
+        return Ok(Default::default());
+    };
+    schemas
+        .iter()
+        .filter(|(_, schema)| schema.get(crate::normalize::OPEN_ENUM) == Some(&Value::Bool(true)))
+        .map(|(name, _)| {
+            crate::contract::rust_ident(name, &push("/components/schemas", name))
+                .map(|ident| ident.to_string())
+        })
+        .collect()
+}
+
 fn tolerant_type_names(
     document: &Value,
     applied: &Applied,

@@ -56,6 +56,9 @@ use crate::model::push;
 /// first-fit enum is exactly `anyOf`, so no exclusivity is lost, and no union that refuses
 /// several matching members may be inferred for it.
 pub(crate) const ANY_OF: &str = "x-any-of";
+/// Marks an `enum` of strings that also admits any other string (an open enum, see
+/// `open_enum`): its type gets an `Other(String)` variant (`emit::tolerance`).
+pub(crate) const OPEN_ENUM: &str = "x-open-enum";
 
 /// What became of one thing the pipeline met.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -198,8 +201,9 @@ fn hoist(document: &mut Value) -> Origins {
                                 context.visit(inner, &grandname, &inner_pointer);
                             }
                         }
-                        // A tagged union moves even here: its patch needs a component.
-                        if context.union_tag(node).is_some() {
+                        // A tagged union moves even here: its patch needs a component; so
+                        // does an open enum, which emit finds by its component.
+                        if context.union_tag(node).is_some() || node.get(OPEN_ENUM).is_some() {
                             context.visit(node, &name, &child_pointer);
                         }
                     } else {
@@ -340,20 +344,25 @@ impl Hoisting<'_> {
             .and_then(Value::as_object)
             .is_some_and(|properties| !properties.is_empty());
         let tagged_union = self.union_tag(node).is_some();
-        if !(is_struct || tagged_union) || node.get("$ref").is_some() {
+        let open_enum = node.get(OPEN_ENUM).is_some();
+        if !(is_struct || tagged_union || open_enum) || node.get("$ref").is_some() {
             return;
         }
         let name = unique_name(name, self.taken);
         self.taken.insert(name.clone());
         let mut schema = std::mem::take(node);
         let reference = json!({"$ref": format!("#/components/schemas/{name}")});
-        // A nullable object stays nullable where it is used; the component is the object.
+        // A nullable object (or open enum) stays nullable where it is used; the component is
+        // the object (the enum without `null`).
         let nullable = match schema.get_mut("type") {
             Some(Value::Array(kinds)) if kinds.iter().any(|kind| kind == "null") => {
                 kinds.retain(|kind| kind != "null");
                 if let [only] = kinds.as_slice() {
                     let only = only.clone();
                     schema["type"] = only;
+                }
+                if let Some(Value::Array(values)) = schema.get_mut("enum") {
+                    values.retain(|value| !value.is_null());
                 }
                 true
             }
@@ -1229,6 +1238,12 @@ fn open_enum(object: &mut Map<String, Value>, pointer: &str, findings: &mut Vec<
             _ => continue,
         };
         object.remove(keyword);
+        // The values stay an `enum`, marked open: emit gives the enum an `Other(String)`
+        // variant that takes any other string, so the type admits what the schema admits.
+        let mut listed: Vec<Value> = values.into_iter().map(Value::String).collect();
+        if nullable {
+            listed.push(Value::Null);
+        }
         object.insert(
             "type".into(),
             if nullable {
@@ -1237,20 +1252,12 @@ fn open_enum(object: &mut Map<String, Value>, pointer: &str, findings: &mut Vec<
                 json!("string")
             },
         );
-        let listed = values
-            .iter()
-            .map(|v| format!("`{v}`"))
-            .collect::<Vec<_>>()
-            .join(", ");
-        let description = match object.get("description").and_then(Value::as_str) {
-            Some(text) => format!("{text}\n\nKnown values: {listed}."),
-            None => format!("Known values: {listed}."),
-        };
-        object.insert("description".into(), Value::String(description));
+        object.insert("enum".into(), Value::Array(listed));
+        object.insert(OPEN_ENUM.into(), Value::Bool(true));
         findings.push(Finding::new(
             FindingKind::Repaired,
             &push(pointer, keyword),
-            "open enum (known values or any string) read as a string; the known values are listed in its documentation",
+            "open enum (known values or any string) read as an enum of the known values with an `Other(String)` variant",
         ));
         return;
     }

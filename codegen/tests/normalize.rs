@@ -55,8 +55,9 @@ const FIXTURES: &[(&str, &[&str], &[&str])] = &[
         "normalize_open_enum",
         &["repaired /components/schemas/Repo/properties/library/anyOf: open enum"],
         &[
-            "Known values: `transformers`, `diffusers`.",
-            "pub library: ::std::string::String",
+            "pub library: RepoLibrary",
+            "Other(::std::string::String)",
+            "RepoLibrary[open]",
         ],
     ),
     (

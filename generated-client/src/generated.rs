@@ -158,8 +158,8 @@ pub mod types {
             .as_str()) } } impl ::std::str::FromStr for $name { type Err =
             self::error::ConversionError; fn from_str(value : & str) ->
             ::std::result::Result < Self, self::error::ConversionError > { match value {
-            $($wire => Ok(Self:: $variant),)* _ => Err("invalid value".into()), } } }
-            impl ::std::convert::TryFrom < & str > for $name { type Error =
+            $($wire => Ok(Self:: $variant),)* _ => string_enum!(@ unlisted $mode value),
+            } } } impl ::std::convert::TryFrom < & str > for $name { type Error =
             self::error::ConversionError; fn try_from(value : & str) ->
             ::std::result::Result < Self, self::error::ConversionError > { value.parse()
             } } impl ::std::convert::TryFrom < ::std::string::String > for $name { type
@@ -177,7 +177,26 @@ pub mod types {
             as_str(& self) -> & str { match self { $(Self:: $variant => $wire,)*
             Self::Unknown(value) => value, } } }
         };
+        (@ as_str $name:ident open { $($variant:ident = $wire:literal,)* }) => {
+            impl $name { #[doc = r" The value as it is sent on the wire."] pub fn
+            as_str(& self) -> & str { match self { $(Self:: $variant => $wire,)*
+            Self::Other(value) => value, } } }
+        };
+        (@ unlisted open $value:ident) => {
+            Ok(Self::Other($value .to_owned()))
+        };
+        (@ unlisted $mode:ident $value:ident) => {
+            Err("invalid value".into())
+        };
         (@ deserialize $name:ident strict { $($variant:ident = $wire:literal,)* }) => {};
+        (@ deserialize $name:ident open { $($variant:ident = $wire:literal,)* }) => {
+            impl < 'de > ::serde::Deserialize < 'de > for $name { fn deserialize < D :
+            ::serde::Deserializer < 'de >> (deserializer : D) -> ::std::result::Result <
+            Self, D::Error > { let value = < ::std::string::String as
+            ::serde::Deserialize > ::deserialize(deserializer) ?; let listed = match
+            value.as_str() { $($wire => Some($name :: $variant),)* _ => None, };
+            Ok(listed.unwrap_or($name ::Other(value))) } }
+        };
         (@ deserialize $name:ident tolerant { $($variant:ident = $wire:literal,)* }) => {
             impl < 'de > ::serde::Deserialize < 'de > for $name { fn deserialize < D :
             ::serde::Deserializer < 'de >> (deserializer : D) -> ::std::result::Result <

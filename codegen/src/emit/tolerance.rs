@@ -102,6 +102,7 @@ pub(crate) fn decoding_module() -> TokenStream {
 pub(crate) fn emit_string_enums(
     types: &mut Vec<syn::Item>,
     is_tolerant: impl Fn(&str) -> bool,
+    is_open: impl Fn(&str) -> bool,
 ) -> Result<(), Error> {
     let mut rewritten_names = BTreeSet::new();
     let mut invocations = BTreeMap::new();
@@ -119,7 +120,8 @@ pub(crate) fn emit_string_enums(
         {
             continue;
         }
-        let tolerant = is_tolerant(&name);
+        let open = is_open(&name);
+        let tolerant = !open && is_tolerant(&name);
         let refuse = |what: &str| Error::Mismatch(format!("string enum `{name}`: {what}"));
         let mut idents = Vec::new();
         let mut wires = Vec::new();
@@ -145,8 +147,26 @@ pub(crate) fn emit_string_enums(
                 Unknown(::std::string::String)
             });
         }
+        if open {
+            if idents.iter().any(|ident| ident == "Other") {
+                return Err(refuse(
+                    "a listed value is named `Other`, the name of the variant for any other string",
+                ));
+            }
+            retain_derives(&mut enumeration.attrs, |derive| {
+                derive != "Deserialize" && derive != "Copy"
+            })
+            .map_err(|error| refuse(&error))?;
+            enumeration.variants.push(syn::parse_quote! {
+                /// Any other string: the schema lists these values but admits every string.
+                #[serde(untagged)]
+                Other(::std::string::String)
+            });
+        }
         let ident = &enumeration.ident;
-        let mode = if tolerant {
+        let mode = if open {
+            quote!(open)
+        } else if tolerant {
             quote!(tolerant)
         } else {
             quote!(strict)
@@ -215,11 +235,12 @@ fn is_typify_string_conversion(path: &syn::Path) -> bool {
 }
 
 /// `string_enum!`, defined once at the start of `types`:
-/// `string_enum!(Name [strict|tolerant] { Variant = "wire", ... })`. Both modes write
+/// `string_enum!(Name [strict|tolerant|open] { Variant = "wire", ... })`. Every mode writes
 /// `as_str`, `Display` over it, and typify's `FromStr` (listed values only, "invalid value"
 /// otherwise) with the two `TryFrom`s over it; `tolerant` also writes the `Deserialize` that
 /// keeps an unlisted value in `Unknown`, or refuses it inside `decoding::strict` with serde's
-/// message.
+/// message; `open` (an open enum: listed values or any string) takes any other string as
+/// `Other`, strict or not, in `FromStr` too.
 fn string_enum_macro() -> TokenStream {
     quote! {
         macro_rules! string_enum {
@@ -235,7 +256,7 @@ fn string_enum_macro() -> TokenStream {
                     fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
                         match value {
                             $($wire => Ok(Self::$variant),)*
-                            _ => Err("invalid value".into()),
+                            _ => string_enum!(@unlisted $mode value),
                         }
                     }
                 }
@@ -274,7 +295,32 @@ fn string_enum_macro() -> TokenStream {
                     }
                 }
             };
+            (@as_str $name:ident open { $($variant:ident = $wire:literal,)* }) => {
+                impl $name {
+                    /// The value as it is sent on the wire.
+                    pub fn as_str(&self) -> &str {
+                        match self {
+                            $(Self::$variant => $wire,)*
+                            Self::Other(value) => value,
+                        }
+                    }
+                }
+            };
+            (@unlisted open $value:ident) => { Ok(Self::Other($value.to_owned())) };
+            (@unlisted $mode:ident $value:ident) => { Err("invalid value".into()) };
             (@deserialize $name:ident strict { $($variant:ident = $wire:literal,)* }) => {};
+            (@deserialize $name:ident open { $($variant:ident = $wire:literal,)* }) => {
+                impl<'de> ::serde::Deserialize<'de> for $name {
+                    fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
+                        let value = <::std::string::String as ::serde::Deserialize>::deserialize(deserializer)?;
+                        let listed = match value.as_str() {
+                            $($wire => Some($name::$variant),)*
+                            _ => None,
+                        };
+                        Ok(listed.unwrap_or($name::Other(value)))
+                    }
+                }
+            };
             (@deserialize $name:ident tolerant { $($variant:ident = $wire:literal,)* }) => {
                 impl<'de> ::serde::Deserialize<'de> for $name {
                     fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
@@ -422,7 +468,7 @@ mod tests {
                 pub enum RequestOnly { A }
             },
         ];
-        emit_string_enums(&mut types, |name| name == "Arch").unwrap();
+        emit_string_enums(&mut types, |name| name == "Arch", |_| false).unwrap();
         let text: Vec<String> = types
             .iter()
             .map(|item| quote::ToTokens::to_token_stream(item).to_string())
