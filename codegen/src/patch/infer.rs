@@ -3,7 +3,7 @@
 //!
 //! | the schema says                                              | the patch                  |
 //! |--------------------------------------------------------------|----------------------------|
-//! | `type: integer` (no `enum`)                                  | [`Action::BoundedInteger`] |
+//! | `type: integer` (no `enum`), or one integer literal          | [`Action::BoundedInteger`] |
 //! | `type: number` with `minimum`/`maximum` (no `enum`)          | [`Action::BoundedNumber`]  |
 //! | `type: array` with `minItems`/`maxItems`                     | [`Action::BoundedArray`]   |
 //! | `propertyNames` (down-levelled `x-propertyNames`)            | [`Action::ValidatedMap`]   |
@@ -283,7 +283,7 @@ fn infer(document: &Value, schema: &Value, decisions: &Decisions) -> Option<Acti
         return tag_of(&members).map(|tag| Action::TaggedUnion { tag });
     }
     if has("enum") {
-        return None;
+        return super::newtypes::integer_literal(schema).map(|_| Action::BoundedInteger);
     }
     match kind {
         Some("integer") => Some(Action::BoundedInteger),

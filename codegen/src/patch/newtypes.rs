@@ -59,6 +59,22 @@ fn number(target: &Target<'_>, keyword: &str) -> Result<Option<i128>, Error> {
     }
 }
 
+/// The value of a schema that admits one integer and nothing else: `enum: [n]` (a down-levelled
+/// `const`), with `type: integer` or no type.
+pub(super) fn integer_literal(schema: &Value) -> Option<i128> {
+    let kind = schema.get("type");
+    if kind.is_some_and(|kind| kind != "integer") {
+        return None;
+    }
+    match schema.get("enum")?.as_array()?.as_slice() {
+        [value] if value.is_i64() || value.is_u64() => value
+            .as_i64()
+            .map(i128::from)
+            .or_else(|| value.as_u64().map(i128::from)),
+        _ => None,
+    }
+}
+
 fn flag(target: &Target<'_>, keyword: &str) -> bool {
     target
         .schema
@@ -68,15 +84,27 @@ fn flag(target: &Target<'_>, keyword: &str) -> bool {
 }
 
 pub(super) fn bounded_integer(target: &Target<'_>, applied: &mut Applied) -> Result<(), Error> {
-    expect_type(target, "integer")?;
-    only_keywords(
-        target,
-        &["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"],
-    )?;
-    let minimum = number(target, "minimum")?
-        .map(|value| value + i128::from(flag(target, "exclusiveMinimum")));
-    let maximum = number(target, "maximum")?
-        .map(|value| value - i128::from(flag(target, "exclusiveMaximum")));
+    // An integer literal (`const: 2`, `enum: [2]`) is the integer bounded to itself: it then
+    // also accepts `2.0`, which JSON Schema counts as the integer 2.
+    let (minimum, maximum) = match integer_literal(target.schema) {
+        Some(value) => {
+            only_keywords(target, &["type", "enum"])?;
+            (Some(value), Some(value))
+        }
+        None => {
+            expect_type(target, "integer")?;
+            only_keywords(
+                target,
+                &["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"],
+            )?;
+            (
+                number(target, "minimum")?
+                    .map(|value| value + i128::from(flag(target, "exclusiveMinimum"))),
+                number(target, "maximum")?
+                    .map(|value| value - i128::from(flag(target, "exclusiveMaximum"))),
+            )
+        }
+    };
     let unsigned = minimum.is_some_and(|minimum| minimum >= 0);
     let (repr, lowest, highest) = if unsigned {
         (quote! { u64 }, 0, i128::from(u64::MAX))
@@ -115,6 +143,7 @@ pub(super) fn bounded_integer(target: &Target<'_>, applied: &mut Applied) -> Res
     };
     let ident = &target.ident;
     let rules = match (minimum == lowest && !unsigned, maximum == highest) {
+        _ if minimum == maximum => format!("exactly {minimum}"),
         (false, false) => format!("{minimum} to {maximum}"),
         (false, true) => format!("at least {minimum}"),
         (true, false) => format!("at most {maximum}"),
