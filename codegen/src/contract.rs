@@ -11,7 +11,8 @@
 //!   lists them in its module doc;
 //! - the impls typify writes for a string newtype (a `pattern` or length): all but `FromStr`,
 //!   which holds the check, are the same for every type ([`typify_string_newtype_impls`]);
-//!   `emit` folds them into one macro;
+//!   `emit` folds them into one macro, and the checks of `FromStr` ([`TypifyCheck`]) into its
+//!   arguments;
 //! - what other crates read back from the generated code. typify's builder messages
 //!   (`no value supplied for <field>`, `error converting supplied value for <field>: <rule>`)
 //!   are parsed by `hub-api`'s `src/error.rs` (`Error::from_conversion_message`) to name the
@@ -200,6 +201,96 @@ pub fn type_names(document: &Value) -> Vec<(String, SchemaAt<'_>)> {
         });
     }
     named
+}
+
+/// A check typify 0.8 writes in a string newtype's `from_str`, in its order of appearance.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TypifyCheck {
+    /// `maxLength`.
+    MaxLength,
+    /// `minLength`.
+    MinLength,
+    /// `pattern`.
+    Pattern,
+}
+
+impl TypifyCheck {
+    /// Every check, each tried where a statement of `from_str` may be one.
+    pub const ALL: [TypifyCheck; 3] = [Self::MaxLength, Self::MinLength, Self::Pattern];
+
+    /// The word that names the check in an invocation of the macro that writes it.
+    pub fn keyword(self) -> &'static str {
+        match self {
+            Self::MaxLength => "max",
+            Self::MinLength => "min",
+            Self::Pattern => "pattern",
+        }
+    }
+
+    /// typify's error message, around the bound or pattern.
+    fn message(self) -> (&'static str, &'static str) {
+        match self {
+            Self::MaxLength => ("longer than ", " characters"),
+            Self::MinLength => ("shorter than ", " characters"),
+            Self::Pattern => ("doesn't match pattern \"", "\""),
+        }
+    }
+
+    /// The statements typify writes over `value` for the check with `argument` (a bound, or a
+    /// pattern's text) and `message` (an expression for the error text).
+    fn statements(
+        self,
+        value: &TokenStream,
+        argument: &TokenStream,
+        message: &TokenStream,
+    ) -> TokenStream {
+        match self {
+            Self::MaxLength => quote! {
+                if #value.chars().count() > #argument {
+                    return Err(#message.into());
+                }
+            },
+            Self::MinLength => quote! {
+                if #value.chars().count() < #argument {
+                    return Err(#message.into());
+                }
+            },
+            Self::Pattern => quote! {
+                static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(|| {
+                    ::regress::Regex::new(#argument).unwrap()
+                });
+                if PATTERN.find(#value).is_none() {
+                    return Err(#message.into());
+                }
+            },
+        }
+    }
+
+    /// The statements exactly as typify writes them for `argument` (a bound's digits, or a
+    /// pattern), to recognise them by; `None` when a bound is not a number.
+    pub fn as_typify_writes(self, argument: &str) -> Option<TokenStream> {
+        let (before, after) = self.message();
+        let message = format!("{before}{argument}{after}");
+        let argument = match self {
+            Self::MaxLength | Self::MinLength => {
+                let bound: usize = argument.parse().ok()?;
+                quote!(#bound)
+            }
+            Self::Pattern => quote!(#argument),
+        };
+        Some(self.statements(&quote!(value), &argument, &quote!(#message)))
+    }
+
+    /// The statements as a macro writes them from its `$value` and `$argument`: the same
+    /// code, the message put together by `concat!`.
+    pub fn as_macro_writes(self) -> TokenStream {
+        let (before, after) = self.message();
+        self.statements(
+            &quote!($value),
+            &quote!($argument),
+            &quote!(::std::concat!(#before, $argument, #after)),
+        )
+    }
 }
 
 /// The impls typify 0.8 writes for a string newtype `name` (`pub struct Name(String)` with a

@@ -149,6 +149,27 @@ pub mod types {
             self::error::ConversionError | { < D::Error as ::serde::de::Error >
             ::custom(e.to_string(),) }) } }
         };
+        ($name:ident $(, $check:ident $argument:literal)+) => {
+            checked_string!($name); impl ::std::str::FromStr for $name { type Err =
+            self::error::ConversionError; fn from_str(value : & str) ->
+            ::std::result::Result < Self, self::error::ConversionError > {
+            $(checked_string!(@ check value $check $argument);)+ Ok(Self(value
+            .to_string())) } }
+        };
+        (@ check $value:ident max $argument:literal) => {
+            if $value .chars().count() > $argument { return
+            Err(::std::concat!("longer than ", $argument, " characters") .into()); }
+        };
+        (@ check $value:ident min $argument:literal) => {
+            if $value .chars().count() < $argument { return
+            Err(::std::concat!("shorter than ", $argument, " characters") .into()); }
+        };
+        (@ check $value:ident pattern $argument:literal) => {
+            static PATTERN : ::std::sync::LazyLock < ::regress::Regex > =
+            ::std::sync::LazyLock::new(|| { ::regress::Regex::new($argument).unwrap() });
+            if PATTERN.find($value).is_none() { return
+            Err(::std::concat!("doesn't match pattern \"", $argument, "\"") .into()); }
+        };
     }
     macro_rules! string_enum {
         ($name:ident [$mode:ident] { $($variant:ident = $wire:literal,)* }) => {
@@ -480,50 +501,17 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[serde(transparent)]
     pub struct GetStorageAccessTokenNamespace(::std::string::String);
-    checked_string!(GetStorageAccessTokenNamespace);
-    impl ::std::str::FromStr for GetStorageAccessTokenNamespace {
-        type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            if value.chars().count() < 1usize {
-                return Err("shorter than 1 characters".into());
-            }
-            Ok(Self(value.to_string()))
-        }
-    }
+    checked_string!(GetStorageAccessTokenNamespace, min 1);
     ///The `<repo-name>` part of a repository id.
     #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[serde(transparent)]
     pub struct GetStorageAccessTokenRepo(::std::string::String);
-    checked_string!(GetStorageAccessTokenRepo);
-    impl ::std::str::FromStr for GetStorageAccessTokenRepo {
-        type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            if value.chars().count() < 1usize {
-                return Err("shorter than 1 characters".into());
-            }
-            Ok(Self(value.to_string()))
-        }
-    }
+    checked_string!(GetStorageAccessTokenRepo, min 1);
     ///A branch, tag or commit hash.
     #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[serde(transparent)]
     pub struct GetStorageAccessTokenRevision(::std::string::String);
-    checked_string!(GetStorageAccessTokenRevision);
-    impl ::std::str::FromStr for GetStorageAccessTokenRevision {
-        type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            if value.chars().count() < 1usize {
-                return Err("shorter than 1 characters".into());
-            }
-            Ok(Self(value.to_string()))
-        }
-    }
+    checked_string!(GetStorageAccessTokenRevision, min 1);
     ///A job record.
     #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
     /**
@@ -1047,18 +1035,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[serde(transparent)]
     pub struct NotificationSettingsRequestPrepaidAmount(::std::string::String);
-    checked_string!(NotificationSettingsRequestPrepaidAmount);
-    impl ::std::str::FromStr for NotificationSettingsRequestPrepaidAmount {
-        type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            if value.chars().count() > 24usize {
-                return Err("longer than 24 characters".into());
-            }
-            Ok(Self(value.to_string()))
-        }
-    }
+    checked_string!(NotificationSettingsRequestPrepaidAmount, max 24);
     ///Activity on a paper page's discussion.
     #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
     /**
@@ -1449,18 +1426,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[serde(transparent)]
     pub struct StorageAccessTokenCasUrl(::std::string::String);
-    checked_string!(StorageAccessTokenCasUrl);
-    impl ::std::str::FromStr for StorageAccessTokenCasUrl {
-        type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            if value.chars().count() > 64000usize {
-                return Err("longer than 64000 characters".into());
-            }
-            Ok(Self(value.to_string()))
-        }
-    }
+    checked_string!(StorageAccessTokenCasUrl, max 64000);
     ///Repository types that have storage tokens.
     #[derive(
         ::serde::Deserialize,
@@ -1863,18 +1829,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[serde(transparent)]
     pub struct WebhookJobFromImageDockerImage(::std::string::String);
-    checked_string!(WebhookJobFromImageDockerImage);
-    impl ::std::str::FromStr for WebhookJobFromImageDockerImage {
-        type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            if value.chars().count() < 1usize {
-                return Err("shorter than 1 characters".into());
-            }
-            Ok(Self(value.to_string()))
-        }
-    }
+    checked_string!(WebhookJobFromImageDockerImage, min 1);
     ///The job a webhook starts, built from a Space, as returned in a webhook record.
     #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
     /**
@@ -1927,18 +1882,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[serde(transparent)]
     pub struct WebhookJobFromSpaceSpaceId(::std::string::String);
-    checked_string!(WebhookJobFromSpaceSpaceId);
-    impl ::std::str::FromStr for WebhookJobFromSpaceSpaceId {
-        type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            if value.chars().count() < 1usize {
-                return Err("shorter than 1 characters".into());
-            }
-            Ok(Self(value.to_string()))
-        }
-    }
+    checked_string!(WebhookJobFromSpaceSpaceId, min 1);
     ///The job a webhook starts, built from a Docker image, as requested.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
     pub struct WebhookJobRequestFromImage {
@@ -2014,18 +1958,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[serde(transparent)]
     pub struct WebhookJobRequestFromImageDockerImage(::std::string::String);
-    checked_string!(WebhookJobRequestFromImageDockerImage);
-    impl ::std::str::FromStr for WebhookJobRequestFromImageDockerImage {
-        type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            if value.chars().count() < 1usize {
-                return Err("shorter than 1 characters".into());
-            }
-            Ok(Self(value.to_string()))
-        }
-    }
+    checked_string!(WebhookJobRequestFromImageDockerImage, min 1);
     ///The job a webhook starts, built from a Space, as requested.
     #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
     pub struct WebhookJobRequestFromSpace {
@@ -2101,18 +2034,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[serde(transparent)]
     pub struct WebhookJobRequestFromSpaceSpaceId(::std::string::String);
-    checked_string!(WebhookJobRequestFromSpaceSpaceId);
-    impl ::std::str::FromStr for WebhookJobRequestFromSpaceSpaceId {
-        type Err = self::error::ConversionError;
-        fn from_str(
-            value: &str,
-        ) -> ::std::result::Result<Self, self::error::ConversionError> {
-            if value.chars().count() < 1usize {
-                return Err("shorter than 1 characters".into());
-            }
-            Ok(Self(value.to_string()))
-        }
-    }
+    checked_string!(WebhookJobRequestFromSpaceSpaceId, min 1);
     ///Where a repository moved.
     #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
     pub struct WebhookMovedTo {

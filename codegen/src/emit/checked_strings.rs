@@ -51,11 +51,32 @@ pub(super) fn fold_checked_strings(types: &mut Vec<syn::Item>) -> Result<(), Err
                 _ => None,
             })
             .collect();
-        let Some(folded) = typify_boilerplate(name, &found) else {
+        let Some((mut folded, from_str)) = typify_boilerplate(name, &found) else {
             continue;
         };
         let ident = syn::Ident::new(name, proc_macro2::Span::call_site());
-        invocations.insert(name.clone(), quote!(checked_string!(#ident);));
+        // The checks of `from_str` become arguments when they are typify's known ones;
+        // otherwise its `FromStr` stays as it wrote it.
+        let invocation = match typify_checks(found[from_str]) {
+            Some(checks) => {
+                folded.push(from_str);
+                let checks = checks.iter().map(|(check, argument)| {
+                    let keyword = quote::format_ident!("{}", check.keyword());
+                    match check {
+                        contract::TypifyCheck::Pattern => quote!(, #keyword #argument),
+                        _ => {
+                            let bound = proc_macro2::Literal::usize_unsuffixed(
+                                argument.parse().expect("checked by typify_checks"),
+                            );
+                            quote!(, #keyword #bound)
+                        }
+                    }
+                });
+                quote!(checked_string!(#ident #(#checks)*);)
+            }
+            None => quote!(checked_string!(#ident);),
+        };
+        invocations.insert(name.clone(), invocation);
         removed.extend(folded.into_iter().map(|position| indices[position]));
     }
     if invocations.is_empty() {
@@ -79,16 +100,91 @@ pub(super) fn fold_checked_strings(types: &mut Vec<syn::Item>) -> Result<(), Err
     Ok(())
 }
 
-/// `checked_string!(Name)`: typify's impls of a string newtype but its `FromStr`.
+/// `checked_string!(Name)`: typify's impls of a string newtype but its `FromStr`;
+/// `checked_string!(Name, max 200, min 1, pattern "^a")`: those and its `FromStr`, the checks
+/// in the order given.
 fn checked_string_macro() -> TokenStream {
     let impls = contract::typify_string_newtype_impls(&quote!($name));
+    let checks = contract::TypifyCheck::ALL.map(|check| {
+        let keyword = quote::format_ident!("{}", check.keyword());
+        let statements = check.as_macro_writes();
+        quote! {
+            (@check $value:ident #keyword $argument:literal) => { #statements };
+        }
+    });
     quote! {
         macro_rules! checked_string {
             ($name:ident) => {
                 #(#impls)*
             };
+            ($name:ident $(, $check:ident $argument:literal)+) => {
+                checked_string!($name);
+                impl ::std::str::FromStr for $name {
+                    type Err = self::error::ConversionError;
+                    fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
+                        $(checked_string!(@check value $check $argument);)+
+                        Ok(Self(value.to_string()))
+                    }
+                }
+            };
+            #(#checks)*
         }
     }
+}
+
+/// The checks of a typify `FromStr`, each with its argument (a bound's digits or a pattern),
+/// when its body is exactly typify's statements for them and then `Ok(Self(..))`.
+fn typify_checks(from_str: &syn::ItemImpl) -> Option<Vec<(contract::TypifyCheck, String)>> {
+    let method = from_str.items.iter().find_map(|item| match item {
+        syn::ImplItem::Fn(method) if method.sig.ident == "from_str" => Some(method),
+        _ => None,
+    })?;
+    let (last, mut rest) = method.block.stmts.split_last()?;
+    if tokens(last) != "Ok (Self (value . to_string ()))" {
+        return None;
+    }
+    let mut checks = Vec::new();
+    while let Some(first) = rest.first() {
+        let argument = first_literal(first.to_token_stream())?;
+        let (check, length) = contract::TypifyCheck::ALL.into_iter().find_map(|check| {
+            let statements = check.as_typify_writes(&argument)?;
+            let expected: syn::Block = syn::parse2(quote!({ #statements })).ok()?;
+            let length = expected.stmts.len();
+            let matches = length > 0
+                && rest.len() >= length
+                && rest[..length]
+                    .iter()
+                    .zip(&expected.stmts)
+                    .all(|(found, expected)| tokens(found) == tokens(expected));
+            matches.then_some((check, length))
+        })?;
+        checks.push((check, argument));
+        rest = &rest[length..];
+    }
+    (!checks.is_empty()).then_some(checks)
+}
+
+/// The first literal in `tokens`, as the text it stands for: an integer's digits, a string's
+/// value.
+fn first_literal(tokens: TokenStream) -> Option<String> {
+    for tree in tokens {
+        match tree {
+            proc_macro2::TokenTree::Literal(literal) => {
+                return match syn::Lit::new(literal) {
+                    syn::Lit::Int(int) => Some(int.base10_digits().to_owned()),
+                    syn::Lit::Str(text) => Some(text.value()),
+                    _ => None,
+                };
+            }
+            proc_macro2::TokenTree::Group(group) => {
+                if let Some(found) = first_literal(group.stream()) {
+                    return Some(found);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 /// `pub struct Name(::std::string::String);`, serde-transparent: the shape of typify's
@@ -130,9 +226,9 @@ fn implemented_for(block: &syn::ItemImpl, candidates: &BTreeSet<String>) -> Opti
     }
 }
 
-/// The positions in `found` of typify's boilerplate impls for `name`, when `found` is exactly
-/// those (in typify's order) and one `FromStr`, which stays.
-fn typify_boilerplate(name: &str, found: &[&syn::ItemImpl]) -> Option<Vec<usize>> {
+/// The positions in `found` of typify's boilerplate impls for `name`, and of its `FromStr`,
+/// when `found` is exactly those (in typify's order) and one `FromStr`.
+fn typify_boilerplate(name: &str, found: &[&syn::ItemImpl]) -> Option<(Vec<usize>, usize)> {
     let ident = syn::Ident::new(name, proc_macro2::Span::call_site());
     let expected = contract::typify_string_newtype_impls(&quote!(#ident));
     let is_from_str = |block: &syn::ItemImpl| {
@@ -153,10 +249,13 @@ fn typify_boilerplate(name: &str, found: &[&syn::ItemImpl]) -> Option<Vec<usize>
             .zip(&expected)
             .all(|((_, found), expected)| tokens(*found) == expected.to_string());
     matches.then(|| {
-        boilerplate
-            .into_iter()
-            .map(|(position, _)| position)
-            .collect()
+        (
+            boilerplate
+                .into_iter()
+                .map(|(position, _)| position)
+                .collect(),
+            from_str[0].0,
+        )
     })
 }
 
@@ -209,16 +308,48 @@ mod tests {
         ));
         fold_checked_strings(&mut types).unwrap();
         let text: Vec<String> = types.iter().map(tokens).collect();
-        assert_eq!(text.len(), 5, "{text:#?}");
+        assert_eq!(text.len(), 4, "{text:#?}");
         assert!(text[0].starts_with("macro_rules ! checked_string"));
         assert!(text[1].contains("pub struct Title"));
-        assert_eq!(text[2], "checked_string ! (Title) ;");
-        assert!(
-            text[3].starts_with("impl :: std :: str :: FromStr for Title"),
-            "typify's check stays as it wrote it: {}",
-            text[3]
+        assert_eq!(text[2], "checked_string ! (Title , min 1) ;");
+        assert!(text[3].contains("struct Other"));
+    }
+
+    #[test]
+    fn typify_s_checks_become_arguments_and_others_keep_their_from_str() {
+        let from_str = |body: TokenStream| -> syn::Item {
+            syn::parse_quote! {
+                impl ::std::str::FromStr for Title {
+                    type Err = self::error::ConversionError;
+                    fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> #body
+                }
+            }
+        };
+        let max = contract::TypifyCheck::MaxLength
+            .as_typify_writes("200")
+            .unwrap();
+        let pattern = contract::TypifyCheck::Pattern
+            .as_typify_writes(r"^[\w.-]+$")
+            .unwrap();
+        let mut types = typify_newtype("Title");
+        types[3] = from_str(quote!({ #max #pattern Ok(Self(value.to_string())) }));
+        fold_checked_strings(&mut types).unwrap();
+        assert_eq!(
+            tokens(&types[2]),
+            r#"checked_string ! (Title , max 200 , pattern "^[\\w.-]+$") ;"#
         );
-        assert!(text[4].contains("struct Other"));
+
+        // A check typify does not write this way: its `FromStr` stays.
+        let mut types = typify_newtype("Title");
+        types[3] = from_str(quote!({
+            if value.is_empty() {
+                return Err("empty".into());
+            }
+            Ok(Self(value.to_string()))
+        }));
+        fold_checked_strings(&mut types).unwrap();
+        assert_eq!(tokens(&types[2]), "checked_string ! (Title) ;");
+        assert!(tokens(&types[3]).contains("value . is_empty ()"));
     }
 
     #[test]
