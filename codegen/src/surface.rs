@@ -9,6 +9,7 @@ use quote::ToTokens;
 use serde_json::Value;
 
 use crate::contract;
+use crate::emit::tolerance::StringEnumInvocation;
 use crate::rules::Rule;
 
 /// Renders the surface of `file` (a generated client) for the operations of `document`.
@@ -133,6 +134,22 @@ fn types(file: &syn::File, rules: &Rules<'_>, out: &mut String) {
     let Some(items) = module(file, "types") else {
         return;
     };
+    // The wire names of the variants of string enums whose serde impls `string_enum!` writes.
+    let wires: BTreeMap<String, BTreeMap<String, String>> = items
+        .iter()
+        .filter_map(|item| match item {
+            syn::Item::Macro(invocation) => StringEnumInvocation::read(invocation),
+            _ => None,
+        })
+        .map(|invocation| {
+            let variants = invocation
+                .variants
+                .iter()
+                .map(|(variant, wire)| (variant.to_string(), tokens(wire)))
+                .collect();
+            (invocation.name.to_string(), variants)
+        })
+        .collect();
     let mut lines = Vec::new();
     for item in items {
         match item {
@@ -142,7 +159,8 @@ fn types(file: &syn::File, rules: &Rules<'_>, out: &mut String) {
             syn::Item::Enum(enumeration)
                 if matches!(enumeration.vis, syn::Visibility::Public(_)) =>
             {
-                lines.push(describe_enum(enumeration, rules));
+                let wires = wires.get(&enumeration.ident.to_string());
+                lines.push(describe_enum(enumeration, rules, wires));
             }
             syn::Item::Type(alias) if matches!(alias.vis, syn::Visibility::Public(_)) => {
                 lines.push(format!("alias {} = {}", alias.ident, tokens(&alias.ty)));
@@ -211,7 +229,11 @@ fn describe_struct(structure: &syn::ItemStruct, rules: &Rules<'_>) -> String {
     }
 }
 
-fn describe_enum(enumeration: &syn::ItemEnum, rules: &Rules<'_>) -> String {
+fn describe_enum(
+    enumeration: &syn::ItemEnum,
+    rules: &Rules<'_>,
+    wires: Option<&BTreeMap<String, String>>,
+) -> String {
     let args = serde_args(&enumeration.attrs);
     let kind =
         if let Some(tag) = args.iter().find_map(|arg| arg.strip_prefix("tag = ")) {
@@ -229,6 +251,13 @@ fn describe_enum(enumeration: &syn::ItemEnum, rules: &Rules<'_>) -> String {
         }) {
             // An `Unknown` variant keeps values a newer hub adds (see `emit::tolerance`).
             "tolerant string enum".to_owned()
+        } else if enumeration
+            .variants
+            .iter()
+            .all(|variant| matches!(variant.fields, syn::Fields::Unit) || variant.ident == "Other")
+        {
+            // An open enum: listed values or any other string, as `Other`.
+            "open string enum".to_owned()
         } else {
             "enum".to_owned()
         };
@@ -240,6 +269,7 @@ fn describe_enum(enumeration: &syn::ItemEnum, rules: &Rules<'_>) -> String {
         let wire = serde_args(&variant.attrs)
             .into_iter()
             .find_map(|arg| arg.strip_prefix("rename = ").map(str::to_owned))
+            .or_else(|| wires?.get(&variant.ident.to_string()).cloned())
             .map(|wire| format!(" = {wire}"))
             .unwrap_or_default();
         let fields = match &variant.fields {

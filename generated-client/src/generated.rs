@@ -186,8 +186,8 @@ pub mod types {
             } } impl ::std::convert::TryFrom < ::std::string::String > for $name { type
             Error = self::error::ConversionError; fn try_from(value :
             ::std::string::String) -> ::std::result::Result < Self,
-            self::error::ConversionError > { value.parse() } } string_enum!(@ deserialize
-            $name $mode { $($variant = $wire,)* });
+            self::error::ConversionError > { value.parse() } } string_enum!(@ serde $name
+            $mode { $($variant = $wire,)* });
         };
         (@ as_str $name:ident strict { $($variant:ident = $wire:literal,)* }) => {
             impl $name { #[doc = r" The value as it is sent on the wire."] pub fn
@@ -209,28 +209,33 @@ pub mod types {
         (@ unlisted $mode:ident $value:ident) => {
             Err("invalid value".into())
         };
-        (@ deserialize $name:ident strict { $($variant:ident = $wire:literal,)* }) => {};
-        (@ deserialize $name:ident open { $($variant:ident = $wire:literal,)* }) => {
-            impl < 'de > ::serde::Deserialize < 'de > for $name { fn deserialize < D :
-            ::serde::Deserializer < 'de >> (deserializer : D) -> ::std::result::Result <
-            Self, D::Error > { let value = < ::std::string::String as
-            ::serde::Deserialize > ::deserialize(deserializer) ?; let listed = match
-            value.as_str() { $($wire => Some($name :: $variant),)* _ => None, };
-            Ok(listed.unwrap_or($name ::Other(value))) } }
+        (@ serde $name:ident strict { $($variant:ident = $wire:literal,)* }) => {};
+        (@ serde $name:ident open { $($variant:ident = $wire:literal,)* }) => {
+            string_enum!(@ serialize $name); impl < 'de > ::serde::Deserialize < 'de >
+            for $name { fn deserialize < D : ::serde::Deserializer < 'de >> (deserializer
+            : D) -> ::std::result::Result < Self, D::Error > { let value = <
+            ::std::string::String as ::serde::Deserialize > ::deserialize(deserializer)
+            ?; let listed = match value.as_str() { $($wire => Some($name :: $variant),)*
+            _ => None, }; Ok(listed.unwrap_or($name ::Other(value))) } }
         };
-        (@ deserialize $name:ident tolerant { $($variant:ident = $wire:literal,)* }) => {
-            impl < 'de > ::serde::Deserialize < 'de > for $name { fn deserialize < D :
-            ::serde::Deserializer < 'de >> (deserializer : D) -> ::std::result::Result <
-            Self, D::Error > { struct Visitor; impl < 'de > ::serde::de::Visitor < 'de >
-            for Visitor { type Value = $name; fn expecting(& self, f : & mut
-            ::std::fmt::Formatter < '_ >) -> ::std::fmt::Result { f
-            .write_str(::std::concat!("a `", ::std::stringify!($name), "` string")) } fn
-            visit_str < E : ::serde::de::Error > (self, value : & str) ->
-            ::std::result::Result < $name, E > { const VARIANTS : & [& str] = &
-            [$($wire),*]; match value { $($wire => Ok($name :: $variant),)* _ if
-            super::decoding::is_strict() => Err(E::unknown_variant(value, VARIANTS)), _
-            => Ok($name ::Unknown(value.to_owned())), } } } deserializer
-            .deserialize_str(Visitor) } }
+        (@ serialize $name:ident) => {
+            impl ::serde::Serialize for $name { fn serialize < S : ::serde::Serializer >
+            (& self, serializer : S) -> ::std::result::Result < S::Ok, S::Error > {
+            serializer.serialize_str(self.as_str()) } }
+        };
+        (@ serde $name:ident tolerant { $($variant:ident = $wire:literal,)* }) => {
+            string_enum!(@ serialize $name); impl < 'de > ::serde::Deserialize < 'de >
+            for $name { fn deserialize < D : ::serde::Deserializer < 'de >> (deserializer
+            : D) -> ::std::result::Result < Self, D::Error > { struct Visitor; impl < 'de
+            > ::serde::de::Visitor < 'de > for Visitor { type Value = $name; fn
+            expecting(& self, f : & mut ::std::fmt::Formatter < '_ >) ->
+            ::std::fmt::Result { f.write_str(::std::concat!("a `",
+            ::std::stringify!($name), "` string")) } fn visit_str < E :
+            ::serde::de::Error > (self, value : & str) -> ::std::result::Result < $name,
+            E > { const VARIANTS : & [& str] = & [$($wire),*]; match value { $($wire =>
+            Ok($name :: $variant),)* _ if super::decoding::is_strict() =>
+            Err(E::unknown_variant(value, VARIANTS)), _ => Ok($name ::Unknown(value
+            .to_owned())), } } } deserializer.deserialize_str(Visitor) } }
         };
     }
     macro_rules! decode_object {
@@ -318,7 +323,6 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
             rename = "discussionEventId",
             skip_serializing_if = "::std::option::Option::is_none"
         )]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub discussion_event_id: ::std::option::Option<::std::string::String>,
         ///Whether the notification has been read.
         pub read: bool,
@@ -381,20 +385,15 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         }
     }
     ///The status of a repository discussion: `draft`, `open`, `closed` or `merged` (transitions are not shown).
-    #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+    #[derive(Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[non_exhaustive]
     pub enum DiscussionStatus {
-        #[serde(rename = "draft")]
         Draft,
-        #[serde(rename = "open")]
         Open,
-        #[serde(rename = "closed")]
         Closed,
-        #[serde(rename = "merged")]
         Merged,
         /// A value this client's spec does not list, as the hub sent it (a newer hub may
         /// add values). Strict decoding and requests refuse it.
-        #[serde(untagged)]
         Unknown(::std::string::String),
     }
     string_enum!(
@@ -420,70 +419,40 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         }
     }
     ///Hardware a job runs on.
-    #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+    #[derive(Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[non_exhaustive]
     pub enum Flavor {
-        #[serde(rename = "cpu-basic")]
         CpuBasic,
-        #[serde(rename = "cpu-upgrade")]
         CpuUpgrade,
-        #[serde(rename = "cpu-performance")]
         CpuPerformance,
-        #[serde(rename = "cpu-xl")]
         CpuXl,
-        #[serde(rename = "sprx8")]
         Sprx8,
-        #[serde(rename = "zero-a10g")]
         ZeroA10g,
-        #[serde(rename = "t4-small")]
         T4Small,
-        #[serde(rename = "t4-medium")]
         T4Medium,
-        #[serde(rename = "l4x1")]
         L4x1,
-        #[serde(rename = "l4x4")]
         L4x4,
-        #[serde(rename = "l40sx1")]
         L40sx1,
-        #[serde(rename = "l40sx4")]
         L40sx4,
-        #[serde(rename = "l40sx8")]
         L40sx8,
-        #[serde(rename = "a10g-small")]
         A10gSmall,
-        #[serde(rename = "a10g-large")]
         A10gLarge,
-        #[serde(rename = "a10g-largex2")]
         A10gLargex2,
-        #[serde(rename = "a10g-largex4")]
         A10gLargex4,
-        #[serde(rename = "a100-large")]
         A100Large,
-        #[serde(rename = "a100x4")]
         A100x4,
-        #[serde(rename = "a100x8")]
         A100x8,
-        #[serde(rename = "h200")]
         H200,
-        #[serde(rename = "h200x2")]
         H200x2,
-        #[serde(rename = "h200x4")]
         H200x4,
-        #[serde(rename = "h200x8")]
         H200x8,
-        #[serde(rename = "rtx-pro-6000")]
         RtxPro6000,
-        #[serde(rename = "rtx-pro-6000x2")]
         RtxPro6000x2,
-        #[serde(rename = "rtx-pro-6000x4")]
         RtxPro6000x4,
-        #[serde(rename = "rtx-pro-6000x8")]
         RtxPro6000x8,
-        #[serde(rename = "inf2x6")]
         Inf2x6,
         /// A value this client's spec does not list, as the hub sent it (a newer hub may
         /// add values). Strict decoding and requests refuse it.
-        #[serde(untagged)]
         Unknown(::std::string::String),
     }
     string_enum!(
@@ -520,13 +489,12 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     pub struct Job {
         ///CPU architecture.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub arch: ::std::option::Option<Arch>,
         ///Arguments of the command.
-        #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
+        #[serde(skip_serializing_if = "::std::vec::Vec::is_empty")]
         pub arguments: ::std::vec::Vec<::std::string::String>,
         ///The command run in the container.
-        #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
+        #[serde(skip_serializing_if = "::std::vec::Vec::is_empty")]
         pub command: ::std::vec::Vec<::std::string::String>,
         ///When the job was created.
         #[serde(rename = "createdAt")]
@@ -539,11 +507,9 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
             rename = "dockerImage",
             skip_serializing_if = "::std::option::Option::is_none"
         )]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub docker_image: ::std::option::Option<::std::string::String>,
         ///Time spent scheduling and running.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub durations: ::std::option::Option<JobDurations>,
         ///Environment variables of the job.
         pub environment: ::std::collections::HashMap<
@@ -552,14 +518,12 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         >,
         ///Ports exposed by the job.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub expose: ::std::option::Option<Expose>,
         ///When the job finished, once it has.
         #[serde(
             rename = "finishedAt",
             skip_serializing_if = "::std::option::Option::is_none"
         )]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub finished_at: ::std::option::Option<crate::generated::types::Timestamp>,
         ///Hardware the job runs on.
         pub flavor: Flavor,
@@ -567,7 +531,6 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         pub id: ::std::string::String,
         ///The job's network group.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub network: ::std::option::Option<Network>,
         ///The job's owner.
         pub owner: JobIdentity,
@@ -576,43 +539,35 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
             rename = "resourceGroupId",
             skip_serializing_if = "::std::option::Option::is_none"
         )]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub resource_group_id: ::std::option::Option<::std::string::String>,
         ///The job's retry count.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub retry: ::std::option::Option<f64>,
         ///Secret names; their values are never returned.
-        #[serde(
-            default,
-            skip_serializing_if = ":: std :: collections :: HashMap::is_empty"
-        )]
+        #[serde(skip_serializing_if = ":: std :: collections :: HashMap::is_empty")]
         pub secrets: ::std::collections::HashMap<::std::string::String, ()>,
         ///The Space the job runs, if it runs one.
         #[serde(
             rename = "spaceId",
             skip_serializing_if = "::std::option::Option::is_none"
         )]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub space_id: ::std::option::Option<::std::string::String>,
         ///When the job started, once it has.
         #[serde(
             rename = "startedAt",
             skip_serializing_if = "::std::option::Option::is_none"
         )]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub started_at: ::std::option::Option<crate::generated::types::Timestamp>,
         ///The job's status.
         pub status: JobStatus,
         ///Tags of the job.
-        #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
+        #[serde(skip_serializing_if = "::std::vec::Vec::is_empty")]
         pub tags: ::std::vec::Vec<::std::string::String>,
         ///The job's timeout.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub timeout: ::std::option::Option<f64>,
         ///Buckets and repositories mounted into the job.
-        #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
+        #[serde(skip_serializing_if = "::std::vec::Vec::is_empty")]
         pub volumes: ::std::vec::Vec<Volume>,
     }
     decode_object!(
@@ -679,24 +634,17 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         }
     }
     ///The stage of a job (transitions between stages are not shown).
-    #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+    #[derive(Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[non_exhaustive]
     pub enum JobStage {
-        #[serde(rename = "COMPLETED")]
         Completed,
-        #[serde(rename = "CANCELED")]
         Canceled,
-        #[serde(rename = "ERROR")]
         Error,
-        #[serde(rename = "DELETED")]
         Deleted,
-        #[serde(rename = "RUNNING")]
         Running,
-        #[serde(rename = "SCHEDULING")]
         Scheduling,
         /// A value this client's spec does not list, as the hub sent it (a newer hub may
         /// add values). Strict decoding and requests refuse it.
-        #[serde(untagged)]
         Unknown(::std::string::String),
     }
     string_enum!(
@@ -1047,7 +995,6 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
             rename = "discussionEventId",
             skip_serializing_if = "::std::option::Option::is_none"
         )]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub discussion_event_id: ::std::option::Option<::std::string::String>,
         pub paper: PaperNotificationPaper,
         #[serde(rename = "paperDiscussion")]
@@ -1146,7 +1093,6 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
             rename = "discussionEventId",
             skip_serializing_if = "::std::option::Option::is_none"
         )]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub discussion_event_id: ::std::option::Option<::std::string::String>,
         pub post: PostNotificationPost,
         ///Whether the notification has been read.
@@ -1242,7 +1188,6 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
             rename = "discussionEventId",
             skip_serializing_if = "::std::option::Option::is_none"
         )]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub discussion_event_id: ::std::option::Option<::std::string::String>,
         ///Whether the notification has been read.
         pub read: bool,
@@ -1286,24 +1231,17 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         }
     }
     ///The type of a repository.
-    #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+    #[derive(Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[non_exhaustive]
     pub enum RepoType {
-        #[serde(rename = "dataset")]
         Dataset,
-        #[serde(rename = "model")]
         Model,
-        #[serde(rename = "space")]
         Space,
-        #[serde(rename = "bucket")]
         Bucket,
-        #[serde(rename = "kernel")]
         Kernel,
-        #[serde(rename = "container")]
         Container,
         /// A value this client's spec does not list, as the hub sent it (a newer hub may
         /// add values). Strict decoding and requests refuse it.
-        #[serde(untagged)]
         Unknown(::std::string::String),
     }
     string_enum!(
@@ -1650,28 +1588,19 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         }
     }
     ///What a webhook watches: a repository type, `user` or `org`.
-    #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+    #[derive(Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[non_exhaustive]
     pub enum WatchedType {
-        #[serde(rename = "dataset")]
         Dataset,
-        #[serde(rename = "model")]
         Model,
-        #[serde(rename = "space")]
         Space,
-        #[serde(rename = "bucket")]
         Bucket,
-        #[serde(rename = "kernel")]
         Kernel,
-        #[serde(rename = "container")]
         Container,
-        #[serde(rename = "user")]
         User,
-        #[serde(rename = "org")]
         Org,
         /// A value this client's spec does not list, as the hub sent it (a newer hub may
         /// add values). Strict decoding and requests refuse it.
-        #[serde(untagged)]
         Unknown(::std::string::String),
     }
     string_enum!(
@@ -1696,25 +1625,21 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         pub id: crate::generated::types::ObjectId,
         ///The job started on delivery instead of calling a URL.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub job: ::std::option::Option<crate::generated::types::WebhookJob>,
         ///Identifier of an existing job used as the template of the started job.
         #[serde(
             rename = "jobSourceId",
             skip_serializing_if = "::std::option::Option::is_none"
         )]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub job_source_id: ::std::option::Option<::std::string::String>,
         ///When the webhook was last triggered.
         #[serde(
             rename = "lastTriggerAt",
             skip_serializing_if = "::std::option::Option::is_none"
         )]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub last_trigger_at: ::std::option::Option<crate::generated::types::Timestamp>,
         ///Where deliveries are sent, for a webhook that calls a URL.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub url: ::std::option::Option<crate::generated::types::Uri>,
         ///The watched repositories, users and organizations.
         pub watched: ::std::vec::Vec<WatchedItem>,
@@ -1732,16 +1657,13 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         }
     }
     ///Which events a webhook reports: `repo` or `discussion`.
-    #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+    #[derive(Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     #[non_exhaustive]
     pub enum WebhookDomain {
-        #[serde(rename = "repo")]
         Repo,
-        #[serde(rename = "discussion")]
         Discussion,
         /// A value this client's spec does not list, as the hub sent it (a newer hub may
         /// add values). Strict decoding and requests refuse it.
-        #[serde(untagged)]
         Unknown(::std::string::String),
     }
     string_enum!(WebhookDomain[tolerant] { Repo = "repo", Discussion = "discussion", });
@@ -1763,7 +1685,6 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         pub action: ::std::string::String,
         ///Where it happened, e.g. `repo`, `repo.content`, `repo.config`, `discussion`, `discussion.comment`.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub scope: ::std::option::Option<::std::string::String>,
         #[serde(flatten)]
         pub extra: UnknownFields,
@@ -1784,11 +1705,10 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
 Closed: strict decoding refuses a property the spec does not list; tolerant decoding skips it.*/
     pub struct WebhookJobFromImage {
         ///Arguments of the command.
-        #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
+        #[serde(skip_serializing_if = "::std::vec::Vec::is_empty")]
         pub arguments: ::std::vec::Vec<::std::string::String>,
         ///The command to run.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub command: ::std::option::Option<crate::generated::types::Command>,
         ///The Docker image the job runs (not empty).
         #[serde(rename = "dockerImage")]
@@ -1799,16 +1719,12 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         pub flavor: Flavor,
         ///Labels of the job.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub labels: ::std::option::Option<crate::generated::types::LabelMap>,
         ///Names of stored secrets.
-        #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
+        #[serde(skip_serializing_if = "::std::vec::Vec::is_empty")]
         pub secrets: ::std::vec::Vec<::std::string::String>,
         ///Seconds before the job is stopped, or null (the default) for no timeout.
-        #[serde(
-            rename = "timeoutSeconds",
-            deserialize_with = "::std::option::Option::deserialize"
-        )]
+        #[serde(rename = "timeoutSeconds")]
         pub timeout_seconds: ::std::option::Option<
             crate::generated::types::TimeoutSeconds,
         >,
@@ -1837,11 +1753,10 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
 Closed: strict decoding refuses a property the spec does not list; tolerant decoding skips it.*/
     pub struct WebhookJobFromSpace {
         ///Arguments of the command.
-        #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
+        #[serde(skip_serializing_if = "::std::vec::Vec::is_empty")]
         pub arguments: ::std::vec::Vec<::std::string::String>,
         ///The command to run.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub command: ::std::option::Option<crate::generated::types::Command>,
         ///Environment variables.
         pub environment: crate::generated::types::EnvironmentMap,
@@ -1849,19 +1764,15 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         pub flavor: Flavor,
         ///Labels of the job.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub labels: ::std::option::Option<crate::generated::types::LabelMap>,
         ///Names of stored secrets.
-        #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
+        #[serde(skip_serializing_if = "::std::vec::Vec::is_empty")]
         pub secrets: ::std::vec::Vec<::std::string::String>,
         ///The Space the job runs (not empty).
         #[serde(rename = "spaceId")]
         pub space_id: WebhookJobFromSpaceSpaceId,
         ///Seconds before the job is stopped, or null (the default) for no timeout.
-        #[serde(
-            rename = "timeoutSeconds",
-            deserialize_with = "::std::option::Option::deserialize"
-        )]
+        #[serde(rename = "timeoutSeconds")]
         pub timeout_seconds: ::std::option::Option<
             crate::generated::types::TimeoutSeconds,
         >,
@@ -2040,11 +1951,9 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     pub struct WebhookMovedTo {
         ///The new repository id, `<namespace>/<repo-name>`.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub name: ::std::option::Option<::std::string::String>,
         ///The new owner.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub owner: ::std::option::Option<WebhookOwner>,
         #[serde(flatten)]
         pub extra: UnknownFields,
@@ -2063,7 +1972,6 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     pub struct WebhookOwner {
         ///Their identifier.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub id: ::std::option::Option<::std::string::String>,
         #[serde(flatten)]
         pub extra: UnknownFields,
@@ -2079,11 +1987,9 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     pub struct WebhookPayload {
         ///The comment concerned, when present.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub comment: ::std::option::Option<WebhookPayloadComment>,
         ///The discussion concerned, when present.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub discussion: ::std::option::Option<WebhookPayloadDiscussion>,
         ///What happened.
         pub event: WebhookEvent,
@@ -2092,14 +1998,12 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
             rename = "movedTo",
             skip_serializing_if = "::std::option::Option::is_none"
         )]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub moved_to: ::std::option::Option<WebhookMovedTo>,
         ///The repository concerned.
         pub repo: WebhookPayloadRepo,
         ///The configuration keys that changed, with their new values.
         #[serde(
             rename = "updatedConfig",
-            default,
             skip_serializing_if = "::serde_json::Map::is_empty"
         )]
         pub updated_config: ::serde_json::Map<
@@ -2109,13 +2013,11 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         ///The updated git references, when present.
         #[serde(
             rename = "updatedRefs",
-            default,
             skip_serializing_if = "::std::vec::Vec::is_empty"
         )]
         pub updated_refs: ::std::vec::Vec<WebhookUpdatedRef>,
         ///The webhook that made the delivery, when present.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub webhook: ::std::option::Option<WebhookPayloadWebhook>,
         #[serde(flatten)]
         pub extra: UnknownFields,
@@ -2137,23 +2039,18 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     pub struct WebhookPayloadComment {
         ///The comment's author.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub author: ::std::option::Option<WebhookOwner>,
         ///The comment's text.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub content: ::std::option::Option<::std::string::String>,
         ///Whether the comment is hidden.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub hidden: ::std::option::Option<bool>,
         ///The comment's identifier.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub id: ::std::option::Option<::std::string::String>,
         ///The comment's addresses.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub url: ::std::option::Option<WebhookUrls>,
         #[serde(flatten)]
         pub extra: UnknownFields,
@@ -2173,34 +2070,27 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     pub struct WebhookPayloadDiscussion {
         ///The discussion's author.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub author: ::std::option::Option<WebhookOwner>,
         ///The discussion's identifier.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub id: ::std::option::Option<::std::string::String>,
         ///Whether the discussion is a pull request.
         #[serde(
             rename = "isPullRequest",
             skip_serializing_if = "::std::option::Option::is_none"
         )]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub is_pull_request: ::std::option::Option<bool>,
         ///The discussion's number.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub num: ::std::option::Option<f64>,
         ///The discussion's status.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub status: ::std::option::Option<::std::string::String>,
         ///The discussion's title.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub title: ::std::option::Option<::std::string::String>,
         ///The discussion's addresses.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub url: ::std::option::Option<WebhookUrls>,
         #[serde(flatten)]
         pub extra: UnknownFields,
@@ -2224,30 +2114,24 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
             rename = "headSha",
             skip_serializing_if = "::std::option::Option::is_none"
         )]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub head_sha: ::std::option::Option<::std::string::String>,
         ///The repository's identifier.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub id: ::std::option::Option<::std::string::String>,
         ///The repository id, `<namespace>/<repo-name>`.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub name: ::std::option::Option<::std::string::String>,
         ///The repository's owner.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub owner: ::std::option::Option<WebhookOwner>,
         ///Whether the repository is private.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub private: ::std::option::Option<bool>,
         ///The repository type.
         #[serde(rename = "type")]
         pub type_: RepoType,
         ///The repository's addresses.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub url: ::std::option::Option<WebhookUrls>,
         #[serde(flatten)]
         pub extra: UnknownFields,
@@ -2268,11 +2152,9 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     pub struct WebhookPayloadWebhook {
         ///The webhook's identifier.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub id: ::std::option::Option<::std::string::String>,
         ///The version of the payload format.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub version: ::std::option::Option<crate::generated::types::WebhookVersion>,
         #[serde(flatten)]
         pub extra: UnknownFields,
@@ -2357,11 +2239,9 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     pub struct WebhookUrls {
         ///Its API address.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub api: ::std::option::Option<::std::string::String>,
         ///Its web page.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub web: ::std::option::Option<::std::string::String>,
         #[serde(flatten)]
         pub extra: UnknownFields,

@@ -245,6 +245,13 @@ fn rewrite(
         .map(|field| known_field(field).map_err(&refuse))
         .collect::<Result<Vec<_>, _>>()?;
     drop_derived_deserialize(structure).map_err(refuse)?;
+    // What a missing or `null` key means is now in the invocation; the attributes that said it
+    // to serde's derive (`default`, `deserialize_with`) go, and `Serialize`'s stay.
+    if let syn::Fields::Named(fields) = &mut structure.fields {
+        for field in &mut fields.named {
+            keep_serialize_attributes(field).map_err(&refuse)?;
+        }
+    }
     if closed {
         // The container attribute goes (the derive it configured is gone); this line keeps the
         // fact in the documentation and in the API surface.
@@ -322,6 +329,32 @@ fn known_field(field: &syn::Field) -> Result<KnownField, String> {
         present,
         missing,
     })
+}
+
+/// Removes the field's serde attributes that only `Deserialize` reads, dropping an attribute
+/// left empty.
+fn keep_serialize_attributes(field: &mut syn::Field) -> Result<(), String> {
+    let mut kept_attrs = Vec::with_capacity(field.attrs.len());
+    for attr in std::mem::take(&mut field.attrs) {
+        if !attr.path().is_ident("serde") {
+            kept_attrs.push(attr);
+            continue;
+        }
+        let metas = attr
+            .parse_args_with(Punctuated::<syn::Meta, syn::Token![,]>::parse_terminated)
+            .map_err(|error| format!("unreadable serde attribute: {error}"))?;
+        let kept: Vec<&syn::Meta> = metas
+            .iter()
+            .filter(|meta| {
+                !(meta.path().is_ident("default") || meta.path().is_ident("deserialize_with"))
+            })
+            .collect();
+        if !kept.is_empty() {
+            kept_attrs.push(syn::parse_quote!(#[serde(#(#kept),*)]));
+        }
+    }
+    field.attrs = kept_attrs;
+    Ok(())
 }
 
 /// `T` of an `Option<T>` (however the path to `Option` is spelled).
@@ -667,6 +700,15 @@ mod tests {
         assert_eq!(
             derives(&types[1]),
             "# [derive (:: serde :: Serialize , Clone)]"
+        );
+        let structure = tokens(&types[1]);
+        assert!(
+            !structure.contains("default") && !structure.contains("deserialize_with"),
+            "what only Deserialize read is in the invocation now: {structure}"
+        );
+        assert!(
+            structure.contains("# [serde (rename = \"type\")]"),
+            "{structure}"
         );
         assert_eq!(
             items[2],

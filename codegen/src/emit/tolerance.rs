@@ -22,7 +22,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use proc_macro2::TokenStream;
+use proc_macro2::{Span, TokenStream};
 use quote::quote;
 use serde_json::Value;
 
@@ -95,10 +95,11 @@ pub(crate) fn decoding_module() -> TokenStream {
 /// invocation of `string_enum!` (see [`string_enum_macro`]), which stands in for typify's
 /// `Display`, `FromStr` and `TryFrom<&str>`/`TryFrom<String>` (same behaviour, same error) and
 /// adds `as_str`. An enum of a tolerant schema also gets an `Unknown(String)` variant:
-/// `Deserialize` is emitted (unknown values are kept, or refused when strict); `Serialize` stays
-/// derived, with `Unknown` untagged. It becomes `#[non_exhaustive]` (a new value must not break
-/// a user's exhaustive `match`) and loses `Copy` (it may hold a `String`). `FromStr` accepts only
-/// the listed values either way: it builds values to send.
+/// `Deserialize` and `Serialize` are emitted (unknown values are kept, or refused when strict,
+/// and go back out as they came), so its variants lose their serde `rename`s. It becomes
+/// `#[non_exhaustive]` (a new value must not break a user's exhaustive `match`) and loses `Copy`
+/// (it may hold a `String`). `FromStr` accepts only the listed values: it builds values to
+/// send. An open enum (listed values or any string) gets `Other(String)` the same way.
 pub(crate) fn emit_string_enums(
     types: &mut Vec<syn::Item>,
     is_tolerant: impl Fn(&str) -> bool,
@@ -129,6 +130,28 @@ pub(crate) fn emit_string_enums(
             wires.push(super::wire_name_of(&variant.attrs, &variant.ident));
             idents.push(variant.ident.clone());
         }
+        // A tolerant or open enum is serialized by the macro too (through `as_str`), so its
+        // variants' `rename`s, read above, go with the derive; anything else stops generation.
+        if open || tolerant {
+            for variant in &mut enumeration.variants {
+                for attr in variant
+                    .attrs
+                    .iter()
+                    .filter(|attr| attr.path().is_ident("serde"))
+                {
+                    let only_rename = attr
+                        .parse_args::<syn::MetaNameValue>()
+                        .is_ok_and(|meta| meta.path.is_ident("rename"));
+                    if !only_rename {
+                        return Err(refuse(&format!(
+                            "variant `{}` has a serde attribute other than `rename`",
+                            variant.ident
+                        )));
+                    }
+                }
+                variant.attrs.retain(|attr| !attr.path().is_ident("serde"));
+            }
+        }
         if tolerant {
             if idents.iter().any(|ident| ident == "Unknown") {
                 return Err(refuse(
@@ -136,14 +159,13 @@ pub(crate) fn emit_string_enums(
                 ));
             }
             retain_derives(&mut enumeration.attrs, |derive| {
-                derive != "Deserialize" && derive != "Copy"
+                !["Deserialize", "Serialize", "Copy"].contains(&derive)
             })
             .map_err(|error| refuse(&error))?;
             enumeration.attrs.push(syn::parse_quote!(#[non_exhaustive]));
             enumeration.variants.push(syn::parse_quote! {
                 /// A value this client's spec does not list, as the hub sent it (a newer hub may
                 /// add values). Strict decoding and requests refuse it.
-                #[serde(untagged)]
                 Unknown(::std::string::String)
             });
         }
@@ -154,12 +176,11 @@ pub(crate) fn emit_string_enums(
                 ));
             }
             retain_derives(&mut enumeration.attrs, |derive| {
-                derive != "Deserialize" && derive != "Copy"
+                !["Deserialize", "Serialize", "Copy"].contains(&derive)
             })
             .map_err(|error| refuse(&error))?;
             enumeration.variants.push(syn::parse_quote! {
                 /// Any other string: the schema lists these values but admits every string.
-                #[serde(untagged)]
                 Other(::std::string::String)
             });
         }
@@ -171,12 +192,16 @@ pub(crate) fn emit_string_enums(
         } else {
             quote!(strict)
         };
-        invocations.insert(
-            index,
-            quote! {
-                string_enum!(#ident [#mode] { #(#idents = #wires,)* });
-            },
-        );
+        let invocation = StringEnumInvocation {
+            name: ident.clone(),
+            mode: syn::parse_quote!(#mode),
+            variants: idents
+                .into_iter()
+                .zip(wires)
+                .map(|(variant, wire)| (variant, syn::LitStr::new(&wire, Span::call_site())))
+                .collect(),
+        };
+        invocations.insert(index, quote!(string_enum! #invocation ;));
         rewritten_names.insert(name);
     }
     if invocations.is_empty() {
@@ -212,6 +237,61 @@ pub(crate) fn emit_string_enums(
     Ok(())
 }
 
+/// The arguments of a `string_enum!` invocation, `(Name [mode] { Variant = "wire", ... })`:
+/// written by [`emit_string_enums`] and read back by the API surface, which finds each
+/// variant's wire name here (the variants of a tolerant or open enum have no serde `rename`).
+pub(crate) struct StringEnumInvocation {
+    pub(crate) name: syn::Ident,
+    pub(crate) mode: syn::Ident,
+    pub(crate) variants: Vec<(syn::Ident, syn::LitStr)>,
+}
+
+impl StringEnumInvocation {
+    /// The invocation `item` is, if it is one of `string_enum!`.
+    pub(crate) fn read(item: &syn::ItemMacro) -> Option<Self> {
+        if !item.mac.path.is_ident("string_enum") {
+            return None;
+        }
+        item.mac.parse_body().ok()
+    }
+}
+
+impl syn::parse::Parse for StringEnumInvocation {
+    fn parse(input: syn::parse::ParseStream<'_>) -> syn::Result<Self> {
+        let name = input.parse()?;
+        let mode;
+        syn::bracketed!(mode in input);
+        let mode = mode.parse()?;
+        let body;
+        syn::braced!(body in input);
+        let mut variants = Vec::new();
+        while !body.is_empty() {
+            let variant = body.parse()?;
+            body.parse::<syn::Token![=]>()?;
+            let wire = body.parse()?;
+            body.parse::<syn::Token![,]>()?;
+            variants.push((variant, wire));
+        }
+        Ok(Self {
+            name,
+            mode,
+            variants,
+        })
+    }
+}
+
+impl quote::ToTokens for StringEnumInvocation {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        let Self {
+            name,
+            mode,
+            variants,
+        } = self;
+        let (idents, wires): (Vec<_>, Vec<_>) = variants.iter().cloned().unzip();
+        tokens.extend(quote!((#name [#mode] { #(#idents = #wires,)* })));
+    }
+}
+
 /// `Display`, `FromStr`, `TryFrom<&str>` or `TryFrom<String>`: the impls typify writes for a
 /// string enum and `string_enum!` writes instead.
 fn is_typify_string_conversion(path: &syn::Path) -> bool {
@@ -237,10 +317,11 @@ fn is_typify_string_conversion(path: &syn::Path) -> bool {
 /// `string_enum!`, defined once at the start of `types`:
 /// `string_enum!(Name [strict|tolerant|open] { Variant = "wire", ... })`. Every mode writes
 /// `as_str`, `Display` over it, and typify's `FromStr` (listed values only, "invalid value"
-/// otherwise) with the two `TryFrom`s over it; `tolerant` also writes the `Deserialize` that
-/// keeps an unlisted value in `Unknown`, or refuses it inside `decoding::strict` with serde's
-/// message; `open` (an open enum: listed values or any string) takes any other string as
-/// `Other`, strict or not, in `FromStr` too.
+/// otherwise) with the two `TryFrom`s over it; `tolerant` also writes `Serialize` (through
+/// `as_str`) and the `Deserialize` that keeps an unlisted value in `Unknown`, or refuses it
+/// inside `decoding::strict` with serde's message; `open` (an open enum: listed values or any
+/// string) writes both too and takes any other string as `Other`, strict or not, in `FromStr`
+/// too. `strict` keeps serde's derives.
 fn string_enum_macro() -> TokenStream {
     quote! {
         macro_rules! string_enum {
@@ -272,7 +353,7 @@ fn string_enum_macro() -> TokenStream {
                         value.parse()
                     }
                 }
-                string_enum!(@deserialize $name $mode { $($variant = $wire,)* });
+                string_enum!(@serde $name $mode { $($variant = $wire,)* });
             };
             (@as_str $name:ident strict { $($variant:ident = $wire:literal,)* }) => {
                 impl $name {
@@ -308,8 +389,9 @@ fn string_enum_macro() -> TokenStream {
             };
             (@unlisted open $value:ident) => { Ok(Self::Other($value.to_owned())) };
             (@unlisted $mode:ident $value:ident) => { Err("invalid value".into()) };
-            (@deserialize $name:ident strict { $($variant:ident = $wire:literal,)* }) => {};
-            (@deserialize $name:ident open { $($variant:ident = $wire:literal,)* }) => {
+            (@serde $name:ident strict { $($variant:ident = $wire:literal,)* }) => {};
+            (@serde $name:ident open { $($variant:ident = $wire:literal,)* }) => {
+                string_enum!(@serialize $name);
                 impl<'de> ::serde::Deserialize<'de> for $name {
                     fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
                         let value = <::std::string::String as ::serde::Deserialize>::deserialize(deserializer)?;
@@ -321,7 +403,15 @@ fn string_enum_macro() -> TokenStream {
                     }
                 }
             };
-            (@deserialize $name:ident tolerant { $($variant:ident = $wire:literal,)* }) => {
+            (@serialize $name:ident) => {
+                impl ::serde::Serialize for $name {
+                    fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error> {
+                        serializer.serialize_str(self.as_str())
+                    }
+                }
+            };
+            (@serde $name:ident tolerant { $($variant:ident = $wire:literal,)* }) => {
+                string_enum!(@serialize $name);
                 impl<'de> ::serde::Deserialize<'de> for $name {
                     fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
                         struct Visitor;
@@ -449,7 +539,7 @@ mod tests {
     }
 
     #[test]
-    fn a_string_enum_gains_unknown_and_loses_copy_and_typify_display() {
+    fn a_string_enum_gains_unknown_and_loses_copy_serde_derives_and_typify_display() {
         let mut types: Vec<syn::Item> = vec![
             syn::parse_quote! {
                 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Copy, Debug)]
@@ -479,8 +569,10 @@ mod tests {
             text[0]
         );
         assert!(
-            text[1].starts_with("# [derive (:: serde :: Serialize , Clone , Debug)]"),
-            "{}",
+            text[1].starts_with(
+                "# [derive (Clone , Debug)] # [non_exhaustive] pub enum Arch { Amd64 ,"
+            ),
+            "serde's derives and renames give way to the macro's impls: {}",
             text[1]
         );
         assert!(text[1].contains("Unknown (:: std :: string :: String)"));
