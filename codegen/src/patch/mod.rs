@@ -115,6 +115,8 @@ pub struct Applied {
     pub secrets: BTreeSet<String>,
     /// Emitted type name -> the rules it enforces, in words (for the API surface).
     pub rules: std::collections::BTreeMap<String, String>,
+    /// How many `$ref`s point at each component schema, counted before the patches ran.
+    pub(crate) ref_counts: std::collections::BTreeMap<String, usize>,
 }
 
 /// Support that a family of emitted types shares (a `macro_rules!` each type invokes, helper
@@ -198,6 +200,7 @@ pub fn apply_reporting(
     let inferred = infer::patches(document, patches)?;
     let mut applied = Applied {
         request_only: crate::emit::tolerance::request_only_schemas(document),
+        ref_counts: unions::schema_ref_counts(document),
         ..Applied::default()
     };
     let mut unfit = Vec::new();

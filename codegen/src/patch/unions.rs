@@ -46,13 +46,10 @@ pub(super) fn tagged(
 ) -> Result<(), Error> {
     let mut arms = Vec::new();
     let variants = ref_members(target)?;
-    let uses: Vec<usize> = {
-        let counts = schema_ref_counts(document);
-        variants
-            .iter()
-            .map(|variant| counts.get(variant.as_str()).copied().unwrap_or(0))
-            .collect()
-    };
+    let uses: Vec<usize> = variants
+        .iter()
+        .map(|variant| applied.ref_counts.get(variant).copied().unwrap_or(0))
+        .collect();
     for (variant, uses) in variants.into_iter().zip(uses) {
         if uses != 1 {
             return Err(target.error(format!(
@@ -388,8 +385,10 @@ fn take_tag(schema: &mut serde_json::Map<String, Value>, tag: &str) -> Result<St
     Ok(value)
 }
 
-/// How many `$ref`s anywhere in the document point at each component schema, in one walk.
-fn schema_ref_counts(document: &Value) -> BTreeMap<&str, usize> {
+/// How many `$ref`s anywhere in the document point at each component schema, in one walk,
+/// taken once before the patches run (none of them adds or removes a `$ref`): walking the
+/// document for every union made patching quadratic.
+pub(super) fn schema_ref_counts(document: &Value) -> BTreeMap<String, usize> {
     fn walk<'a>(value: &'a Value, counts: &mut BTreeMap<&'a str, usize>) {
         match value {
             Value::Object(map) => {
@@ -411,6 +410,9 @@ fn schema_ref_counts(document: &Value) -> BTreeMap<&str, usize> {
     let mut counts = BTreeMap::new();
     walk(document, &mut counts);
     counts
+        .into_iter()
+        .map(|(name, count)| (name.to_owned(), count))
+        .collect()
 }
 
 /// Shared by every tagged union: `tagged_union!`, the `Deserialize` each union invokes, and
