@@ -17,10 +17,11 @@
 //! Schema-level repairs, on every schema node:
 //!
 //! - `$schema` is dropped (a per-schema dialect means nothing to a client).
-//! - **Open enums** (`anyOf: [{enum: [...]}, {type: string}]`) become a plain string whose
-//!   documentation lists the known values: the pipeline's enums are closed under
-//!   `decoding::strict`, so an `Other(String)` variant cannot be emitted for them without
-//!   refusing valid requests; a string accepts exactly what the schema accepts.
+//! - **Open enums** (`anyOf: [{enum: [...]}, {type: string}]`) become an `enum` of the known
+//!   values marked `x-open-enum` and moved into `components/schemas` like an inline object;
+//!   emit gives the enum an `Other(String)` variant that takes any other string, strict
+//!   decoding and requests included (unlike a tolerant enum's `Unknown`), so the type accepts
+//!   exactly what the schema accepts.
 //! - **Tuples** (`prefixItems`) become arrays of the union of their member types, with the
 //!   tuple's length kept as `minItems` (and `maxItems` under `items: false`, which typify emits
 //!   as a Rust array `[T; N]`); the position of each type is reported as not enforced.
