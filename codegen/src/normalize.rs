@@ -1155,6 +1155,7 @@ fn normalize_schema(schema: &mut Value, pointer: &str, findings: &mut Vec<Findin
         ));
     }
     type_union(object, pointer, findings);
+    members_that_admit_nothing(object, pointer, findings);
     open_enum(object, pointer, findings);
     literal_set(object, pointer, findings);
     any_of(object, pointer, findings);
@@ -1353,6 +1354,42 @@ fn literal_set(object: &mut Map<String, Value>, pointer: &str, findings: &mut Ve
             "a union of literals read as one enum of all of them",
         ));
         return;
+    }
+}
+
+/// `anyOf: [X, {not: {}}]` (or `oneOf`): a member that admits nothing (`not: {}`, or the
+/// schema `false`) changes neither union, so it is dropped, and `X` stands alone. typify would
+/// read `not` as a rule it drops, and the union as an enum with a variant no value can take.
+fn members_that_admit_nothing(
+    object: &mut Map<String, Value>,
+    pointer: &str,
+    findings: &mut Vec<Finding>,
+) {
+    let admits_nothing = |member: &Value| {
+        *member == Value::Bool(false)
+            || *member == json!({"not": {}})
+            || *member == json!({"not": true})
+    };
+    for keyword in ["anyOf", "oneOf"] {
+        let Some(Value::Array(members)) = object.get_mut(keyword) else {
+            continue;
+        };
+        let before = members.len();
+        let dropped: Vec<usize> = (0..before)
+            .filter(|&index| admits_nothing(&members[index]))
+            .collect();
+        // A union of nothing but such members admits nothing; that is the description's to say.
+        if dropped.is_empty() || dropped.len() == before {
+            continue;
+        }
+        members.retain(|member| !admits_nothing(member));
+        for index in dropped {
+            findings.push(Finding::new(
+                FindingKind::Repaired,
+                &push(&push(pointer, keyword), &index.to_string()),
+                "a union member that admits nothing (`not: {}`) dropped; the union is its other members",
+            ));
+        }
     }
 }
 

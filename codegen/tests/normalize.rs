@@ -37,7 +37,16 @@ const FIXTURES: &[(&str, &[&str], &[&str])] = &[
         &["unenforced /components/schemas/Broken/pattern"],
         &["(?!-)(?!.*--)[a-zA-Z0-9-]+(?<!-)"],
     ),
-    ("normalize_mixed_any_of", &[], &["pub enum FilterTags"]),
+    (
+        "normalize_mixed_any_of",
+        &[
+            "repaired /components/schemas/Filter/properties/never/anyOf/1: a union member that admits nothing",
+        ],
+        &[
+            "pub enum FilterTags",
+            "never: ::std::option::Option<FilterNever>",
+        ],
+    ),
     (
         "normalize_no_responses",
         &["repaired /paths/~1api~1repos~1{id}~1ping/post: no `responses`"],
