@@ -32,9 +32,10 @@ use crate::rules::Rule;
 /// Whether typify 0.8 enforces `rule` in the type it generates for a schema stating `all`
 /// (the rule among them). `Err` says what it drops, for the coverage message.
 ///
-/// typify keeps `required`, `enum`, `additionalProperties: false`, `nullable`, string
-/// `pattern`/`minLength`/`maxLength` (without `format`) and `format: date-time` (without
-/// `pattern`). Integers always count as dropped: serde refuses `1.0` where JSON Schema counts
+/// typify keeps `required`, `enum` (but not of booleans), `additionalProperties: false`,
+/// `nullable` and string `pattern`/`minLength`/`maxLength` (without `format`). Its
+/// `format: date-time` is `chrono::DateTime`, which re-spells the text and is laxer than RFC
+/// 3339, so it counts as dropped. Integers always count as dropped: serde refuses `1.0` where JSON Schema counts
 /// it as the integer 1, and typify reads bounds only to pick a type.
 pub fn typify_keeps(rule: &Rule, all: &[Rule]) -> Result<(), &'static str> {
     let has_format = |wanted: &str| {
@@ -42,11 +43,15 @@ pub fn typify_keeps(rule: &Rule, all: &[Rule]) -> Result<(), &'static str> {
             .any(|rule| matches!(rule, Rule::Format(format) if format == wanted))
     };
     match rule {
+        // typify reads an `enum` of booleans as `bool`: `const: true` would take `false`.
+        Rule::Literals(values) if values.iter().any(Value::is_boolean) => Err("boolean literals"),
         Rule::Required(_) | Rule::Literals(_) | Rule::Closed | Rule::Nullable => Ok(()),
         Rule::MinLength(_) | Rule::MaxLength(_) => Ok(()),
         Rule::Pattern(_) if has_format("date-time") => Err("the `pattern` of a `date-time` string"),
         Rule::Pattern(_) => Ok(()),
-        Rule::Format(format) if format == "date-time" => Ok(()),
+        // typify's `chrono::DateTime` writes the instant back in its own spelling
+        // (`.000Z` becomes `Z`) and takes years JSON Schema refuses (`-2026-...`).
+        Rule::Format(format) if format == "date-time" => Err("`format: date-time` kept as sent"),
         Rule::Format(_) => Err("this `format`"),
         Rule::Integer => Err("integers written as `1.0` and integer bounds"),
         Rule::Minimum { .. } | Rule::Maximum { .. } => Err("numeric bounds"),
@@ -387,8 +392,13 @@ mod tests {
     #[test]
     fn what_typify_keeps() {
         let date_time = [Rule::Format("date-time".into()), Rule::Pattern("Z$".into())];
-        assert!(typify_keeps(&date_time[0], &date_time).is_ok());
+        assert!(typify_keeps(&date_time[0], &date_time).is_err());
         assert!(typify_keeps(&date_time[1], &date_time).is_err());
+        assert!(typify_keeps(&Rule::Literals(vec![serde_json::json!("a")]), &[]).is_ok());
+        assert_eq!(
+            typify_keeps(&Rule::Literals(vec![serde_json::json!(true)]), &[]),
+            Err("boolean literals")
+        );
         assert!(typify_keeps(&Rule::Pattern("a".into()), &[]).is_ok());
         assert_eq!(typify_keeps(&Rule::MaxItems(3), &[]), Err("array sizes"));
     }

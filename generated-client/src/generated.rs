@@ -87,22 +87,23 @@ pub mod types {
         };
     }
     macro_rules! validated_string {
-        ($name:ident, $shown:ident) => {
-            impl $name { #[doc = r" Checks `value` against the schema's rules."] pub fn
-            new(value : impl ::std::convert::Into < ::std::string::String >) ->
-            ::std::result::Result < Self, ValidationError > { let value = value.into();
-            Self::check(& value) ?; Ok(Self(value)) } #[doc = r" The owned text."] pub fn
-            into_inner(self) -> ::std::string::String { self.0 } } validated_string!(@
-            shown $name $shown); impl ::std::str::FromStr for $name { type Err =
-            ValidationError; fn from_str(value : & str) -> ::std::result::Result < Self,
-            ValidationError > { Self::new(value) } } impl ::std::convert::TryFrom < & str
-            > for $name { type Error = ValidationError; fn try_from(value : & str) ->
-            ::std::result::Result < Self, ValidationError > { Self::new(value) } } impl
-            ::std::convert::TryFrom < & ::std::string::String > for $name { type Error =
-            ValidationError; fn try_from(value : & ::std::string::String) ->
-            ::std::result::Result < Self, ValidationError > { Self::new(value.as_str()) }
-            } impl ::std::convert::TryFrom < ::std::string::String > for $name { type
-            Error = ValidationError; fn try_from(value : ::std::string::String) ->
+        ($name:ident, $shown:ident $(, $date_time:ident)?) => {
+            $(validated_string!(@ $date_time $name);)? impl $name { #[doc =
+            r" Checks `value` against the schema's rules."] pub fn new(value : impl
+            ::std::convert::Into < ::std::string::String >) -> ::std::result::Result <
+            Self, ValidationError > { let value = value.into(); Self::check(& value) ?;
+            Ok(Self(value)) } #[doc = r" The owned text."] pub fn into_inner(self) ->
+            ::std::string::String { self.0 } } validated_string!(@ shown $name $shown);
+            impl ::std::str::FromStr for $name { type Err = ValidationError; fn
+            from_str(value : & str) -> ::std::result::Result < Self, ValidationError > {
+            Self::new(value) } } impl ::std::convert::TryFrom < & str > for $name { type
+            Error = ValidationError; fn try_from(value : & str) -> ::std::result::Result
+            < Self, ValidationError > { Self::new(value) } } impl ::std::convert::TryFrom
+            < & ::std::string::String > for $name { type Error = ValidationError; fn
+            try_from(value : & ::std::string::String) -> ::std::result::Result < Self,
+            ValidationError > { Self::new(value.as_str()) } } impl
+            ::std::convert::TryFrom < ::std::string::String > for $name { type Error =
+            ValidationError; fn try_from(value : ::std::string::String) ->
             ::std::result::Result < Self, ValidationError > { Self::new(value) } } impl
             ::std::convert::From < $name > for ::std::string::String { fn from(value :
             $name) -> Self { value.0 } } impl ::serde::Serialize for $name { fn serialize
@@ -113,6 +114,13 @@ pub mod types {
             Self, D::Error > { let value =
             ::std::string::String::deserialize(deserializer) ?; Self::check(& value)
             .map_err(::serde::de::Error::custom) ?; Ok(Self(value)) } }
+        };
+        (@ date_time $name:ident) => {
+            impl $name { #[doc =
+            r" The instant, in UTC. The text is kept as sent so it round-trips exactly."]
+            pub fn to_datetime(& self) -> ::chrono::DateTime < ::chrono::Utc > {
+            ::chrono::DateTime::parse_from_rfc3339(& self.0)
+            .expect("checked on construction").with_timezone(& ::chrono::Utc) } }
         };
         (@ shown $name:ident shown) => {
             impl $name { #[doc = r" The text."] pub fn as_str(& self) -> & str { & self.0
@@ -9130,10 +9138,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
             if PATTERN.find(value).is_none() {
                 return Err(
                     ValidationError::new(
-                        ::std::format!(
-                            "must match ^[0-9a-f]{{24}}$; got {}",
-                            ::std::format!("{value:?}")
-                        ),
+                        ::std::format!("must match ^[0-9a-f]{{24}}$; got {value:?}"),
                     ),
                 );
             }
@@ -9157,10 +9162,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
             if value.chars().count() < 1usize {
                 return Err(
                     ValidationError::new(
-                        ::std::format!(
-                            "must be at least 1 characters; got {}",
-                            ::std::format!("{value:?}")
-                        ),
+                        ::std::format!("must be at least 1 characters; got {value:?}"),
                     ),
                 );
             }
@@ -9179,8 +9181,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
                 return Err(
                     ValidationError::new(
                         ::std::format!(
-                            "must be an absolute URI (RFC 3986); got {}",
-                            ::std::format!("{value:?}")
+                            "must be an absolute URI (RFC 3986); got {value:?}"
                         ),
                     ),
                 );
@@ -9201,10 +9202,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
             if PATTERN.find(value).is_none() {
                 return Err(
                     ValidationError::new(
-                        ::std::format!(
-                            "must match ^[0-9a-fA-F]{{24}}$; got {}",
-                            ::std::format!("{value:?}")
-                        ),
+                        ::std::format!("must match ^[0-9a-fA-F]{{24}}$; got {value:?}"),
                     ),
                 );
             }
@@ -9216,7 +9214,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     /// Rules: match `^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?Z$`, RFC 3339 date-time, kept as sent.
     #[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
     pub struct Timestamp(::std::string::String);
-    validated_string!(Timestamp, shown);
+    validated_string!(Timestamp, shown, date_time);
     impl Timestamp {
         fn check(value: &str) -> ::std::result::Result<(), ValidationError> {
             static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
@@ -9230,8 +9228,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
                 return Err(
                     ValidationError::new(
                         ::std::format!(
-                            "must match ^[0-9]{{4}}-[0-9]{{2}}-[0-9]{{2}}T[0-9]{{2}}:[0-9]{{2}}:[0-9]{{2}}(\\.[0-9]+)?Z$; got {}",
-                            ::std::format!("{value:?}")
+                            "must match ^[0-9]{{4}}-[0-9]{{2}}-[0-9]{{2}}T[0-9]{{2}}:[0-9]{{2}}:[0-9]{{2}}(\\.[0-9]+)?Z$; got {value:?}"
                         ),
                     ),
                 );
@@ -9239,20 +9236,11 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
             if !is_date_time(value) {
                 return Err(
                     ValidationError::new(
-                        ::std::format!(
-                            "must be an RFC 3339 date-time; got {}",
-                            ::std::format!("{value:?}")
-                        ),
+                        ::std::format!("must be an RFC 3339 date-time; got {value:?}"),
                     ),
                 );
             }
             Ok(())
-        }
-        /// The instant, in UTC. The text is kept as sent so it round-trips exactly.
-        pub fn to_datetime(&self) -> ::chrono::DateTime<::chrono::Utc> {
-            ::chrono::DateTime::parse_from_rfc3339(&self.0)
-                .expect("checked on construction")
-                .with_timezone(&::chrono::Utc)
         }
     }
     /// `<namespace>/<repo-name>`.
@@ -9268,10 +9256,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
             if PATTERN.find(value).is_none() {
                 return Err(
                     ValidationError::new(
-                        ::std::format!(
-                            "must match ^[^/]+/[^/]+$; got {}",
-                            ::std::format!("{value:?}")
-                        ),
+                        ::std::format!("must match ^[^/]+/[^/]+$; got {value:?}"),
                     ),
                 );
             }
@@ -9477,8 +9462,8 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
                 return Err(
                     ValidationError::new(
                         ::std::format!(
-                            "must be at least 1 characters; got {}",
-                            ::std::format!("{} characters", value.chars().count())
+                            "must be at least 1 characters; got {} characters", value
+                            .chars().count()
                         ),
                     ),
                 );
@@ -9487,8 +9472,8 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
                 return Err(
                     ValidationError::new(
                         ::std::format!(
-                            "must be at most 200 characters; got {}",
-                            ::std::format!("{} characters", value.chars().count())
+                            "must be at most 200 characters; got {} characters", value
+                            .chars().count()
                         ),
                     ),
                 );
@@ -9586,10 +9571,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
             if value.chars().count() > 46usize {
                 return Err(
                     ValidationError::new(
-                        ::std::format!(
-                            "must be at most 46 characters; got {}",
-                            ::std::format!("{value:?}")
-                        ),
+                        ::std::format!("must be at most 46 characters; got {value:?}"),
                     ),
                 );
             }
@@ -9602,8 +9584,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
                 return Err(
                     ValidationError::new(
                         ::std::format!(
-                            "must match ^[a-z0-9]([a-z0-9-]*[a-z0-9])?$; got {}",
-                            ::std::format!("{value:?}")
+                            "must match ^[a-z0-9]([a-z0-9-]*[a-z0-9])?$; got {value:?}"
                         ),
                     ),
                 );
@@ -9622,10 +9603,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
             if value.chars().count() > 34usize {
                 return Err(
                     ValidationError::new(
-                        ::std::format!(
-                            "must be at most 34 characters; got {}",
-                            ::std::format!("{value:?}")
-                        ),
+                        ::std::format!("must be at most 34 characters; got {value:?}"),
                     ),
                 );
             }
@@ -9638,8 +9616,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
                 return Err(
                     ValidationError::new(
                         ::std::format!(
-                            "must match ^[a-z0-9]([a-z0-9-]*[a-z0-9])?$; got {}",
-                            ::std::format!("{value:?}")
+                            "must match ^[a-z0-9]([a-z0-9-]*[a-z0-9])?$; got {value:?}"
                         ),
                     ),
                 );
@@ -9732,11 +9709,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
             ::regress::Regex::new("^/").expect("checked by codegen"));
             if PATTERN.find(value).is_none() {
                 return Err(
-                    ValidationError::new(
-                        ::std::format!(
-                            "must match ^/; got {}", ::std::format!("{value:?}")
-                        ),
-                    ),
+                    ValidationError::new(::std::format!("must match ^/; got {value:?}")),
                 );
             }
             Ok(())
@@ -10088,8 +10061,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
                 return Err(
                     ValidationError::new(
                         ::std::format!(
-                            "must match ^[A-Za-z0-9_-]{{0,100}}$; got {}",
-                            ::std::format!("{value:?}")
+                            "must match ^[A-Za-z0-9_-]{{0,100}}$; got {value:?}"
                         ),
                     ),
                 );
@@ -10630,8 +10602,8 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
                 return Err(
                     ValidationError::new(
                         ::std::format!(
-                            "must match ^[\\x20-\\x7F]*$; got {}",
-                            ::std::format!("{} characters", value.chars().count())
+                            "must match ^[\\x20-\\x7F]*$; got {} characters", value
+                            .chars().count()
                         ),
                     ),
                 );
@@ -10659,8 +10631,8 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
                 return Err(
                     ValidationError::new(
                         ::std::format!(
-                            "must be at most 64000 characters; got {}",
-                            ::std::format!("{} characters", value.chars().count())
+                            "must be at most 64000 characters; got {} characters", value
+                            .chars().count()
                         ),
                     ),
                 );

@@ -86,6 +86,20 @@ fn escape(segment: &str) -> String {
     segment.replace('~', "~0").replace('/', "~1")
 }
 
+/// `cidrv4`/`cidrv6`: an address and a prefix length of at most `bits` (`10.0.0.0/8`). JSON
+/// Schema has no such formats and a validator ignores formats it does not know, but
+/// descriptions written with Zod (the hub's among them) use these two with this meaning, and
+/// the generated types enforce it; the oracle is taught it independently of the generator.
+fn is_cidr<Address: std::str::FromStr>(text: &str, bits: u8) -> bool {
+    let Some((address, length)) = text.split_once('/') else {
+        return false;
+    };
+    address.parse::<Address>().is_ok()
+        && !length.is_empty()
+        && length.bytes().all(|byte| byte.is_ascii_digit())
+        && length.parse::<u8>().is_ok_and(|length| length <= bits)
+}
+
 /// How many instances to try.
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -257,6 +271,12 @@ fn check_target(
     let oracle = match jsonschema::options()
         .with_draft(jsonschema::Draft::Draft202012)
         .should_validate_formats(true)
+        .with_format("cidrv4", |text: &str| {
+            is_cidr::<std::net::Ipv4Addr>(text, 32)
+        })
+        .with_format("cidrv6", |text: &str| {
+            is_cidr::<std::net::Ipv6Addr>(text, 128)
+        })
         .build(&root)
     {
         Ok(oracle) => oracle,

@@ -10,7 +10,7 @@
 //! | `type: string` (no `enum`) with a pattern, length or format  | [`Action::ValidatedString`]|
 //! | `oneOf`/`anyOf` of `$ref` objects sharing a required `const` key | [`Action::TaggedUnion`] |
 //! | `oneOf` of `$ref` objects, each with a required key of its own | [`Action::ExclusiveUnion`] |
-//! | literals named by `x-rust-variant-names`                     | [`Action::LiteralUnion`]   |
+//! | literals named by `x-rust-variant-names`, or an `enum` listing a boolean | [`Action::LiteralUnion`] |
 //!
 //! What a schema cannot state is a decision, written beside it in the spec as an `x-rust-`
 //! extension, each with its reason in `x-rust-reason`:
@@ -283,7 +283,10 @@ fn infer(document: &Value, schema: &Value, decisions: &Decisions) -> Option<Acti
         return tag_of(&members).map(|tag| Action::TaggedUnion { tag });
     }
     if has("enum") {
-        return super::newtypes::integer_literal(schema).map(|_| Action::BoundedInteger);
+        if super::newtypes::integer_literal(schema).is_some() {
+            return Some(Action::BoundedInteger);
+        }
+        return boolean_literals(object).map(|variants| Action::LiteralUnion { variants });
     }
     match kind {
         Some("integer") => Some(Action::BoundedInteger),
@@ -312,6 +315,31 @@ fn infer(document: &Value, schema: &Value, decisions: &Decisions) -> Option<Acti
         }
         _ => None,
     }
+}
+
+/// The variants of an `enum` that lists a boolean (typify would read it as any `bool`), each
+/// named after its value (`true` is `True`, `"auto"` is `Auto`, `null` is `Null`); `None` when
+/// it lists no boolean, a value of another kind, or two values with one name.
+fn boolean_literals(object: &Map<String, Value>) -> Option<Vec<(String, String)>> {
+    let values = object.get("enum")?.as_array()?;
+    if !values.iter().any(Value::is_boolean) {
+        return None;
+    }
+    let mut variants: Vec<(String, String)> = Vec::new();
+    for value in values {
+        let name = match value {
+            Value::Bool(true) => "True".to_owned(),
+            Value::Bool(false) => "False".to_owned(),
+            Value::Null => "Null".to_owned(),
+            Value::String(text) => crate::contract::rust_ident(text, "").ok()?.to_string(),
+            _ => return None,
+        };
+        if variants.iter().any(|(taken, _)| *taken == name) {
+            return None;
+        }
+        variants.push((name, value.to_string()));
+    }
+    Some(variants)
 }
 
 /// The component schemas of a `oneOf` or `anyOf` (`keyword`) whose members are all `$ref`s to

@@ -603,6 +603,12 @@ pub(super) fn format_fn(format: &str) -> TokenStream {
     }
 }
 
+/// What a failed string check says it got: the value, or, for a secret, only its length.
+enum Got {
+    Value,
+    Length,
+}
+
 /// The checks of a string rule set (`pattern`, `minLength`, `maxLength`, `format`) as code
 /// over a `value: &str`, returning `Err(ValidationError)`. `subject` prefixes messages (e.g.
 /// `key {value:?} `, a format string over `value`); `got`, when given, renders the offending
@@ -611,15 +617,19 @@ fn string_checks(
     rules: &Value,
     target: &Target<'_>,
     subject: &str,
-    got: Option<&TokenStream>,
+    got: Option<&Got>,
     shared: &mut BTreeSet<Shared>,
 ) -> Result<TokenStream, Error> {
     let mut checks = Vec::new();
     let fail = |rule: String| -> TokenStream {
         match got {
-            Some(got) => {
-                let message = format!("{subject}must {rule}; got {{}}");
-                quote! { return Err(ValidationError::new(::std::format!(#message, #got))); }
+            Some(Got::Value) => {
+                let message = format!("{subject}must {rule}; got {{value:?}}");
+                quote! { return Err(ValidationError::new(::std::format!(#message))); }
+            }
+            Some(Got::Length) => {
+                let message = format!("{subject}must {rule}; got {{}} characters");
+                quote! { return Err(ValidationError::new(::std::format!(#message, value.chars().count()))); }
             }
             None => {
                 let message = format!("{subject}must {rule}");
@@ -726,11 +736,7 @@ pub(super) fn validated_string(
 ) -> Result<(), Error> {
     expect_type(target, "string")?;
     only_keywords(target, &["pattern", "minLength", "maxLength", "format"])?;
-    let got = if secret {
-        quote! { ::std::format!("{} characters", value.chars().count()) }
-    } else {
-        quote! { ::std::format!("{value:?}") }
-    };
+    let got = if secret { Got::Length } else { Got::Value };
     let checks = string_checks(target.schema, target, "", Some(&got), &mut applied.shared)?;
     let ident = &target.ident;
     let mut rules = string_rules(target.schema);
@@ -739,16 +745,7 @@ pub(super) fn validated_string(
     }
     let doc = target.doc(&rules.join(", "));
     let date_time = (target.schema.get("format").and_then(Value::as_str) == Some("date-time"))
-        .then(|| {
-            quote! {
-                /// The instant, in UTC. The text is kept as sent so it round-trips exactly.
-                pub fn to_datetime(&self) -> ::chrono::DateTime<::chrono::Utc> {
-                    ::chrono::DateTime::parse_from_rfc3339(&self.0)
-                        .expect("checked on construction")
-                        .with_timezone(&::chrono::Utc)
-                }
-            }
-        });
+        .then(|| quote!(, date_time));
     let shown = if secret {
         quote!(secret)
     } else {
@@ -760,13 +757,12 @@ pub(super) fn validated_string(
         #doc
         #[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub struct #ident(::std::string::String);
-        validated_string!(#ident, #shown);
+        validated_string!(#ident, #shown #date_time);
         impl #ident {
             fn check(value: &str) -> ::std::result::Result<(), ValidationError> {
                 #checks
                 Ok(())
             }
-            #date_time
         }
     };
     let impls = if secret {
@@ -778,14 +774,16 @@ pub(super) fn validated_string(
     Ok(())
 }
 
-/// `validated_string!(Name, shown|secret)`, defined once for every validated string, whose
-/// struct (a newtype over the text) and `fn check(value: &str)` are written out beside the
-/// invocation: `new`/`as_str`/`into_inner`, the conversions and serde, all through `check`. A `secret` prints as `Name([redacted])` and has no `Display`; its errors give
-/// only the length (see `check`).
+/// `validated_string!(Name, shown|secret[, date_time])`, defined once for every validated
+/// string, whose struct (a newtype over the text) and `fn check(value: &str)` are written out
+/// beside the invocation: `new`/`as_str`/`into_inner`, the conversions and serde, all through
+/// `check`, and for a date-time `to_datetime`. A `secret` prints as `Name([redacted])` and has
+/// no `Display`; its errors give only the length (see `check`).
 pub(super) fn validated_string_macro() -> TokenStream {
     quote! {
         macro_rules! validated_string {
-            ($name:ident, $shown:ident) => {
+            ($name:ident, $shown:ident $(, $date_time:ident)?) => {
+                $(validated_string!(@$date_time $name);)?
                 impl $name {
                     /// Checks `value` against the schema's rules.
                     pub fn new(value: impl ::std::convert::Into<::std::string::String>) -> ::std::result::Result<Self, ValidationError> {
@@ -838,6 +836,16 @@ pub(super) fn validated_string_macro() -> TokenStream {
                         let value = ::std::string::String::deserialize(deserializer)?;
                         Self::check(&value).map_err(::serde::de::Error::custom)?;
                         Ok(Self(value))
+                    }
+                }
+            };
+            (@date_time $name:ident) => {
+                impl $name {
+                    /// The instant, in UTC. The text is kept as sent so it round-trips exactly.
+                    pub fn to_datetime(&self) -> ::chrono::DateTime<::chrono::Utc> {
+                        ::chrono::DateTime::parse_from_rfc3339(&self.0)
+                            .expect("checked on construction")
+                            .with_timezone(&::chrono::Utc)
                     }
                 }
             };
