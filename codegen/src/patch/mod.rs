@@ -127,6 +127,8 @@ pub enum Shared {
     TaggedUnion,
     /// `bounded_integer!`.
     BoundedInteger,
+    /// `bounded_number!`.
+    BoundedNumber,
     /// `validated_string!`.
     ValidatedString,
     /// The check of a string format (`is_uri`, ...), by its name in the spec.
@@ -138,6 +140,7 @@ impl Shared {
         match self {
             Shared::TaggedUnion => unions::replay_support(),
             Shared::BoundedInteger => newtypes::bounded_integer_macro(),
+            Shared::BoundedNumber => newtypes::bounded_number_macro(),
             Shared::ValidatedString => newtypes::validated_string_macro(),
             Shared::Format(format) => newtypes::format_fn(format),
         }

@@ -337,58 +337,78 @@ pub(super) fn bounded_number(target: &Target<'_>, applied: &mut Applied) -> Resu
     }
     let ident = &target.ident;
     let doc = target.doc(&words.join(", "));
+    applied.shared.insert(Shared::BoundedNumber);
     let item = quote! {
         #doc
         #[derive(Clone, Copy, Debug, PartialEq, PartialOrd)]
         pub struct #ident(f64);
+        bounded_number!(#ident);
         impl #ident {
-            /// Checks `value` against the bounds.
-            pub fn new(value: f64) -> ::std::result::Result<Self, ValidationError> {
+            fn check(value: f64) -> ::std::result::Result<(), ValidationError> {
                 #(#checks)*
-                Ok(Self(value))
-            }
-            /// The value.
-            pub fn get(self) -> f64 {
-                self.0
-            }
-        }
-        impl ::std::convert::TryFrom<f64> for #ident {
-            type Error = ValidationError;
-            fn try_from(value: f64) -> ::std::result::Result<Self, ValidationError> {
-                Self::new(value)
-            }
-        }
-        impl ::std::convert::From<#ident> for f64 {
-            fn from(value: #ident) -> Self {
-                value.0
-            }
-        }
-        impl ::std::fmt::Display for #ident {
-            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-                self.0.fmt(f)
-            }
-        }
-        impl ::std::str::FromStr for #ident {
-            type Err = ValidationError;
-            fn from_str(text: &str) -> ::std::result::Result<Self, ValidationError> {
-                let value: f64 = text.parse().map_err(|_| ValidationError::new(::std::format!("must be a number; got {text:?}")))?;
-                Self::new(value)
-            }
-        }
-        impl ::serde::Serialize for #ident {
-            fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error> {
-                self.0.serialize(serializer)
-            }
-        }
-        impl<'de> ::serde::Deserialize<'de> for #ident {
-            fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
-                Self::new(<f64 as ::serde::Deserialize>::deserialize(deserializer)?)
-                    .map_err(<D::Error as ::serde::de::Error>::custom)
+                Ok(())
             }
         }
     };
     target.replace(applied, item, vec![TypeImpl::Display, TypeImpl::FromStr]);
     Ok(())
+}
+
+/// `bounded_number!(Name)`, defined once for every bounded number, whose struct and
+/// `fn check(value: f64)` (the bounds) are written out beside the invocation: `new`/`get`, the
+/// conversions and serde, all through `check`.
+pub(super) fn bounded_number_macro() -> TokenStream {
+    quote! {
+        macro_rules! bounded_number {
+            ($name:ident) => {
+                impl $name {
+                    /// Checks `value` against the bounds.
+                    pub fn new(value: f64) -> ::std::result::Result<Self, ValidationError> {
+                        Self::check(value)?;
+                        Ok(Self(value))
+                    }
+                    /// The value.
+                    pub fn get(self) -> f64 {
+                        self.0
+                    }
+                }
+                impl ::std::convert::TryFrom<f64> for $name {
+                    type Error = ValidationError;
+                    fn try_from(value: f64) -> ::std::result::Result<Self, ValidationError> {
+                        Self::new(value)
+                    }
+                }
+                impl ::std::convert::From<$name> for f64 {
+                    fn from(value: $name) -> Self {
+                        value.0
+                    }
+                }
+                impl ::std::fmt::Display for $name {
+                    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                        self.0.fmt(f)
+                    }
+                }
+                impl ::std::str::FromStr for $name {
+                    type Err = ValidationError;
+                    fn from_str(text: &str) -> ::std::result::Result<Self, ValidationError> {
+                        let value: f64 = text.parse().map_err(|_| ValidationError::new(::std::format!("must be a number; got {text:?}")))?;
+                        Self::new(value)
+                    }
+                }
+                impl ::serde::Serialize for $name {
+                    fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error> {
+                        self.0.serialize(serializer)
+                    }
+                }
+                impl<'de> ::serde::Deserialize<'de> for $name {
+                    fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
+                        Self::new(<f64 as ::serde::Deserialize>::deserialize(deserializer)?)
+                            .map_err(<D::Error as ::serde::de::Error>::custom)
+                    }
+                }
+            };
+        }
+    }
 }
 
 pub(super) fn bounded_array(target: &Target<'_>, applied: &mut Applied) -> Result<(), Error> {
