@@ -172,6 +172,7 @@ pub(super) fn bounded_integer(target: &Target<'_>, applied: &mut Applied) -> Res
 /// conversions and serde. JSON Schema counts `3.0` as an integer, so integral floats decode
 /// too.
 pub(super) fn bounded_integer_macro() -> TokenStream {
+    let integer_impls = number_impls(quote!($repr), quote!(i128), "an integer", quote!(from_wide));
     quote! {
         macro_rules! bounded_integer {
             ($name:ident($repr:ty) = $min:literal..=$max:literal $(, default $default:literal)?) => {
@@ -229,28 +230,7 @@ pub(super) fn bounded_integer_macro() -> TokenStream {
                         Self::from_wide(i128::from(value))
                     }
                 }
-                impl ::std::convert::From<$name> for $repr {
-                    fn from(value: $name) -> Self {
-                        value.0
-                    }
-                }
-                impl ::std::fmt::Display for $name {
-                    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-                        self.0.fmt(f)
-                    }
-                }
-                impl ::std::str::FromStr for $name {
-                    type Err = ValidationError;
-                    fn from_str(text: &str) -> ::std::result::Result<Self, ValidationError> {
-                        let value: i128 = text.parse().map_err(|_| ValidationError::new(::std::format!("must be an integer; got {text:?}")))?;
-                        Self::from_wide(value)
-                    }
-                }
-                impl ::serde::Serialize for $name {
-                    fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error> {
-                        self.0.serialize(serializer)
-                    }
-                }
+                #integer_impls
                 impl<'de> ::serde::Deserialize<'de> for $name {
                     fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
                         struct Visitor;
@@ -354,10 +334,47 @@ pub(super) fn bounded_number(target: &Target<'_>, applied: &mut Applied) -> Resu
     Ok(())
 }
 
+/// What bounded integers and numbers share, inside their macros (`$name`): the conversion to
+/// `repr`, `Display`, `Serialize`, and `FromStr`, which parses the text as `parsed` (refusing
+/// what is not `what`) and checks it with `Self::check_with`.
+fn number_impls(
+    repr: TokenStream,
+    parsed: TokenStream,
+    what: &str,
+    check_with: TokenStream,
+) -> TokenStream {
+    let refused = format!("must be {what}; got {{text:?}}");
+    quote! {
+        impl ::std::convert::From<$name> for #repr {
+            fn from(value: $name) -> Self {
+                value.0
+            }
+        }
+        impl ::std::fmt::Display for $name {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                self.0.fmt(f)
+            }
+        }
+        impl ::std::str::FromStr for $name {
+            type Err = ValidationError;
+            fn from_str(text: &str) -> ::std::result::Result<Self, ValidationError> {
+                let value: #parsed = text.parse().map_err(|_| ValidationError::new(::std::format!(#refused)))?;
+                Self::#check_with(value)
+            }
+        }
+        impl ::serde::Serialize for $name {
+            fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error> {
+                self.0.serialize(serializer)
+            }
+        }
+    }
+}
+
 /// `bounded_number!(Name)`, defined once for every bounded number, whose struct and
 /// `fn check(value: f64)` (the bounds) are written out beside the invocation: `new`/`get`, the
 /// conversions and serde, all through `check`.
 pub(super) fn bounded_number_macro() -> TokenStream {
+    let number_impls = number_impls(quote!(f64), quote!(f64), "a number", quote!(new));
     quote! {
         macro_rules! bounded_number {
             ($name:ident) => {
@@ -378,28 +395,7 @@ pub(super) fn bounded_number_macro() -> TokenStream {
                         Self::new(value)
                     }
                 }
-                impl ::std::convert::From<$name> for f64 {
-                    fn from(value: $name) -> Self {
-                        value.0
-                    }
-                }
-                impl ::std::fmt::Display for $name {
-                    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-                        self.0.fmt(f)
-                    }
-                }
-                impl ::std::str::FromStr for $name {
-                    type Err = ValidationError;
-                    fn from_str(text: &str) -> ::std::result::Result<Self, ValidationError> {
-                        let value: f64 = text.parse().map_err(|_| ValidationError::new(::std::format!("must be a number; got {text:?}")))?;
-                        Self::new(value)
-                    }
-                }
-                impl ::serde::Serialize for $name {
-                    fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error> {
-                        self.0.serialize(serializer)
-                    }
-                }
+                #number_impls
                 impl<'de> ::serde::Deserialize<'de> for $name {
                     fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
                         Self::new(<f64 as ::serde::Deserialize>::deserialize(deserializer)?)
