@@ -14,7 +14,7 @@
 //!    from so later messages name the source;
 //! 3. [`patch`]: declarative patches, inferred from the schemas (and the spec's `x-rust-`
 //!    decisions), that restore what the generators drop;
-//! 4. [`preflight`]: the checks that stand between the document and progenitor's panics;
+//! 4. [`contract::preflight`]: the checks that stand between the document and progenitor's panics;
 //! 5. [`emit`]: progenitor and typify, then deterministic formatting with prettyplease.
 //!
 //! [`surface`] renders the public API of generated code as reviewable text for snapshots.
@@ -29,7 +29,6 @@ pub mod load;
 pub mod model;
 pub mod normalize;
 pub mod patch;
-pub mod preflight;
 pub mod rules;
 pub mod standalone;
 pub mod surface;
@@ -93,7 +92,7 @@ pub fn generate_plain(
 ) -> Result<String, Error> {
     let document = load::load(spec_text, spec_name)?;
     let downlevelled = downlevel::downlevel(&document)?;
-    preflight::check(&downlevelled)?;
+    contract::preflight::check(&downlevelled)?;
     let file = emit::emit(
         &downlevelled,
         &patch::Applied::default(),

@@ -250,7 +250,7 @@ impl<'a> Document<'a> {
     }
 
     /// Every operation, in document order. A path item given by `$ref` has none here
-    /// ([`crate::preflight`] refuses it).
+    /// ([`crate::contract::preflight`] refuses it).
     pub fn operations(&self) -> Vec<Operation<'a>> {
         let mut found = Vec::new();
         for (path, item) in entries(self.root.get("paths")) {

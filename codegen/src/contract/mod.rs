@@ -7,8 +7,9 @@
 //!   an inline schema's type `<Parent><Property>...` ([`type_name_at`], [`type_names`]), operation
 //!   methods in snake_case ([`method_name`]) and builder types in UpperCamelCase
 //!   ([`builder_name`]);
-//! - which inputs make progenitor panic: those are refused by [`crate::preflight`], which
-//!   lists them in its module doc;
+//! - which inputs make progenitor panic: [`preflight`] (step 4, a submodule so that this
+//!   knowledge stays here) lists them in its module doc and refuses each, naming the
+//!   operation;
 //! - the impls typify writes for a string newtype (a `pattern` or length): all but `FromStr`,
 //!   which holds the check, are the same for every type ([`typify_string_newtype_impls`]);
 //!   `emit` folds them into one macro, and the checks of `FromStr` ([`TypifyCheck`]) into its
@@ -20,6 +21,8 @@
 //!   generated builders, so it fails when an upgrade words them differently. progenitor's
 //!   `Error::InvalidResponsePayload` keeps the response bytes, which `hub-api`'s `partial.rs`
 //!   decodes item by item.
+
+pub mod preflight;
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
