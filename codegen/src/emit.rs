@@ -469,19 +469,16 @@ fn wire_name_of(attrs: &[syn::Attribute], ident: &syn::Ident) -> String {
 
 /// Whether a property schema admits `null`, directly or through the component it refers to.
 fn is_nullable(document: &Value, schema: &Value) -> bool {
-    if schema.get("nullable").and_then(Value::as_bool) == Some(true) {
-        return true;
-    }
-    let referenced = schema
-        .get("$ref")
-        .or_else(|| {
-            schema
-                .get("allOf")
-                .and_then(|all| all.get(0))
-                .and_then(|first| first.get("$ref"))
-        })
-        .and_then(Value::as_str)
-        .and_then(|reference| reference.strip_prefix('#'))
-        .and_then(|pointer| document.pointer(pointer));
-    referenced.is_some_and(|target| target.get("nullable").and_then(Value::as_bool) == Some(true))
+    let model = crate::model::Document::new(document);
+    let is_nullable_at = |schema: &Value| {
+        model
+            .resolve(schema)
+            .is_some_and(|target| target.get("nullable").and_then(Value::as_bool) == Some(true))
+    };
+    // A `$ref` with siblings is down-levelled to `allOf: [{$ref}]` (the siblings beside it).
+    is_nullable_at(schema)
+        || schema
+            .get("allOf")
+            .and_then(|all| all.get(0))
+            .is_some_and(is_nullable_at)
 }
