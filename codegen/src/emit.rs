@@ -287,6 +287,8 @@ fn refuse_null_for_optional_fields(file: &mut syn::File, document: &Value) -> Re
     let schemas = struct_schemas(document)?;
     let types = types_module(file)?;
     let mut touched = false;
+    // Every struct that does not fit is reported, not only the first.
+    let mut problems = Vec::new();
     for item in types.iter_mut() {
         let syn::Item::Struct(structure) = item else {
             continue;
@@ -305,20 +307,22 @@ fn refuse_null_for_optional_fields(file: &mut syn::File, document: &Value) -> Re
         if optional.is_empty() {
             continue;
         }
-        let schema = schemas
-            .get(&name)
-            .ok_or_else(|| Error::Mismatch(format!("struct `{name}` has optional fields but matches no schema; name its schema in `components/schemas`")))?;
+        let Some(schema) = schemas.get(&name) else {
+            problems.push(Error::Mismatch(format!("struct `{name}` has optional fields but matches no schema; name its schema in `components/schemas`")));
+            continue;
+        };
         for index in optional {
             let field = &mut fields.named[index];
             let wire = wire_name(field);
-            let property = schema
+            let Some(property) = schema
                 .get("properties")
                 .and_then(|properties| properties.get(&wire))
-                .ok_or_else(|| {
-                    Error::Mismatch(format!(
-                        "field `{name}.{wire}` matches no property of its schema"
-                    ))
-                })?;
+            else {
+                problems.push(Error::Mismatch(format!(
+                    "field `{name}.{wire}` matches no property of its schema"
+                )));
+                continue;
+            };
             if is_nullable(document, property) {
                 continue;
             }
@@ -346,7 +350,7 @@ fn refuse_null_for_optional_fields(file: &mut syn::File, document: &Value) -> Re
             }
         });
     }
-    Ok(())
+    Error::from_problems(problems)
 }
 
 /// The Rust names of the types that decode tolerantly: every component that is not request-only

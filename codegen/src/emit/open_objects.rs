@@ -45,10 +45,15 @@ pub(super) fn decode_open_objects_in_one_pass(
     let mut rewritten = Vec::with_capacity(types.len());
     let mut any = false;
     let mut open = BTreeSet::new();
+    // Every struct that does not fit is reported, not only the first.
+    let mut problems = Vec::new();
     for mut item in std::mem::take(types) {
         let decoder = match &mut item {
             syn::Item::Struct(structure) => {
-                let decoder = rewrite(structure, is_tolerant)?;
+                let decoder = rewrite(structure, is_tolerant).unwrap_or_else(|error| {
+                    problems.push(error);
+                    None
+                });
                 if decoder.is_some() && has_extra(structure) {
                     open.insert(structure.ident.to_string());
                 }
@@ -62,6 +67,7 @@ pub(super) fn decode_open_objects_in_one_pass(
             any = true;
         }
     }
+    Error::from_problems(problems)?;
     if any {
         rewritten.splice(0..0, parse_items(decoder_macro())?);
         rewritten.extend(parse_items(shared_items())?);
@@ -767,6 +773,37 @@ mod tests {
             assert_eq!(types.len(), 1, "no decoder, no shared items");
             assert_eq!(derives(&types[0]), "# [derive (:: serde :: Deserialize)]");
         }
+    }
+
+    #[test]
+    fn every_struct_it_cannot_honour_is_reported_at_once() {
+        let mut types: Vec<syn::Item> = vec![
+            syn::parse_quote! {
+                #[derive(::serde::Deserialize)]
+                pub struct First {
+                    #[serde(alias = "x")]
+                    pub a: ::std::string::String,
+                    #[serde(flatten)]
+                    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+                }
+            },
+            syn::parse_quote! {
+                #[derive(::serde::Deserialize)]
+                pub struct Second {
+                    #[serde(alias = "y")]
+                    pub b: ::std::string::String,
+                    #[serde(flatten)]
+                    pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+                }
+            },
+        ];
+        let error = decode_open_objects_in_one_pass(&mut types, &|_| false)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            error.contains("`First`") && error.contains("`Second`"),
+            "{error}"
+        );
     }
 
     #[test]
