@@ -12,6 +12,7 @@ use crate::patch::Applied;
 
 mod checked_strings;
 mod open_objects;
+pub(crate) mod serde_attrs;
 pub(crate) mod tolerance;
 
 /// Whether to add the generation steps that make types faithful beyond what typify does.
@@ -327,7 +328,7 @@ fn refuse_null_for_optional_fields(file: &mut syn::File, document: &Value) -> Re
                 continue;
             }
             // `deserialize_with` turns off serde's "absent Option means None"; `default` restores it.
-            if has_serde_flag(field, "default") {
+            if serde_attrs::has(&field.attrs, "default") {
                 field
                     .attrs
                     .push(syn::parse_quote! { #[serde(deserialize_with = "deserialize_present")] });
@@ -416,59 +417,7 @@ fn types_module(file: &mut syn::File) -> Result<&mut Vec<syn::Item>, Error> {
 /// Whether typify made this an optional field: `Option<_>` skipped when `None`.
 fn is_skipped_option(field: &syn::Field) -> bool {
     let is_option = matches!(&field.ty, syn::Type::Path(path) if path.path.segments.last().is_some_and(|segment| segment.ident == "Option"));
-    is_option
-        && field.attrs.iter().any(|attr| {
-            attr.path().is_ident("serde")
-                && quote::ToTokens::to_token_stream(attr)
-                    .to_string()
-                    .contains("skip_serializing_if")
-        })
-}
-
-/// Whether a field's serde attributes contain `flag` (as `flag` or `flag = ...`).
-fn has_serde_flag(field: &syn::Field, flag: &str) -> bool {
-    let mut found = false;
-    for attr in field
-        .attrs
-        .iter()
-        .filter(|attr| attr.path().is_ident("serde"))
-    {
-        let _ = attr.parse_nested_meta(|meta| {
-            found |= meta.path.is_ident(flag);
-            if meta.input.peek(syn::Token![=]) {
-                let _: syn::Expr = meta.value()?.parse()?;
-            }
-            Ok(())
-        });
-    }
-    found
-}
-
-/// The JSON name of a field: its serde `rename`, or its identifier.
-fn wire_name(field: &syn::Field) -> String {
-    match &field.ident {
-        Some(ident) => wire_name_of(&field.attrs, ident),
-        None => String::new(),
-    }
-}
-
-/// The JSON name of a field or variant: its serde `rename`, or its identifier.
-fn wire_name_of(attrs: &[syn::Attribute], ident: &syn::Ident) -> String {
-    for attr in attrs.iter().filter(|attr| attr.path().is_ident("serde")) {
-        let mut rename = None;
-        let _ = attr.parse_nested_meta(|meta| {
-            if meta.path.is_ident("rename") {
-                rename = Some(meta.value()?.parse::<syn::LitStr>()?.value());
-            } else if meta.input.peek(syn::Token![=]) {
-                let _: syn::Expr = meta.value()?.parse()?;
-            }
-            Ok(())
-        });
-        if let Some(rename) = rename {
-            return rename;
-        }
-    }
-    ident.to_string().trim_start_matches("r#").to_owned()
+    is_option && serde_attrs::has(&field.attrs, "skip_serializing_if")
 }
 
 /// Whether a property schema admits `null`, directly or through the component it refers to.
@@ -485,4 +434,12 @@ fn is_nullable(document: &Value, schema: &Value) -> bool {
             .get("allOf")
             .and_then(|all| all.get(0))
             .is_some_and(is_nullable_at)
+}
+
+/// The wire name of a struct field (see [`serde_attrs::wire_name`]).
+fn wire_name(field: &syn::Field) -> String {
+    match &field.ident {
+        Some(ident) => serde_attrs::wire_name(&field.attrs, ident),
+        None => String::new(),
+    }
 }

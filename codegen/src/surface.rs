@@ -303,22 +303,9 @@ fn self_type_is(block: &syn::ItemImpl, name: &str) -> bool {
 
 /// The comma-separated contents of every `#[serde(...)]` attribute, as normalised text.
 fn serde_args(attrs: &[syn::Attribute]) -> Vec<String> {
-    attrs
+    crate::emit::serde_attrs::metas(attrs)
         .iter()
-        .filter(|attr| attr.path().is_ident("serde"))
-        .filter_map(|attr| attr.meta.require_list().ok())
-        .flat_map(|list| {
-            list.parse_args_with(
-                syn::punctuated::Punctuated::<syn::Meta, syn::Token![,]>::parse_terminated,
-            )
-            .map(|metas| {
-                metas
-                    .into_iter()
-                    .map(|meta| tokens(&meta))
-                    .collect::<Vec<_>>()
-            })
-            .unwrap_or_default()
-        })
+        .map(tokens)
         .collect()
 }
 

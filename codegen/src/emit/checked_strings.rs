@@ -195,10 +195,7 @@ fn is_string_newtype(structure: &syn::ItemStruct) -> bool {
     };
     fields.unnamed.len() == 1
         && tokens(&fields.unnamed[0].ty) == ":: std :: string :: String"
-        && structure
-            .attrs
-            .iter()
-            .any(|attr| tokens(attr) == "# [serde (transparent)]")
+        && super::serde_attrs::has(&structure.attrs, "transparent")
 }
 
 /// The candidate `block` implements something for: its self type, or `T` of a

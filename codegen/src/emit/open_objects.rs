@@ -199,9 +199,6 @@ enum Missing {
     Refused,
 }
 
-/// The container attribute typify puts on a closed object.
-const CLOSED: &str = "# [serde (deny_unknown_fields)]";
-
 /// The documentation line a tolerant closed object gets; the API surface reads it back.
 pub(crate) const CLOSED_DOC: &str = "\n\nClosed: strict decoding refuses a property the spec does not list; tolerant decoding skips it.";
 
@@ -218,20 +215,14 @@ fn rewrite(
     };
     let mut extra = None;
     for field in &mut fields.named {
-        if super::has_serde_flag(field, "flatten") && tokens(&field.ty) == EXTRA_MAP {
+        if super::serde_attrs::has(&field.attrs, "flatten") && tokens(&field.ty) == EXTRA_MAP {
             extra = field.ident.clone();
             field.ty = syn::parse_quote!(UnknownFields);
         }
     }
-    let serde_attrs: Vec<String> = structure
-        .attrs
-        .iter()
-        .filter(|attr| attr.path().is_ident("serde"))
-        .map(tokens)
-        .collect();
+    let container = super::serde_attrs::metas(&structure.attrs);
     let closed = extra.is_none()
-        && serde_attrs.len() == 1
-        && serde_attrs[0] == CLOSED
+        && matches!(container.as_slice(), [syn::Meta::Path(path)] if path.is_ident("deny_unknown_fields"))
         && is_tolerant(&name.to_string());
     if extra.is_none() && !closed {
         return Ok(None);
@@ -241,8 +232,11 @@ fn rewrite(
     if !structure.generics.params.is_empty() {
         return Err(refuse("generic structs are not supported".into()));
     }
-    if let (false, Some(attr)) = (closed, serde_attrs.first()) {
-        return Err(refuse(format!("unsupported container attribute `{attr}`")));
+    if let (false, Some(attr)) = (closed, container.first()) {
+        return Err(refuse(format!(
+            "unsupported container attribute `{}`",
+            tokens(attr)
+        )));
     }
     let known = fields
         .named
@@ -279,44 +273,36 @@ fn known_field(field: &syn::Field) -> Result<KnownField, String> {
     let mut default = None;
     let mut present = false;
     let mut required_nullable = false;
-    for attr in field
-        .attrs
-        .iter()
-        .filter(|attr| attr.path().is_ident("serde"))
-    {
-        attr.parse_nested_meta(|meta| {
-            let key = meta
-                .path
-                .get_ident()
-                .map(ToString::to_string)
-                .unwrap_or_default();
-            match key.as_str() {
-                "rename" | "skip_serializing_if" => {
-                    let _: syn::LitStr = meta.value()?.parse()?;
-                }
-                "default" if meta.input.peek(syn::Token![=]) => {
-                    let path: syn::LitStr = meta.value()?.parse()?;
-                    default = Some(Missing::DefaultWith(path.parse()?));
-                }
-                "default" => default = Some(Missing::Default),
-                "deserialize_with" => {
-                    let path: syn::LitStr = meta.value()?.parse()?;
-                    match path.value().as_str() {
-                        "deserialize_present" => present = true,
-                        // typify's required nullable field: `null` is `None`, absent is refused.
-                        "::std::option::Option::deserialize" => required_nullable = true,
-                        _ => {
-                            return Err(meta.error(
-                                "only `deserialize_present` and `Option::deserialize` are supported",
-                            ));
-                        }
-                    }
-                }
-                _ => return Err(meta.error("unsupported field attribute")),
+    let refuse = |what: &str| format!("field `{ident}`: {what}");
+    let metas =
+        super::serde_attrs::try_metas(&field.attrs).map_err(|error| refuse(&error.to_string()))?;
+    for meta in &metas {
+        let key = meta
+            .path()
+            .get_ident()
+            .map(ToString::to_string)
+            .unwrap_or_default();
+        let text = super::serde_attrs::text(meta);
+        match (key.as_str(), meta) {
+            ("rename" | "skip_serializing_if", _) if text.is_some() => {}
+            ("default", syn::Meta::Path(_)) => default = Some(Missing::Default),
+            ("default", _) => {
+                let path = text.ok_or_else(|| refuse("unsupported field attribute"))?;
+                let path = syn::parse_str(&path).map_err(|error| refuse(&error.to_string()))?;
+                default = Some(Missing::DefaultWith(path));
             }
-            Ok(())
-        })
-        .map_err(|error| format!("field `{ident}`: {error}"))?;
+            ("deserialize_with", _) => match text.as_deref() {
+                Some("deserialize_present") => present = true,
+                // typify's required nullable field: `null` is `None`, absent is refused.
+                Some("::std::option::Option::deserialize") => required_nullable = true,
+                _ => {
+                    return Err(refuse(
+                        "only `deserialize_present` and `Option::deserialize` are supported",
+                    ));
+                }
+            },
+            _ => return Err(refuse("unsupported field attribute")),
+        }
     }
     let optional = option_inner(&field.ty).is_some();
     if present && !optional {
@@ -346,8 +332,7 @@ fn keep_serialize_attributes(field: &mut syn::Field) -> Result<(), String> {
             kept_attrs.push(attr);
             continue;
         }
-        let metas = attr
-            .parse_args_with(Punctuated::<syn::Meta, syn::Token![,]>::parse_terminated)
+        let metas = super::serde_attrs::try_metas(std::slice::from_ref(&attr))
             .map_err(|error| format!("unreadable serde attribute: {error}"))?;
         let kept: Vec<&syn::Meta> = metas
             .iter()

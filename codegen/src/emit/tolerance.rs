@@ -127,27 +127,23 @@ pub(crate) fn emit_string_enums(
         let mut idents = Vec::new();
         let mut wires = Vec::new();
         for variant in &enumeration.variants {
-            wires.push(super::wire_name_of(&variant.attrs, &variant.ident));
+            wires.push(super::serde_attrs::wire_name(
+                &variant.attrs,
+                &variant.ident,
+            ));
             idents.push(variant.ident.clone());
         }
         // A tolerant or open enum is serialized by the macro too (through `as_str`), so its
         // variants' `rename`s, read above, go with the derive; anything else stops generation.
         if open || tolerant {
             for variant in &mut enumeration.variants {
-                for attr in variant
-                    .attrs
-                    .iter()
-                    .filter(|attr| attr.path().is_ident("serde"))
-                {
-                    let only_rename = attr
-                        .parse_args::<syn::MetaNameValue>()
-                        .is_ok_and(|meta| meta.path.is_ident("rename"));
-                    if !only_rename {
-                        return Err(refuse(&format!(
-                            "variant `{}` has a serde attribute other than `rename`",
-                            variant.ident
-                        )));
-                    }
+                let only_rename = super::serde_attrs::try_metas(&variant.attrs)
+                    .is_ok_and(|metas| metas.iter().all(|meta| meta.path().is_ident("rename")));
+                if !only_rename {
+                    return Err(refuse(&format!(
+                        "variant `{}` has a serde attribute other than `rename`",
+                        variant.ident
+                    )));
                 }
                 variant.attrs.retain(|attr| !attr.path().is_ident("serde"));
             }
