@@ -107,6 +107,8 @@ pub(crate) fn emit_string_enums(
 ) -> Result<(), Error> {
     let mut rewritten_names = BTreeSet::new();
     let mut invocations = BTreeMap::new();
+    // Every enum that does not fit is reported, not only the first.
+    let mut problems = Vec::new();
     for (index, item) in types.iter_mut().enumerate() {
         let syn::Item::Enum(enumeration) = item else {
             continue;
@@ -123,7 +125,6 @@ pub(crate) fn emit_string_enums(
         }
         let open = is_open(&name);
         let tolerant = !open && is_tolerant(&name);
-        let refuse = |what: &str| Error::Mismatch(format!("string enum `{name}`: {what}"));
         let mut idents = Vec::new();
         let mut wires = Vec::new();
         for variant in &enumeration.variants {
@@ -133,52 +134,9 @@ pub(crate) fn emit_string_enums(
             ));
             idents.push(variant.ident.clone());
         }
-        // A tolerant or open enum is serialized by the macro too (through `as_str`), so its
-        // variants' `rename`s, read above, go with the derive; anything else stops generation.
-        if open || tolerant {
-            for variant in &mut enumeration.variants {
-                let only_rename = super::serde_attrs::try_metas(&variant.attrs)
-                    .is_ok_and(|metas| metas.iter().all(|meta| meta.path().is_ident("rename")));
-                if !only_rename {
-                    return Err(refuse(&format!(
-                        "variant `{}` has a serde attribute other than `rename`",
-                        variant.ident
-                    )));
-                }
-                variant.attrs.retain(|attr| !attr.path().is_ident("serde"));
-            }
-        }
-        if tolerant {
-            if idents.iter().any(|ident| ident == "Unknown") {
-                return Err(refuse(
-                    "a listed value is named `Unknown`, the name of the variant for unlisted values",
-                ));
-            }
-            retain_derives(&mut enumeration.attrs, |derive| {
-                !["Deserialize", "Serialize", "Copy"].contains(&derive)
-            })
-            .map_err(|error| refuse(&error))?;
-            enumeration.attrs.push(syn::parse_quote!(#[non_exhaustive]));
-            enumeration.variants.push(syn::parse_quote! {
-                /// A value this client's spec does not list, as the hub sent it (a newer hub may
-                /// add values). Strict decoding and requests refuse it.
-                Unknown(::std::string::String)
-            });
-        }
-        if open {
-            if idents.iter().any(|ident| ident == "Other") {
-                return Err(refuse(
-                    "a listed value is named `Other`, the name of the variant for any other string",
-                ));
-            }
-            retain_derives(&mut enumeration.attrs, |derive| {
-                !["Deserialize", "Serialize", "Copy"].contains(&derive)
-            })
-            .map_err(|error| refuse(&error))?;
-            enumeration.variants.push(syn::parse_quote! {
-                /// Any other string: the schema lists these values but admits every string.
-                Other(::std::string::String)
-            });
+        if let Err(problem) = add_unlisted_variant(enumeration, &idents, open, tolerant) {
+            problems.push(problem);
+            continue;
         }
         let ident = &enumeration.ident;
         let mode = if open {
@@ -200,6 +158,7 @@ pub(crate) fn emit_string_enums(
         invocations.insert(index, quote!(string_enum! #invocation ;));
         rewritten_names.insert(name);
     }
+    Error::from_problems(problems)?;
     if invocations.is_empty() {
         return Ok(());
     }
@@ -230,6 +189,67 @@ pub(crate) fn emit_string_enums(
         }
     }
     *types = rewritten;
+    Ok(())
+}
+
+/// Gives a tolerant enum its `Unknown(String)` variant, an open enum its `Other(String)`, and
+/// takes from both the serde derives and renames that `string_enum!` replaces.
+fn add_unlisted_variant(
+    enumeration: &mut syn::ItemEnum,
+    idents: &[syn::Ident],
+    open: bool,
+    tolerant: bool,
+) -> Result<(), Error> {
+    let name = enumeration.ident.to_string();
+    let refuse = |what: &str| Error::Mismatch(format!("string enum `{name}`: {what}"));
+    // A tolerant or open enum is serialized by the macro too (through `as_str`), so its
+    // variants' `rename`s, read by the caller, go with the derive; anything else stops
+    // generation.
+    if open || tolerant {
+        for variant in &mut enumeration.variants {
+            let only_rename = super::serde_attrs::try_metas(&variant.attrs)
+                .is_ok_and(|metas| metas.iter().all(|meta| meta.path().is_ident("rename")));
+            if !only_rename {
+                return Err(refuse(&format!(
+                    "variant `{}` has a serde attribute other than `rename`",
+                    variant.ident
+                )));
+            }
+            variant.attrs.retain(|attr| !attr.path().is_ident("serde"));
+        }
+    }
+    if tolerant {
+        if idents.iter().any(|ident| ident == "Unknown") {
+            return Err(refuse(
+                "a listed value is named `Unknown`, the name of the variant for unlisted values",
+            ));
+        }
+        retain_derives(&mut enumeration.attrs, |derive| {
+            !["Deserialize", "Serialize", "Copy"].contains(&derive)
+        })
+        .map_err(|error| refuse(&error))?;
+        enumeration.attrs.push(syn::parse_quote!(#[non_exhaustive]));
+        enumeration.variants.push(syn::parse_quote! {
+            /// A value this client's spec does not list, as the hub sent it (a newer hub may
+            /// add values). Strict decoding and requests refuse it.
+            Unknown(::std::string::String)
+        });
+    }
+    if open {
+        if idents.iter().any(|ident| ident == "Other") {
+            return Err(refuse(
+                "a listed value is named `Other`, the name of the variant for any other string",
+            ));
+        }
+        retain_derives(&mut enumeration.attrs, |derive| {
+            !["Deserialize", "Serialize", "Copy"].contains(&derive)
+        })
+        .map_err(|error| refuse(&error))?;
+        enumeration.variants.push(syn::parse_quote! {
+            /// Any other string: the schema lists these values but admits every string.
+            Other(::std::string::String)
+        });
+    }
     Ok(())
 }
 
@@ -491,6 +511,27 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+
+    #[test]
+    fn every_enum_that_does_not_fit_is_reported_at_once() {
+        let mut types: Vec<syn::Item> = vec![
+            syn::parse_quote! {
+                #[derive(::serde::Deserialize)]
+                pub enum First { Unknown }
+            },
+            syn::parse_quote! {
+                #[derive(::serde::Deserialize)]
+                pub enum Second { Other }
+            },
+        ];
+        let error = emit_string_enums(&mut types, |name| name == "First", |name| name == "Second")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            error.contains("`First`") && error.contains("`Second`"),
+            "{error}"
+        );
+    }
 
     #[test]
     fn request_only_schemas_are_those_no_response_reaches() {
