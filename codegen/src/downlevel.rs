@@ -13,12 +13,13 @@
 //! | `exclusiveMinimum: n` (a number)      | `minimum: n`, `exclusiveMinimum: true`     | `downlevel_exclusive_bounds`; `exclusive_bounds` |
 //! | `$ref` with sibling keywords          | `allOf: [{$ref}]` beside the siblings      | `downlevel_ref_siblings`; `ref_with_siblings` |
 //! | `propertyNames: S`                    | `x-propertyNames: S`, for a patch          | `patch_validated_map`; `property_names_are_carried_for_patches` |
+//! | `prefixItems: [S, ...]`, `items: false` | `x-prefixItems: [S, ...]`, `maxItems` of its length, for a patch | `normalize_tuple`; `tuples_are_carried_for_patches` |
 //! | `$comment`                            | `x-comment`                                | none; `comments_become_extensions` |
 //!
 //! Schemas are found through [`crate::model`]; every problem is reported together, and the
 //! [`Provenance`] maps each moved schema back to its pointer in the source.
 //!
-//! Anything else 3.0 cannot express (tuple `prefixItems`, `if`/`then`, `unevaluated*`, a type
+//! Anything else 3.0 cannot express (`if`/`then`, `unevaluated*`, a type
 //! union of two non-null types, ...) stops generation with the JSON pointer and the reason:
 //! nothing is dropped silently.
 
@@ -31,10 +32,6 @@ use crate::model::{self, Document, push};
 
 /// JSON Schema 2020-12 keywords that have no OpenAPI 3.0 counterpart.
 const UNSUPPORTED: &[(&str, &str)] = &[
-    (
-        "prefixItems",
-        "tuple validation does not exist in OpenAPI 3.0",
-    ),
     ("if", "conditional schemas do not exist in OpenAPI 3.0"),
     ("then", "conditional schemas do not exist in OpenAPI 3.0"),
     ("else", "conditional schemas do not exist in OpenAPI 3.0"),
@@ -297,6 +294,12 @@ fn downlevel_schema(schema: &mut Value, down: &str, source: &str, trace: &mut Tr
         rename_key(object, "propertyNames", "x-propertyNames");
         moves.insert("/x-propertyNames".into(), "/propertyNames".into());
     }
+    if carry_tuple(object, &mut moves) {
+        trace
+            .provenance
+            .moved
+            .insert(push(down, "x-prefixItems"), push(pointer, "prefixItems"));
+    }
     rename_key(object, "$comment", "x-comment");
 
     for keyword in ["allOf", "anyOf", "oneOf"] {
@@ -337,6 +340,44 @@ fn downlevel_schema(schema: &mut Value, down: &str, source: &str, trace: &mut Tr
             trace,
         );
     }
+}
+
+/// 3.0 has no tuples: `prefixItems` moves to `x-prefixItems` for the tuple patch. `items: false`
+/// (no item after the tuple) says what `maxItems` of the tuple's length says, and `items: true`
+/// what no `items` says, so both go; an `items` schema (the type of the items after the tuple)
+/// stays.
+/// Whether the schema is a tuple.
+fn carry_tuple(object: &mut Map<String, Value>, moves: &mut Moves) -> bool {
+    let Some(length) = object
+        .get("prefixItems")
+        .and_then(Value::as_array)
+        .map(Vec::len)
+    else {
+        return false;
+    };
+    rename_key(object, "prefixItems", "x-prefixItems");
+    for index in 0..length {
+        moves.insert(
+            format!("/x-prefixItems/{index}"),
+            format!("/prefixItems/{index}"),
+        );
+    }
+    match object.get("items") {
+        Some(Value::Bool(false)) => {
+            object.remove("items");
+            let max = object.get("maxItems").and_then(Value::as_u64);
+            let length = length as u64;
+            object.insert(
+                "maxItems".into(),
+                json!(max.map_or(length, |max| max.min(length))),
+            );
+        }
+        Some(Value::Bool(true)) => {
+            object.remove("items");
+        }
+        _ => {}
+    }
+    true
 }
 
 /// In 3.0 a `$ref` object ignores its siblings; `allOf` with one member keeps them meaningful.
@@ -700,12 +741,41 @@ mod tests {
     }
 
     #[test]
+    fn tuples_are_carried_for_patches() {
+        assert_eq!(
+            down(
+                json!({"type": "array", "prefixItems": [{"type": ["string", "null"]}, {"const": 1}], "items": false})
+            ),
+            json!({"type": "array", "maxItems": 2,
+                "x-prefixItems": [{"type": "string", "nullable": true}, {"type": "integer", "enum": [1]}]})
+        );
+        // `items: false` lowers a larger `maxItems` to the tuple's length; a rest schema stays.
+        assert_eq!(
+            down(json!({"prefixItems": [{}], "items": false, "maxItems": 5})),
+            json!({"maxItems": 1, "x-prefixItems": [{}]})
+        );
+        assert_eq!(
+            down(json!({"prefixItems": [{}], "items": {"type": "string"}})),
+            json!({"items": {"type": "string"}, "x-prefixItems": [{}]})
+        );
+        let (_, provenance) = downlevel_traced(&doc(
+            json!({"properties": {"t": {"prefixItems": [{"type": "string"}]}}}),
+        ))
+        .unwrap();
+        assert_eq!(
+            provenance
+                .source_pointer("/components/schemas/S/properties/t/x-prefixItems/0/minLength"),
+            "/components/schemas/S/properties/t/prefixItems/0/minLength"
+        );
+        assert_eq!(
+            provenance.source_pointer("/components/schemas/S/properties/t/x-prefixItems"),
+            "/components/schemas/S/properties/t/prefixItems"
+        );
+    }
+
+    #[test]
     fn refuses_what_3_0_cannot_say_naming_the_pointer() {
         for (schema, pointer) in [
-            (
-                json!({"prefixItems": []}),
-                "/components/schemas/S/prefixItems",
-            ),
             (
                 json!({"items": [{"type": "string"}]}),
                 "/components/schemas/S/items",
@@ -785,7 +855,7 @@ mod tests {
     #[test]
     fn reports_every_problem_at_its_source_pointer() {
         let schema = json!({"properties": {
-            "a": {"prefixItems": []},
+            "a": {"contains": {}},
             "b": {"$ref": "#/components/schemas/T", "allOf": [{"if": {}}], "description": "d"},
             "c": {"oneOf": [{"type": "null"}, {"type": "string"}, {"type": "null"}, {"then": {}}]}
         }});
@@ -794,7 +864,7 @@ mod tests {
         assert_eq!(
             messages,
             [
-                "cannot down-level /components/schemas/S/properties/a/prefixItems: tuple validation does not exist in OpenAPI 3.0",
+                "cannot down-level /components/schemas/S/properties/a/contains: `contains` does not exist in OpenAPI 3.0",
                 "cannot down-level /components/schemas/S/properties/b/allOf/0/if: conditional schemas do not exist in OpenAPI 3.0",
                 "cannot down-level /components/schemas/S/properties/c/oneOf/3/then: conditional schemas do not exist in OpenAPI 3.0",
             ]

@@ -12,7 +12,7 @@
 //! - [`push`] and [`unescape`]: the one place JSON pointer tokens are escaped (RFC 6901).
 //!
 //! The walker visits the document as it is (3.1 or down-levelled 3.0: both keyword spellings
-//! of `propertyNames` are in the table), so every step reads the same locations.
+//! of `propertyNames` and `prefixItems` are in the table), so every step reads the same locations.
 
 use serde_json::Value;
 
@@ -77,6 +77,7 @@ pub const SUBSCHEMA_KEYWORDS: &[(&str, Nesting)] = &[
     ("anyOf", Nesting::List),
     ("oneOf", Nesting::List),
     ("prefixItems", Nesting::List),
+    ("x-prefixItems", Nesting::List),
     ("properties", Nesting::Map),
     ("patternProperties", Nesting::Map),
     ("dependentSchemas", Nesting::Map),

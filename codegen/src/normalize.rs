@@ -22,10 +22,6 @@
 //!   emit gives the enum an `Other(String)` variant that takes any other string, strict
 //!   decoding and requests included (unlike a tolerant enum's `Unknown`), so the type accepts
 //!   exactly what the schema accepts.
-//! - **Tuples** (`prefixItems`) become arrays of the union of their member types, with the
-//!   tuple's length kept as `minItems` (and `maxItems` under `items: false`, which typify emits
-//!   as a Rust array `[T; N]`); the position of each type is reported as not enforced.
-//!   progenitor reads OpenAPI 3.0, which has no tuple form.
 //! - **Literal sets** (`anyOf` of `const`s and `enum`s) become one `enum`; any other `anyOf` of
 //!   two or more members is handed on as `oneOf` (marked `x-any-of`), which typify emits as an
 //!   enum decoding the first member that fits: exactly `anyOf`, where typify's own `anyOf` is a
@@ -44,7 +40,8 @@
 //!   equivalent pattern (typify would need the `uuid` crate otherwise).
 //!
 //! Nullable `anyOf: [T, {type: null}]` and `type: [T, "null"]` need no repair here: down-levelling
-//! turns them into `nullable`, which typify emits as `Option<T>`.
+//! turns them into `nullable`, which typify emits as `Option<T>`. Nor do tuples (`prefixItems`):
+//! down-levelling carries them to the tuple patch.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -1159,7 +1156,6 @@ fn normalize_schema(schema: &mut Value, pointer: &str, findings: &mut Vec<Findin
     open_enum(object, pointer, findings);
     literal_set(object, pointer, findings);
     any_of(object, pointer, findings);
-    tuple(object, pointer, findings);
     closed_object(object, pointer, findings);
     pattern(object, pointer, findings);
     string_keys(object);
@@ -1424,47 +1420,6 @@ fn any_of(object: &mut Map<String, Value>, pointer: &str, findings: &mut Vec<Fin
     object.remove("anyOf");
     object.insert("oneOf".into(), Value::Array(distinct));
     object.insert(ANY_OF.into(), Value::Bool(true));
-}
-
-/// `prefixItems` to an array of the union of the member types, with the tuple's length.
-fn tuple(object: &mut Map<String, Value>, pointer: &str, findings: &mut Vec<Finding>) {
-    let Some(Value::Array(members)) = object.remove("prefixItems") else {
-        return;
-    };
-    let length = members.len();
-    // In 2020-12 an absent `items` lets more items follow the tuple; `items: false` does not.
-    let closed = object.get("items") == Some(&Value::Bool(false));
-    let mut distinct: Vec<Value> = Vec::new();
-    for member in members {
-        if !distinct.contains(&member) {
-            distinct.push(member);
-        }
-    }
-    if let Some(rest) = object.remove("items").filter(|rest| !rest.is_boolean())
-        && !distinct.contains(&rest)
-    {
-        distinct.push(rest);
-    }
-    let items = if distinct.len() == 1 {
-        distinct.remove(0)
-    } else {
-        json!({"anyOf": distinct})
-    };
-    object.insert("type".into(), json!("array"));
-    object.insert("items".into(), items);
-    if !object.contains_key("minItems") {
-        object.insert("minItems".into(), json!(length));
-    }
-    if closed && !object.contains_key("maxItems") {
-        object.insert("maxItems".into(), json!(length));
-    }
-    findings.push(Finding::new(
-        FindingKind::Unenforced,
-        &push(pointer, "prefixItems"),
-        format!(
-            "a tuple of {length} read as an array of its member types; which type stands at which position is not enforced"
-        ),
-    ));
 }
 
 /// A closed object that requires a property it does not declare can hold no value at all.

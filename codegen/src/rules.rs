@@ -32,6 +32,9 @@ pub enum Rule {
     MaxItems(u64),
     /// `uniqueItems: true`.
     UniqueItems,
+    /// `prefixItems` (`x-prefixItems` once down-levelled): the schema of each of the first
+    /// positions, a tuple of this length.
+    Tuple(usize),
     /// `minProperties`.
     MinProperties(u64),
     /// `maxProperties`.
@@ -108,6 +111,13 @@ impl Rule {
         if flag("uniqueItems") {
             rules.push(Rule::UniqueItems);
         }
+        if let Some(positions) = object
+            .get("prefixItems")
+            .or_else(|| object.get("x-prefixItems"))
+            .and_then(Value::as_array)
+        {
+            rules.push(Rule::Tuple(positions.len()));
+        }
         rules.extend(count("minProperties").map(Rule::MinProperties));
         rules.extend(count("maxProperties").map(Rule::MaxProperties));
         if object.contains_key("propertyNames") || object.contains_key("x-propertyNames") {
@@ -152,6 +162,7 @@ impl Rule {
             Rule::MinItems(_) => "minItems",
             Rule::MaxItems(_) => "maxItems",
             Rule::UniqueItems => "uniqueItems",
+            Rule::Tuple(_) => "x-prefixItems",
             Rule::MinProperties(_) => "minProperties",
             Rule::MaxProperties(_) => "maxProperties",
             Rule::PropertyNames => "x-propertyNames",
@@ -196,6 +207,9 @@ impl Rule {
             Rule::MinItems(n) => format!("at least {n} items"),
             Rule::MaxItems(n) => format!("at most {n} items"),
             Rule::UniqueItems => "unique items".into(),
+            Rule::Tuple(positions) => {
+                format!("a tuple of {positions}, each position of its own type")
+            }
             Rule::MinProperties(n) => format!("at least {n} entries"),
             Rule::MaxProperties(n) => format!("at most {n} entries"),
             Rule::PropertyNames => "keys checked by `propertyNames`".into(),

@@ -116,10 +116,11 @@ const FIXTURES: &[(&str, &[&str], &[&str])] = &[
     ),
     (
         "normalize_tuple",
-        &["unenforced /components/schemas/Span/properties/range/prefixItems: a tuple of 2"],
+        &["0 rules not enforced"],
         &[
-            "pub range: [crate::normalize_tuple::types::SpanRangeItem; 2usize]",
-            "pub struct SpanPair(pub ::std::vec::Vec<SpanPairItem>)",
+            "pub struct SpanRange(pub SpanRangeItem0, pub SpanRangeItem1);",
+            "pub struct SpanPair(pub ::std::string::String, pub ::std::option::Option<f64>);",
+            "pub struct SpanTagged(pub SpanTaggedItem0, pub Point, pub ::std::vec::Vec<bool>);",
         ],
     ),
     (

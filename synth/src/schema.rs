@@ -439,17 +439,32 @@ impl Schemas<'_> {
         )
     }
 
-    /// A `prefixItems` tuple (zod's `z.tuple`).
+    /// A `prefixItems` tuple (zod's `z.tuple`): fixed, closed by `items: false`, with an
+    /// optional last position, or with more items of one type after it.
     fn tuple(&mut self, _: u32) -> Built {
-        built(
-            json!({
-                "type": "array",
-                "prefixItems": [{"type": "number"}, {"type": "number"}],
-                "minItems": 2,
-                "maxItems": 2,
-            }),
-            json!([1.5, 2]),
-        )
+        let (schema, sample) = match self.rng.below(4) {
+            0 => (
+                json!({"type": "array", "prefixItems": [{"type": "number"}, {"type": "number"}],
+                    "minItems": 2, "maxItems": 2}),
+                json!([1.5, 2]),
+            ),
+            1 => (
+                json!({"type": "array", "prefixItems": [{"type": "string", "minLength": 1}, {"type": "integer", "minimum": 0}],
+                    "items": false, "minItems": 2}),
+                json!(["main", 3]),
+            ),
+            2 => (
+                json!({"type": "array", "prefixItems": [{"type": "string", "enum": ["asc", "desc"]}, {"type": "number"}],
+                    "minItems": 1, "maxItems": 2}),
+                json!(["asc"]),
+            ),
+            _ => (
+                json!({"type": "array", "prefixItems": [{"type": "string"}, {"type": "boolean"}],
+                    "items": {"type": "number"}, "minItems": 2}),
+                json!(["a", true, 1, 2.5]),
+            ),
+        };
+        built(schema, sample)
     }
 
     fn nullable(&mut self, depth: u32) -> Built {

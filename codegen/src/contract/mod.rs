@@ -64,6 +64,8 @@ pub fn typify_keeps(rule: &Rule, all: &[Rule]) -> Result<(), &'static str> {
         Rule::MinItems(_) | Rule::MaxItems(_) if fixed_size(all).is_some() => Ok(()),
         Rule::MinItems(_) | Rule::MaxItems(_) => Err("array sizes"),
         Rule::UniqueItems => Err("unique items"),
+        // 3.0, which progenitor reads, has no tuples.
+        Rule::Tuple(_) => Err("tuple positions (`prefixItems`)"),
         Rule::MinProperties(_) | Rule::MaxProperties(_) => Err("object sizes"),
         Rule::PropertyNames => Err("map key rules (`propertyNames`)"),
         Rule::Not => Err("`not`"),
@@ -136,7 +138,7 @@ pub fn builder_name(operation_id: &str) -> String {
 /// The type name typify and progenitor give the schema at `pointer` under the schema root at
 /// `root` (owned by `owner`): the owner's type name (a component's, or `<OperationId>Body`,
 /// `<OperationId>Response`, `<OperationId><Parameter>`), then one word per step
-/// (`<Property>`, `Item`, `Value`, `Key`, `Variant<i>`). Inline schemas hoisted for a patch
+/// (`<Property>`, `Item`, `Item<i>` for a tuple's position, `Value`, `Key`, `Variant<i>`). Inline schemas hoisted for a patch
 /// get the same name, so a hub name stays when a rule moves from typify to a patch.
 pub fn type_name_at(
     document: &Value,
@@ -180,6 +182,7 @@ pub fn type_name_at(
             "items" => "Item".to_owned(),
             "additionalProperties" => "Value".to_owned(),
             "x-propertyNames" => "Key".to_owned(),
+            "prefixItems" | "x-prefixItems" => format!("Item{}", tokens.next().unwrap_or_default()),
             "allOf" | "anyOf" | "oneOf" => format!("Variant{}", tokens.next().unwrap_or_default()),
             other => rust_ident(other, pointer)?.to_string(),
         };

@@ -6,6 +6,7 @@
 //! | `type: integer` (no `enum`), or one integer literal          | [`Action::BoundedInteger`] |
 //! | `type: number` with `minimum`/`maximum` (no `enum`)          | [`Action::BoundedNumber`]  |
 //! | `type: array` with `minItems`/`maxItems`                     | [`Action::BoundedArray`]   |
+//! | `prefixItems` (down-levelled `x-prefixItems`)                | [`Action::Tuple`]          |
 //! | `propertyNames` (down-levelled `x-propertyNames`)            | [`Action::ValidatedMap`]   |
 //! | `type: string` (no `enum`) with a pattern, length or format  | [`Action::ValidatedString`]|
 //! | `oneOf`/`anyOf` of `$ref` objects sharing a required `const` key | [`Action::TaggedUnion`] |
@@ -24,7 +25,7 @@
 
 use serde_json::{Map, Value};
 
-use super::{Action, Patch};
+use super::{Action, Patch, has_rust_type};
 use crate::Error;
 use crate::contract::{type_name_at, typify_keeps};
 use crate::downlevel::Provenance;
@@ -125,7 +126,7 @@ pub(crate) fn hoist_inline(document: &mut Value, provenance: &mut Provenance) ->
         let root_pointer = root.pointer.clone();
         let patched_component = matches!(root.owner, Owner::Schema(_))
             && infer(document, root.schema, &Decisions::sketch(root.schema)).is_some();
-        if patched_component {
+        if patched_component && !is_tuple(root.schema) {
             // The component's own patch reads its subschemas.
             continue;
         }
@@ -133,9 +134,9 @@ pub(crate) fn hoist_inline(document: &mut Value, provenance: &mut Provenance) ->
             if at.pointer == root_pointer && matches!(at.owner, Owner::Schema(_)) {
                 return Visit::Descend;
             }
-            if needs_patch(at.schema)
-                && infer(document, at.schema, &Decisions::sketch(at.schema)).is_some()
-            {
+            let patched = needs_patch(at.schema)
+                && infer(document, at.schema, &Decisions::sketch(at.schema)).is_some();
+            if patched || (part_of_tuple(document, &at.pointer) && !has_rust_type(at.schema)) {
                 match type_name_at(document, &root_pointer, &at.owner, &at.pointer) {
                     Ok(name) => found.push((at.pointer.clone(), name)),
                     Err(problem) => problems.push(problem),
@@ -191,6 +192,30 @@ pub(crate) fn hoist_inline(document: &mut Value, provenance: &mut Provenance) ->
         provenance.record_move(&push("/components/schemas", &name), source);
     }
     Error::from_problems(problems)
+}
+
+fn is_tuple(schema: &Value) -> bool {
+    schema.get("x-prefixItems").is_some()
+}
+
+/// Whether the schema at `pointer` is a position of a tuple or the type of the items after it:
+/// the tuple patch names its type, so one that needs a type of its own is hoisted too.
+fn part_of_tuple(document: &Value, pointer: &str) -> bool {
+    let parent = |pointer: &str| {
+        pointer
+            .rsplit_once('/')
+            .map(|(parent, _)| parent.to_owned())
+    };
+    let tuple_at = |pointer: Option<String>| {
+        pointer
+            .and_then(|pointer| document.pointer(&pointer))
+            .is_some_and(is_tuple)
+    };
+    match parent(pointer) {
+        Some(list) if list.ends_with("/x-prefixItems") => tuple_at(parent(&list)),
+        Some(tuple) if pointer.ends_with("/items") => tuple_at(Some(tuple)),
+        _ => false,
+    }
 }
 
 /// Whether a schema states something only a patch can enforce.
@@ -281,6 +306,9 @@ fn infer(document: &Value, schema: &Value, decisions: &Decisions) -> Option<Acti
         // too; told apart by keys, several could match, which an exclusive union would refuse.
         let members = ref_members(document, schema, "anyOf")?;
         return tag_of(&members).map(|tag| Action::TaggedUnion { tag });
+    }
+    if has("x-prefixItems") {
+        return Some(Action::Tuple);
     }
     if has("enum") {
         if super::newtypes::integer_literal(schema).is_some() {

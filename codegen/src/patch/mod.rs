@@ -16,6 +16,7 @@
 mod coverage;
 mod infer;
 mod newtypes;
+mod tuples;
 mod unions;
 
 use std::collections::BTreeSet;
@@ -75,6 +76,10 @@ pub enum Action {
     BoundedNumber,
     /// An array schema's `minItems`/`maxItems` become a validated newtype over a `Vec`.
     BoundedArray,
+    /// A `prefixItems` tuple (down-levelled `x-prefixItems`) becomes a tuple struct: a field of
+    /// each position's type (`Option` after `minItems`), then a `Vec` of the items that may
+    /// follow.
+    Tuple,
     /// A string-keyed map: keys checked against `x-propertyNames` (down-levelled
     /// `propertyNames`), values of the `additionalProperties` type. With `secret`, `Debug` prints
     /// the keys only.
@@ -332,6 +337,7 @@ fn apply_one(document: &mut Value, patch: &Patch, applied: &mut Applied) -> Resu
         Action::BoundedInteger => newtypes::bounded_integer(&target, applied)?,
         Action::BoundedNumber => newtypes::bounded_number(&target, applied)?,
         Action::BoundedArray => newtypes::bounded_array(&target, applied)?,
+        Action::Tuple => tuples::tuple(&target, applied)?,
         Action::ValidatedMap { secret } => newtypes::validated_map(&target, *secret, applied)?,
         Action::ValidatedString { secret } => {
             newtypes::validated_string(&target, *secret, applied)?
@@ -409,7 +415,8 @@ fn component_name(patch: &Patch) -> Result<&str, Error> {
 }
 
 /// The Rust type a subschema stands for in emitted code: a `$ref` names the component's type;
-/// plain `string`, `boolean`, `integer` and `number` map to their Rust types.
+/// plain `string`, `boolean`, `integer` and `number` map to their Rust types, and a schema
+/// that admits any value to `serde_json::Value`.
 pub(crate) fn rust_type_of(
     schema: &Value,
     target: &Target<'_>,
@@ -428,6 +435,8 @@ pub(crate) fn rust_type_of(
         (Some("boolean"), true) => Ok(quote! { bool }),
         (Some("integer"), true) => Ok(quote! { i64 }),
         (Some("number"), true) => Ok(quote! { f64 }),
+        (None, true) => Ok(quote! { ::serde_json::Value }),
+        _ if schema == &Value::Bool(true) => Ok(quote! { ::serde_json::Value }),
         _ => Err(target.error(format!(
             "{what} must be a `$ref` or a plain string, boolean, integer or number; name the schema"
         ))),
@@ -446,14 +455,15 @@ fn is_plain(schema: &Value) -> bool {
     })
 }
 
-/// Whether [`rust_type_of`] can name `schema`: a `$ref`, or a plain string, boolean, integer or
-/// number.
+/// Whether [`rust_type_of`] can name `schema`: a `$ref`, a plain string, boolean, integer or
+/// number, or a schema that admits any value.
 pub(crate) fn has_rust_type(schema: &Value) -> bool {
     schema.get("$ref").and_then(Value::as_str).is_some()
+        || schema == &Value::Bool(true)
         || (is_plain(schema)
             && matches!(
                 schema.get("type").and_then(Value::as_str),
-                Some("string" | "boolean" | "integer" | "number")
+                None | Some("string" | "boolean" | "integer" | "number")
             ))
 }
 

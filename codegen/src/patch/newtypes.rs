@@ -15,7 +15,7 @@ use progenitor::TypeImpl;
 use std::collections::BTreeSet;
 
 /// Keywords a patch may see beside the ones it enforces: documentation and annotations.
-const ANNOTATIONS: &[&str] = &[
+pub(super) const ANNOTATIONS: &[&str] = &[
     "type",
     "description",
     "example",
