@@ -2,9 +2,12 @@
 //! [`Rule::from_schema`] (from the 3.1 spelling or the down-levelled 3.0 one).
 //!
 //! A new keyword is one new variant: the compiler then points at every `match` that must say
-//! what to do with it ([`Rule::keyword`], [`Rule::describe`] and the generator contract's
-//! [`crate::contract::typify_keeps`]).
+//! what to do with it ([`Rule::keyword`], [`Rule::describe`], [`Rule::enforcement`] (the check
+//! code a validated type runs) and the generator contract's [`crate::contract::typify_keeps`]).
+//! A new `format` is one arm of [`format_check`].
 
+use proc_macro2::TokenStream;
+use quote::quote;
 use serde_json::Value;
 
 /// One rule a schema states about the values it admits.
@@ -227,6 +230,250 @@ impl Rule {
     }
 }
 
+/// What a check reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Subject {
+    /// A string, `value: &str`.
+    Text,
+    /// A number, `value: f64`.
+    Number,
+    /// An array, `items` (its length is checked).
+    Items,
+}
+
+/// The code that checks one rule on one value.
+#[derive(Clone, Debug)]
+pub struct Check {
+    /// What `broken` reads.
+    pub subject: Subject,
+    /// Statements `broken` needs before it (a pattern's compiled expression).
+    pub prelude: TokenStream,
+    /// An expression over the subject that is `true` when the value breaks the rule.
+    pub broken: TokenStream,
+    /// The rule in words after "must", for messages: `be at least 3 characters`.
+    pub must: String,
+    /// The format whose shared `is_<format>` function `broken` calls (see [`format_check`]).
+    pub format: Option<String>,
+}
+
+/// How generated code enforces one rule.
+#[derive(Clone, Debug)]
+pub enum Enforcement {
+    /// A check a validated type runs on every value it decodes or builds.
+    Check(Check),
+    /// The shape of the generated type: a required field, an enum of the literals, an
+    /// `Option`, a tuple's positions, a map's key check ([`Rule::PropertyNames`] is checked
+    /// with the text checks of its own schema), an exhaustive union.
+    Shape,
+    /// Nothing the generator writes checks it; the reason, for the coverage message.
+    Unchecked(String),
+}
+
+impl Rule {
+    /// How generated code enforces the rule (what [`crate::contract::typify_keeps`] says typify
+    /// drops is enforced this way by a patch). `Err` when the rule itself is broken: a
+    /// `pattern` that is not an ECMA-262 regular expression.
+    pub fn enforcement(&self) -> Result<Enforcement, String> {
+        let check = |subject, broken, must: String| {
+            Ok(Enforcement::Check(Check {
+                subject,
+                prelude: TokenStream::new(),
+                broken,
+                must,
+                format: None,
+            }))
+        };
+        let count = |n: u64| usize::try_from(n).unwrap_or(usize::MAX);
+        match self {
+            Rule::MinLength(min) => {
+                let min = count(*min);
+                check(
+                    Subject::Text,
+                    quote! { value.chars().count() < #min },
+                    format!("be at least {min} characters"),
+                )
+            }
+            Rule::MaxLength(max) => {
+                let max = count(*max);
+                check(
+                    Subject::Text,
+                    quote! { value.chars().count() > #max },
+                    format!("be at most {max} characters"),
+                )
+            }
+            Rule::Pattern(pattern) => {
+                if regress::Regex::new(pattern).is_err() {
+                    return Err(format!(
+                        "`pattern` {pattern:?} is not an ECMA-262 regular expression"
+                    ));
+                }
+                // One compiled expression per check function, on first use.
+                Ok(Enforcement::Check(Check {
+                    subject: Subject::Text,
+                    prelude: quote! {
+                        static PATTERN: ::std::sync::LazyLock<::regress::Regex> =
+                            ::std::sync::LazyLock::new(|| ::regress::Regex::new(#pattern).expect("checked by codegen"));
+                    },
+                    broken: quote! { PATTERN.find(value).is_none() },
+                    must: format!("match {pattern}"),
+                    format: None,
+                }))
+            }
+            Rule::Format(format) => match format_check(format) {
+                Some((must, _)) => {
+                    let function = format_fn_name(format);
+                    Ok(Enforcement::Check(Check {
+                        subject: Subject::Text,
+                        prelude: TokenStream::new(),
+                        broken: quote! { !#function(value) },
+                        must: must.to_owned(),
+                        format: Some(format.clone()),
+                    }))
+                }
+                None => Ok(Enforcement::Unchecked(format!(
+                    "`format: {format}` is not supported"
+                ))),
+            },
+            Rule::Minimum { bound, exclusive } => {
+                let (broken, must) = if *exclusive {
+                    (quote! { value <= #bound }, format!("be above {bound}"))
+                } else {
+                    (quote! { value < #bound }, format!("be at least {bound}"))
+                };
+                check(Subject::Number, broken, must)
+            }
+            Rule::Maximum { bound, exclusive } => {
+                let (broken, must) = if *exclusive {
+                    (quote! { value >= #bound }, format!("be below {bound}"))
+                } else {
+                    (quote! { value > #bound }, format!("be at most {bound}"))
+                };
+                check(Subject::Number, broken, must)
+            }
+            Rule::MinItems(min) => {
+                let min = count(*min);
+                let noun = if min == 1 { "item" } else { "items" };
+                check(
+                    Subject::Items,
+                    quote! { items.len() < #min },
+                    format!("have at least {min} {noun}"),
+                )
+            }
+            Rule::MaxItems(max) => {
+                let max = count(*max);
+                check(
+                    Subject::Items,
+                    quote! { items.len() > #max },
+                    format!("have at most {max} items"),
+                )
+            }
+            // A bounded integer's range, an `Option`, the enum of the literals, the tuple
+            // struct, the key check of a validated map, the union's exhaustive decoding.
+            Rule::Integer
+            | Rule::Nullable
+            | Rule::Required(_)
+            | Rule::Closed
+            | Rule::Literals(_)
+            | Rule::Tuple(_)
+            | Rule::PropertyNames
+            | Rule::Discriminator
+            | Rule::ExactlyOne => Ok(Enforcement::Shape),
+            Rule::MultipleOf(_) => Ok(Enforcement::Unchecked("`multipleOf` is not checked".into())),
+            Rule::UniqueItems => Ok(Enforcement::Unchecked(
+                "`uniqueItems` is not checked".into(),
+            )),
+            Rule::MinProperties(_) | Rule::MaxProperties(_) => Ok(Enforcement::Unchecked(
+                "object sizes are not checked".into(),
+            )),
+            Rule::Not => Ok(Enforcement::Unchecked("`not` is not checked".into())),
+        }
+    }
+}
+
+/// What a `format` requires, in words after "must", and an expression over `value: &str` that
+/// is `true` when the value meets it; `None` for a format without a check. A new format is one
+/// arm here: inference, coverage, the shared `is_<format>` function and the docs follow.
+pub fn format_check(format: &str) -> Option<(&'static str, TokenStream)> {
+    Some(match format {
+        "date-time" => (
+            "be an RFC 3339 date-time",
+            quote! { ::chrono::DateTime::parse_from_rfc3339(value).is_ok() },
+        ),
+        "date" => (
+            "be an RFC 3339 full-date (YYYY-MM-DD)",
+            quote! {
+                value.len() == 10 && ::chrono::NaiveDate::parse_from_str(value, "%Y-%m-%d").is_ok()
+            },
+        ),
+        // RFC 3986: a scheme, then only URI characters, with `%` starting an escape.
+        "uri" => (
+            "be an absolute URI (RFC 3986)",
+            quote! {
+                match value.split_once(':') {
+                    Some((scheme, rest)) => {
+                        scheme.starts_with(|c: char| c.is_ascii_alphabetic())
+                            && scheme.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
+                            && rest.bytes().enumerate().all(|(index, byte)| match byte {
+                                b'%' => rest.as_bytes().get(index + 1..index + 3).is_some_and(|hex| hex.iter().all(u8::is_ascii_hexdigit)),
+                                _ => byte.is_ascii_alphanumeric() || b"-._~:/?#[]@!$&'()*+,;=".contains(&byte),
+                            })
+                    }
+                    None => false,
+                }
+            },
+        ),
+        // RFC 5321's shape: a local part of printable characters without `@`, then a domain of
+        // dot-separated labels of letters, digits and inner hyphens.
+        "email" => (
+            "be an email address (local@domain)",
+            quote! {
+                match value.rsplit_once('@') {
+                    Some((local, domain)) => {
+                        !local.is_empty()
+                            && local.len() <= 64
+                            && local.chars().all(|c| c.is_ascii_graphic() && c != '@')
+                            && domain.len() <= 255
+                            && domain.split('.').all(|label| {
+                                !label.is_empty()
+                                    && !label.starts_with('-')
+                                    && !label.ends_with('-')
+                                    && label.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+                            })
+                    }
+                    None => false,
+                }
+            },
+        ),
+        // An address and a prefix length no longer than the address (`10.0.0.0/8`).
+        "cidrv4" => (
+            "be an IPv4 network in CIDR notation (a.b.c.d/n)",
+            quote! {
+                value.split_once('/').is_some_and(|(address, length)| {
+                    address.parse::<::std::net::Ipv4Addr>().is_ok()
+                        && !length.starts_with('+')
+                        && length.parse::<u8>().is_ok_and(|length| length <= 32)
+                })
+            },
+        ),
+        "cidrv6" => (
+            "be an IPv6 network in CIDR notation (address/n)",
+            quote! {
+                value.split_once('/').is_some_and(|(address, length)| {
+                    address.parse::<::std::net::Ipv6Addr>().is_ok()
+                        && !length.starts_with('+')
+                        && length.parse::<u8>().is_ok_and(|length| length <= 128)
+                })
+            },
+        ),
+        _ => return None,
+    })
+}
+
+/// The shared function that checks `format`: `is_uri`, `is_date_time`, ...
+pub fn format_fn_name(format: &str) -> syn::Ident {
+    quote::format_ident!("is_{}", format.replace('-', "_"))
+}
+
 /// A `oneOf` that `normalize` made of an `anyOf`: typify's first-fit enum keeps its meaning.
 pub(crate) fn stands_for_any_of(object: &serde_json::Map<String, Value>) -> bool {
     object.get(crate::normalize::ANY_OF) == Some(&Value::Bool(true))
@@ -263,6 +510,62 @@ mod tests {
         );
         let described: Vec<String> = three_one.iter().map(Rule::describe).collect();
         assert_eq!(described, ["an integer", "or null", "> 0", "<= 9"]);
+    }
+
+    #[test]
+    fn says_how_each_rule_is_enforced() {
+        let checked = |rule: Rule| match rule.enforcement() {
+            Ok(Enforcement::Check(check)) => (
+                check.subject,
+                check.broken.to_string(),
+                check.must,
+                check.format,
+            ),
+            other => panic!("{rule:?}: {other:?}"),
+        };
+        assert_eq!(
+            checked(Rule::MaxLength(3)),
+            (
+                Subject::Text,
+                "value . chars () . count () > 3usize".to_owned(),
+                "be at most 3 characters".to_owned(),
+                None
+            )
+        );
+        assert_eq!(
+            checked(Rule::Format("uri".into())),
+            (
+                Subject::Text,
+                "! is_uri (value)".to_owned(),
+                "be an absolute URI (RFC 3986)".to_owned(),
+                Some("uri".to_owned())
+            )
+        );
+        assert_eq!(
+            checked(Rule::Minimum {
+                bound: 0.5,
+                exclusive: true
+            }),
+            (
+                Subject::Number,
+                "value <= 0.5f64".to_owned(),
+                "be above 0.5".to_owned(),
+                None
+            )
+        );
+        assert_eq!(checked(Rule::MinItems(1)).2, "have at least 1 item");
+        assert!(matches!(
+            Rule::Tuple(2).enforcement(),
+            Ok(Enforcement::Shape)
+        ));
+        assert!(matches!(
+            Rule::Format("hostname".into()).enforcement(),
+            Ok(Enforcement::Unchecked(reason)) if reason == "`format: hostname` is not supported"
+        ));
+        assert_eq!(
+            Rule::Pattern("(".into()).enforcement().unwrap_err(),
+            "`pattern` \"(\" is not an ECMA-262 regular expression"
+        );
     }
 
     #[test]

@@ -9396,7 +9396,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
                 return Err(
                     ValidationError::new(
                         ::std::format!(
-                            "must have at most {} items; got {}", 1000usize, items.len()
+                            "must have at most 1000 items; got {}", items.len()
                         ),
                     ),
                 );
@@ -9500,9 +9500,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
             if items.len() > 20usize {
                 return Err(
                     ValidationError::new(
-                        ::std::format!(
-                            "must have at most {} items; got {}", 20usize, items.len()
-                        ),
+                        ::std::format!("must have at most 20 items; got {}", items.len()),
                     ),
                 );
             }
@@ -9637,9 +9635,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
             if items.len() > 20usize {
                 return Err(
                     ValidationError::new(
-                        ::std::format!(
-                            "must have at most {} items; got {}", 20usize, items.len()
-                        ),
+                        ::std::format!("must have at most 20 items; got {}", items.len()),
                     ),
                 );
             }

@@ -2,6 +2,11 @@
 //! differently, emitted as newtypes that check every rule both when decoding JSON and when
 //! built in Rust (`new`, `TryFrom`), so there is no public way to hold an invalid value.
 //!
+//! The check of each rule (string lengths, pattern, format; number bounds; item counts) is
+//! [`Rule::enforcement`]'s: this module arranges the checks into types. Integer bounds are the
+//! exception: they become the range of a `bounded_integer!`, read exactly (a 64-bit bound does
+//! not survive the `f64` of [`Rule::Minimum`]).
+//!
 //! Messages have one shape: `must <rule>; got <value>`. For secrets the value is never shown,
 //! only its length.
 
@@ -11,6 +16,7 @@ use serde_json::Value;
 
 use super::{Applied, Shared, Target, rust_type_of};
 use crate::Error;
+use crate::rules::{Check, Enforcement, Rule, Subject, format_check, format_fn_name};
 use progenitor::TypeImpl;
 use std::collections::BTreeSet;
 
@@ -271,46 +277,34 @@ pub(super) fn bounded_number(target: &Target<'_>, applied: &mut Applied) -> Resu
         target,
         &["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"],
     )?;
-    let bound = |keyword: &str| -> Result<Option<f64>, Error> {
-        target
+    for keyword in ["minimum", "maximum"] {
+        if target
             .schema
             .get(keyword)
-            .map(|value| {
-                value
-                    .as_f64()
-                    .ok_or_else(|| target.error(format!("`{keyword}` must be a number")))
-            })
-            .transpose()
-    };
+            .is_some_and(|bound| !bound.is_number())
+        {
+            return Err(target.error(format!("`{keyword}` must be a number")));
+        }
+    }
     let mut words = Vec::new();
     let mut checks = Vec::new();
-    if let Some(minimum) = bound("minimum")? {
-        let (rule, refused) = if flag(target, "exclusiveMinimum") {
-            (format!("above {minimum}"), quote! { value <= #minimum })
-        } else {
-            (format!("at least {minimum}"), quote! { value < #minimum })
+    for rule in Rule::from_schema(target.schema) {
+        let Enforcement::Check(Check {
+            subject: Subject::Number,
+            broken,
+            must,
+            ..
+        }) = rule.enforcement().map_err(|reason| target.error(reason))?
+        else {
+            continue;
         };
-        let message = format!("must be {rule}; got {{}}");
+        let message = format!("must {must}; got {{}}");
         checks.push(quote! {
-            if #refused {
+            if #broken {
                 return Err(ValidationError::new(::std::format!(#message, value)));
             }
         });
-        words.push(rule);
-    }
-    if let Some(maximum) = bound("maximum")? {
-        let (rule, refused) = if flag(target, "exclusiveMaximum") {
-            (format!("below {maximum}"), quote! { value >= #maximum })
-        } else {
-            (format!("at most {maximum}"), quote! { value > #maximum })
-        };
-        let message = format!("must be {rule}; got {{}}");
-        checks.push(quote! {
-            if #refused {
-                return Err(ValidationError::new(::std::format!(#message, value)));
-            }
-        });
-        words.push(rule);
+        words.push(must.trim_start_matches("be ").to_owned());
     }
     if target.schema.get("default").is_some() {
         return Err(target.error("a bounded number with a `default` is not supported"));
@@ -418,26 +412,32 @@ pub(super) fn bounded_array(target: &Target<'_>, applied: &mut Applied) -> Resul
     let min = number(target, "minItems")?.unwrap_or(0);
     let max = number(target, "maxItems")?;
     let min = usize::try_from(min).map_err(|_| target.error("`minItems` out of range"))?;
-    let max_check = match max {
-        Some(max) => {
-            let max = usize::try_from(max).map_err(|_| target.error("`maxItems` out of range"))?;
-            quote! {
-                if items.len() > #max {
-                    return Err(ValidationError::new(::std::format!("must have at most {} items; got {}", #max, items.len())));
-                }
-            }
+    let max = max
+        .map(usize::try_from)
+        .transpose()
+        .map_err(|_| target.error("`maxItems` out of range"))?;
+    let mut checks = Vec::new();
+    for rule in Rule::from_schema(target.schema) {
+        let Enforcement::Check(Check {
+            subject: Subject::Items,
+            broken,
+            must,
+            ..
+        }) = rule.enforcement().map_err(|reason| target.error(reason))?
+        else {
+            continue;
+        };
+        // Every array has at least no items.
+        if rule == Rule::MinItems(0) {
+            continue;
         }
-        None => TokenStream::new(),
-    };
-    let min_check = (min > 0).then(|| {
-        let noun = if min == 1 { "item" } else { "items" };
-        let message = format!("must have at least {min} {noun}; got {{}}");
-        quote! {
-            if items.len() < #min {
+        let message = format!("must {must}; got {{}}");
+        checks.push(quote! {
+            if #broken {
                 return Err(ValidationError::new(::std::format!(#message, items.len())));
             }
-        }
-    });
+        });
+    }
     let ident = &target.ident;
     let rules = match max {
         Some(max) if min > 0 => format!("{min} to {max} items"),
@@ -461,8 +461,7 @@ pub(super) fn bounded_array(target: &Target<'_>, applied: &mut Applied) -> Resul
         impl #ident {
             /// Checks the number of items.
             pub fn new(items: ::std::vec::Vec<#item_type>) -> ::std::result::Result<Self, ValidationError> {
-                #min_check
-                #max_check
+                #(#checks)*
                 Ok(Self(items))
             }
             /// The items.
@@ -521,90 +520,6 @@ pub(super) fn checks_format(format: &str) -> bool {
     format_check(format).is_some()
 }
 
-/// The rule a `format` states, in words after "must", and an expression over `value: &str`
-/// that is `true` when the value meets it; `None` for a format without a check. A new format
-/// is one arm here: inference, coverage and the API surface follow.
-fn format_check(format: &str) -> Option<(&'static str, TokenStream)> {
-    Some(match format {
-        "date-time" => (
-            "be an RFC 3339 date-time",
-            quote! { ::chrono::DateTime::parse_from_rfc3339(value).is_ok() },
-        ),
-        "date" => (
-            "be an RFC 3339 full-date (YYYY-MM-DD)",
-            quote! {
-                value.len() == 10 && ::chrono::NaiveDate::parse_from_str(value, "%Y-%m-%d").is_ok()
-            },
-        ),
-        // RFC 3986: a scheme, then only URI characters, with `%` starting an escape.
-        "uri" => (
-            "be an absolute URI (RFC 3986)",
-            quote! {
-                match value.split_once(':') {
-                    Some((scheme, rest)) => {
-                        scheme.starts_with(|c: char| c.is_ascii_alphabetic())
-                            && scheme.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
-                            && rest.bytes().enumerate().all(|(index, byte)| match byte {
-                                b'%' => rest.as_bytes().get(index + 1..index + 3).is_some_and(|hex| hex.iter().all(u8::is_ascii_hexdigit)),
-                                _ => byte.is_ascii_alphanumeric() || b"-._~:/?#[]@!$&'()*+,;=".contains(&byte),
-                            })
-                    }
-                    None => false,
-                }
-            },
-        ),
-        // RFC 5321's shape: a local part of printable characters without `@`, then a domain of
-        // dot-separated labels of letters, digits and inner hyphens.
-        "email" => (
-            "be an email address (local@domain)",
-            quote! {
-                match value.rsplit_once('@') {
-                    Some((local, domain)) => {
-                        !local.is_empty()
-                            && local.len() <= 64
-                            && local.chars().all(|c| c.is_ascii_graphic() && c != '@')
-                            && domain.len() <= 255
-                            && domain.split('.').all(|label| {
-                                !label.is_empty()
-                                    && !label.starts_with('-')
-                                    && !label.ends_with('-')
-                                    && label.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
-                            })
-                    }
-                    None => false,
-                }
-            },
-        ),
-        // An address and a prefix length no longer than the address (`10.0.0.0/8`).
-        "cidrv4" => (
-            "be an IPv4 network in CIDR notation (a.b.c.d/n)",
-            quote! {
-                value.split_once('/').is_some_and(|(address, length)| {
-                    address.parse::<::std::net::Ipv4Addr>().is_ok()
-                        && !length.starts_with('+')
-                        && length.parse::<u8>().is_ok_and(|length| length <= 32)
-                })
-            },
-        ),
-        "cidrv6" => (
-            "be an IPv6 network in CIDR notation (address/n)",
-            quote! {
-                value.split_once('/').is_some_and(|(address, length)| {
-                    address.parse::<::std::net::Ipv6Addr>().is_ok()
-                        && !length.starts_with('+')
-                        && length.parse::<u8>().is_ok_and(|length| length <= 128)
-                })
-            },
-        ),
-        _ => return None,
-    })
-}
-
-/// The shared function that checks `format`: `is_uri`, `is_date_time`, ...
-fn format_fn_name(format: &str) -> syn::Ident {
-    quote::format_ident!("is_{}", format.replace('-', "_"))
-}
-
 /// `fn is_<format>(value: &str) -> bool`, emitted once for every validated type that checks
 /// `format` ([`Shared::Format`]).
 pub(super) fn format_fn(format: &str) -> TokenStream {
@@ -636,79 +551,51 @@ fn string_checks(
     got: Option<&Got>,
     shared: &mut BTreeSet<Shared>,
 ) -> Result<TokenStream, Error> {
+    let read = Rule::from_schema(rules);
+    if let Some(key) = ["minLength", "maxLength", "pattern", "format"]
+        .into_iter()
+        .find(|key| rules.get(key).is_some() && !read.iter().any(|rule| rule.keyword() == *key))
+    {
+        return Err(target.error(format!(
+            "`{key}` must be a whole number (lengths) or a string"
+        )));
+    }
     let mut checks = Vec::new();
-    let fail = |rule: String| -> TokenStream {
-        match got {
+    for rule in read {
+        let check = match rule.enforcement().map_err(|reason| target.error(reason))? {
+            Enforcement::Check(check) if check.subject == Subject::Text => check,
+            Enforcement::Unchecked(reason) => return Err(target.error(reason)),
+            _ => {
+                return Err(target.error(format!(
+                    "a string cannot be checked for {}",
+                    rule.describe()
+                )));
+            }
+        };
+        let must = check.must.replace('{', "{{").replace('}', "}}");
+        let fail = match got {
             Some(Got::Value) => {
-                let message = format!("{subject}must {rule}; got {{value:?}}");
+                let message = format!("{subject}must {must}; got {{value:?}}");
                 quote! { return Err(ValidationError::new(::std::format!(#message))); }
             }
             Some(Got::Length) => {
-                let message = format!("{subject}must {rule}; got {{}} characters");
+                let message = format!("{subject}must {must}; got {{}} characters");
                 quote! { return Err(ValidationError::new(::std::format!(#message, value.chars().count()))); }
             }
             None => {
-                let message = format!("{subject}must {rule}");
+                let message = format!("{subject}must {must}");
                 quote! { return Err(ValidationError::new(::std::format!(#message))); }
             }
+        };
+        if let Some(format) = check.format {
+            shared.insert(Shared::Format(format));
         }
-    };
-    if let Some(min) = rules.get("minLength") {
-        let min = min
-            .as_u64()
-            .ok_or_else(|| target.error("`minLength` must be a whole number"))?
-            as usize;
-        let fail = fail(format!("be at least {min} characters"));
+        let Check {
+            prelude, broken, ..
+        } = check;
         checks.push(quote! {
-            if value.chars().count() < #min {
-                #fail
-            }
-        });
-    }
-    if let Some(max) = rules.get("maxLength") {
-        let max = max
-            .as_u64()
-            .ok_or_else(|| target.error("`maxLength` must be a whole number"))?
-            as usize;
-        let fail = fail(format!("be at most {max} characters"));
-        checks.push(quote! {
-            if value.chars().count() > #max {
-                #fail
-            }
-        });
-    }
-    if let Some(pattern) = rules.get("pattern") {
-        let pattern = pattern
-            .as_str()
-            .ok_or_else(|| target.error("`pattern` must be a string"))?;
-        if regress::Regex::new(pattern).is_err() {
-            return Err(target.error(format!(
-                "`pattern` {pattern:?} is not an ECMA-262 regular expression"
-            )));
-        }
-        let fail = fail(format!(
-            "match {}",
-            pattern.replace('{', "{{").replace('}', "}}")
-        ));
-        checks.push(quote! {
-            static PATTERN: ::std::sync::LazyLock<::regress::Regex> =
-                ::std::sync::LazyLock::new(|| ::regress::Regex::new(#pattern).expect("checked by codegen"));
-            if PATTERN.find(value).is_none() {
-                #fail
-            }
-        });
-    }
-    if let Some(format) = rules.get("format") {
-        let format = format
-            .as_str()
-            .filter(|format| checks_format(format))
-            .ok_or_else(|| target.error(format!("`format: {format}` is not supported")))?;
-        let (rule, _) = format_check(format).expect("checked above");
-        let check = format_fn_name(format);
-        shared.insert(Shared::Format(format.to_owned()));
-        let fail = fail(rule.to_owned());
-        checks.push(quote! {
-            if !#check(value) {
+            #prelude
+            if #broken {
                 #fail
             }
         });
