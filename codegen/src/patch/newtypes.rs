@@ -271,6 +271,41 @@ pub(super) fn bounded_integer_macro() -> TokenStream {
 
 /// A `type: number` with `minimum`/`maximum` (inclusive or exclusive): a newtype over a finite
 /// `f64` that refuses values outside the bounds.
+/// The checks of the target's rules on `subject` (numbers or item lists), each returning
+/// `Err(ValidationError)` with `must <rule>; got <got>`, and each rule's words after "must".
+fn value_checks(
+    target: &Target<'_>,
+    subject: Subject,
+    got: TokenStream,
+) -> Result<(Vec<TokenStream>, Vec<String>), Error> {
+    let mut checks = Vec::new();
+    let mut musts = Vec::new();
+    for rule in Rule::from_schema(target.schema) {
+        // Every array has at least no items.
+        if rule == Rule::MinItems(0) {
+            continue;
+        }
+        match rule.enforcement().map_err(|reason| target.error(reason))? {
+            Enforcement::Check(Check {
+                subject: checked,
+                broken,
+                must,
+                ..
+            }) if checked == subject => {
+                let message = format!("must {must}; got {{}}");
+                checks.push(quote! {
+                    if #broken {
+                        return Err(ValidationError::new(::std::format!(#message, #got)));
+                    }
+                });
+                musts.push(must);
+            }
+            _ => {}
+        }
+    }
+    Ok((checks, musts))
+}
+
 pub(super) fn bounded_number(target: &Target<'_>, applied: &mut Applied) -> Result<(), Error> {
     expect_type(target, "number")?;
     only_keywords(
@@ -286,26 +321,11 @@ pub(super) fn bounded_number(target: &Target<'_>, applied: &mut Applied) -> Resu
             return Err(target.error(format!("`{keyword}` must be a number")));
         }
     }
-    let mut words = Vec::new();
-    let mut checks = Vec::new();
-    for rule in Rule::from_schema(target.schema) {
-        let Enforcement::Check(Check {
-            subject: Subject::Number,
-            broken,
-            must,
-            ..
-        }) = rule.enforcement().map_err(|reason| target.error(reason))?
-        else {
-            continue;
-        };
-        let message = format!("must {must}; got {{}}");
-        checks.push(quote! {
-            if #broken {
-                return Err(ValidationError::new(::std::format!(#message, value)));
-            }
-        });
-        words.push(must.trim_start_matches("be ").to_owned());
-    }
+    let (checks, musts) = value_checks(target, Subject::Number, quote! { value })?;
+    let words: Vec<&str> = musts
+        .iter()
+        .map(|must| must.trim_start_matches("be "))
+        .collect();
     if target.schema.get("default").is_some() {
         return Err(target.error("a bounded number with a `default` is not supported"));
     }
@@ -416,28 +436,7 @@ pub(super) fn bounded_array(target: &Target<'_>, applied: &mut Applied) -> Resul
         .map(usize::try_from)
         .transpose()
         .map_err(|_| target.error("`maxItems` out of range"))?;
-    let mut checks = Vec::new();
-    for rule in Rule::from_schema(target.schema) {
-        let Enforcement::Check(Check {
-            subject: Subject::Items,
-            broken,
-            must,
-            ..
-        }) = rule.enforcement().map_err(|reason| target.error(reason))?
-        else {
-            continue;
-        };
-        // Every array has at least no items.
-        if rule == Rule::MinItems(0) {
-            continue;
-        }
-        let message = format!("must {must}; got {{}}");
-        checks.push(quote! {
-            if #broken {
-                return Err(ValidationError::new(::std::format!(#message, items.len())));
-            }
-        });
-    }
+    let (checks, _) = value_checks(target, Subject::Items, quote! { items.len() })?;
     let ident = &target.ident;
     let rules = match max {
         Some(max) if min > 0 => format!("{min} to {max} items"),
