@@ -92,85 +92,100 @@ fn has_extra(structure: &syn::ItemStruct) -> bool {
 }
 
 /// typify's builder of an open object mirrors its `extra` map in a field and a setter; both
-/// follow the struct to `UnknownFields`, or the builder would not convert into it.
+/// follow the struct to `UnknownFields`, or the builder would not convert into it. Every
+/// builder that is not typify's shape is reported together.
 fn retype_builders<'a>(
     items: impl Iterator<Item = &'a mut syn::Item>,
     open: &BTreeSet<String>,
 ) -> Result<(), Error> {
-    let unknown_fields: syn::Type = syn::parse_quote!(super::UnknownFields);
-    let refuse = |name: &syn::Ident, what: &str| {
-        Error::Mismatch(format!(
-            "builder of open object `{name}`: {what} is not typify's shape"
-        ))
-    };
+    let mut problems = Vec::new();
     for item in items {
-        match item {
+        let retyped = match item {
             syn::Item::Struct(builder) if open.contains(&builder.ident.to_string()) => {
-                let name = builder.ident.clone();
-                let field = builder
-                    .fields
-                    .iter_mut()
-                    .find(|field| field.ident.as_ref().is_some_and(|ident| ident == "extra"))
-                    .ok_or_else(|| refuse(&name, "a missing `extra` field"))?;
-                let expected = format!(
-                    ":: std :: result :: Result < {EXTRA_MAP} , :: std :: string :: String >"
-                );
-                if tokens(&field.ty) != expected {
-                    return Err(refuse(&name, "the `extra` field"));
-                }
-                field.ty = syn::parse_quote!(
-                    ::std::result::Result<#unknown_fields, ::std::string::String>
-                );
+                retype_extra_field(builder)
             }
             syn::Item::Impl(implementation) if implementation.trait_.is_none() => {
-                let syn::Type::Path(self_type) = &*implementation.self_ty else {
-                    continue;
-                };
-                let Some(name) = self_type.path.get_ident().cloned() else {
-                    continue;
-                };
-                if !open.contains(&name.to_string()) {
-                    continue;
-                }
-                let setter = implementation
-                    .items
-                    .iter_mut()
-                    .find_map(|item| match item {
-                        syn::ImplItem::Fn(method) if method.sig.ident == "extra" => Some(method),
-                        _ => None,
-                    })
-                    .ok_or_else(|| refuse(&name, "a missing `extra` setter"))?;
-                let target = setter
-                    .sig
-                    .generics
-                    .where_clause
-                    .iter_mut()
-                    .flat_map(|clause| clause.predicates.iter_mut())
-                    .flat_map(|predicate| match predicate {
-                        syn::WherePredicate::Type(bound) => bound.bounds.iter_mut().collect(),
-                        _ => Vec::new(),
-                    })
-                    .filter_map(|bound| match bound {
-                        syn::TypeParamBound::Trait(bound) => bound.path.segments.last_mut(),
-                        _ => None,
-                    })
-                    .filter(|segment| segment.ident == "TryInto")
-                    .find_map(|segment| match &mut segment.arguments {
-                        syn::PathArguments::AngleBracketed(arguments) => arguments.args.first_mut(),
-                        _ => None,
-                    })
-                    .ok_or_else(|| refuse(&name, "the `extra` setter's bound"))?;
-                match target {
-                    syn::GenericArgument::Type(ty) if tokens(ty) == EXTRA_MAP => {
-                        *ty = unknown_fields.clone();
+                match &*implementation.self_ty {
+                    syn::Type::Path(self_type)
+                        if self_type
+                            .path
+                            .get_ident()
+                            .is_some_and(|name| open.contains(&name.to_string())) =>
+                    {
+                        retype_extra_setter(implementation)
                     }
-                    _ => return Err(refuse(&name, "the `extra` setter's bound")),
+                    _ => Ok(()),
                 }
             }
-            _ => {}
-        }
+            _ => Ok(()),
+        };
+        problems.extend(retyped.err());
     }
+    Error::from_problems(problems)
+}
+
+fn builder_mismatch(name: &impl std::fmt::Display, what: &str) -> Error {
+    Error::Mismatch(format!(
+        "builder of open object `{name}`: {what} is not typify's shape"
+    ))
+}
+
+/// The builder's `extra` field: typify's map becomes `UnknownFields`.
+fn retype_extra_field(builder: &mut syn::ItemStruct) -> Result<(), Error> {
+    let name = builder.ident.clone();
+    let field = builder
+        .fields
+        .iter_mut()
+        .find(|field| field.ident.as_ref().is_some_and(|ident| ident == "extra"))
+        .ok_or_else(|| builder_mismatch(&name, "a missing `extra` field"))?;
+    let expected =
+        format!(":: std :: result :: Result < {EXTRA_MAP} , :: std :: string :: String >");
+    if tokens(&field.ty) != expected {
+        return Err(builder_mismatch(&name, "the `extra` field"));
+    }
+    field.ty =
+        syn::parse_quote!(::std::result::Result<super::UnknownFields, ::std::string::String>);
     Ok(())
+}
+
+/// The builder's `extra` setter: its `TryInto<map>` bound becomes `TryInto<UnknownFields>`.
+fn retype_extra_setter(implementation: &mut syn::ItemImpl) -> Result<(), Error> {
+    let name = tokens(&implementation.self_ty);
+    let setter = implementation
+        .items
+        .iter_mut()
+        .find_map(|item| match item {
+            syn::ImplItem::Fn(method) if method.sig.ident == "extra" => Some(method),
+            _ => None,
+        })
+        .ok_or_else(|| builder_mismatch(&name, "a missing `extra` setter"))?;
+    let target = setter
+        .sig
+        .generics
+        .where_clause
+        .iter_mut()
+        .flat_map(|clause| clause.predicates.iter_mut())
+        .flat_map(|predicate| match predicate {
+            syn::WherePredicate::Type(bound) => bound.bounds.iter_mut().collect(),
+            _ => Vec::new(),
+        })
+        .filter_map(|bound| match bound {
+            syn::TypeParamBound::Trait(bound) => bound.path.segments.last_mut(),
+            _ => None,
+        })
+        .filter(|segment| segment.ident == "TryInto")
+        .find_map(|segment| match &mut segment.arguments {
+            syn::PathArguments::AngleBracketed(arguments) => arguments.args.first_mut(),
+            _ => None,
+        })
+        .ok_or_else(|| builder_mismatch(&name, "the `extra` setter's bound"))?;
+    match target {
+        syn::GenericArgument::Type(ty) if tokens(ty) == EXTRA_MAP => {
+            *ty = syn::parse_quote!(super::UnknownFields);
+            Ok(())
+        }
+        _ => Err(builder_mismatch(&name, "the `extra` setter's bound")),
+    }
 }
 
 fn parse_items(tokens: TokenStream) -> Result<Vec<syn::Item>, Error> {
@@ -664,6 +679,27 @@ mod tests {
             panic!("not a struct");
         };
         tokens(&structure.attrs[0])
+    }
+
+    #[test]
+    fn reports_every_builder_that_is_not_typifys_shape() {
+        let mut items: Vec<syn::Item> = vec![
+            syn::parse_quote! { pub struct Open { pub name: ::std::string::String } },
+            syn::parse_quote! { impl Open { pub fn name(self) -> Self { self } } },
+            syn::parse_quote! { impl Closed { pub fn name(self) -> Self { self } } },
+        ];
+        let open = BTreeSet::from(["Open".to_owned()]);
+        let error = retype_builders(items.iter_mut(), &open).unwrap_err();
+        let problems: Vec<String> = error.problems().iter().map(ToString::to_string).collect();
+        assert_eq!(problems.len(), 2, "{problems:?}");
+        assert!(
+            problems[0].contains("`Open`: a missing `extra` field"),
+            "{problems:?}"
+        );
+        assert!(
+            problems[1].contains("`Open`: a missing `extra` setter"),
+            "{problems:?}"
+        );
     }
 
     #[test]
