@@ -89,8 +89,10 @@ pub const SUBSCHEMA_KEYWORDS: &[(&str, Nesting)] = &[
 pub struct Child<'a> {
     /// The keyword of the parent it sits under (`properties`, `items`, ...).
     pub keyword: &'static str,
-    /// The name or index under a map or list keyword (`None` for a single subschema).
+    /// The name under a map keyword (`None` for a single subschema or a list member).
     pub key: Option<&'a str>,
+    /// The position under a list keyword (`None` for a single subschema or a map entry).
+    pub index: Option<usize>,
     /// The subschema (a boolean schema such as `additionalProperties: false` included).
     pub schema: &'a Value,
 }
@@ -113,6 +115,7 @@ pub fn subschemas(schema: &Value) -> Vec<(String, Child<'_>)> {
                 Child {
                     keyword,
                     key: None,
+                    index: None,
                     schema: value,
                 },
             )),
@@ -123,6 +126,7 @@ pub fn subschemas(schema: &Value) -> Vec<(String, Child<'_>)> {
                         Child {
                             keyword,
                             key: None,
+                            index: Some(index),
                             schema: member,
                         },
                     ));
@@ -135,6 +139,7 @@ pub fn subschemas(schema: &Value) -> Vec<(String, Child<'_>)> {
                         Child {
                             keyword,
                             key: Some(name),
+                            index: None,
                             schema: member,
                         },
                     ));

@@ -29,7 +29,7 @@ use quote::{format_ident, quote};
 use serde_json::Value;
 
 use crate::Error;
-use crate::model::{Document, Owner, SchemaAt, Visit};
+use crate::model::{Document, Owner, SchemaAt};
 use crate::rules::Rule;
 
 /// Whether typify 0.8 enforces `rule` in the type it generates for a schema stating `all`
@@ -176,19 +176,34 @@ pub fn type_name_at(
     };
     let rest = pointer.strip_prefix(root).unwrap_or_default();
     let mut tokens = rest.split('/').skip(1).map(crate::model::unescape);
-    while let Some(token) = tokens.next() {
-        let word = match token.as_str() {
-            "properties" => rust_ident(&tokens.next().unwrap_or_default(), pointer)?.to_string(),
-            "items" => "Item".to_owned(),
-            "additionalProperties" => "Value".to_owned(),
-            "x-propertyNames" => "Key".to_owned(),
-            "prefixItems" | "x-prefixItems" => format!("Item{}", tokens.next().unwrap_or_default()),
-            "allOf" | "anyOf" | "oneOf" => format!("Variant{}", tokens.next().unwrap_or_default()),
-            other => rust_ident(other, pointer)?.to_string(),
-        };
-        name.push_str(&word);
+    while let Some(keyword) = tokens.next() {
+        let takes_key = crate::model::SUBSCHEMA_KEYWORDS
+            .iter()
+            .any(|(known, nesting)| *known == keyword && *nesting != crate::model::Nesting::One);
+        let key = if takes_key { tokens.next() } else { None };
+        name.push_str(&step_word(&keyword, key.as_deref(), pointer)?);
     }
     Ok(name)
+}
+
+/// The word one step down adds to a type name: `<Property>` for `properties/<name>`, `Item`,
+/// `Item<i>` for a tuple's position, `Value`, `Key`, `Variant<i>`; any other keyword (and its
+/// key) spelled as an identifier.
+fn step_word(keyword: &str, key: Option<&str>, pointer: &str) -> Result<String, Error> {
+    Ok(match (keyword, key) {
+        ("properties", Some(name)) => rust_ident(name, pointer)?.to_string(),
+        ("items", _) => "Item".to_owned(),
+        ("additionalProperties", _) => "Value".to_owned(),
+        ("x-propertyNames", _) => "Key".to_owned(),
+        ("prefixItems" | "x-prefixItems", index) => format!("Item{}", index.unwrap_or_default()),
+        ("allOf" | "anyOf" | "oneOf", index) => format!("Variant{}", index.unwrap_or_default()),
+        (other, None) => rust_ident(other, pointer)?.to_string(),
+        (other, Some(key)) => format!(
+            "{}{}",
+            rust_ident(other, pointer)?,
+            rust_ident(key, pointer)?
+        ),
+    })
 }
 
 /// Every schema of the document (roots first, then depth first) with the name typify gives the
@@ -197,21 +212,41 @@ pub fn type_name_at(
 pub fn type_names(document: &Value) -> Vec<(String, SchemaAt<'_>)> {
     let mut named = Vec::new();
     for root in Document::new(document).schema_roots() {
-        let root_pointer = root.pointer.clone();
-        crate::model::walk(root, &mut |at: &SchemaAt<'_>| {
-            let name = match &at.owner {
-                Owner::Schema(component) if at.pointer == root_pointer => {
-                    rust_ident(component, &at.pointer).map(|ident| ident.to_string())
-                }
-                owner => type_name_at(document, &root_pointer, owner, &at.pointer),
-            };
-            if let Ok(name) = name {
-                named.push((name, at.clone()));
+        let name = match &root.owner {
+            Owner::Schema(component) => {
+                rust_ident(component, &root.pointer).map(|ident| ident.to_string())
             }
-            Visit::Descend
-        });
+            owner => type_name_at(document, &root.pointer, owner, &root.pointer),
+        };
+        // A schema that cannot be named leaves its subschemas unnamed too: their names
+        // extend it.
+        if let Ok(name) = name {
+            name_below(root, name, &mut named);
+        }
     }
     named
+}
+
+/// Names `at` and, depth first, everything below it, each name extending its parent's by one
+/// [`step_word`] (what [`type_name_at`] reads off the pointer).
+fn name_below<'a>(at: SchemaAt<'a>, name: String, named: &mut Vec<(String, SchemaAt<'a>)>) {
+    let children = crate::model::subschemas(at.schema);
+    let (pointer, owner, depth) = (at.pointer.clone(), at.owner.clone(), at.depth);
+    named.push((name.clone(), at));
+    for (suffix, child) in children {
+        let child_pointer = format!("{pointer}{suffix}");
+        let index = child.index.map(|index| index.to_string());
+        let key = child.key.or(index.as_deref());
+        if let Ok(word) = step_word(child.keyword, key, &child_pointer) {
+            let child_at = SchemaAt {
+                pointer: child_pointer,
+                owner: owner.clone(),
+                schema: child.schema,
+                depth: depth + 1,
+            };
+            name_below(child_at, format!("{name}{word}"), named);
+        }
+    }
 }
 
 /// A check typify 0.8 writes in a string newtype's `from_str`, in its order of appearance.

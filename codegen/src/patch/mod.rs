@@ -159,7 +159,6 @@ pub(crate) struct Checkpoint {
     replacements: usize,
     tagged_variants: usize,
     shared: BTreeSet<Shared>,
-    rules: BTreeSet<String>,
 }
 
 impl Applied {
@@ -169,16 +168,17 @@ impl Applied {
             replacements: self.replacements.len(),
             tagged_variants: self.tagged_variants.len(),
             shared: self.shared.clone(),
-            rules: self.rules.keys().cloned().collect(),
         }
     }
 
     fn rollback(&mut self, checkpoint: Checkpoint) {
         self.items.truncate(checkpoint.items);
-        self.replacements.truncate(checkpoint.replacements);
+        // A type's rules are recorded with its replacement (`Target::replace`).
+        for undone in self.replacements.drain(checkpoint.replacements..) {
+            self.rules.remove(&undone.type_name);
+        }
         self.tagged_variants.truncate(checkpoint.tagged_variants);
         self.shared = checkpoint.shared;
-        self.rules.retain(|name, _| checkpoint.rules.contains(name));
     }
 }
 
