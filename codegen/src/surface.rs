@@ -199,6 +199,18 @@ fn describe_struct(structure: &syn::ItemStruct, rules: &Rules<'_>) -> String {
                 None => format!("newtype {name}({inner})"),
             }
         }
+        syn::Fields::Unnamed(fields) => {
+            let positions: Vec<String> = fields
+                .unnamed
+                .iter()
+                .map(|field| tokens(&field.ty))
+                .collect();
+            let positions = positions.join(", ");
+            match rules.of(&name.to_string()) {
+                Some(rule) => format!("tuple {name}({positions}) where {rule}"),
+                None => format!("tuple {name}({positions})"),
+            }
+        }
         syn::Fields::Named(fields) => {
             let deny = serde_args(&structure.attrs)
                 .iter()
