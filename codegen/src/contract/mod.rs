@@ -425,6 +425,37 @@ mod tests {
     }
 
     #[test]
+    fn names_built_down_the_tree_are_the_names_read_off_pointers() {
+        let document = serde_json::json!({
+            "paths": {"/a": {"post": {"operationId": "make",
+                "parameters": [{"name": "page_size", "in": "query", "schema": {"anyOf": [{"type": "integer"}]}}],
+                "requestBody": {"content": {"application/json": {"schema": {"properties": {
+                    "pair": {"x-prefixItems": [{"type": "string"}, {"items": {"type": "integer"}}]},
+                    "env": {"x-propertyNames": {"pattern": "^a"}, "additionalProperties": {"not": {}}}}}}}},
+                "responses": {"200": {"description": "d"}}}}},
+            "components": {"schemas": {"S": {"oneOf": [{"properties": {"a-b": {}}}]}}}});
+        let named = type_names(&document);
+        assert_eq!(named.len(), 14);
+        let roots: Vec<SchemaAt<'_>> = Document::new(&document).schema_roots();
+        for (name, at) in &named {
+            let root = roots
+                .iter()
+                .filter(|root| at.pointer.starts_with(&root.pointer))
+                .max_by_key(|root| root.pointer.len())
+                .unwrap();
+            if at.pointer == root.pointer && matches!(at.owner, Owner::Schema(_)) {
+                continue;
+            }
+            let read = type_name_at(&document, &root.pointer, &at.owner, &at.pointer).unwrap();
+            assert_eq!(*name, read, "{}", at.pointer);
+        }
+        let names: Vec<&str> = named.iter().map(|(name, _)| name.as_str()).collect();
+        assert!(names.contains(&"MakeBodyPairItem1Item"), "{names:?}");
+        assert!(names.contains(&"MakeBodyEnvValueNot"), "{names:?}");
+        assert!(names.contains(&"SVariant0AB"), "{names:?}");
+    }
+
+    #[test]
     fn case_conversions_match_progenitor() {
         assert_eq!(method_name("listNotifications"), "list_notifications");
         assert_eq!(builder_name("getMcpSettings"), "GetMcpSettings");

@@ -41,6 +41,12 @@ pub(super) fn fold_checked_strings(types: &mut Vec<syn::Item>) -> Result<(), Err
             impls.entry(name).or_default().push(index);
         }
     }
+    // typify's impls for a placeholder name, as text: each candidate's are these with its name.
+    let placeholder = syn::Ident::new(PLACEHOLDER, proc_macro2::Span::call_site());
+    let templates: Vec<String> = contract::typify_string_newtype_impls(&quote!(#placeholder))
+        .iter()
+        .map(ToString::to_string)
+        .collect();
     let mut removed = BTreeSet::new();
     let mut invocations = BTreeMap::new();
     for (name, indices) in &impls {
@@ -51,7 +57,7 @@ pub(super) fn fold_checked_strings(types: &mut Vec<syn::Item>) -> Result<(), Err
                 _ => None,
             })
             .collect();
-        let Some((mut folded, from_str)) = typify_boilerplate(name, &found) else {
+        let Some((mut folded, from_str)) = typify_boilerplate(name, &found, &templates) else {
             continue;
         };
         let ident = syn::Ident::new(name, proc_macro2::Span::call_site());
@@ -225,9 +231,16 @@ fn implemented_for(block: &syn::ItemImpl, candidates: &BTreeSet<String>) -> Opti
 
 /// The positions in `found` of typify's boilerplate impls for `name`, and of its `FromStr`,
 /// when `found` is exactly those (in typify's order) and one `FromStr`.
-fn typify_boilerplate(name: &str, found: &[&syn::ItemImpl]) -> Option<(Vec<usize>, usize)> {
-    let ident = syn::Ident::new(name, proc_macro2::Span::call_site());
-    let expected = contract::typify_string_newtype_impls(&quote!(#ident));
+fn typify_boilerplate(
+    name: &str,
+    found: &[&syn::ItemImpl],
+    templates: &[String],
+) -> Option<(Vec<usize>, usize)> {
+    // Token text separates an identifier from its neighbours whatever it spells, so the
+    // placeholder's text with the name put in is the text of the impls quoted with the name.
+    let expected = templates
+        .iter()
+        .map(|template| template.replace(PLACEHOLDER, name));
     let is_from_str = |block: &syn::ItemImpl| {
         block
             .trait_
@@ -240,11 +253,11 @@ fn typify_boilerplate(name: &str, found: &[&syn::ItemImpl]) -> Option<(Vec<usize
         .enumerate()
         .partition(|(_, block)| is_from_str(block));
     let matches = from_str.len() == 1
-        && boilerplate.len() == expected.len()
+        && boilerplate.len() == templates.len()
         && boilerplate
             .iter()
-            .zip(&expected)
-            .all(|((_, found), expected)| tokens(*found) == expected.to_string());
+            .zip(expected)
+            .all(|((_, found), expected)| tokens(*found) == expected);
     matches.then(|| {
         (
             boilerplate
@@ -255,6 +268,9 @@ fn typify_boilerplate(name: &str, found: &[&syn::ItemImpl]) -> Option<(Vec<usize
         )
     })
 }
+
+/// A name no schema gives a type: typify names types in UpperCamelCase.
+const PLACEHOLDER: &str = "__typify_string_newtype__";
 
 fn parse(tokens: TokenStream) -> Result<Vec<syn::Item>, Error> {
     syn::parse2::<syn::File>(tokens)
