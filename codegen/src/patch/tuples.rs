@@ -4,7 +4,8 @@
 //! Positions the array must have (below `minItems`) are plain fields, the others `Option`s;
 //! when items may follow the tuple (no `items: false`, a `maxItems` beyond its length) a last
 //! `Vec` field holds them, of the `items` type or any JSON value. Decoding checks each position's
-//! type and the counts; encoding refuses what JSON cannot say (a position left empty before a
+//! type and the counts (a tolerant tuple skips items after a closed tuple unless decoding is
+//! strict, as a tolerant closed object skips unknown properties); encoding refuses what JSON cannot say (a position left empty before a
 //! filled one) and counts the schema refuses, so the hub never receives a tuple it would reject.
 
 use proc_macro2::TokenStream;
@@ -161,18 +162,27 @@ pub(super) fn tuple(target: &Target<'_>, applied: &mut Applied) -> Result<(), Er
                 quote! { rest },
             )
         }
-        None => (
-            quote! {
-                let mut extra = 0;
-                while seq.next_element::<::serde::de::IgnoredAny>()?.is_some() {
-                    extra += 1;
-                }
-                if extra > 0 {
-                    return Err(A::Error::invalid_length(#length + extra, &self));
-                }
-            },
-            TokenStream::new(),
-        ),
+        None => {
+            // Like an unknown property of a tolerant closed object, an item a newer hub adds
+            // after a closed tuple is skipped, unless decoding is strict.
+            let refused = if target.tolerant {
+                quote! { extra > 0 && super::decoding::is_strict() }
+            } else {
+                quote! { extra > 0 }
+            };
+            (
+                quote! {
+                    let mut extra = 0;
+                    while seq.next_element::<::serde::de::IgnoredAny>()?.is_some() {
+                        extra += 1;
+                    }
+                    if #refused {
+                        return Err(A::Error::invalid_length(#length + extra, &self));
+                    }
+                },
+                TokenStream::new(),
+            )
+        }
     };
     let built = locals
         .iter()
