@@ -403,11 +403,16 @@ impl Schemas<'_> {
 
     /// An array of strings; about a quarter bounded below and above (74 `minItems`, 85
     /// `maxItems` over the real description's arrays).
+    /// An array of strings, one in eight sized, half of those of an inline enum's values.
     fn string_array(&mut self, _: u32) -> Built {
         let mut schema = json!({"type": "array", "items": {"type": "string"}});
-        if self.rng.chance(1, 8) {
+        let draw = self.rng.below(16);
+        if draw < 2 {
             schema["minItems"] = json!(1);
             schema["maxItems"] = json!(50);
+        }
+        if draw == 0 {
+            schema["items"]["enum"] = json!(["alpha", "beta"]);
         }
         built(schema, json!(["alpha"]))
     }

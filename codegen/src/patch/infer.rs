@@ -23,6 +23,8 @@
 //!
 //! The extensions are read and removed here, so progenitor and typify never see them.
 
+use std::collections::{BTreeMap, BTreeSet};
+
 use serde_json::{Map, Value};
 
 use super::{Action, Patch, has_rust_type};
@@ -112,38 +114,59 @@ impl Decisions {
 
 /// Moves every inline schema that needs a patch (it states a rule typify drops, or an `x-rust-`
 /// decision) into `components/schemas`, leaving a `$ref` in its place, so that it gets its
-/// patch like any component. Its name is read from its location: the owner's type name
-/// (a component's, or `<OperationId>Body`, `<OperationId>Response`,
+/// patch like any component; and every part a patch names by its type that has no plain one
+/// ([`parts_named_by`]), so that typify names it. Its name is read from its location: the
+/// owner's type name (a component's, or `<OperationId>Body`, `<OperationId>Response`,
 /// `<OperationId><Parameter>`), then one word per step (`<Property>` as typify names a
-/// property's type, `Item`, `Value`, `Key`, `Variant<i>`). Deepest first, so a hoisted
+/// property's type, `Item`, `Item<i>`, `Value`, `Key`, `Variant<i>`). Deepest first, so a hoisted
 /// schema's own inline parts are hoisted too. Where each one came from is recorded in
 /// `provenance`, so messages keep naming the source.
 pub(crate) fn hoist_inline(document: &mut Value, provenance: &mut Provenance) -> Result<(), Error> {
     let mut found: Vec<(String, String)> = Vec::new();
     let mut problems = Vec::new();
     let model = Document::new(document);
+    let mut taken: BTreeSet<String> = BTreeSet::new();
     for root in model.schema_roots() {
         let root_pointer = root.pointer.clone();
-        let patched_component = matches!(root.owner, Owner::Schema(_))
-            && infer(document, root.schema, &Decisions::sketch(root.schema)).is_some();
-        if patched_component && !is_tuple(root.schema) {
-            // The component's own patch reads its subschemas.
-            continue;
-        }
+        let component = matches!(root.owner, Owner::Schema(_));
+        let patched_component =
+            component && infer(document, root.schema, &Decisions::sketch(root.schema)).is_some();
         model::walk(root, &mut |at: &SchemaAt<'_>| {
-            if at.pointer == root_pointer && matches!(at.owner, Owner::Schema(_)) {
-                return Visit::Descend;
-            }
-            let patched = needs_patch(at.schema)
-                && infer(document, at.schema, &Decisions::sketch(at.schema)).is_some();
-            if patched || (part_of_tuple(document, &at.pointer) && !has_rust_type(at.schema)) {
-                match type_name_at(document, &root_pointer, &at.owner, &at.pointer) {
-                    Ok(name) => found.push((at.pointer.clone(), name)),
-                    Err(problem) => problems.push(problem),
+            let is_root = at.pointer == root_pointer;
+            let action = infer(document, at.schema, &Decisions::sketch(at.schema));
+            let mut hoist = |pointer: String| {
+                if taken.insert(pointer.clone()) {
+                    match type_name_at(document, &root_pointer, &at.owner, &pointer) {
+                        Ok(name) => found.push((pointer, name)),
+                        Err(problem) => problems.push(problem),
+                    }
                 }
+            };
+            if !(is_root && component) && action.is_some() && needs_patch(at.schema) {
+                hoist(at.pointer.clone());
+            }
+            // The parts a patch names by their type get a type of their own.
+            if let Some(action) = &action {
+                for suffix in parts_named_by(action, at.schema) {
+                    let part = format!("{}{suffix}", at.pointer);
+                    if document
+                        .pointer(&part)
+                        .is_some_and(|part| part.is_object() && !has_rust_type(part))
+                    {
+                        hoist(part);
+                    }
+                }
+            }
+            if is_root && patched_component && !is_tuple(at.schema) {
+                // The component's own patch reads the rest of its subschemas.
+                return Visit::Skip;
             }
             Visit::Descend
         });
+    }
+    let mut uses: BTreeMap<&str, usize> = BTreeMap::new();
+    for (_, name) in &found {
+        *uses.entry(name.as_str()).or_default() += 1;
     }
     // Deepest first, so that a parent is taken out with its hoisted parts already `$ref`s;
     // then inserted in document order.
@@ -152,7 +175,7 @@ pub(crate) fn hoist_inline(document: &mut Value, provenance: &mut Provenance) ->
         let clash = document
             .pointer(&push("/components/schemas", name))
             .is_some()
-            || found.iter().filter(|(_, other)| other == name).count() > 1;
+            || uses[name.as_str()] > 1;
         if clash {
             problems.push(Error::Inline {
                 pointer: provenance.source_pointer(pointer),
@@ -198,23 +221,24 @@ fn is_tuple(schema: &Value) -> bool {
     schema.get("x-prefixItems").is_some()
 }
 
-/// Whether the schema at `pointer` is a position of a tuple or the type of the items after it:
-/// the tuple patch names its type, so one that needs a type of its own is hoisted too.
-fn part_of_tuple(document: &Value, pointer: &str) -> bool {
-    let parent = |pointer: &str| {
-        pointer
-            .rsplit_once('/')
-            .map(|(parent, _)| parent.to_owned())
-    };
-    let tuple_at = |pointer: Option<String>| {
-        pointer
-            .and_then(|pointer| document.pointer(&pointer))
-            .is_some_and(is_tuple)
-    };
-    match parent(pointer) {
-        Some(list) if list.ends_with("/x-prefixItems") => tuple_at(parent(&list)),
-        Some(tuple) if pointer.ends_with("/items") => tuple_at(Some(tuple)),
-        _ => false,
+/// The subschemas (as pointer suffixes) whose Rust type the patch of `action` names: a tuple's
+/// positions and the items after it, a bounded array's items, a validated map's values. One
+/// that has no plain type is hoisted, or the patch could not name it.
+fn parts_named_by(action: &Action, schema: &Value) -> Vec<String> {
+    match action {
+        Action::Tuple => {
+            let positions = schema
+                .get("x-prefixItems")
+                .and_then(Value::as_array)
+                .map_or(0, Vec::len);
+            (0..positions)
+                .map(|index| format!("/x-prefixItems/{index}"))
+                .chain(["/items".to_owned()])
+                .collect()
+        }
+        Action::BoundedArray => vec!["/items".to_owned()],
+        Action::ValidatedMap { .. } => vec!["/additionalProperties".to_owned()],
+        _ => Vec::new(),
     }
 }
 
@@ -620,6 +644,47 @@ mod tests {
                 Action::BoundedInteger,
                 Action::BoundedArray,
                 Action::ValidatedString { secret: false },
+            ]
+        );
+    }
+
+    #[test]
+    fn parts_a_patch_names_by_type_get_a_type_of_their_own() {
+        let source = json!({"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {},
+            "components": {"schemas": {
+                "Tags": {"type": "array", "maxItems": 3, "items": {"type": "string", "enum": ["a", "b"]}},
+                "S": {"type": "object", "properties": {
+                    "env": {"type": "object", "propertyNames": {"pattern": "^[A-Z]+$"},
+                        "additionalProperties": {"type": "string", "enum": ["on", "off"]}},
+                    "pair": {"type": "array", "prefixItems": [{"type": "string"}, {"type": "boolean", "description": "d"}, {"anyOf": [{"type": "string"}, {"type": "number"}]}]}}}}}});
+        let (mut document, mut provenance) = crate::downlevel::downlevel_traced(&source).unwrap();
+        hoist_inline(&mut document, &mut provenance).unwrap();
+        let names: Vec<&String> = document["components"]["schemas"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .collect();
+        // Plain positions (a string, a described boolean) keep their Rust types.
+        assert_eq!(
+            names,
+            [
+                "Tags",
+                "S",
+                "TagsItem",
+                "SEnv",
+                "SEnvValue",
+                "SPair",
+                "SPairItem2"
+            ]
+        );
+        let found = patches(&mut document, &[]).unwrap();
+        let actions: Vec<Action> = found.into_iter().map(|patch| patch.action).collect();
+        assert_eq!(
+            actions,
+            [
+                Action::BoundedArray,
+                Action::ValidatedMap { secret: false },
+                Action::Tuple
             ]
         );
     }
