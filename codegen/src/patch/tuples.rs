@@ -95,38 +95,77 @@ fn shape(target: &Target<'_>) -> Result<Shape, Error> {
     })
 }
 
+impl Shape {
+    fn length(&self) -> usize {
+        self.positions.len()
+    }
+
+    /// How many items a value has at least and at most (`usize::MAX`: no upper bound).
+    fn counts(&self) -> (usize, usize) {
+        let least = self.required + self.rest.as_ref().map_or(0, |(_, min, _)| *min);
+        let most = match &self.rest {
+            None => Some(self.length()),
+            Some((_, _, max)) => max.map(|max| self.length() + max),
+        };
+        (least, most.unwrap_or(usize::MAX))
+    }
+}
+
 pub(super) fn tuple(target: &Target<'_>, applied: &mut Applied) -> Result<(), Error> {
-    let Shape {
-        positions,
-        required,
-        rest,
-    } = shape(target)?;
+    let shape = shape(target)?;
     let ident = &target.ident;
-    let length = positions.len();
-    let index = |position: usize| syn::Index::from(position);
-    let fields: Vec<TokenStream> = positions
+    let fields: Vec<TokenStream> = shape
+        .positions
         .iter()
         .enumerate()
         .map(|(position, ty)| {
-            if position < required {
+            if position < shape.required {
                 quote! { pub #ty }
             } else {
                 quote! { pub ::std::option::Option<#ty> }
             }
         })
         .chain(
-            rest.iter()
+            shape
+                .rest
+                .iter()
                 .map(|(item, ..)| quote! { pub ::std::vec::Vec<#item> }),
         )
         .collect();
+    let (least, most) = shape.counts();
+    let counts = counted(least, most);
+    let length = shape.length();
+    let rules = match &shape.rest {
+        None => format!("a tuple of {counts}"),
+        Some(_) => format!(
+            "a tuple of {length} position{} then more items, {counts} in all",
+            if length == 1 { "" } else { "s" }
+        ),
+    };
+    let doc = target.doc(&rules);
+    let serialize = serialize_impl(target, &shape);
+    let deserialize = deserialize_impl(target, &shape);
+    let item = quote! {
+        #doc
+        #[derive(Clone, Debug, PartialEq)]
+        pub struct #ident(#(#fields),*);
+        #serialize
+        #deserialize
+    };
+    target.replace(applied, item, Vec::new());
+    Ok(())
+}
+
+/// Decoding: every required position must be there, then optional ones while they last, then
+/// the rest (or nothing, for a closed tuple).
+fn deserialize_impl(target: &Target<'_>, shape: &Shape) -> TokenStream {
+    let ident = &target.ident;
+    let length = shape.length();
     let locals: Vec<syn::Ident> = (0..length)
         .map(|position| format_ident!("position{position}"))
         .collect();
-
-    // Decoding: every required position must be there, then optional ones while they last,
-    // then the rest (or nothing, for a closed tuple).
-    let reads = positions.iter().zip(&locals).enumerate().map(|(position, (ty, local))| {
-        if position < required {
+    let reads = shape.positions.iter().zip(&locals).enumerate().map(|(position, (ty, local))| {
+        if position < shape.required {
             quote! {
                 let #local = seq.next_element::<#ty>()?.ok_or_else(|| A::Error::invalid_length(#position, &self))?;
             }
@@ -134,7 +173,7 @@ pub(super) fn tuple(target: &Target<'_>, applied: &mut Applied) -> Result<(), Er
             quote! { let #local = seq.next_element::<#ty>()?; }
         }
     });
-    let (read_rest, rest_local) = match &rest {
+    let (read_rest, rest_local) = match &shape.rest {
         Some((item, min, max)) => {
             let too_few = (*min > 0).then(|| {
                 quote! {
@@ -188,8 +227,48 @@ pub(super) fn tuple(target: &Target<'_>, applied: &mut Applied) -> Result<(), Er
         .iter()
         .map(|local| quote! { #local })
         .chain((!rest_local.is_empty()).then_some(rest_local));
+    // The trait is in scope only where a missing position or a count can be refused.
+    let refuses = shape.required > 0
+        || shape
+            .rest
+            .as_ref()
+            .is_none_or(|(_, min, max)| *min > 0 || max.is_some());
+    let error_trait = refuses.then(|| quote! { use ::serde::de::Error as _; });
+    let (least, most) = shape.counts();
+    let expecting = format!(
+        "a `{}` tuple: an array of {}",
+        target.name,
+        counted(least, most)
+    );
+    quote! {
+        impl<'de> ::serde::Deserialize<'de> for #ident {
+            fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
+                struct Visitor;
+                impl<'de> ::serde::de::Visitor<'de> for Visitor {
+                    type Value = #ident;
+                    fn expecting(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                        f.write_str(#expecting)
+                    }
+                    fn visit_seq<A: ::serde::de::SeqAccess<'de>>(self, mut seq: A) -> ::std::result::Result<#ident, A::Error> {
+                        #error_trait
+                        #(#reads)*
+                        #read_rest
+                        Ok(#ident(#(#built),*))
+                    }
+                }
+                deserializer.deserialize_seq(Visitor)
+            }
+        }
+    }
+}
 
-    // Encoding: an empty optional position ends the array, so nothing may follow it.
+/// Encoding: an empty optional position ends the array, so nothing may follow it; the items
+/// after the tuple are counted as the schema counts them.
+fn serialize_impl(target: &Target<'_>, shape: &Shape) -> TokenStream {
+    let ident = &target.ident;
+    let length = shape.length();
+    let required = shape.required;
+    let index = |position: usize| syn::Index::from(position);
     let gap = format!(
         "a `{}` position is empty but a later one is filled: JSON cannot leave a position out",
         target.name
@@ -211,7 +290,7 @@ pub(super) fn tuple(target: &Target<'_>, applied: &mut Applied) -> Result<(), Er
             let field = index(position);
             quote! { self.#field.is_some() }
         })
-        .chain(rest.iter().map(|_| {
+        .chain(shape.rest.iter().map(|_| {
             let field = index(length);
             quote! { !self.#field.is_empty() }
         }))
@@ -223,7 +302,7 @@ pub(super) fn tuple(target: &Target<'_>, applied: &mut Applied) -> Result<(), Er
             }
         }
     });
-    let write_rest = rest.as_ref().map(|(_, min, max)| {
+    let write_rest = shape.rest.as_ref().map(|(_, min, max)| {
         let field = index(length);
         let max = max.unwrap_or(usize::MAX);
         let message = format!(
@@ -248,41 +327,14 @@ pub(super) fn tuple(target: &Target<'_>, applied: &mut Applied) -> Result<(), Er
             }
         }
     });
-
+    // The trait is in scope only where a gap or a count can be refused.
     let refuses = gap_check.is_some()
-        || rest
+        || shape
+            .rest
             .as_ref()
             .is_some_and(|(_, min, max)| *min > 0 || max.is_some());
     let error_trait = refuses.then(|| quote! { use ::serde::ser::Error as _; });
-    // Decoding refuses a missing position, an item too many or too few.
-    let de_refuses = required > 0
-        || rest
-            .as_ref()
-            .is_none_or(|(_, min, max)| *min > 0 || max.is_some());
-    let de_error_trait = de_refuses.then(|| quote! { use ::serde::de::Error as _; });
-    let most = match &rest {
-        None => Some(length),
-        Some((_, _, max)) => max.map(|max| length + max),
-    };
-    let least = required + rest.as_ref().map_or(0, |(_, min, _)| *min);
-    let expecting = format!(
-        "a `{}` tuple: an array of {}",
-        target.name,
-        counted(least, most.unwrap_or(usize::MAX))
-    );
-    let counts = counted(least, most.unwrap_or(usize::MAX));
-    let rules = match &rest {
-        None => format!("a tuple of {counts}"),
-        Some(_) => format!(
-            "a tuple of {length} position{} then more items, {counts} in all",
-            if length == 1 { "" } else { "s" }
-        ),
-    };
-    let doc = target.doc(&rules);
-    let item = quote! {
-        #doc
-        #[derive(Clone, Debug, PartialEq)]
-        pub struct #ident(#(#fields),*);
+    quote! {
         impl ::serde::Serialize for #ident {
             fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error> {
                 use ::serde::ser::SerializeSeq as _;
@@ -294,27 +346,7 @@ pub(super) fn tuple(target: &Target<'_>, applied: &mut Applied) -> Result<(), Er
                 seq.end()
             }
         }
-        impl<'de> ::serde::Deserialize<'de> for #ident {
-            fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
-                struct Visitor;
-                impl<'de> ::serde::de::Visitor<'de> for Visitor {
-                    type Value = #ident;
-                    fn expecting(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-                        f.write_str(#expecting)
-                    }
-                    fn visit_seq<A: ::serde::de::SeqAccess<'de>>(self, mut seq: A) -> ::std::result::Result<#ident, A::Error> {
-                        #de_error_trait
-                        #(#reads)*
-                        #read_rest
-                        Ok(#ident(#(#built),*))
-                    }
-                }
-                deserializer.deserialize_seq(Visitor)
-            }
-        }
-    };
-    target.replace(applied, item, Vec::new());
-    Ok(())
+    }
 }
 
 /// `2 items`, `1 to 3 items`, `at least 2 items` (`usize::MAX` is no upper bound).
