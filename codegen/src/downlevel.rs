@@ -14,6 +14,7 @@
 //! | `$ref` with sibling keywords          | `allOf: [{$ref}]` beside the siblings      | `downlevel_ref_siblings`; `ref_with_siblings` |
 //! | `propertyNames: S`                    | `x-propertyNames: S`, for a patch          | `patch_validated_map`; `property_names_are_carried_for_patches` |
 //! | `prefixItems: [S, ...]`, `items: false` | `x-prefixItems: [S, ...]`, `maxItems` of its length, for a patch | `normalize_tuple`; `tuples_are_carried_for_patches` |
+//! | `items: false` (`items: true`)        | `x-prefixItems: []`, `maxItems: 0` (no `items`) | `normalize_tuple`; `tuples_are_carried_for_patches` |
 //! | `$comment`                            | `x-comment`                                | none; `comments_become_extensions` |
 //!
 //! Schemas are found through [`crate::model`]; every problem is reported together, and the
@@ -346,8 +347,22 @@ fn downlevel_schema(schema: &mut Value, down: &str, source: &str, trace: &mut Tr
 /// (no item after the tuple) says what `maxItems` of the tuple's length says, and `items: true`
 /// what no `items` says, so both go; an `items` schema (the type of the items after the tuple)
 /// stays.
-/// Whether the schema is a tuple.
+/// Whether the schema is a tuple. A boolean `items` without `prefixItems` is one too:
+/// `items: false` admits only the empty array, the tuple of no positions, and `items: true`
+/// says what no `items` says.
 fn carry_tuple(object: &mut Map<String, Value>, moves: &mut Moves) -> bool {
+    if !object.contains_key("prefixItems") {
+        match object.get("items") {
+            Some(Value::Bool(false)) => {
+                object.insert("prefixItems".into(), json!([]));
+            }
+            Some(Value::Bool(true)) => {
+                object.remove("items");
+                return false;
+            }
+            _ => return false,
+        }
+    }
     let Some(length) = object
         .get("prefixItems")
         .and_then(Value::as_array)
@@ -757,6 +772,15 @@ mod tests {
         assert_eq!(
             down(json!({"prefixItems": [{}], "items": {"type": "string"}})),
             json!({"items": {"type": "string"}, "x-prefixItems": [{}]})
+        );
+        // A boolean `items` alone: no item at all, or any.
+        assert_eq!(
+            down(json!({"type": "array", "items": false})),
+            json!({"type": "array", "maxItems": 0, "x-prefixItems": []})
+        );
+        assert_eq!(
+            down(json!({"type": "array", "items": true})),
+            json!({"type": "array"})
         );
         let (_, provenance) = downlevel_traced(&doc(
             json!({"properties": {"t": {"prefixItems": [{"type": "string"}]}}}),

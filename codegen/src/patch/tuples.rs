@@ -334,13 +334,19 @@ fn serialize_impl(target: &Target<'_>, shape: &Shape) -> TokenStream {
             .as_ref()
             .is_some_and(|(_, min, max)| *min > 0 || max.is_some());
     let error_trait = refuses.then(|| quote! { use ::serde::ser::Error as _; });
+    // The tuple of no positions (`items: false`) writes nothing into its array.
+    let seq = if length == 0 && shape.rest.is_none() {
+        quote! { seq }
+    } else {
+        quote! { mut seq }
+    };
     quote! {
         impl ::serde::Serialize for #ident {
             fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error> {
                 use ::serde::ser::SerializeSeq as _;
                 #error_trait
                 #gap_check
-                let mut seq = serializer.serialize_seq(None)?;
+                let #seq = serializer.serialize_seq(None)?;
                 #(#writes)*
                 #write_rest
                 seq.end()
@@ -349,10 +355,11 @@ fn serialize_impl(target: &Target<'_>, shape: &Shape) -> TokenStream {
     }
 }
 
-/// `2 items`, `1 to 3 items`, `at least 2 items` (`usize::MAX` is no upper bound).
+/// `2 items`, `1 to 3 items`, `at least 2 items`, `no items` (`usize::MAX` is no upper bound).
 fn counted(least: usize, most: usize) -> String {
     let noun = |count: usize| if count == 1 { "item" } else { "items" };
     match (least, most) {
+        (0, 0) => "no items".to_owned(),
         (least, most) if least == most => format!("{least} {}", noun(least)),
         (0, usize::MAX) => "any number of items".to_owned(),
         (least, usize::MAX) => format!("at least {least} {}", noun(least)),
