@@ -343,25 +343,18 @@ fn downlevel_schema(schema: &mut Value, down: &str, source: &str, trace: &mut Tr
     }
 }
 
-/// 3.0 has no tuples: `prefixItems` moves to `x-prefixItems` for the tuple patch. `items: false`
-/// (no item after the tuple) says what `maxItems` of the tuple's length says, and `items: true`
-/// what no `items` says, so both go; an `items` schema (the type of the items after the tuple)
-/// stays.
-/// Whether the schema is a tuple. A boolean `items` without `prefixItems` is one too:
-/// `items: false` admits only the empty array, the tuple of no positions, and `items: true`
-/// says what no `items` says.
+/// 3.0 has no tuples: `prefixItems` moves to `x-prefixItems` for the tuple patch, and whether
+/// the schema is a tuple is returned. `items: true` says what no `items` says, so it goes.
+/// `items: false` (no item after the tuple) says what a `maxItems` of the tuple's length says;
+/// without `prefixItems` it admits only the empty array, the tuple of no positions. An `items`
+/// schema (the type of the items after the tuple) stays.
 fn carry_tuple(object: &mut Map<String, Value>, moves: &mut Moves) -> bool {
-    if !object.contains_key("prefixItems") {
-        match object.get("items") {
-            Some(Value::Bool(false)) => {
-                object.insert("prefixItems".into(), json!([]));
-            }
-            Some(Value::Bool(true)) => {
-                object.remove("items");
-                return false;
-            }
-            _ => return false,
-        }
+    if object.get("items") == Some(&Value::Bool(true)) {
+        object.remove("items");
+    }
+    let closed = object.get("items") == Some(&Value::Bool(false));
+    if closed && !object.contains_key("prefixItems") {
+        object.insert("prefixItems".into(), json!([]));
     }
     let Some(length) = object
         .get("prefixItems")
@@ -377,20 +370,14 @@ fn carry_tuple(object: &mut Map<String, Value>, moves: &mut Moves) -> bool {
             format!("/prefixItems/{index}"),
         );
     }
-    match object.get("items") {
-        Some(Value::Bool(false)) => {
-            object.remove("items");
-            let max = object.get("maxItems").and_then(Value::as_u64);
-            let length = length as u64;
-            object.insert(
-                "maxItems".into(),
-                json!(max.map_or(length, |max| max.min(length))),
-            );
-        }
-        Some(Value::Bool(true)) => {
-            object.remove("items");
-        }
-        _ => {}
+    if closed {
+        object.remove("items");
+        let length = length as u64;
+        let max = object.get("maxItems").and_then(Value::as_u64);
+        object.insert(
+            "maxItems".into(),
+            json!(max.map_or(length, |max| max.min(length))),
+        );
     }
     true
 }

@@ -21,7 +21,7 @@ use progenitor::TypeImpl;
 use std::collections::BTreeSet;
 
 /// Keywords a patch may see beside the ones it enforces: documentation and annotations.
-pub(super) const ANNOTATIONS: &[&str] = &[
+const ANNOTATIONS: &[&str] = &[
     "type",
     "description",
     "example",
@@ -32,7 +32,7 @@ pub(super) const ANNOTATIONS: &[&str] = &[
 ];
 
 /// Refuses any keyword the action does not know how to enforce, so nothing is dropped.
-fn only_keywords(target: &Target<'_>, enforced: &[&str]) -> Result<(), Error> {
+pub(super) fn only_keywords(target: &Target<'_>, enforced: &[&str]) -> Result<(), Error> {
     let object = target
         .schema
         .as_object()
@@ -53,7 +53,7 @@ fn expect_type(target: &Target<'_>, kind: &str) -> Result<(), Error> {
     }
 }
 
-fn number(target: &Target<'_>, keyword: &str) -> Result<Option<i128>, Error> {
+pub(super) fn number(target: &Target<'_>, keyword: &str) -> Result<Option<i128>, Error> {
     match target.schema.get(keyword) {
         None => Ok(None),
         Some(value) => value
@@ -271,16 +271,32 @@ pub(super) fn bounded_integer_macro() -> TokenStream {
 
 /// A `type: number` with `minimum`/`maximum` (inclusive or exclusive): a newtype over a finite
 /// `f64` that refuses values outside the bounds.
+/// The rules of `schema`, refusing any of `keywords` that is there but could not be read as a
+/// rule (a length that is not a whole number, a bound that is not a number): it would
+/// otherwise go unchecked.
+fn read_rules(target: &Target<'_>, schema: &Value, keywords: &[&str]) -> Result<Vec<Rule>, Error> {
+    let read = Rule::from_schema(schema);
+    match keywords
+        .iter()
+        .find(|key| schema.get(**key).is_some() && !read.iter().any(|rule| rule.keyword() == **key))
+    {
+        Some(key) => Err(target.error(format!("`{key}` is not a value the rule takes"))),
+        None => Ok(read),
+    }
+}
+
 /// The checks of the target's rules on `subject` (numbers or item lists), each returning
-/// `Err(ValidationError)` with `must <rule>; got <got>`, and each rule's words after "must".
+/// `Err(ValidationError)` with `must <rule>; got <got>`, and each rule's words after "must";
+/// `keywords` are the subject's, refused when they cannot be read ([`read_rules`]).
 fn value_checks(
     target: &Target<'_>,
     subject: Subject,
     got: TokenStream,
+    keywords: &[&str],
 ) -> Result<(Vec<TokenStream>, Vec<String>), Error> {
     let mut checks = Vec::new();
     let mut musts = Vec::new();
-    for rule in Rule::from_schema(target.schema) {
+    for rule in read_rules(target, target.schema, keywords)? {
         // Every array has at least no items.
         if rule == Rule::MinItems(0) {
             continue;
@@ -312,16 +328,12 @@ pub(super) fn bounded_number(target: &Target<'_>, applied: &mut Applied) -> Resu
         target,
         &["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"],
     )?;
-    for keyword in ["minimum", "maximum"] {
-        if target
-            .schema
-            .get(keyword)
-            .is_some_and(|bound| !bound.is_number())
-        {
-            return Err(target.error(format!("`{keyword}` must be a number")));
-        }
-    }
-    let (checks, musts) = value_checks(target, Subject::Number, quote! { value })?;
+    let (checks, musts) = value_checks(
+        target,
+        Subject::Number,
+        quote! { value },
+        &["minimum", "maximum"],
+    )?;
     let words: Vec<&str> = musts
         .iter()
         .map(|must| must.trim_start_matches("be "))
@@ -436,7 +448,12 @@ pub(super) fn bounded_array(target: &Target<'_>, applied: &mut Applied) -> Resul
         .map(usize::try_from)
         .transpose()
         .map_err(|_| target.error("`maxItems` out of range"))?;
-    let (checks, _) = value_checks(target, Subject::Items, quote! { items.len() })?;
+    let (checks, _) = value_checks(
+        target,
+        Subject::Items,
+        quote! { items.len() },
+        &["minItems", "maxItems"],
+    )?;
     let ident = &target.ident;
     let rules = match max {
         Some(max) if min > 0 => format!("{min} to {max} items"),
@@ -550,15 +567,11 @@ fn string_checks(
     got: Option<&Got>,
     shared: &mut BTreeSet<Shared>,
 ) -> Result<TokenStream, Error> {
-    let read = Rule::from_schema(rules);
-    if let Some(key) = ["minLength", "maxLength", "pattern", "format"]
-        .into_iter()
-        .find(|key| rules.get(key).is_some() && !read.iter().any(|rule| rule.keyword() == *key))
-    {
-        return Err(target.error(format!(
-            "`{key}` must be a whole number (lengths) or a string"
-        )));
-    }
+    let read = read_rules(
+        target,
+        rules,
+        &["minLength", "maxLength", "pattern", "format"],
+    )?;
     let mut checks = Vec::new();
     for rule in read {
         let check = match rule.enforcement().map_err(|reason| target.error(reason))? {

@@ -12,6 +12,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use serde_json::Value;
 
+use super::newtypes::{number, only_keywords};
 use super::{Applied, Target, rust_type_of};
 use crate::Error;
 
@@ -27,36 +28,24 @@ struct Shape {
 }
 
 fn shape(target: &Target<'_>) -> Result<Shape, Error> {
-    let object = target
+    only_keywords(target, &["x-prefixItems", "items", "minItems", "maxItems"])?;
+    if target
         .schema
-        .as_object()
-        .ok_or_else(|| target.error("the schema is not a mapping"))?;
-    if let Some(key) = object.keys().find(|key| {
-        !matches!(
-            key.as_str(),
-            "x-prefixItems" | "items" | "minItems" | "maxItems"
-        ) && !super::newtypes::ANNOTATIONS.contains(&key.as_str())
-    }) {
-        return Err(target.error(format!("this action cannot enforce `{key}`")));
-    }
-    if object
         .get("type")
         .is_some_and(|kind| kind.as_str() != Some("array"))
     {
         return Err(target.error("a tuple is an array"));
     }
-    let members = object
+    let members = target
+        .schema
         .get("x-prefixItems")
         .and_then(Value::as_array)
         .ok_or_else(|| target.error("expected `x-prefixItems`, a list of schemas"))?;
     let count = |keyword: &str| -> Result<Option<usize>, Error> {
-        object
-            .get(keyword)
-            .map(|value| {
-                value
-                    .as_u64()
-                    .and_then(|count| usize::try_from(count).ok())
-                    .ok_or_else(|| target.error(format!("`{keyword}` must be a whole number")))
+        number(target, keyword)?
+            .map(|count| {
+                usize::try_from(count)
+                    .map_err(|_| target.error(format!("`{keyword}` out of range")))
             })
             .transpose()
     };
@@ -72,7 +61,7 @@ fn shape(target: &Target<'_>) -> Result<Shape, Error> {
     let rest = match max {
         Some(max) if max <= length => None,
         max => {
-            let item = match object.get("items") {
+            let item = match target.schema.get("items") {
                 Some(items) => rust_type_of(items, target, "`items`")?,
                 None => quote! { ::serde_json::Value },
             };
