@@ -282,7 +282,8 @@ fn schema_registry(document: &Value, applied: &Applied) -> Result<proc_macro2::T
 /// serde decodes `null` into an optional field as if the field were absent; JSON Schema refuses
 /// `null` unless the property is nullable. typify gives no hook for this, so after it runs,
 /// every optional, non-nullable field of a generated struct gets
-/// `deserialize_with = "deserialize_present"`: absent still means `None` (the field keeps
+/// `deserialize_with = "deserialize_present"` (read by `open_objects`' decoder, or by serde's
+/// derive through the helper that step emits): absent still means `None` (the field keeps
 /// `default`), but a present `null` must decode as the field's type, which refuses it.
 ///
 /// Each struct is matched to its schema by typify's naming (a component, or a component's
@@ -291,7 +292,6 @@ fn schema_registry(document: &Value, applied: &Applied) -> Result<proc_macro2::T
 fn refuse_null_for_optional_fields(file: &mut syn::File, document: &Value) -> Result<(), Error> {
     let schemas = struct_schemas(document)?;
     let types = types_module(file)?;
-    let mut touched = false;
     // Every struct that does not fit is reported, not only the first.
     let mut problems = Vec::new();
     for item in types.iter_mut() {
@@ -339,21 +339,7 @@ fn refuse_null_for_optional_fields(file: &mut syn::File, document: &Value) -> Re
             } else {
                 field.attrs.push(syn::parse_quote! { #[serde(default, deserialize_with = "deserialize_present")] });
             }
-            touched = true;
         }
-    }
-    if touched {
-        types.push(syn::parse_quote! {
-            /// Decodes an optional field that is present: `null` is refused unless the schema
-            /// makes the property nullable (see `refuse_null_for_optional_fields` in codegen).
-            fn deserialize_present<'de, D, T>(deserializer: D) -> ::std::result::Result<::std::option::Option<T>, D::Error>
-            where
-                D: ::serde::Deserializer<'de>,
-                T: ::serde::Deserialize<'de>,
-            {
-                T::deserialize(deserializer).map(Some)
-            }
-        });
     }
     Error::from_problems(problems)
 }

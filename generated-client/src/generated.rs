@@ -181,21 +181,34 @@ pub mod types {
     }
     macro_rules! string_enum {
         ($name:ident [$mode:ident] { $($variant:ident = $wire:literal,)* }) => {
-            string_enum!(@ as_str $name $mode { $($variant = $wire,)* }); impl
-            ::std::fmt::Display for $name { fn fmt(& self, f : & mut
+            string_enum!(@ as_str $name $mode { $($variant = $wire,)* }); impl StringEnum
+            for $name { const EXPECTING : & 'static str = ::std::concat!("a `",
+            ::std::stringify!($name), "` string"); const VALUES : & 'static [& 'static
+            str] = & [$($wire),*]; fn listed(value : & str) -> ::std::option::Option <
+            Self > { match value { $($wire => ::std::option::Option::Some(Self::
+            $variant),)* _ => ::std::option::Option::None, } } fn unlisted(value : & str)
+            -> ::std::option::Option < Self > { string_enum!(@ decode_unlisted $mode
+            value) } } impl ::std::fmt::Display for $name { fn fmt(& self, f : & mut
             ::std::fmt::Formatter < '_ >) -> ::std::fmt::Result { f.write_str(self
             .as_str()) } } impl ::std::str::FromStr for $name { type Err =
             self::error::ConversionError; fn from_str(value : & str) ->
-            ::std::result::Result < Self, self::error::ConversionError > { match value {
-            $($wire => Ok(Self:: $variant),)* _ => string_enum!(@ unlisted $mode value),
-            } } } impl ::std::convert::TryFrom < & str > for $name { type Error =
+            ::std::result::Result < Self, self::error::ConversionError > { match < Self
+            as StringEnum > ::listed(value) { ::std::option::Option::Some(listed) =>
+            Ok(listed), ::std::option::Option::None => string_enum!(@ unlisted $mode
+            value), } } } impl ::std::convert::TryFrom < & str > for $name { type Error =
             self::error::ConversionError; fn try_from(value : & str) ->
             ::std::result::Result < Self, self::error::ConversionError > { value.parse()
             } } impl ::std::convert::TryFrom < ::std::string::String > for $name { type
             Error = self::error::ConversionError; fn try_from(value :
             ::std::string::String) -> ::std::result::Result < Self,
-            self::error::ConversionError > { value.parse() } } string_enum!(@ serde $name
-            $mode { $($variant = $wire,)* });
+            self::error::ConversionError > { value.parse() } } impl ::serde::Serialize
+            for $name { fn serialize < S : ::serde::Serializer > (& self, serializer : S)
+            -> ::std::result::Result < S::Ok, S::Error > { serializer.serialize_str(self
+            .as_str()) } } impl < 'de > ::serde::Deserialize < 'de > for $name { fn
+            deserialize < D : ::serde::Deserializer < 'de >> (deserializer : D) ->
+            ::std::result::Result < Self, D::Error > { deserializer
+            .deserialize_str(StringEnumVisitor:: < Self > (::std::marker::PhantomData)) }
+            }
         };
         (@ as_str $name:ident strict { $($variant:ident = $wire:literal,)* }) => {
             impl $name { #[doc = r" The value as it is sent on the wire."] pub fn
@@ -217,105 +230,108 @@ pub mod types {
         (@ unlisted $mode:ident $value:ident) => {
             Err("invalid value".into())
         };
-        (@ serde $name:ident strict { $($variant:ident = $wire:literal,)* }) => {};
-        (@ serde $name:ident open { $($variant:ident = $wire:literal,)* }) => {
-            string_enum!(@ serialize $name); impl < 'de > ::serde::Deserialize < 'de >
-            for $name { fn deserialize < D : ::serde::Deserializer < 'de >> (deserializer
-            : D) -> ::std::result::Result < Self, D::Error > { let value = <
-            ::std::string::String as ::serde::Deserialize > ::deserialize(deserializer)
-            ?; let listed = match value.as_str() { $($wire => Some($name :: $variant),)*
-            _ => None, }; Ok(listed.unwrap_or($name ::Other(value))) } }
+        (@ decode_unlisted strict $value:ident) => {
+            { let _ = $value; ::std::option::Option::None }
         };
-        (@ serialize $name:ident) => {
-            impl ::serde::Serialize for $name { fn serialize < S : ::serde::Serializer >
-            (& self, serializer : S) -> ::std::result::Result < S::Ok, S::Error > {
-            serializer.serialize_str(self.as_str()) } }
+        (@ decode_unlisted tolerant $value:ident) => {
+            if super::decoding::is_strict() { ::std::option::Option::None } else {
+            ::std::option::Option::Some(Self::Unknown($value .to_owned())) }
         };
-        (@ serde $name:ident tolerant { $($variant:ident = $wire:literal,)* }) => {
-            string_enum!(@ serialize $name); impl < 'de > ::serde::Deserialize < 'de >
-            for $name { fn deserialize < D : ::serde::Deserializer < 'de >> (deserializer
-            : D) -> ::std::result::Result < Self, D::Error > { struct Visitor; impl < 'de
-            > ::serde::de::Visitor < 'de > for Visitor { type Value = $name; fn
-            expecting(& self, f : & mut ::std::fmt::Formatter < '_ >) ->
-            ::std::fmt::Result { f.write_str(::std::concat!("a `",
-            ::std::stringify!($name), "` string")) } fn visit_str < E :
-            ::serde::de::Error > (self, value : & str) -> ::std::result::Result < $name,
-            E > { const VARIANTS : & [& str] = & [$($wire),*]; match value { $($wire =>
-            Ok($name :: $variant),)* _ if super::decoding::is_strict() =>
-            Err(E::unknown_variant(value, VARIANTS)), _ => Ok($name ::Unknown(value
-            .to_owned())), } } } deserializer.deserialize_str(Visitor) } }
+        (@ decode_unlisted open $value:ident) => {
+            ::std::option::Option::Some(Self::Other($value .to_owned()))
         };
+    }
+    /// What `string_enum!` writes for each string enum, read by [`StringEnumVisitor`].
+    trait StringEnum: Sized {
+        /// What a decoding error says was expected.
+        const EXPECTING: &'static str;
+        /// The listed values, for the "unknown variant" error.
+        const VALUES: &'static [&'static str];
+        /// The listed value `value` names.
+        fn listed(value: &str) -> ::std::option::Option<Self>;
+        /// What an unlisted value decodes to, if anything.
+        fn unlisted(value: &str) -> ::std::option::Option<Self>;
+    }
+    /// The one `Visitor` of every string enum: a string, listed or taken by the enum's
+    /// mode, or serde's "unknown variant" error.
+    struct StringEnumVisitor<T>(::std::marker::PhantomData<T>);
+    impl<'de, T: StringEnum> ::serde::de::Visitor<'de> for StringEnumVisitor<T> {
+        type Value = T;
+        fn expecting(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            f.write_str(T::EXPECTING)
+        }
+        fn visit_str<E: ::serde::de::Error>(
+            self,
+            value: &str,
+        ) -> ::std::result::Result<T, E> {
+            match T::listed(value).or_else(|| T::unlisted(value)) {
+                ::std::option::Option::Some(decoded) => Ok(decoded),
+                ::std::option::Option::None => Err(E::unknown_variant(value, T::VALUES)),
+            }
+        }
     }
     macro_rules! decode_object {
         (
-            $name:ident [$($extra:ident)?] { $($field:ident = $wire:literal =>
-            $read:ident $missing:ident $(($default:path))?,)* }
+            $name:ident [$unknown:ident $($extra:ident)?] { $($field:ident : $ty:ty =
+            $wire:literal => $read:ident $missing:ident $(($default:path))?,)* }
         ) => {
-            impl < 'de > ::serde::Deserialize < 'de > for $name { fn deserialize < D >
-            (deserializer : D) -> ::std::result::Result < Self, D::Error > where D :
-            ::serde::Deserializer < 'de >, { #[allow(non_camel_case_types)]
-            #[derive(Clone, Copy)] enum Field { $($field),* } fn field(key : & str) ->
+            const _ : () = { #[allow(non_camel_case_types)] pub enum Field { $($field),*
+            } pub struct Slots { $($field : ::std::option::Option < $ty >,)* } impl
+            DecodeObject for $name { type Field = Field; type Slots = Slots; const
+            EXPECTING : & 'static str = ::std::concat!("struct ",
+            ::std::stringify!($name)); const FIELDS : & 'static [& 'static str] = &
+            [$($wire),*]; const UNKNOWN : UnknownKeys = decode_object!(@ unknown
+            $unknown); fn slots() -> Slots { Slots { $($field :
+            ::std::option::Option::None,)* } } fn field(key : & str) ->
             ::std::option::Option < Field > { match key { $($wire =>
             ::std::option::Option::Some(Field:: $field),)* _ =>
-            ::std::option::Option::None, } } struct Visitor; impl < 'de >
-            ::serde::de::Visitor < 'de > for Visitor { type Value = $name; fn expecting(&
-            self, formatter : & mut ::std::fmt::Formatter < '_ >) -> ::std::fmt::Result {
-            formatter.write_str(::std::concat!("struct ", ::std::stringify!($name))) } fn
-            visit_map < A > (self, mut map : A) -> ::std::result::Result < $name,
-            A::Error > where A : ::serde::de::MapAccess < 'de >, { $(let mut $field =
-            ::std::option::Option::None;)* $(let mut $extra = UnknownFields::new();)?
-            while let ::std::option::Option::Some(key) = map
-            .next_key_seed(OpenKeySeed(field)) ? { match key { OpenKey::Known(known) =>
-            match known { $(Field:: $field => { vacant:: < A::Error, _ > (& $field,
-            $wire) ?; $field = ::std::option::Option::Some(decode_object!(@ read map
-            $read)); })* }, OpenKey::Unknown(key) => { decode_object!(@ unknown map
-            key[$($extra)?] [$($wire),*]); } } } ::std::result::Result::Ok($name {
-            $($field : decode_object!(@ missing $field $wire $missing $(($default))?),)*
-            $($extra)? }) } } deserializer.deserialize_map(Visitor) } }
+            ::std::option::Option::None, } } fn read < 'de, A : ::serde::de::MapAccess <
+            'de >> (slots : & mut Slots, field : Field, map : & mut A) ->
+            ::std::result::Result < (), A::Error > { match field { $(Field:: $field =>
+            decode_object!(@ read $read map slots. $field, $wire),)* } }
+            #[allow(unused_variables)] fn finish < E : ::serde::de::Error > (slots :
+            Slots, extra : UnknownFields) -> ::std::result::Result < Self, E > {
+            ::std::result::Result::Ok($name { $($field : decode_object!(@ missing slots.
+            $field, $wire, $missing $(($default))?),)* $($extra : extra,)? }) } } impl <
+            'de > ::serde::Deserialize < 'de > for $name { fn deserialize < D :
+            ::serde::Deserializer < 'de >> (deserializer : D) -> ::std::result::Result <
+            Self, D::Error > { deserializer.deserialize_map(ObjectVisitor:: < $name >
+            (::std::marker::PhantomData)) } } };
         };
-        (@ read $map:ident value) => {
-            $map .next_value() ?
+        (@ unknown keep) => {
+            UnknownKeys::Keep
         };
-        (@ read $map:ident present) => {
-            ::std::option::Option::Some($map .next_value() ?)
+        (@ unknown tolerant) => {
+            UnknownKeys::Tolerant
         };
-        (@ missing $slot:ident $wire:literal required) => {
-            required:: < A::Error, _ > ($slot, $wire) ?
+        (@ unknown refused) => {
+            UnknownKeys::Refused
         };
-        (@ missing $slot:ident $wire:literal default) => {
+        (@ unknown skipped) => {
+            UnknownKeys::Skipped
+        };
+        (@ read value $map:ident $slot:expr, $wire:literal) => {
+            read_value($map, & mut $slot, $wire)
+        };
+        (@ read present $map:ident $slot:expr, $wire:literal) => {
+            read_present($map, & mut $slot, $wire)
+        };
+        (@ missing $slot:expr, $wire:literal, required) => {
+            match $slot { ::std::option::Option::Some(value) => value,
+            ::std::option::Option::None => return
+            ::std::result::Result::Err(E::missing_field($wire)), }
+        };
+        (@ missing $slot:expr, $wire:literal, default) => {
             $slot .unwrap_or_default()
         };
-        (@ missing $slot:ident $wire:literal default_with($default:path)) => {
+        (@ missing $slot:expr, $wire:literal, default_with($default:path)) => {
             $slot .unwrap_or_else($default)
-        };
-        (@ unknown $map:ident $key:ident [$extra:ident] [$($wire:literal),*]) => {
-            vacant_unknown:: < A::Error > (& $extra, & $key) ?; let value = $map
-            .next_value() ?; $extra .insert($key, value);
-        };
-        (@ unknown $map:ident $key:ident [] [$($wire:literal),*]) => {
-            if super::decoding::is_strict() { const FIELDS : & [& str] = & [$($wire),*];
-            return ::std::result::Result::Err(< A::Error as ::serde::de::Error >
-            ::unknown_field(& $key, FIELDS)); } $map .next_value:: <
-            ::serde::de::IgnoredAny > () ?;
         };
     }
     ///CPU architecture of a job: `amd64` or `arm64`.
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     pub enum Arch {
-        #[serde(rename = "amd64")]
         Amd64,
-        #[serde(rename = "arm64")]
         Arm64,
     }
     string_enum!(Arch[strict] { Amd64 = "amd64", Arm64 = "arm64", });
@@ -339,9 +355,11 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         pub updated_at: crate::generated::types::Timestamp,
     }
     decode_object!(
-        CommunityBlogNotification[] { blog = "blog" => value required,
-        discussion_event_id = "discussionEventId" => present default, read = "read" =>
-        value required, updated_at = "updatedAt" => value required, }
+        CommunityBlogNotification[tolerant] { blog : CommunityBlogNotificationBlog =
+        "blog" => value required, discussion_event_id : ::std::option::Option <
+        ::std::string::String > = "discussionEventId" => present default, read : bool =
+        "read" => value required, updated_at : crate ::generated::types::Timestamp =
+        "updatedAt" => value required, }
     );
     impl CommunityBlogNotification {
         pub fn builder() -> builder::CommunityBlogNotification {
@@ -349,14 +367,13 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         }
     }
     ///The community blog article.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
     pub struct CommunityBlogNotificationBlog {
         ///The name of the article's author, when given.
         #[serde(
             rename = "authorName",
             skip_serializing_if = "::std::option::Option::is_none"
         )]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub author_name: ::std::option::Option<::std::string::String>,
         ///The article's `canonical` flag.
         pub canonical: bool,
@@ -369,24 +386,35 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         ///The article's title.
         pub title: ::std::string::String,
     }
+    decode_object!(
+        CommunityBlogNotificationBlog[skipped] { author_name : ::std::option::Option <
+        ::std::string::String > = "authorName" => present default, canonical : bool =
+        "canonical" => value required, id : ::std::string::String = "id" => value
+        required, participating : Participants = "participating" => value required, slug
+        : ::std::string::String = "slug" => value required, title : ::std::string::String
+        = "title" => value required, }
+    );
     impl CommunityBlogNotificationBlog {
         pub fn builder() -> builder::CommunityBlogNotificationBlog {
             Default::default()
         }
     }
     ///The body of notification deletion: the discussions whose notifications are deleted.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default, PartialEq)]
+    #[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
     pub struct DeleteNotificationsRequest {
         ///The discussions whose notifications are deleted.
         #[serde(
             rename = "discussionIds",
             skip_serializing_if = "::std::option::Option::is_none"
         )]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub discussion_ids: ::std::option::Option<
             crate::generated::types::DiscussionIds,
         >,
     }
+    decode_object!(
+        DeleteNotificationsRequest[skipped] { discussion_ids : ::std::option::Option <
+        crate ::generated::types::DiscussionIds > = "discussionIds" => present default, }
+    );
     impl DeleteNotificationsRequest {
         pub fn builder() -> builder::DeleteNotificationsRequest {
             Default::default()
@@ -409,7 +437,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         Merged = "merged", }
     );
     ///Ports of a job reachable at `https://<job_id>--<port>.{jobs_domain}`; access needs a token with read access to the job's namespace, except for the ports in `portsPublic`.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
     pub struct Expose {
         ///The exposed ports (at most 20).
         pub ports: crate::generated::types::Ports,
@@ -418,9 +446,13 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
             rename = "portsPublic",
             skip_serializing_if = "::std::option::Option::is_none"
         )]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub ports_public: ::std::option::Option<crate::generated::types::Ports>,
     }
+    decode_object!(
+        Expose[skipped] { ports : crate ::generated::types::Ports = "ports" => value
+        required, ports_public : ::std::option::Option < crate ::generated::types::Ports
+        > = "portsPublic" => present default, }
+    );
     impl Expose {
         pub fn builder() -> builder::Expose {
             Default::default()
@@ -579,19 +611,30 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         pub volumes: ::std::vec::Vec<Volume>,
     }
     decode_object!(
-        Job[] { arch = "arch" => present default, arguments = "arguments" => value
-        default, command = "command" => value default, created_at = "createdAt" => value
-        required, created_by = "createdBy" => value required, docker_image =
-        "dockerImage" => present default, durations = "durations" => present default,
-        environment = "environment" => value required, expose = "expose" => present
-        default, finished_at = "finishedAt" => present default, flavor = "flavor" =>
-        value required, id = "id" => value required, network = "network" => present
-        default, owner = "owner" => value required, resource_group_id = "resourceGroupId"
-        => present default, retry = "retry" => present default, secrets = "secrets" =>
-        value default, space_id = "spaceId" => present default, started_at = "startedAt"
-        => present default, status = "status" => value required, tags = "tags" => value
-        default, timeout = "timeout" => present default, volumes = "volumes" => value
-        default, }
+        Job[tolerant] { arch : ::std::option::Option < Arch > = "arch" => present
+        default, arguments : ::std::vec::Vec < ::std::string::String > = "arguments" =>
+        value default, command : ::std::vec::Vec < ::std::string::String > = "command" =>
+        value default, created_at : crate ::generated::types::Timestamp = "createdAt" =>
+        value required, created_by : JobIdentity = "createdBy" => value required,
+        docker_image : ::std::option::Option < ::std::string::String > = "dockerImage" =>
+        present default, durations : ::std::option::Option < JobDurations > = "durations"
+        => present default, environment : ::std::collections::HashMap <
+        ::std::string::String, ::std::string::String > = "environment" => value required,
+        expose : ::std::option::Option < Expose > = "expose" => present default,
+        finished_at : ::std::option::Option < crate ::generated::types::Timestamp > =
+        "finishedAt" => present default, flavor : Flavor = "flavor" => value required, id
+        : ::std::string::String = "id" => value required, network : ::std::option::Option
+        < Network > = "network" => present default, owner : JobIdentity = "owner" =>
+        value required, resource_group_id : ::std::option::Option < ::std::string::String
+        > = "resourceGroupId" => present default, retry : ::std::option::Option < f64 > =
+        "retry" => present default, secrets : ::std::collections::HashMap <
+        ::std::string::String, () > = "secrets" => value default, space_id :
+        ::std::option::Option < ::std::string::String > = "spaceId" => present default,
+        started_at : ::std::option::Option < crate ::generated::types::Timestamp > =
+        "startedAt" => present default, status : JobStatus = "status" => value required,
+        tags : ::std::vec::Vec < ::std::string::String > = "tags" => value default,
+        timeout : ::std::option::Option < f64 > = "timeout" => present default, volumes :
+        ::std::vec::Vec < Volume > = "volumes" => value default, }
     );
     impl Job {
         pub fn builder() -> builder::Job {
@@ -599,43 +642,50 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         }
     }
     ///How long a job spent scheduling and running, in seconds; each figure is optional.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default, PartialEq)]
+    #[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
     pub struct JobDurations {
         ///Seconds spent running.
         #[serde(
             rename = "runningSecs",
             skip_serializing_if = "::std::option::Option::is_none"
         )]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub running_secs: ::std::option::Option<f64>,
         ///Seconds spent scheduling.
         #[serde(
             rename = "schedulingSecs",
             skip_serializing_if = "::std::option::Option::is_none"
         )]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub scheduling_secs: ::std::option::Option<f64>,
         ///Seconds in all.
         #[serde(
             rename = "totalSecs",
             skip_serializing_if = "::std::option::Option::is_none"
         )]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub total_secs: ::std::option::Option<f64>,
     }
+    decode_object!(
+        JobDurations[skipped] { running_secs : ::std::option::Option < f64 > =
+        "runningSecs" => present default, scheduling_secs : ::std::option::Option < f64 >
+        = "schedulingSecs" => present default, total_secs : ::std::option::Option < f64 >
+        = "totalSecs" => present default, }
+    );
     impl JobDurations {
         pub fn builder() -> builder::JobDurations {
             Default::default()
         }
     }
     ///The owner or the creator of a job.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
     pub struct JobIdentity {
         ///Their identifier.
         pub id: ::std::string::String,
         ///Their name.
         pub name: ::std::string::String,
     }
+    decode_object!(
+        JobIdentity[skipped] { id : ::std::string::String = "id" => value required, name
+        : ::std::string::String = "name" => value required, }
+    );
     impl JobIdentity {
         pub fn builder() -> builder::JobIdentity {
             Default::default()
@@ -660,19 +710,17 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         "ERROR", Deleted = "DELETED", Running = "RUNNING", Scheduling = "SCHEDULING", }
     );
     ///The status of a job.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
     pub struct JobStatus {
         ///Why the job was canceled. Known values are `NO_CREDITS`, `NO_SUBSCRIPTION`, `RESOURCE_GROUP_LIMIT` and `SPEND_LIMIT`; any other string may appear.
         #[serde(
             rename = "cancelReason",
             skip_serializing_if = "::std::option::Option::is_none"
         )]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub cancel_reason: ::std::option::Option<::std::string::String>,
         ///One reachable URL per declared exposed port, in the same order; absent when the job is not exposed.
         #[serde(
             rename = "exposeUrls",
-            default,
             skip_serializing_if = "::std::vec::Vec::is_empty"
         )]
         pub expose_urls: ::std::vec::Vec<::std::string::String>,
@@ -681,40 +729,49 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
             rename = "failureCount",
             skip_serializing_if = "::std::option::Option::is_none"
         )]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub failure_count: ::std::option::Option<f64>,
         ///A status message, or null.
-        #[serde(deserialize_with = "::std::option::Option::deserialize")]
         pub message: ::std::option::Option<::std::string::String>,
         ///Present only when SSH is enabled.
         #[serde(
             rename = "sshUrl",
             skip_serializing_if = "::std::option::Option::is_none"
         )]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub ssh_url: ::std::option::Option<::std::string::String>,
         ///The job's stage.
         pub stage: JobStage,
     }
+    decode_object!(
+        JobStatus[skipped] { cancel_reason : ::std::option::Option <
+        ::std::string::String > = "cancelReason" => present default, expose_urls :
+        ::std::vec::Vec < ::std::string::String > = "exposeUrls" => value default,
+        failure_count : ::std::option::Option < f64 > = "failureCount" => present
+        default, message : ::std::option::Option < ::std::string::String > = "message" =>
+        value required, ssh_url : ::std::option::Option < ::std::string::String > =
+        "sshUrl" => present default, stage : JobStage = "stage" => value required, }
+    );
     impl JobStatus {
         pub fn builder() -> builder::JobStatus {
             Default::default()
         }
     }
     ///The body of mark-as-read: which discussions, and whether to mark them read or unread.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
     pub struct MarkAsReadRequest {
         ///The discussions to mark (none by default).
         #[serde(
             rename = "discussionIds",
-            default,
             skip_serializing_if = "::std::vec::Vec::is_empty"
         )]
         pub discussion_ids: ::std::vec::Vec<::std::string::String>,
         ///`true` (the default) marks them read, `false` unread.
-        #[serde(default = "defaults::default_bool::<true>")]
         pub read: bool,
     }
+    decode_object!(
+        MarkAsReadRequest[skipped] { discussion_ids : ::std::vec::Vec <
+        ::std::string::String > = "discussionIds" => value default, read : bool = "read"
+        => value default_with(defaults::default_bool:: < true >), }
+    );
     impl ::std::default::Default for MarkAsReadRequest {
         fn default() -> Self {
             Self {
@@ -729,7 +786,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         }
     }
     ///The user's MCP settings.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
     pub struct McpSettings {
         ///Names of built-in tools.
         #[serde(rename = "builtInTools")]
@@ -738,13 +795,18 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         #[serde(rename = "spaceTools")]
         pub space_tools: ::std::vec::Vec<McpSpaceTool>,
     }
+    decode_object!(
+        McpSettings[skipped] { built_in_tools : ::std::vec::Vec < ::std::string::String >
+        = "builtInTools" => value required, space_tools : ::std::vec::Vec < McpSpaceTool
+        > = "spaceTools" => value required, }
+    );
     impl McpSettings {
         pub fn builder() -> builder::McpSettings {
             Default::default()
         }
     }
     ///A Space among the user's MCP tools.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
     pub struct McpSpaceTool {
         ///The Space's emoji.
         pub emoji: ::std::string::String,
@@ -756,30 +818,22 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         ///The Space's subdomain.
         pub subdomain: ::std::string::String,
     }
+    decode_object!(
+        McpSpaceTool[skipped] { emoji : ::std::string::String = "emoji" => value
+        required, id : ::std::string::String = "_id" => value required, name :
+        ::std::string::String = "name" => value required, subdomain :
+        ::std::string::String = "subdomain" => value required, }
+    );
     impl McpSpaceTool {
         pub fn builder() -> builder::McpSpaceTool {
             Default::default()
         }
     }
     ///The `mention` filter of notification queries: `all` (the default), `participating` or `mentions`.
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     pub enum Mention {
-        #[serde(rename = "all")]
         All,
-        #[serde(rename = "participating")]
         Participating,
-        #[serde(rename = "mentions")]
         Mentions,
     }
     string_enum!(
@@ -792,34 +846,43 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         }
     }
     ///A job's network group, as returned in a job record.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
     pub struct Network {
         ///The roles this job claims in the group.
         pub aliases: crate::generated::types::NetworkAliases,
         ///The group; jobs of the same owner and resource group that share it are placed together and reach each other on every port.
         pub group: crate::generated::types::NetworkGroup,
     }
+    decode_object!(
+        Network[skipped] { aliases : crate ::generated::types::NetworkAliases = "aliases"
+        => value required, group : crate ::generated::types::NetworkGroup = "group" =>
+        value required, }
+    );
     impl Network {
         pub fn builder() -> builder::Network {
             Default::default()
         }
     }
     ///A job's network group, as requested.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
     pub struct NetworkRequest {
         ///The roles this job claims in the group (none by default).
-        #[serde(default = "defaults::network_request_aliases")]
         pub aliases: crate::generated::types::NetworkAliases,
         ///The group; jobs of the same owner and resource group that share it are placed together and reach each other on every port.
         pub group: crate::generated::types::NetworkGroup,
     }
+    decode_object!(
+        NetworkRequest[skipped] { aliases : crate ::generated::types::NetworkAliases =
+        "aliases" => value default_with(defaults::network_request_aliases), group : crate
+        ::generated::types::NetworkGroup = "group" => value required, }
+    );
     impl NetworkRequest {
         pub fn builder() -> builder::NetworkRequest {
             Default::default()
         }
     }
     ///The notification counters of a listing.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
     pub struct NotificationCount {
         ///Number of notifications in all.
         pub all: f64,
@@ -828,13 +891,17 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         ///Number of notifications in the view the query selects.
         pub view: f64,
     }
+    decode_object!(
+        NotificationCount[skipped] { all : f64 = "all" => value required, unread : f64 =
+        "unread" => value required, view : f64 = "view" => value required, }
+    );
     impl NotificationCount {
         pub fn builder() -> builder::NotificationCount {
             Default::default()
         }
     }
     ///One page of notifications with counters.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
     pub struct NotificationList {
         ///The notification counters.
         pub count: NotificationCount,
@@ -843,132 +910,150 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         ///Position of this page's first notification in the listing.
         pub start: f64,
     }
+    decode_object!(
+        NotificationList[skipped] { count : NotificationCount = "count" => value
+        required, notifications : ::std::vec::Vec < crate
+        ::generated::types::Notification > = "notifications" => value required, start :
+        f64 = "start" => value required, }
+    );
     impl NotificationList {
         pub fn builder() -> builder::NotificationList {
             Default::default()
         }
     }
     ///Notification switches; members left out keep their stored value.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default, PartialEq)]
+    #[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
     pub struct NotificationSettings {
         ///Switch for notifications about announcements.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub announcements: ::std::option::Option<bool>,
         ///Switch for notifications about the API inference sunset.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub api_inference_sunset: ::std::option::Option<bool>,
         ///Switch for notifications about activity on arXiv paper pages.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub arxiv_paper_activity: ::std::option::Option<bool>,
         ///Switch for notifications about content access policy requests.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub content_access_policy_request: ::std::option::Option<bool>,
         ///Switch for notifications about the daily papers digest.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub daily_papers_digest: ::std::option::Option<bool>,
         ///Switch for notifications about discussions the user participates in.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub discussions_participating: ::std::option::Option<bool>,
         ///Switch for notifications about discussions on watched items.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub discussions_watched: ::std::option::Option<bool>,
         ///Switch for notifications about user access requests to gated repositories.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub gated_user_access_request: ::std::option::Option<bool>,
         ///Switch for notifications about inference endpoint status.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub inference_endpoint_status: ::std::option::Option<bool>,
         ///Switch for notifications about job status.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub job_status: ::std::option::Option<bool>,
         ///Switch for notifications about AutoNLP launches.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub launch_autonlp: ::std::option::Option<bool>,
         ///Switch for notifications about prepaid credits launches; give `prepaidAmount` when enabling it.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub launch_prepaid_credits: ::std::option::Option<bool>,
         ///Switch for notifications about Spaces launches.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub launch_spaces: ::std::option::Option<bool>,
         ///Switch for notifications about training cluster launches.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub launch_training_cluster: ::std::option::Option<bool>,
         ///Switch for notifications about being locked out.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub locked_out: ::std::option::Option<bool>,
         ///Switch for notifications about organization requests.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub org_request: ::std::option::Option<bool>,
         ///Switch for notifications about organization suggestions.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub org_suggestions: ::std::option::Option<bool>,
         ///Switch for notifications about suggestions of organizations to create.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub org_suggestions_to_create: ::std::option::Option<bool>,
         ///Switch for notifications about verified organization suggestions.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub org_verified_suggestions: ::std::option::Option<bool>,
         ///Switch for notifications about posts the user participates in.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub posts_participating: ::std::option::Option<bool>,
         ///The `product_updates_after` setting, a date-time.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub product_updates_after: ::std::option::Option<
             crate::generated::types::Timestamp,
         >,
         ///Switch for notifications about repository releases.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub repo_release: ::std::option::Option<bool>,
         ///Switch for notifications about detected secrets.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub secret_detected: ::std::option::Option<bool>,
         ///Switch for notifications about user follows.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub user_follows: ::std::option::Option<bool>,
         ///Switch for notifications about discussions the user participates in, on the web.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub web_discussions_participating: ::std::option::Option<bool>,
         ///Switch for notifications about discussions on watched items, on the web.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub web_discussions_watched: ::std::option::Option<bool>,
         ///Switch for notifications about posts the user participates in, on the web.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub web_posts_participating: ::std::option::Option<bool>,
     }
+    decode_object!(
+        NotificationSettings[skipped] { announcements : ::std::option::Option < bool > =
+        "announcements" => present default, api_inference_sunset : ::std::option::Option
+        < bool > = "api_inference_sunset" => present default, arxiv_paper_activity :
+        ::std::option::Option < bool > = "arxiv_paper_activity" => present default,
+        content_access_policy_request : ::std::option::Option < bool > =
+        "content_access_policy_request" => present default, daily_papers_digest :
+        ::std::option::Option < bool > = "daily_papers_digest" => present default,
+        discussions_participating : ::std::option::Option < bool > =
+        "discussions_participating" => present default, discussions_watched :
+        ::std::option::Option < bool > = "discussions_watched" => present default,
+        gated_user_access_request : ::std::option::Option < bool > =
+        "gated_user_access_request" => present default, inference_endpoint_status :
+        ::std::option::Option < bool > = "inference_endpoint_status" => present default,
+        job_status : ::std::option::Option < bool > = "job_status" => present default,
+        launch_autonlp : ::std::option::Option < bool > = "launch_autonlp" => present
+        default, launch_prepaid_credits : ::std::option::Option < bool > =
+        "launch_prepaid_credits" => present default, launch_spaces :
+        ::std::option::Option < bool > = "launch_spaces" => present default,
+        launch_training_cluster : ::std::option::Option < bool > =
+        "launch_training_cluster" => present default, locked_out : ::std::option::Option
+        < bool > = "locked_out" => present default, org_request : ::std::option::Option <
+        bool > = "org_request" => present default, org_suggestions :
+        ::std::option::Option < bool > = "org_suggestions" => present default,
+        org_suggestions_to_create : ::std::option::Option < bool > =
+        "org_suggestions_to_create" => present default, org_verified_suggestions :
+        ::std::option::Option < bool > = "org_verified_suggestions" => present default,
+        posts_participating : ::std::option::Option < bool > = "posts_participating" =>
+        present default, product_updates_after : ::std::option::Option < crate
+        ::generated::types::Timestamp > = "product_updates_after" => present default,
+        repo_release : ::std::option::Option < bool > = "repo_release" => present
+        default, secret_detected : ::std::option::Option < bool > = "secret_detected" =>
+        present default, user_follows : ::std::option::Option < bool > = "user_follows"
+        => present default, web_discussions_participating : ::std::option::Option < bool
+        > = "web_discussions_participating" => present default, web_discussions_watched :
+        ::std::option::Option < bool > = "web_discussions_watched" => present default,
+        web_posts_participating : ::std::option::Option < bool > =
+        "web_posts_participating" => present default, }
+    );
     impl NotificationSettings {
         pub fn builder() -> builder::NotificationSettings {
             Default::default()
         }
     }
     ///The body of the notification settings update.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
     pub struct NotificationSettingsRequest {
         ///The switches to change.
         pub notifications: NotificationSettings,
@@ -977,11 +1062,16 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
             rename = "prepaidAmount",
             skip_serializing_if = "::std::option::Option::is_none"
         )]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub prepaid_amount: ::std::option::Option<
             NotificationSettingsRequestPrepaidAmount,
         >,
     }
+    decode_object!(
+        NotificationSettingsRequest[skipped] { notifications : NotificationSettings =
+        "notifications" => value required, prepaid_amount : ::std::option::Option <
+        NotificationSettingsRequestPrepaidAmount > = "prepaidAmount" => present default,
+        }
+    );
     impl NotificationSettingsRequest {
         pub fn builder() -> builder::NotificationSettingsRequest {
             Default::default()
@@ -1014,10 +1104,12 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         pub updated_at: crate::generated::types::Timestamp,
     }
     decode_object!(
-        PaperNotification[] { discussion_event_id = "discussionEventId" => present
-        default, paper = "paper" => value required, paper_discussion = "paperDiscussion"
-        => value required, read = "read" => value required, updated_at = "updatedAt" =>
-        value required, }
+        PaperNotification[tolerant] { discussion_event_id : ::std::option::Option <
+        ::std::string::String > = "discussionEventId" => present default, paper :
+        PaperNotificationPaper = "paper" => value required, paper_discussion :
+        PaperNotificationPaperDiscussion = "paperDiscussion" => value required, read :
+        bool = "read" => value required, updated_at : crate ::generated::types::Timestamp
+        = "updatedAt" => value required, }
     );
     impl PaperNotification {
         pub fn builder() -> builder::PaperNotification {
@@ -1025,7 +1117,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         }
     }
     ///The paper page.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
     pub struct PaperNotificationPaper {
         ///The paper's identifier.
         #[serde(rename = "_id")]
@@ -1033,13 +1125,17 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         ///The paper's title.
         pub title: ::std::string::String,
     }
+    decode_object!(
+        PaperNotificationPaper[skipped] { id : crate ::generated::types::ObjectId = "_id"
+        => value required, title : ::std::string::String = "title" => value required, }
+    );
     impl PaperNotificationPaper {
         pub fn builder() -> builder::PaperNotificationPaper {
             Default::default()
         }
     }
     ///The discussion on the paper page.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
     pub struct PaperNotificationPaperDiscussion {
         ///The discussion's identifier: the id to give in `discussionIds` to mark this notification read or to delete it.
         pub id: ::std::string::String,
@@ -1049,13 +1145,19 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         ///The users taking part in the discussion.
         pub participating: Participants,
     }
+    decode_object!(
+        PaperNotificationPaperDiscussion[skipped] { id : ::std::string::String = "id" =>
+        value required, paper_id : crate ::generated::types::ObjectId = "paperId" =>
+        value required, participating : Participants = "participating" => value required,
+        }
+    );
     impl PaperNotificationPaperDiscussion {
         pub fn builder() -> builder::PaperNotificationPaperDiscussion {
             Default::default()
         }
     }
     ///A user taking part in a discussion.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
     pub struct Participant {
         ///The user's avatar.
         pub avatar: ::std::string::String,
@@ -1065,6 +1167,11 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         ///The user's name.
         pub user: ::std::string::String,
     }
+    decode_object!(
+        Participant[skipped] { avatar : ::std::string::String = "avatar" => value
+        required, id : crate ::generated::types::ObjectId = "_id" => value required, user
+        : ::std::string::String = "user" => value required, }
+    );
     impl Participant {
         pub fn builder() -> builder::Participant {
             Default::default()
@@ -1110,9 +1217,11 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         pub updated_at: crate::generated::types::Timestamp,
     }
     decode_object!(
-        PostNotification[] { discussion_event_id = "discussionEventId" => present
-        default, post = "post" => value required, read = "read" => value required,
-        updated_at = "updatedAt" => value required, }
+        PostNotification[tolerant] { discussion_event_id : ::std::option::Option <
+        ::std::string::String > = "discussionEventId" => present default, post :
+        PostNotificationPost = "post" => value required, read : bool = "read" => value
+        required, updated_at : crate ::generated::types::Timestamp = "updatedAt" => value
+        required, }
     );
     impl PostNotification {
         pub fn builder() -> builder::PostNotification {
@@ -1120,7 +1229,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         }
     }
     ///The post.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
     pub struct PostNotificationPost {
         ///The name of the post's author.
         #[serde(rename = "authorName")]
@@ -1134,28 +1243,22 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         ///The post's title.
         pub title: ::std::string::String,
     }
+    decode_object!(
+        PostNotificationPost[skipped] { author_name : ::std::string::String =
+        "authorName" => value required, id : ::std::string::String = "id" => value
+        required, participating : Participants = "participating" => value required, slug
+        : ::std::string::String = "slug" => value required, title : ::std::string::String
+        = "title" => value required, }
+    );
     impl PostNotificationPost {
         pub fn builder() -> builder::PostNotificationPost {
             Default::default()
         }
     }
     ///The `readStatus` filter: all notifications (the default) or unread ones only.
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     pub enum ReadStatus {
-        #[serde(rename = "all")]
         All,
-        #[serde(rename = "unread")]
         Unread,
     }
     string_enum!(ReadStatus[strict] { All = "all", Unread = "unread", });
@@ -1177,7 +1280,8 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         pub type_: RepoType,
     }
     decode_object!(
-        RepoId[] { name = "name" => value required, type_ = "type" => value required, }
+        RepoId[tolerant] { name : crate ::generated::types::RepoName = "name" => value
+        required, type_ : RepoType = "type" => value required, }
     );
     impl RepoId {
         pub fn builder() -> builder::RepoId {
@@ -1206,10 +1310,11 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         pub updated_at: crate::generated::types::Timestamp,
     }
     decode_object!(
-        RepoNotification[] { discussion = "discussion" => value required,
-        discussion_event_id = "discussionEventId" => present default, read = "read" =>
-        value required, repo = "repo" => value required, updated_at = "updatedAt" =>
-        value required, }
+        RepoNotification[tolerant] { discussion : RepoNotificationDiscussion =
+        "discussion" => value required, discussion_event_id : ::std::option::Option <
+        ::std::string::String > = "discussionEventId" => present default, read : bool =
+        "read" => value required, repo : RepoId = "repo" => value required, updated_at :
+        crate ::generated::types::Timestamp = "updatedAt" => value required, }
     );
     impl RepoNotification {
         pub fn builder() -> builder::RepoNotification {
@@ -1217,7 +1322,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         }
     }
     ///The discussion or pull request.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
     pub struct RepoNotificationDiscussion {
         ///The discussion's identifier: the id to give in `discussionIds` to mark this notification read or to delete it.
         pub id: crate::generated::types::ObjectId,
@@ -1233,6 +1338,13 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         ///The discussion's title.
         pub title: ::std::string::String,
     }
+    decode_object!(
+        RepoNotificationDiscussion[skipped] { id : crate ::generated::types::ObjectId =
+        "id" => value required, is_pull_request : bool = "isPullRequest" => value
+        required, num : f64 = "num" => value required, participating : Participants =
+        "participating" => value required, status : DiscussionStatus = "status" => value
+        required, title : ::std::string::String = "title" => value required, }
+    );
     impl RepoNotificationDiscussion {
         pub fn builder() -> builder::RepoNotificationDiscussion {
             Default::default()
@@ -1257,102 +1369,117 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         Bucket = "bucket", Kernel = "kernel", Container = "container", }
     );
     ///The body of token revocation.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
     pub struct RevokeCredentialsRequest {
         ///The raw token values to revoke.
         pub credentials: crate::generated::types::Credentials,
     }
+    decode_object!(
+        RevokeCredentialsRequest[skipped] { credentials : crate
+        ::generated::types::Credentials = "credentials" => value required, }
+    );
     impl RevokeCredentialsRequest {
         pub fn builder() -> builder::RevokeCredentialsRequest {
             Default::default()
         }
     }
     ///One email address of a SCIM user, as a SCIM multi-valued attribute (RFC 7643) with the address in `value`. Email types are not supported.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
     pub struct ScimEmail {
         ///The email address.
         pub value: ::std::string::String,
     }
+    decode_object!(
+        ScimEmail[skipped] { value : ::std::string::String = "value" => value required, }
+    );
     impl ScimEmail {
         pub fn builder() -> builder::ScimEmail {
             Default::default()
         }
     }
     ///A user as provisioned through SCIM for Enterprise Plus organizations (the SCIM endpoints are not shown). Other attributes, such as SCIM's `schemas` and `meta`, pass this schema.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default, PartialEq)]
+    #[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
     pub struct ScimUser {
         ///The provisioning status.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub active: ::std::option::Option<bool>,
         ///The user's email addresses; email types are not supported.
-        #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
+        #[serde(skip_serializing_if = "::std::vec::Vec::is_empty")]
         pub emails: ::std::vec::Vec<ScimEmail>,
         ///The identity provider's unique identifier of the user, used as the matching key.
         #[serde(
             rename = "externalId",
             skip_serializing_if = "::std::option::Option::is_none"
         )]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub external_id: ::std::option::Option<::std::string::String>,
         ///The user's identifier at the SCIM endpoint.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub id: ::std::option::Option<::std::string::String>,
         ///The user's given and family names.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub name: ::std::option::Option<ScimUserName>,
         ///The user's user name.
         #[serde(
             rename = "userName",
             skip_serializing_if = "::std::option::Option::is_none"
         )]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub user_name: ::std::option::Option<::std::string::String>,
     }
+    decode_object!(
+        ScimUser[skipped] { active : ::std::option::Option < bool > = "active" => present
+        default, emails : ::std::vec::Vec < ScimEmail > = "emails" => value default,
+        external_id : ::std::option::Option < ::std::string::String > = "externalId" =>
+        present default, id : ::std::option::Option < ::std::string::String > = "id" =>
+        present default, name : ::std::option::Option < ScimUserName > = "name" =>
+        present default, user_name : ::std::option::Option < ::std::string::String > =
+        "userName" => present default, }
+    );
     impl ScimUser {
         pub fn builder() -> builder::ScimUser {
             Default::default()
         }
     }
     ///The parts of a SCIM user's name.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default, PartialEq)]
+    #[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
     pub struct ScimUserName {
         ///The family (last) name.
         #[serde(
             rename = "familyName",
             skip_serializing_if = "::std::option::Option::is_none"
         )]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub family_name: ::std::option::Option<::std::string::String>,
         ///The given (first) name.
         #[serde(
             rename = "givenName",
             skip_serializing_if = "::std::option::Option::is_none"
         )]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub given_name: ::std::option::Option<::std::string::String>,
     }
+    decode_object!(
+        ScimUserName[skipped] { family_name : ::std::option::Option <
+        ::std::string::String > = "familyName" => present default, given_name :
+        ::std::option::Option < ::std::string::String > = "givenName" => present default,
+        }
+    );
     impl ScimUserName {
         pub fn builder() -> builder::ScimUserName {
             Default::default()
         }
     }
     ///SSH access to a job: when enabled, the container is reachable with `ssh <job_id>@{ssh_host}`, by the job's owner only, authenticated by an SSH public key registered on the hub.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default, PartialEq)]
+    #[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
     pub struct SshRequest {
         ///Whether SSH is enabled (false by default).
-        #[serde(default)]
         pub enabled: bool,
     }
+    decode_object!(SshRequest[skipped] { enabled : bool = "enabled" => value default, });
     impl SshRequest {
         pub fn builder() -> builder::SshRequest {
             Default::default()
         }
     }
     ///A bearer token for the content-addressed storage service.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
     pub struct StorageAccessToken {
         ///The bearer token: send `Authorization: Bearer <accessToken>` to `casUrl` until `exp`.
         #[serde(rename = "accessToken")]
@@ -1363,6 +1490,12 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         ///Unix timestamp of expiry.
         pub exp: f64,
     }
+    decode_object!(
+        StorageAccessToken[skipped] { access_token : crate
+        ::generated::types::StorageToken = "accessToken" => value required, cas_url :
+        StorageAccessTokenCasUrl = "casUrl" => value required, exp : f64 = "exp" => value
+        required, }
+    );
     impl StorageAccessToken {
         pub fn builder() -> builder::StorageAccessToken {
             Default::default()
@@ -1374,24 +1507,10 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     pub struct StorageAccessTokenCasUrl(::std::string::String);
     checked_string!(StorageAccessTokenCasUrl, max 64000);
     ///Repository types that have storage tokens.
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     pub enum StorageRepoType {
-        #[serde(rename = "model")]
         Model,
-        #[serde(rename = "dataset")]
         Dataset,
-        #[serde(rename = "space")]
         Space,
     }
     string_enum!(
@@ -1399,45 +1518,29 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         }
     );
     ///The scope of a storage token: `read` or `write` (a write token can call every read operation).
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     pub enum StorageTokenType {
-        #[serde(rename = "read")]
         Read,
-        #[serde(rename = "write")]
         Write,
     }
     string_enum!(StorageTokenType[strict] { Read = "read", Write = "write", });
     ///A bucket or repository mounted into a job, as returned in a job record.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
     pub struct Volume {
         ///Where it is mounted, an absolute path inside the container.
         #[serde(rename = "mountPath")]
         pub mount_path: crate::generated::types::MountPath,
         ///Subfolder prefix inside the bucket or repository to mount.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub path: ::std::option::Option<::std::string::String>,
         ///True for repositories; false by default for buckets.
         #[serde(
             rename = "readOnly",
             skip_serializing_if = "::std::option::Option::is_none"
         )]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub read_only: ::std::option::Option<bool>,
         ///Git revision, repositories only; defaults to `main`.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub revision: ::std::option::Option<::std::string::String>,
         ///`<owner>/<name>` of the bucket or repository.
         pub source: ::std::string::String,
@@ -1445,31 +1548,37 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         #[serde(rename = "type")]
         pub type_: ::std::string::String,
     }
+    decode_object!(
+        Volume[skipped] { mount_path : crate ::generated::types::MountPath = "mountPath"
+        => value required, path : ::std::option::Option < ::std::string::String > =
+        "path" => present default, read_only : ::std::option::Option < bool > =
+        "readOnly" => present default, revision : ::std::option::Option <
+        ::std::string::String > = "revision" => present default, source :
+        ::std::string::String = "source" => value required, type_ : ::std::string::String
+        = "type" => value required, }
+    );
     impl Volume {
         pub fn builder() -> builder::Volume {
             Default::default()
         }
     }
     ///A bucket or repository to mount into a job.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
     pub struct VolumeRequest {
         ///Where to mount it, an absolute path inside the container.
         #[serde(rename = "mountPath")]
         pub mount_path: crate::generated::types::MountPath,
         ///Subfolder prefix inside the bucket or repository to mount.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub path: ::std::option::Option<::std::string::String>,
         ///True for repositories; false by default for buckets.
         #[serde(
             rename = "readOnly",
             skip_serializing_if = "::std::option::Option::is_none"
         )]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub read_only: ::std::option::Option<bool>,
         ///Git revision, repositories only; defaults to `main`.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub revision: ::std::option::Option<::std::string::String>,
         ///`<owner>/<name>` of the bucket or repository.
         pub source: ::std::string::String,
@@ -1477,32 +1586,26 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         #[serde(rename = "type")]
         pub type_: VolumeRequestType,
     }
+    decode_object!(
+        VolumeRequest[skipped] { mount_path : crate ::generated::types::MountPath =
+        "mountPath" => value required, path : ::std::option::Option <
+        ::std::string::String > = "path" => present default, read_only :
+        ::std::option::Option < bool > = "readOnly" => present default, revision :
+        ::std::option::Option < ::std::string::String > = "revision" => present default,
+        source : ::std::string::String = "source" => value required, type_ :
+        VolumeRequestType = "type" => value required, }
+    );
     impl VolumeRequest {
         pub fn builder() -> builder::VolumeRequest {
             Default::default()
         }
     }
     ///What is mounted: `bucket`, `model`, `dataset` or `space`.
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     pub enum VolumeRequestType {
-        #[serde(rename = "bucket")]
         Bucket,
-        #[serde(rename = "model")]
         Model,
-        #[serde(rename = "dataset")]
         Dataset,
-        #[serde(rename = "space")]
         Space,
     }
     string_enum!(
@@ -1510,22 +1613,27 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         "dataset", Space = "space", }
     );
     ///The body of the watched-items update.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default, PartialEq)]
+    #[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
     pub struct WatchSettingsRequest {
         ///Items to start watching (none by default).
-        #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
+        #[serde(skip_serializing_if = "::std::vec::Vec::is_empty")]
         pub add: ::std::vec::Vec<WatchTarget>,
         ///Items to stop watching (none by default).
-        #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
+        #[serde(skip_serializing_if = "::std::vec::Vec::is_empty")]
         pub delete: ::std::vec::Vec<WatchTarget>,
     }
+    decode_object!(
+        WatchSettingsRequest[skipped] { add : ::std::vec::Vec < WatchTarget > = "add" =>
+        value default, delete : ::std::vec::Vec < WatchTarget > = "delete" => value
+        default, }
+    );
     impl WatchSettingsRequest {
         pub fn builder() -> builder::WatchSettingsRequest {
             Default::default()
         }
     }
     ///An organization, user or repository to watch or to stop watching.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
     pub struct WatchTarget {
         ///Its identifier.
         pub id: ::std::string::String,
@@ -1533,42 +1641,31 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         #[serde(rename = "type")]
         pub type_: WatchTargetType,
     }
+    decode_object!(
+        WatchTarget[skipped] { id : ::std::string::String = "id" => value required, type_
+        : WatchTargetType = "type" => value required, }
+    );
     impl WatchTarget {
         pub fn builder() -> builder::WatchTarget {
             Default::default()
         }
     }
     ///`org`, `user` or `repo`.
-    #[derive(
-        ::serde::Deserialize,
-        ::serde::Serialize,
-        Clone,
-        Copy,
-        Debug,
-        Eq,
-        Hash,
-        Ord,
-        PartialEq,
-        PartialOrd
-    )]
+    #[derive(Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
     pub enum WatchTargetType {
-        #[serde(rename = "org")]
         Org,
-        #[serde(rename = "user")]
         User,
-        #[serde(rename = "repo")]
         Repo,
     }
     string_enum!(WatchTargetType[strict] { Org = "org", User = "user", Repo = "repo", });
     ///A watched repository, user or organization, as returned in a webhook record.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
     pub struct WatchedItem {
         ///The address of its avatar, when given.
         #[serde(
             rename = "avatarUrl",
             skip_serializing_if = "::std::option::Option::is_none"
         )]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub avatar_url: ::std::option::Option<::std::string::String>,
         ///The name of the repository (`<namespace>/<repo-name>`), user or organization.
         pub name: ::std::string::String,
@@ -1576,13 +1673,18 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         #[serde(rename = "type")]
         pub type_: WatchedType,
     }
+    decode_object!(
+        WatchedItem[skipped] { avatar_url : ::std::option::Option < ::std::string::String
+        > = "avatarUrl" => present default, name : ::std::string::String = "name" =>
+        value required, type_ : WatchedType = "type" => value required, }
+    );
     impl WatchedItem {
         pub fn builder() -> builder::WatchedItem {
             Default::default()
         }
     }
     ///A repository, user or organization to watch.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
     pub struct WatchedItemRequest {
         ///The name of the repository (`<namespace>/<repo-name>`), user or organization.
         pub name: ::std::string::String,
@@ -1590,6 +1692,10 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         #[serde(rename = "type")]
         pub type_: WatchedType,
     }
+    decode_object!(
+        WatchedItemRequest[skipped] { name : ::std::string::String = "name" => value
+        required, type_ : WatchedType = "type" => value required, }
+    );
     impl WatchedItemRequest {
         pub fn builder() -> builder::WatchedItemRequest {
             Default::default()
@@ -1653,11 +1759,17 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         pub watched: ::std::vec::Vec<WatchedItem>,
     }
     decode_object!(
-        Webhook[] { disabled = "disabled" => value required, domains = "domains" => value
-        required, has_secret = "hasSecret" => value required, id = "id" => value
-        required, job = "job" => present default, job_source_id = "jobSourceId" =>
-        present default, last_trigger_at = "lastTriggerAt" => present default, url =
-        "url" => present default, watched = "watched" => value required, }
+        Webhook[tolerant] { disabled : crate ::generated::types::WebhookDisabled =
+        "disabled" => value required, domains : ::std::vec::Vec < WebhookDomain > =
+        "domains" => value required, has_secret : bool = "hasSecret" => value required,
+        id : crate ::generated::types::ObjectId = "id" => value required, job :
+        ::std::option::Option < crate ::generated::types::WebhookJob > = "job" => present
+        default, job_source_id : ::std::option::Option < ::std::string::String > =
+        "jobSourceId" => present default, last_trigger_at : ::std::option::Option < crate
+        ::generated::types::Timestamp > = "lastTriggerAt" => present default, url :
+        ::std::option::Option < crate ::generated::types::Uri > = "url" => present
+        default, watched : ::std::vec::Vec < WatchedItem > = "watched" => value required,
+        }
     );
     impl Webhook {
         pub fn builder() -> builder::Webhook {
@@ -1676,11 +1788,14 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     }
     string_enum!(WebhookDomain[tolerant] { Repo = "repo", Discussion = "discussion", });
     ///A webhook record wrapped in `{"webhook": ...}`, as several webhook operations return it.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
     pub struct WebhookEnvelope {
         ///The webhook.
         pub webhook: Webhook,
     }
+    decode_object!(
+        WebhookEnvelope[skipped] { webhook : Webhook = "webhook" => value required, }
+    );
     impl WebhookEnvelope {
         pub fn builder() -> builder::WebhookEnvelope {
             Default::default()
@@ -1698,7 +1813,8 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         pub extra: UnknownFields,
     }
     decode_object!(
-        WebhookEvent[extra] { action = "action" => value required, scope = "scope" =>
+        WebhookEvent[keep extra] { action : ::std::string::String = "action" => value
+        required, scope : ::std::option::Option < ::std::string::String > = "scope" =>
         present default, }
     );
     impl WebhookEvent {
@@ -1738,11 +1854,16 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         >,
     }
     decode_object!(
-        WebhookJobFromImage[] { arguments = "arguments" => value default, command =
-        "command" => present default, docker_image = "dockerImage" => value required,
-        environment = "environment" => value required, flavor = "flavor" => value
-        required, labels = "labels" => present default, secrets = "secrets" => value
-        default, timeout_seconds = "timeoutSeconds" => value required, }
+        WebhookJobFromImage[tolerant] { arguments : ::std::vec::Vec <
+        ::std::string::String > = "arguments" => value default, command :
+        ::std::option::Option < crate ::generated::types::Command > = "command" =>
+        present default, docker_image : WebhookJobFromImageDockerImage = "dockerImage" =>
+        value required, environment : crate ::generated::types::EnvironmentMap =
+        "environment" => value required, flavor : Flavor = "flavor" => value required,
+        labels : ::std::option::Option < crate ::generated::types::LabelMap > = "labels"
+        => present default, secrets : ::std::vec::Vec < ::std::string::String > =
+        "secrets" => value default, timeout_seconds : ::std::option::Option < crate
+        ::generated::types::TimeoutSeconds > = "timeoutSeconds" => value required, }
     );
     impl WebhookJobFromImage {
         pub fn builder() -> builder::WebhookJobFromImage {
@@ -1786,11 +1907,16 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         >,
     }
     decode_object!(
-        WebhookJobFromSpace[] { arguments = "arguments" => value default, command =
-        "command" => present default, environment = "environment" => value required,
-        flavor = "flavor" => value required, labels = "labels" => present default,
-        secrets = "secrets" => value default, space_id = "spaceId" => value required,
-        timeout_seconds = "timeoutSeconds" => value required, }
+        WebhookJobFromSpace[tolerant] { arguments : ::std::vec::Vec <
+        ::std::string::String > = "arguments" => value default, command :
+        ::std::option::Option < crate ::generated::types::Command > = "command" =>
+        present default, environment : crate ::generated::types::EnvironmentMap =
+        "environment" => value required, flavor : Flavor = "flavor" => value required,
+        labels : ::std::option::Option < crate ::generated::types::LabelMap > = "labels"
+        => present default, secrets : ::std::vec::Vec < ::std::string::String > =
+        "secrets" => value default, space_id : WebhookJobFromSpaceSpaceId = "spaceId" =>
+        value required, timeout_seconds : ::std::option::Option < crate
+        ::generated::types::TimeoutSeconds > = "timeoutSeconds" => value required, }
     );
     impl WebhookJobFromSpace {
         pub fn builder() -> builder::WebhookJobFromSpace {
@@ -1803,57 +1929,47 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     pub struct WebhookJobFromSpaceSpaceId(::std::string::String);
     checked_string!(WebhookJobFromSpaceSpaceId, min 1);
     ///The job a webhook starts, built from a Docker image, as requested.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
     pub struct WebhookJobRequestFromImage {
         ///CPU architecture.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub arch: ::std::option::Option<Arch>,
         ///Arguments of the command.
-        #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
+        #[serde(skip_serializing_if = "::std::vec::Vec::is_empty")]
         pub arguments: ::std::vec::Vec<::std::string::String>,
         ///Maximum number of attempts (default 1).
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub attempts: ::std::option::Option<crate::generated::types::Attempts>,
         ///The command to run.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub command: ::std::option::Option<crate::generated::types::Command>,
         ///The Docker image the job runs (not empty).
         #[serde(rename = "dockerImage")]
         pub docker_image: WebhookJobRequestFromImageDockerImage,
         ///Environment variables (none by default).
-        #[serde(default = "defaults::webhook_job_request_from_image_environment")]
         pub environment: crate::generated::types::EnvironmentMap,
         ///Ports to expose.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub expose: ::std::option::Option<Expose>,
         ///Hardware the job runs on.
         pub flavor: Flavor,
         ///Labels of the job.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub labels: ::std::option::Option<crate::generated::types::LabelMap>,
         ///The network group the job joins.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub network: ::std::option::Option<NetworkRequest>,
         ///The resource group the job runs in.
         #[serde(
             rename = "resourceGroupId",
             skip_serializing_if = "::std::option::Option::is_none"
         )]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub resource_group_id: ::std::option::Option<crate::generated::types::HexId>,
         ///Secret values by name, given to the job.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub secrets: ::std::option::Option<crate::generated::types::SecretMap>,
         ///SSH access to the container.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub ssh: ::std::option::Option<SshRequest>,
         ///Seconds before the job is stopped, or null (the default) for no timeout.
         #[serde(
@@ -1865,9 +1981,30 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         >,
         ///Buckets and repositories to mount into the job.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub volumes: ::std::option::Option<crate::generated::types::VolumeRequests>,
     }
+    decode_object!(
+        WebhookJobRequestFromImage[skipped] { arch : ::std::option::Option < Arch > =
+        "arch" => present default, arguments : ::std::vec::Vec < ::std::string::String >
+        = "arguments" => value default, attempts : ::std::option::Option < crate
+        ::generated::types::Attempts > = "attempts" => present default, command :
+        ::std::option::Option < crate ::generated::types::Command > = "command" =>
+        present default, docker_image : WebhookJobRequestFromImageDockerImage =
+        "dockerImage" => value required, environment : crate
+        ::generated::types::EnvironmentMap = "environment" => value
+        default_with(defaults::webhook_job_request_from_image_environment), expose :
+        ::std::option::Option < Expose > = "expose" => present default, flavor : Flavor =
+        "flavor" => value required, labels : ::std::option::Option < crate
+        ::generated::types::LabelMap > = "labels" => present default, network :
+        ::std::option::Option < NetworkRequest > = "network" => present default,
+        resource_group_id : ::std::option::Option < crate ::generated::types::HexId > =
+        "resourceGroupId" => present default, secrets : ::std::option::Option < crate
+        ::generated::types::SecretMap > = "secrets" => present default, ssh :
+        ::std::option::Option < SshRequest > = "ssh" => present default, timeout_seconds
+        : ::std::option::Option < crate ::generated::types::TimeoutSeconds > =
+        "timeoutSeconds" => value default, volumes : ::std::option::Option < crate
+        ::generated::types::VolumeRequests > = "volumes" => present default, }
+    );
     impl WebhookJobRequestFromImage {
         pub fn builder() -> builder::WebhookJobRequestFromImage {
             Default::default()
@@ -1879,57 +2016,47 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     pub struct WebhookJobRequestFromImageDockerImage(::std::string::String);
     checked_string!(WebhookJobRequestFromImageDockerImage, min 1);
     ///The job a webhook starts, built from a Space, as requested.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
     pub struct WebhookJobRequestFromSpace {
         ///CPU architecture.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub arch: ::std::option::Option<Arch>,
         ///Arguments of the command.
-        #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
+        #[serde(skip_serializing_if = "::std::vec::Vec::is_empty")]
         pub arguments: ::std::vec::Vec<::std::string::String>,
         ///Maximum number of attempts (default 1).
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub attempts: ::std::option::Option<crate::generated::types::Attempts>,
         ///The command to run.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub command: ::std::option::Option<crate::generated::types::Command>,
         ///Environment variables (none by default).
-        #[serde(default = "defaults::webhook_job_request_from_space_environment")]
         pub environment: crate::generated::types::EnvironmentMap,
         ///Ports to expose.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub expose: ::std::option::Option<Expose>,
         ///Hardware the job runs on.
         pub flavor: Flavor,
         ///Labels of the job.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub labels: ::std::option::Option<crate::generated::types::LabelMap>,
         ///The network group the job joins.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub network: ::std::option::Option<NetworkRequest>,
         ///The resource group the job runs in.
         #[serde(
             rename = "resourceGroupId",
             skip_serializing_if = "::std::option::Option::is_none"
         )]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub resource_group_id: ::std::option::Option<crate::generated::types::HexId>,
         ///Secret values by name, given to the job.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub secrets: ::std::option::Option<crate::generated::types::SecretMap>,
         ///The Space the job runs (not empty).
         #[serde(rename = "spaceId")]
         pub space_id: WebhookJobRequestFromSpaceSpaceId,
         ///SSH access to the container.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub ssh: ::std::option::Option<SshRequest>,
         ///Seconds before the job is stopped, or null (the default) for no timeout.
         #[serde(
@@ -1941,9 +2068,30 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         >,
         ///Buckets and repositories to mount into the job.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub volumes: ::std::option::Option<crate::generated::types::VolumeRequests>,
     }
+    decode_object!(
+        WebhookJobRequestFromSpace[skipped] { arch : ::std::option::Option < Arch > =
+        "arch" => present default, arguments : ::std::vec::Vec < ::std::string::String >
+        = "arguments" => value default, attempts : ::std::option::Option < crate
+        ::generated::types::Attempts > = "attempts" => present default, command :
+        ::std::option::Option < crate ::generated::types::Command > = "command" =>
+        present default, environment : crate ::generated::types::EnvironmentMap =
+        "environment" => value
+        default_with(defaults::webhook_job_request_from_space_environment), expose :
+        ::std::option::Option < Expose > = "expose" => present default, flavor : Flavor =
+        "flavor" => value required, labels : ::std::option::Option < crate
+        ::generated::types::LabelMap > = "labels" => present default, network :
+        ::std::option::Option < NetworkRequest > = "network" => present default,
+        resource_group_id : ::std::option::Option < crate ::generated::types::HexId > =
+        "resourceGroupId" => present default, secrets : ::std::option::Option < crate
+        ::generated::types::SecretMap > = "secrets" => present default, space_id :
+        WebhookJobRequestFromSpaceSpaceId = "spaceId" => value required, ssh :
+        ::std::option::Option < SshRequest > = "ssh" => present default, timeout_seconds
+        : ::std::option::Option < crate ::generated::types::TimeoutSeconds > =
+        "timeoutSeconds" => value default, volumes : ::std::option::Option < crate
+        ::generated::types::VolumeRequests > = "volumes" => present default, }
+    );
     impl WebhookJobRequestFromSpace {
         pub fn builder() -> builder::WebhookJobRequestFromSpace {
             Default::default()
@@ -1967,8 +2115,9 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         pub extra: UnknownFields,
     }
     decode_object!(
-        WebhookMovedTo[extra] { name = "name" => present default, owner = "owner" =>
-        present default, }
+        WebhookMovedTo[keep extra] { name : ::std::option::Option < ::std::string::String
+        > = "name" => present default, owner : ::std::option::Option < WebhookOwner > =
+        "owner" => present default, }
     );
     impl WebhookMovedTo {
         pub fn builder() -> builder::WebhookMovedTo {
@@ -1984,7 +2133,10 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         #[serde(flatten)]
         pub extra: UnknownFields,
     }
-    decode_object!(WebhookOwner[extra] { id = "id" => present default, });
+    decode_object!(
+        WebhookOwner[keep extra] { id : ::std::option::Option < ::std::string::String > =
+        "id" => present default, }
+    );
     impl WebhookOwner {
         pub fn builder() -> builder::WebhookOwner {
             Default::default()
@@ -2031,11 +2183,16 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         pub extra: UnknownFields,
     }
     decode_object!(
-        WebhookPayload[extra] { comment = "comment" => present default, discussion =
-        "discussion" => present default, event = "event" => value required, moved_to =
-        "movedTo" => present default, repo = "repo" => value required, updated_config =
-        "updatedConfig" => value default, updated_refs = "updatedRefs" => value default,
-        webhook = "webhook" => present default, }
+        WebhookPayload[keep extra] { comment : ::std::option::Option <
+        WebhookPayloadComment > = "comment" => present default, discussion :
+        ::std::option::Option < WebhookPayloadDiscussion > = "discussion" => present
+        default, event : WebhookEvent = "event" => value required, moved_to :
+        ::std::option::Option < WebhookMovedTo > = "movedTo" => present default, repo :
+        WebhookPayloadRepo = "repo" => value required, updated_config : ::serde_json::Map
+        < ::std::string::String, ::serde_json::Value > = "updatedConfig" => value
+        default, updated_refs : ::std::vec::Vec < WebhookUpdatedRef > = "updatedRefs" =>
+        value default, webhook : ::std::option::Option < WebhookPayloadWebhook > =
+        "webhook" => present default, }
     );
     impl WebhookPayload {
         pub fn builder() -> builder::WebhookPayload {
@@ -2064,9 +2221,12 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         pub extra: UnknownFields,
     }
     decode_object!(
-        WebhookPayloadComment[extra] { author = "author" => present default, content =
-        "content" => present default, hidden = "hidden" => present default, id = "id" =>
-        present default, url = "url" => present default, }
+        WebhookPayloadComment[keep extra] { author : ::std::option::Option < WebhookOwner
+        > = "author" => present default, content : ::std::option::Option <
+        ::std::string::String > = "content" => present default, hidden :
+        ::std::option::Option < bool > = "hidden" => present default, id :
+        ::std::option::Option < ::std::string::String > = "id" => present default, url :
+        ::std::option::Option < WebhookUrls > = "url" => present default, }
     );
     impl WebhookPayloadComment {
         pub fn builder() -> builder::WebhookPayloadComment {
@@ -2104,10 +2264,15 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         pub extra: UnknownFields,
     }
     decode_object!(
-        WebhookPayloadDiscussion[extra] { author = "author" => present default, id = "id"
-        => present default, is_pull_request = "isPullRequest" => present default, num =
-        "num" => present default, status = "status" => present default, title = "title"
-        => present default, url = "url" => present default, }
+        WebhookPayloadDiscussion[keep extra] { author : ::std::option::Option <
+        WebhookOwner > = "author" => present default, id : ::std::option::Option <
+        ::std::string::String > = "id" => present default, is_pull_request :
+        ::std::option::Option < bool > = "isPullRequest" => present default, num :
+        ::std::option::Option < f64 > = "num" => present default, status :
+        ::std::option::Option < ::std::string::String > = "status" => present default,
+        title : ::std::option::Option < ::std::string::String > = "title" => present
+        default, url : ::std::option::Option < WebhookUrls > = "url" => present default,
+        }
     );
     impl WebhookPayloadDiscussion {
         pub fn builder() -> builder::WebhookPayloadDiscussion {
@@ -2145,10 +2310,14 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         pub extra: UnknownFields,
     }
     decode_object!(
-        WebhookPayloadRepo[extra] { head_sha = "headSha" => present default, id = "id" =>
-        present default, name = "name" => present default, owner = "owner" => present
-        default, private = "private" => present default, type_ = "type" => value
-        required, url = "url" => present default, }
+        WebhookPayloadRepo[keep extra] { head_sha : ::std::option::Option <
+        ::std::string::String > = "headSha" => present default, id :
+        ::std::option::Option < ::std::string::String > = "id" => present default, name :
+        ::std::option::Option < ::std::string::String > = "name" => present default,
+        owner : ::std::option::Option < WebhookOwner > = "owner" => present default,
+        private : ::std::option::Option < bool > = "private" => present default, type_ :
+        RepoType = "type" => value required, url : ::std::option::Option < WebhookUrls >
+        = "url" => present default, }
     );
     impl WebhookPayloadRepo {
         pub fn builder() -> builder::WebhookPayloadRepo {
@@ -2168,8 +2337,10 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         pub extra: UnknownFields,
     }
     decode_object!(
-        WebhookPayloadWebhook[extra] { id = "id" => present default, version = "version"
-        => present default, }
+        WebhookPayloadWebhook[keep extra] { id : ::std::option::Option <
+        ::std::string::String > = "id" => present default, version :
+        ::std::option::Option < crate ::generated::types::WebhookVersion > = "version" =>
+        present default, }
     );
     impl WebhookPayloadWebhook {
         pub fn builder() -> builder::WebhookPayloadWebhook {
@@ -2177,36 +2348,43 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         }
     }
     ///The body of webhook creation and update.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
     pub struct WebhookRequest {
         ///The domains whose events are reported; at least one.
         pub domains: crate::generated::types::RequestedDomains,
         ///A job to start on each delivery instead of calling a URL.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub job: ::std::option::Option<crate::generated::types::WebhookJobRequest>,
         ///Identifier of an existing job used as the webhook's job.
         #[serde(
             rename = "jobSourceId",
             skip_serializing_if = "::std::option::Option::is_none"
         )]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub job_source_id: ::std::option::Option<::std::string::String>,
         ///The webhook secret.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub secret: ::std::option::Option<crate::generated::types::WebhookSecret>,
         ///Secrets of the job started by the webhook, used with `jobSourceId` (the source job's own secrets are never copied). On update, listed keys are replaced, an empty value removes a secret, and omitted keys keep their stored value.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub secrets: ::std::option::Option<crate::generated::types::SecretMap>,
         ///Delivery target.
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        #[serde(default, deserialize_with = "deserialize_present")]
         pub url: ::std::option::Option<crate::generated::types::Uri>,
         ///The repositories, users and organizations to watch; at least one.
         pub watched: crate::generated::types::WatchedItemRequests,
     }
+    decode_object!(
+        WebhookRequest[skipped] { domains : crate ::generated::types::RequestedDomains =
+        "domains" => value required, job : ::std::option::Option < crate
+        ::generated::types::WebhookJobRequest > = "job" => present default, job_source_id
+        : ::std::option::Option < ::std::string::String > = "jobSourceId" => present
+        default, secret : ::std::option::Option < crate ::generated::types::WebhookSecret
+        > = "secret" => present default, secrets : ::std::option::Option < crate
+        ::generated::types::SecretMap > = "secrets" => present default, url :
+        ::std::option::Option < crate ::generated::types::Uri > = "url" => present
+        default, watched : crate ::generated::types::WatchedItemRequests = "watched" =>
+        value required, }
+    );
     impl WebhookRequest {
         pub fn builder() -> builder::WebhookRequest {
             Default::default()
@@ -2234,8 +2412,10 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         pub extra: UnknownFields,
     }
     decode_object!(
-        WebhookUpdatedRef[extra] { new_sha = "newSha" => value default, old_sha =
-        "oldSha" => value default, ref_ = "ref" => value required, }
+        WebhookUpdatedRef[keep extra] { new_sha : ::std::option::Option <
+        ::std::string::String > = "newSha" => value default, old_sha :
+        ::std::option::Option < ::std::string::String > = "oldSha" => value default, ref_
+        : ::std::string::String = "ref" => value required, }
     );
     impl WebhookUpdatedRef {
         pub fn builder() -> builder::WebhookUpdatedRef {
@@ -2255,8 +2435,9 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         pub extra: UnknownFields,
     }
     decode_object!(
-        WebhookUrls[extra] { api = "api" => present default, web = "web" => present
-        default, }
+        WebhookUrls[keep extra] { api : ::std::option::Option < ::std::string::String > =
+        "api" => present default, web : ::std::option::Option < ::std::string::String > =
+        "web" => present default, }
     );
     impl WebhookUrls {
         pub fn builder() -> builder::WebhookUrls {
@@ -8971,17 +9152,6 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
             }
         }
     }
-    /// Decodes an optional field that is present: `null` is refused unless the schema
-    /// makes the property nullable (see `refuse_null_for_optional_fields` in codegen).
-    fn deserialize_present<'de, D, T>(
-        deserializer: D,
-    ) -> ::std::result::Result<::std::option::Option<T>, D::Error>
-    where
-        D: ::serde::Deserializer<'de>,
-        T: ::serde::Deserialize<'de>,
-    {
-        T::deserialize(deserializer).map(Some)
-    }
     /// A key of an open object: one of its properties, or an unknown one bound for `extra`.
     enum OpenKey<F> {
         Known(F),
@@ -9001,6 +9171,127 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         {
             deserializer.deserialize_identifier(self)
         }
+    }
+    /// What `decode_object!` writes for each struct: its slots, key lookup, reads and
+    /// construction. [`ObjectVisitor`] runs the loop for every struct alike.
+    trait DecodeObject: Sized {
+        /// One variant per known key.
+        type Field;
+        /// One `Option` per known key, `None` until the key is read.
+        type Slots;
+        /// What a decoding error says was expected.
+        const EXPECTING: &'static str;
+        /// The known keys, for the "unknown field" error.
+        const FIELDS: &'static [&'static str];
+        /// What a key the schema does not list does.
+        const UNKNOWN: UnknownKeys;
+        fn slots() -> Self::Slots;
+        fn field(key: &str) -> ::std::option::Option<Self::Field>;
+        /// Reads the value of `field` into its slot, refusing a key given twice.
+        fn read<'de, A: ::serde::de::MapAccess<'de>>(
+            slots: &mut Self::Slots,
+            field: Self::Field,
+            map: &mut A,
+        ) -> ::std::result::Result<(), A::Error>;
+        /// The struct, once every key is read: a missing required key is refused, a
+        /// missing optional one takes its default.
+        fn finish<E: ::serde::de::Error>(
+            slots: Self::Slots,
+            extra: UnknownFields,
+        ) -> ::std::result::Result<Self, E>;
+    }
+    /// What an object does with a key its schema does not list.
+    enum UnknownKeys {
+        /// An open object keeps it in `extra`.
+        Keep,
+        /// A closed object that can come from the hub refuses it under strict decoding
+        /// and skips it otherwise (a newer hub may add properties).
+        Tolerant,
+        /// A closed object only requests use refuses it.
+        Refused,
+        /// An object whose schema says nothing of other keys skips it.
+        Skipped,
+    }
+    /// The one `Visitor` of every struct `decode_object!` decodes.
+    struct ObjectVisitor<T>(::std::marker::PhantomData<T>);
+    impl<'de, T: DecodeObject> ::serde::de::Visitor<'de> for ObjectVisitor<T> {
+        type Value = T;
+        fn expecting(
+            &self,
+            formatter: &mut ::std::fmt::Formatter<'_>,
+        ) -> ::std::fmt::Result {
+            formatter.write_str(T::EXPECTING)
+        }
+        fn visit_map<A>(self, mut map: A) -> ::std::result::Result<T, A::Error>
+        where
+            A: ::serde::de::MapAccess<'de>,
+        {
+            let mut slots = T::slots();
+            let mut extra = UnknownFields::new();
+            while let ::std::option::Option::Some(key) = map
+                .next_key_seed(OpenKeySeed(T::field))?
+            {
+                match key {
+                    OpenKey::Known(field) => T::read(&mut slots, field, &mut map)?,
+                    OpenKey::Unknown(key) => {
+                        match T::UNKNOWN {
+                            UnknownKeys::Keep => {
+                                vacant_unknown::<A::Error>(&extra, &key)?;
+                                let value = map.next_value()?;
+                                extra.insert(key, value);
+                            }
+                            UnknownKeys::Tolerant if !super::decoding::is_strict() => {
+                                map.next_value::<::serde::de::IgnoredAny>()?;
+                            }
+                            UnknownKeys::Skipped => {
+                                map.next_value::<::serde::de::IgnoredAny>()?;
+                            }
+                            UnknownKeys::Tolerant | UnknownKeys::Refused => {
+                                return ::std::result::Result::Err(
+                                    <A::Error as ::serde::de::Error>::unknown_field(
+                                        &key,
+                                        T::FIELDS,
+                                    ),
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+            T::finish(slots, extra)
+        }
+    }
+    /// Reads a known key's value into its slot; a key given twice is refused, as serde's
+    /// derive does.
+    fn read_value<'de, A, T>(
+        map: &mut A,
+        slot: &mut ::std::option::Option<T>,
+        key: &'static str,
+    ) -> ::std::result::Result<(), A::Error>
+    where
+        A: ::serde::de::MapAccess<'de>,
+        T: ::serde::Deserialize<'de>,
+    {
+        vacant::<A::Error, _>(slot, key)?;
+        *slot = ::std::option::Option::Some(map.next_value()?);
+        ::std::result::Result::Ok(())
+    }
+    /// [`read_value`] for an optional field that is not nullable: a present value, `null`
+    /// included, must decode as the inner type.
+    fn read_present<'de, A, T>(
+        map: &mut A,
+        slot: &mut ::std::option::Option<::std::option::Option<T>>,
+        key: &'static str,
+    ) -> ::std::result::Result<(), A::Error>
+    where
+        A: ::serde::de::MapAccess<'de>,
+        T: ::serde::Deserialize<'de>,
+    {
+        vacant::<A::Error, _>(slot, key)?;
+        *slot = ::std::option::Option::Some(
+            ::std::option::Option::Some(map.next_value()?),
+        );
+        ::std::result::Result::Ok(())
     }
     /// Refuses a known key given twice, as serde's derive does.
     fn vacant<E, T>(
@@ -9080,16 +9371,6 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         } else {
             ::std::result::Result::Ok(())
         }
-    }
-    /// A required field's value, or serde's "missing field" error.
-    fn required<E, T>(
-        slot: ::std::option::Option<T>,
-        key: &'static str,
-    ) -> ::std::result::Result<T, E>
-    where
-        E: ::serde::de::Error,
-    {
-        slot.ok_or_else(|| E::missing_field(key))
     }
     impl<'de, F> ::serde::de::Visitor<'de> for OpenKeySeed<F> {
         type Value = OpenKey<F>;

@@ -1,4 +1,4 @@
-//! Step 5b: open objects decode in one pass.
+//! Step 5b: every object decodes through one shared visitor, in one pass.
 //!
 //! An object schema with `additionalProperties` becomes a struct whose unknown properties are
 //! kept in a `#[serde(flatten)] extra` map. serde implements `flatten` by buffering every entry
@@ -10,18 +10,26 @@
 //! is named, `default` and `deserialize_present` mean what they mean to serde. Serialization
 //! stays derived.
 //!
+//! Every other struct of named fields gets the same decoder, with what its schema says of
+//! other keys: a closed object (`#[serde(deny_unknown_fields)]`) of a tolerant schema (see
+//! `tolerance`) refuses an unknown key under strict decoding, with the derive's message, and
+//! skips it otherwise, so a property a newer hub adds does not fail the call; a closed object
+//! only requests use always refuses it; an object whose schema says nothing of other keys
+//! skips it. Besides being one pass, this is what keeps a generated crate quick to build: the
+//! loop, duplicate and unknown keys are one generic visitor (`ObjectVisitor`), and each struct
+//! writes only its slots, key lookup, one read per field and its construction, where serde's
+//! derive wrote a field visitor, a map visitor and a sequence visitor per struct. It is also
+//! stricter where serde's derive was lax: a JSON array is not read as the struct's fields in
+//! order.
+//!
 //! `extra` becomes `UnknownFields`, an ordered map of `RawJson` (serde_json's `RawValue`), in the
 //! struct and in typify's builder: an unknown property is kept as the text it arrived as, so a
 //! number beyond `f64`, which JSON allows and `serde_json::Value` cannot hold, neither fails
 //! the object nor changes on its way back out.
 //!
-//! A closed object (`#[serde(deny_unknown_fields)]`) of a tolerant schema (see `tolerance`)
-//! gets the same decoder without `extra`: an unknown key is refused under strict decoding, with
-//! the derive's message, and skipped otherwise, so a property a newer hub adds does not fail
-//! the call. Closed objects of request-only schemas keep their derive.
-//!
-//! Only the attributes that step 5 and typify put on such structs are understood; any other
-//! stops generation, naming the struct, rather than being silently ignored.
+//! Only the attributes that step 5 and typify put on such structs are understood. Any other on
+//! an open or tolerant closed object stops generation, naming the struct; any other struct
+//! with one (a `transparent` newtype, a flattened base) keeps serde's derive, which honours it.
 
 use std::collections::BTreeSet;
 
@@ -44,6 +52,9 @@ pub(super) fn decode_open_objects_in_one_pass(
 ) -> Result<(), Error> {
     let mut rewritten = Vec::with_capacity(types.len());
     let mut any = false;
+    // Whether a struct that keeps serde's derive has a `deserialize_present` field, which needs
+    // the helper function of that name.
+    let mut derive_reads_present = false;
     let mut open = BTreeSet::new();
     // Every struct that does not fit is reported, not only the first.
     let mut problems = Vec::new();
@@ -57,6 +68,11 @@ pub(super) fn decode_open_objects_in_one_pass(
                 if decoder.is_some() && has_extra(structure) {
                     open.insert(structure.ident.to_string());
                 }
+                derive_reads_present |= decoder.is_none()
+                    && structure
+                        .fields
+                        .iter()
+                        .any(|field| reads_present(&field.attrs));
                 decoder
             }
             _ => None,
@@ -72,6 +88,19 @@ pub(super) fn decode_open_objects_in_one_pass(
         rewritten.splice(0..0, parse_items(decoder_macro())?);
         rewritten.extend(parse_items(shared_items())?);
     }
+    if derive_reads_present {
+        rewritten.push(syn::parse_quote! {
+            /// Decodes an optional field that is present: `null` is refused unless the schema
+            /// makes the property nullable (see `refuse_null_for_optional_fields` in codegen).
+            fn deserialize_present<'de, D, T>(deserializer: D) -> ::std::result::Result<::std::option::Option<T>, D::Error>
+            where
+                D: ::serde::Deserializer<'de>,
+                T: ::serde::Deserialize<'de>,
+            {
+                T::deserialize(deserializer).map(Some)
+            }
+        });
+    }
     for item in &mut rewritten {
         if let syn::Item::Mod(module) = item
             && module.ident == "builder"
@@ -82,6 +111,14 @@ pub(super) fn decode_open_objects_in_one_pass(
     }
     *types = rewritten;
     Ok(())
+}
+
+/// Whether a field's serde attributes read it with `deserialize_present`.
+fn reads_present(attrs: &[syn::Attribute]) -> bool {
+    super::serde_attrs::metas(attrs).iter().any(|meta| {
+        meta.path().is_ident("deserialize_with")
+            && super::serde_attrs::text(meta).as_deref() == Some("deserialize_present")
+    })
 }
 
 fn has_extra(structure: &syn::ItemStruct) -> bool {
@@ -197,6 +234,9 @@ fn parse_items(tokens: TokenStream) -> Result<Vec<syn::Item>, Error> {
 /// How one known field decodes, read from its serde attributes.
 struct KnownField {
     ident: syn::Ident,
+    /// The field's type, restated in the invocation so each slot is typed where it is declared
+    /// (slots left to inference made type checking superlinear in the number of fields).
+    ty: syn::Type,
     wire: String,
     /// `deserialize_with = "deserialize_present"`: a present value must decode as the inner type.
     present: bool,
@@ -214,17 +254,50 @@ enum Missing {
     Refused,
 }
 
+/// What a struct's decoder does with a key its schema does not list.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Unknown {
+    /// An open object: the key and its value go into `extra`.
+    Keep,
+    /// A closed object of a tolerant schema: refused under strict decoding, skipped otherwise.
+    Tolerant,
+    /// A closed object only requests use (`deny_unknown_fields`): always refused.
+    Refused,
+    /// An object whose schema says nothing of other keys (typify's default): always skipped,
+    /// since JSON Schema admits them.
+    Skipped,
+}
+
+impl Unknown {
+    fn keyword(self) -> TokenStream {
+        match self {
+            Self::Keep => quote!(keep),
+            Self::Tolerant => quote!(tolerant),
+            Self::Refused => quote!(refused),
+            Self::Skipped => quote!(skipped),
+        }
+    }
+}
+
 /// The documentation line a tolerant closed object gets; the API surface reads it back.
 pub(crate) const CLOSED_DOC: &str = "\n\nClosed: strict decoding refuses a property the spec does not list; tolerant decoding skips it.";
 
+/// The documentation line a closed object only requests use gets.
+const CLOSED_REQUEST_DOC: &str = "\n\nClosed: decoding refuses a property the spec does not list.";
+
 /// Drops `Deserialize` from the struct's derive and returns its replacement, or `None` when the
-/// struct has no flattened `extra` map and is not a tolerant closed object (it keeps its
-/// derive).
+/// struct keeps its derive: one that is not a plain struct of named fields, or whose
+/// attributes say more than the decoder understands (serde's derive then honours them). An
+/// open object (a flattened `extra` map) or a tolerant closed object must be rewritten, so for
+/// those an attribute it does not understand is an error.
 fn rewrite(
     structure: &mut syn::ItemStruct,
     is_tolerant: &dyn Fn(&str) -> bool,
 ) -> Result<Option<TokenStream>, Error> {
     let name = structure.ident.clone();
+    if !super::tolerance::derives(&structure.attrs, "Deserialize") && !has_extra_map(structure) {
+        return Ok(None);
+    }
     let syn::Fields::Named(fields) = &mut structure.fields else {
         return Ok(None);
     };
@@ -236,18 +309,25 @@ fn rewrite(
         }
     }
     let container = super::serde_attrs::metas(&structure.attrs);
-    let closed = extra.is_none()
-        && matches!(container.as_slice(), [syn::Meta::Path(path)] if path.is_ident("deny_unknown_fields"))
-        && is_tolerant(&name.to_string());
-    if extra.is_none() && !closed {
-        return Ok(None);
-    }
-    let kind = if closed { "closed" } else { "open" };
+    let denies = matches!(container.as_slice(), [syn::Meta::Path(path)] if path.is_ident("deny_unknown_fields"));
+    let unknown = match (&extra, denies, container.is_empty()) {
+        (Some(_), _, _) => Unknown::Keep,
+        (None, true, _) if is_tolerant(&name.to_string()) => Unknown::Tolerant,
+        (None, true, _) => Unknown::Refused,
+        (None, false, true) => Unknown::Skipped,
+        (None, false, false) => return Ok(None),
+    };
+    let must_rewrite = matches!(unknown, Unknown::Keep | Unknown::Tolerant);
+    let kind = if extra.is_some() { "open" } else { "closed" };
     let refuse = |what: String| Error::Mismatch(format!("{kind} object `{name}`: {what}"));
     if !structure.generics.params.is_empty() {
-        return Err(refuse("generic structs are not supported".into()));
+        return if must_rewrite {
+            Err(refuse("generic structs are not supported".into()))
+        } else {
+            Ok(None)
+        };
     }
-    if let (false, Some(attr)) = (closed, container.first()) {
+    if let (Unknown::Keep, Some(attr)) = (unknown, container.first()) {
         return Err(refuse(format!(
             "unsupported container attribute `{}`",
             tokens(attr)
@@ -257,8 +337,13 @@ fn rewrite(
         .named
         .iter()
         .filter(|field| extra.is_none() || field.ident != extra)
-        .map(|field| known_field(field).map_err(&refuse))
-        .collect::<Result<Vec<_>, _>>()?;
+        .map(known_field)
+        .collect::<Result<Vec<_>, _>>();
+    let known = match known {
+        Ok(known) => known,
+        Err(what) if must_rewrite => return Err(refuse(what)),
+        Err(_) => return Ok(None),
+    };
     drop_derived_deserialize(structure).map_err(refuse)?;
     // What a missing or `null` key means is now in the invocation; the attributes that said it
     // to serde's derive (`default`, `deserialize_with`) go, and `Serialize`'s stay.
@@ -267,17 +352,29 @@ fn rewrite(
             keep_serialize_attributes(field).map_err(&refuse)?;
         }
     }
-    if closed {
+    let closed_doc = match unknown {
+        Unknown::Tolerant => Some(CLOSED_DOC),
+        Unknown::Refused => Some(CLOSED_REQUEST_DOC),
+        Unknown::Keep | Unknown::Skipped => None,
+    };
+    if let Some(doc) = closed_doc {
         // The container attribute goes (the derive it configured is gone); this line keeps the
         // fact in the documentation and in the API surface.
         structure
             .attrs
             .retain(|attr| !attr.path().is_ident("serde"));
         structure.attrs.push(syn::parse_quote! {
-            #[doc = #CLOSED_DOC]
+            #[doc = #doc]
         });
     }
-    Ok(Some(decoder(&name, extra.as_ref(), &known)))
+    Ok(Some(decoder(&name, unknown, extra.as_ref(), &known)))
+}
+
+/// Whether the struct has typify's flattened map of unknown properties.
+fn has_extra_map(structure: &syn::ItemStruct) -> bool {
+    structure.fields.iter().any(|field| {
+        super::serde_attrs::has(&field.attrs, "flatten") && tokens(&field.ty) == EXTRA_MAP
+    })
 }
 
 fn known_field(field: &syn::Field) -> Result<KnownField, String> {
@@ -332,6 +429,7 @@ fn known_field(field: &syn::Field) -> Result<KnownField, String> {
     };
     Ok(KnownField {
         wire: super::wire_name(field),
+        ty: field.ty.clone(),
         ident,
         present,
         missing,
@@ -409,13 +507,16 @@ fn drop_derived_deserialize(structure: &mut syn::ItemStruct) -> Result<(), Strin
     }
 }
 
-/// The invocation of `decode_object!` (see [`decoder_macro`]) for one open object (unknown keys
-/// into `extra`) or tolerant closed object (no `extra`: unknown keys refused when strict,
-/// skipped otherwise). Field types are not restated: the macro's slots take them from the
-/// struct by inference.
-fn decoder(name: &syn::Ident, extra: Option<&syn::Ident>, known: &[KnownField]) -> TokenStream {
+/// The invocation of `decode_object!` (see [`decoder_macro`]) for one struct.
+fn decoder(
+    name: &syn::Ident,
+    unknown: Unknown,
+    extra: Option<&syn::Ident>,
+    known: &[KnownField],
+) -> TokenStream {
     let fields = known.iter().map(|field| {
         let ident = &field.ident;
+        let ty = &field.ty;
         let wire = &field.wire;
         let read = if field.present {
             quote!(present)
@@ -427,36 +528,54 @@ fn decoder(name: &syn::Ident, extra: Option<&syn::Ident>, known: &[KnownField]) 
             Missing::DefaultWith(path) => quote!(default_with(#path)),
             Missing::Refused => quote!(required),
         };
-        quote! { #ident = #wire => #read #missing, }
+        quote! { #ident: #ty = #wire => #read #missing, }
     });
+    let unknown = unknown.keyword();
     quote! {
-        decode_object!(#name [#extra] { #(#fields)* });
+        decode_object!(#name [#unknown #extra] { #(#fields)* });
     }
 }
 
 /// `decode_object!`, the one-pass `Deserialize` every rewritten struct invokes, defined once at
 /// the start of `types` (a `macro_rules!` is visible only below its definition).
 ///
-/// `decode_object!(Name [extra] { field = "wire" => read missing, ... })`: `[extra]` names the
-/// field that keeps unknown properties, `[]` means a closed object; `read` is `value`, or
-/// `present` for a `deserialize_present` field (a present value must decode as the inner type,
-/// `null` included); `missing` is `required` (serde's "missing field"), `default` or
-/// `default_with(path)`. Slots are typed by inference from the struct's fields, so an
-/// invocation never restates a type.
+/// `decode_object!(Name [unknown extra?] { field: Type = "wire" => read missing, ... })`:
+/// `unknown` is what a key the schema does not list does (see [`Unknown`]): `keep` (into the
+/// field named after it), `tolerant`, `refused` or `skipped`; `read` is `value`, or `present`
+/// for a `deserialize_present` field (a present value must decode as the inner type, `null`
+/// included); `missing` is `required` (serde's "missing field"), `default` or
+/// `default_with(path)`.
+///
+/// The invocation implements `DecodeObject` (see [`shared_items`]): the struct's slots, its
+/// key lookup, one arm per field that reads the value into its slot, and the struct built from
+/// the slots. The loop over the map, duplicate and unknown keys are one generic visitor, so
+/// each struct's own code is small and has no loop, `?` or owned deserializer of its own (a
+/// visitor per struct made type and borrow checking the larger part of a generated crate's
+/// build). Slots are declared with their field's type, so nothing waits on inference. A JSON
+/// array is not an object here (serde's derive would read one positionally, which JSON
+/// Schema refuses).
 fn decoder_macro() -> TokenStream {
     quote! {
         macro_rules! decode_object {
-            ($name:ident [$($extra:ident)?] {
-                $($field:ident = $wire:literal => $read:ident $missing:ident $(($default:path))?,)*
+            ($name:ident [$unknown:ident $($extra:ident)?] {
+                $($field:ident: $ty:ty = $wire:literal => $read:ident $missing:ident $(($default:path))?,)*
             }) => {
-                impl<'de> ::serde::Deserialize<'de> for $name {
-                    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
-                    where
-                        D: ::serde::Deserializer<'de>,
-                    {
-                        #[allow(non_camel_case_types)]
-                        #[derive(Clone, Copy)]
-                        enum Field { $($field),* }
+                const _: () = {
+                    #[allow(non_camel_case_types)]
+                    pub enum Field { $($field),* }
+
+                    pub struct Slots { $($field: ::std::option::Option<$ty>,)* }
+
+                    impl DecodeObject for $name {
+                        type Field = Field;
+                        type Slots = Slots;
+                        const EXPECTING: &'static str = ::std::concat!("struct ", ::std::stringify!($name));
+                        const FIELDS: &'static [&'static str] = &[$($wire),*];
+                        const UNKNOWN: UnknownKeys = decode_object!(@unknown $unknown);
+
+                        fn slots() -> Slots {
+                            Slots { $($field: ::std::option::Option::None,)* }
+                        }
 
                         fn field(key: &str) -> ::std::option::Option<Field> {
                             match key {
@@ -465,62 +584,42 @@ fn decoder_macro() -> TokenStream {
                             }
                         }
 
-                        struct Visitor;
-
-                        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-                            type Value = $name;
-
-                            fn expecting(&self, formatter: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-                                formatter.write_str(::std::concat!("struct ", ::std::stringify!($name)))
-                            }
-
-                            fn visit_map<A>(self, mut map: A) -> ::std::result::Result<$name, A::Error>
-                            where
-                                A: ::serde::de::MapAccess<'de>,
-                            {
-                                $(let mut $field = ::std::option::Option::None;)*
-                                $(let mut $extra = UnknownFields::new();)?
-                                while let ::std::option::Option::Some(key) = map.next_key_seed(OpenKeySeed(field))? {
-                                    match key {
-                                        OpenKey::Known(known) => match known {
-                                            $(Field::$field => {
-                                                vacant::<A::Error, _>(&$field, $wire)?;
-                                                $field = ::std::option::Option::Some(decode_object!(@read map $read));
-                                            })*
-                                        },
-                                        OpenKey::Unknown(key) => {
-                                            decode_object!(@unknown map key [$($extra)?] [$($wire),*]);
-                                        }
-                                    }
-                                }
-                                ::std::result::Result::Ok($name {
-                                    $($field: decode_object!(@missing $field $wire $missing $(($default))?),)*
-                                    $($extra)?
-                                })
+                        fn read<'de, A: ::serde::de::MapAccess<'de>>(slots: &mut Slots, field: Field, map: &mut A) -> ::std::result::Result<(), A::Error> {
+                            match field {
+                                $(Field::$field => decode_object!(@read $read map slots.$field, $wire),)*
                             }
                         }
 
-                        deserializer.deserialize_map(Visitor)
+                        #[allow(unused_variables)]
+                        fn finish<E: ::serde::de::Error>(slots: Slots, extra: UnknownFields) -> ::std::result::Result<Self, E> {
+                            ::std::result::Result::Ok($name {
+                                $($field: decode_object!(@missing slots.$field, $wire, $missing $(($default))?),)*
+                                $($extra: extra,)?
+                            })
+                        }
                     }
+
+                    impl<'de> ::serde::Deserialize<'de> for $name {
+                        fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
+                            deserializer.deserialize_map(ObjectVisitor::<$name>(::std::marker::PhantomData))
+                        }
+                    }
+                };
+            };
+            (@unknown keep) => { UnknownKeys::Keep };
+            (@unknown tolerant) => { UnknownKeys::Tolerant };
+            (@unknown refused) => { UnknownKeys::Refused };
+            (@unknown skipped) => { UnknownKeys::Skipped };
+            (@read value $map:ident $slot:expr, $wire:literal) => { read_value($map, &mut $slot, $wire) };
+            (@read present $map:ident $slot:expr, $wire:literal) => { read_present($map, &mut $slot, $wire) };
+            (@missing $slot:expr, $wire:literal, required) => {
+                match $slot {
+                    ::std::option::Option::Some(value) => value,
+                    ::std::option::Option::None => return ::std::result::Result::Err(E::missing_field($wire)),
                 }
             };
-            (@read $map:ident value) => { $map.next_value()? };
-            (@read $map:ident present) => { ::std::option::Option::Some($map.next_value()?) };
-            (@missing $slot:ident $wire:literal required) => { required::<A::Error, _>($slot, $wire)? };
-            (@missing $slot:ident $wire:literal default) => { $slot.unwrap_or_default() };
-            (@missing $slot:ident $wire:literal default_with($default:path)) => { $slot.unwrap_or_else($default) };
-            (@unknown $map:ident $key:ident [$extra:ident] [$($wire:literal),*]) => {
-                vacant_unknown::<A::Error>(&$extra, &$key)?;
-                let value = $map.next_value()?;
-                $extra.insert($key, value);
-            };
-            (@unknown $map:ident $key:ident [] [$($wire:literal),*]) => {
-                if super::decoding::is_strict() {
-                    const FIELDS: &[&str] = &[$($wire),*];
-                    return ::std::result::Result::Err(<A::Error as ::serde::de::Error>::unknown_field(&$key, FIELDS));
-                }
-                $map.next_value::<::serde::de::IgnoredAny>()?;
-            };
+            (@missing $slot:expr, $wire:literal, default) => { $slot.unwrap_or_default() };
+            (@missing $slot:expr, $wire:literal, default_with($default:path)) => { $slot.unwrap_or_else($default) };
         }
     }
 }
@@ -547,6 +646,110 @@ fn shared_items() -> TokenStream {
             {
                 deserializer.deserialize_identifier(self)
             }
+        }
+
+        /// What `decode_object!` writes for each struct: its slots, key lookup, reads and
+        /// construction. [`ObjectVisitor`] runs the loop for every struct alike.
+        trait DecodeObject: Sized {
+            /// One variant per known key.
+            type Field;
+            /// One `Option` per known key, `None` until the key is read.
+            type Slots;
+            /// What a decoding error says was expected.
+            const EXPECTING: &'static str;
+            /// The known keys, for the "unknown field" error.
+            const FIELDS: &'static [&'static str];
+            /// What a key the schema does not list does.
+            const UNKNOWN: UnknownKeys;
+
+            fn slots() -> Self::Slots;
+
+            fn field(key: &str) -> ::std::option::Option<Self::Field>;
+
+            /// Reads the value of `field` into its slot, refusing a key given twice.
+            fn read<'de, A: ::serde::de::MapAccess<'de>>(slots: &mut Self::Slots, field: Self::Field, map: &mut A) -> ::std::result::Result<(), A::Error>;
+
+            /// The struct, once every key is read: a missing required key is refused, a
+            /// missing optional one takes its default.
+            fn finish<E: ::serde::de::Error>(slots: Self::Slots, extra: UnknownFields) -> ::std::result::Result<Self, E>;
+        }
+
+        /// What an object does with a key its schema does not list.
+        enum UnknownKeys {
+            /// An open object keeps it in `extra`.
+            Keep,
+            /// A closed object that can come from the hub refuses it under strict decoding
+            /// and skips it otherwise (a newer hub may add properties).
+            Tolerant,
+            /// A closed object only requests use refuses it.
+            Refused,
+            /// An object whose schema says nothing of other keys skips it.
+            Skipped,
+        }
+
+        /// The one `Visitor` of every struct `decode_object!` decodes.
+        struct ObjectVisitor<T>(::std::marker::PhantomData<T>);
+
+        impl<'de, T: DecodeObject> ::serde::de::Visitor<'de> for ObjectVisitor<T> {
+            type Value = T;
+
+            fn expecting(&self, formatter: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                formatter.write_str(T::EXPECTING)
+            }
+
+            fn visit_map<A>(self, mut map: A) -> ::std::result::Result<T, A::Error>
+            where
+                A: ::serde::de::MapAccess<'de>,
+            {
+                let mut slots = T::slots();
+                let mut extra = UnknownFields::new();
+                while let ::std::option::Option::Some(key) = map.next_key_seed(OpenKeySeed(T::field))? {
+                    match key {
+                        OpenKey::Known(field) => T::read(&mut slots, field, &mut map)?,
+                        OpenKey::Unknown(key) => match T::UNKNOWN {
+                            UnknownKeys::Keep => {
+                                vacant_unknown::<A::Error>(&extra, &key)?;
+                                let value = map.next_value()?;
+                                extra.insert(key, value);
+                            }
+                            UnknownKeys::Tolerant if !super::decoding::is_strict() => {
+                                map.next_value::<::serde::de::IgnoredAny>()?;
+                            }
+                            UnknownKeys::Skipped => {
+                                map.next_value::<::serde::de::IgnoredAny>()?;
+                            }
+                            UnknownKeys::Tolerant | UnknownKeys::Refused => {
+                                return ::std::result::Result::Err(<A::Error as ::serde::de::Error>::unknown_field(&key, T::FIELDS));
+                            }
+                        },
+                    }
+                }
+                T::finish(slots, extra)
+            }
+        }
+
+        /// Reads a known key's value into its slot; a key given twice is refused, as serde's
+        /// derive does.
+        fn read_value<'de, A, T>(map: &mut A, slot: &mut ::std::option::Option<T>, key: &'static str) -> ::std::result::Result<(), A::Error>
+        where
+            A: ::serde::de::MapAccess<'de>,
+            T: ::serde::Deserialize<'de>,
+        {
+            vacant::<A::Error, _>(slot, key)?;
+            *slot = ::std::option::Option::Some(map.next_value()?);
+            ::std::result::Result::Ok(())
+        }
+
+        /// [`read_value`] for an optional field that is not nullable: a present value, `null`
+        /// included, must decode as the inner type.
+        fn read_present<'de, A, T>(map: &mut A, slot: &mut ::std::option::Option<::std::option::Option<T>>, key: &'static str) -> ::std::result::Result<(), A::Error>
+        where
+            A: ::serde::de::MapAccess<'de>,
+            T: ::serde::Deserialize<'de>,
+        {
+            vacant::<A::Error, _>(slot, key)?;
+            *slot = ::std::option::Option::Some(::std::option::Option::Some(map.next_value()?));
+            ::std::result::Result::Ok(())
         }
 
         /// Refuses a known key given twice, as serde's derive does.
@@ -620,14 +823,6 @@ fn shared_items() -> TokenStream {
             } else {
                 ::std::result::Result::Ok(())
             }
-        }
-
-        /// A required field's value, or serde's "missing field" error.
-        fn required<E, T>(slot: ::std::option::Option<T>, key: &'static str) -> ::std::result::Result<T, E>
-        where
-            E: ::serde::de::Error,
-        {
-            slot.ok_or_else(|| E::missing_field(key))
         }
 
         impl<'de, F> ::serde::de::Visitor<'de> for OpenKeySeed<F> {
@@ -739,15 +934,16 @@ mod tests {
         );
         assert_eq!(
             items[2],
-            "decode_object ! (Open [extra] { type_ = \"type\" => value required , \
-             count = \"count\" => value default_with (defaults :: open_count) , \
-             note = \"note\" => present default , }) ;"
+            "decode_object ! (Open [keep extra] { \
+             type_ : :: std :: string :: String = \"type\" => value required , \
+             count : u64 = \"count\" => value default_with (defaults :: open_count) , \
+             note : :: std :: option :: Option < :: std :: string :: String > = \"note\" => present default , }) ;"
         );
         assert!(items.iter().any(|item| item.contains("struct OpenKeySeed")));
     }
 
     #[test]
-    fn a_tolerant_closed_object_gets_a_decoder_that_consults_the_mode() {
+    fn closed_objects_get_a_decoder_that_refuses_or_consults_the_mode() {
         let types = run(syn::parse_quote! {
             #[derive(::serde::Deserialize, ::serde::Serialize)]
             #[serde(deny_unknown_fields)]
@@ -762,32 +958,59 @@ mod tests {
         );
         assert_eq!(
             tokens(&types[2]),
-            "decode_object ! (Tolerant [] { id = \"id\" => value required , }) ;"
+            "decode_object ! (Tolerant [tolerant] { id : :: std :: string :: String = \"id\" => value required , }) ;"
         );
 
-        // A closed object only requests use keeps its derive, and with it its strictness.
+        // A closed object only requests use refuses unknown keys whatever the mode.
         let types = run(syn::parse_quote! {
             #[derive(::serde::Deserialize)]
             #[serde(deny_unknown_fields)]
             pub struct RequestOnly { pub id: ::std::string::String }
         })
         .unwrap();
-        assert_eq!(types.len(), 1);
+        let structure = tokens(&types[1]);
+        assert!(
+            structure.contains("Closed: decoding refuses"),
+            "{structure}"
+        );
+        assert_eq!(
+            tokens(&types[2]),
+            "decode_object ! (RequestOnly [refused] { id : :: std :: string :: String = \"id\" => value required , }) ;"
+        );
     }
 
     #[test]
-    fn leaves_structs_without_an_extra_map_alone() {
+    fn an_object_that_says_nothing_of_other_keys_skips_them() {
+        let types = run(syn::parse_quote! {
+            #[derive(::serde::Deserialize)]
+            pub struct Plain { pub id: ::std::string::String }
+        })
+        .unwrap();
+        assert_eq!(derives(&types[1]), "# [derive ()]");
+        assert_eq!(
+            tokens(&types[2]),
+            "decode_object ! (Plain [skipped] { id : :: std :: string :: String = \"id\" => value required , }) ;"
+        );
+    }
+
+    #[test]
+    fn structs_the_decoder_cannot_read_keep_their_derive() {
         for item in [
-            syn::parse_quote! {
-                #[derive(::serde::Deserialize)]
-                pub struct Closed { pub id: ::std::string::String }
-            },
             syn::parse_quote! {
                 #[derive(::serde::Deserialize)]
                 pub struct Composed {
                     #[serde(flatten)]
                     pub base: Base,
                 }
+            },
+            syn::parse_quote! {
+                #[derive(::serde::Deserialize)]
+                #[serde(transparent)]
+                pub struct Wrapped { pub id: ::std::string::String }
+            },
+            syn::parse_quote! {
+                #[derive(::serde::Deserialize)]
+                pub struct Pair(pub u8, pub u8);
             },
         ] {
             let types = run(item).unwrap();

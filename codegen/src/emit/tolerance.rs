@@ -93,10 +93,11 @@ pub(crate) fn decoding_module() -> TokenStream {
 
 /// Rewrites every string enum typify emitted (unit variants, derived `Deserialize`) into one
 /// invocation of `string_enum!` (see [`string_enum_macro`]), which stands in for typify's
-/// `Display`, `FromStr` and `TryFrom<&str>`/`TryFrom<String>` (same behaviour, same error) and
-/// adds `as_str`. An enum of a tolerant schema also gets an `Unknown(String)` variant:
-/// `Deserialize` and `Serialize` are emitted (unknown values are kept, or refused when strict,
-/// and go back out as they came), so its variants lose their serde `rename`s. It becomes
+/// `Display`, `FromStr` and `TryFrom<&str>`/`TryFrom<String>` (same behaviour, same error),
+/// adds `as_str`, and writes `Serialize` and `Deserialize` (one shared visitor for every enum),
+/// so every string enum loses serde's derives and its variants their `rename`s. An enum of a
+/// tolerant schema also gets an `Unknown(String)` variant (unknown values are kept, or refused
+/// when strict, and go back out as they came). It becomes
 /// `#[non_exhaustive]` (a new value must not break a user's exhaustive `match`) and loses `Copy`
 /// (it may hold a `String`). `FromStr` accepts only the listed values: it builds values to
 /// send. An open enum (listed values or any string) gets `Other(String)` the same way.
@@ -202,32 +203,34 @@ fn add_unlisted_variant(
 ) -> Result<(), Error> {
     let name = enumeration.ident.to_string();
     let refuse = |what: &str| Error::Mismatch(format!("string enum `{name}`: {what}"));
-    // A tolerant or open enum is serialized by the macro too (through `as_str`), so its
-    // variants' `rename`s, read by the caller, go with the derive; anything else stops
-    // generation.
-    if open || tolerant {
-        for variant in &mut enumeration.variants {
-            let only_rename = super::serde_attrs::try_metas(&variant.attrs)
-                .is_ok_and(|metas| metas.iter().all(|meta| meta.path().is_ident("rename")));
-            if !only_rename {
-                return Err(refuse(&format!(
-                    "variant `{}` has a serde attribute other than `rename`",
-                    variant.ident
-                )));
-            }
-            variant.attrs.retain(|attr| !attr.path().is_ident("serde"));
+    // Every string enum is serialized and decoded by the macro (through `as_str` and the
+    // shared visitor), so its variants' `rename`s, read by the caller, go with the derives;
+    // anything else stops generation.
+    for variant in &mut enumeration.variants {
+        let only_rename = super::serde_attrs::try_metas(&variant.attrs)
+            .is_ok_and(|metas| metas.iter().all(|meta| meta.path().is_ident("rename")));
+        if !only_rename {
+            return Err(refuse(&format!(
+                "variant `{}` has a serde attribute other than `rename`",
+                variant.ident
+            )));
         }
+        variant.attrs.retain(|attr| !attr.path().is_ident("serde"));
     }
+    // An enum that may hold a `String` (`Unknown`, `Other`) cannot be `Copy`.
+    let holds_text = open || tolerant;
+    retain_derives(&mut enumeration.attrs, |derive| {
+        let replaced = ["Deserialize", "Serialize"].contains(&derive);
+        let not_copy = holds_text && derive == "Copy";
+        !(replaced || not_copy)
+    })
+    .map_err(|error| refuse(&error))?;
     if tolerant {
         if idents.iter().any(|ident| ident == "Unknown") {
             return Err(refuse(
                 "a listed value is named `Unknown`, the name of the variant for unlisted values",
             ));
         }
-        retain_derives(&mut enumeration.attrs, |derive| {
-            !["Deserialize", "Serialize", "Copy"].contains(&derive)
-        })
-        .map_err(|error| refuse(&error))?;
         enumeration.attrs.push(syn::parse_quote!(#[non_exhaustive]));
         enumeration.variants.push(syn::parse_quote! {
             /// A value this client's spec does not list, as the hub sent it (a newer hub may
@@ -241,10 +244,6 @@ fn add_unlisted_variant(
                 "a listed value is named `Other`, the name of the variant for any other string",
             ));
         }
-        retain_derives(&mut enumeration.attrs, |derive| {
-            !["Deserialize", "Serialize", "Copy"].contains(&derive)
-        })
-        .map_err(|error| refuse(&error))?;
         enumeration.variants.push(syn::parse_quote! {
             /// Any other string: the schema lists these values but admits every string.
             Other(::std::string::String)
@@ -255,7 +254,7 @@ fn add_unlisted_variant(
 
 /// The arguments of a `string_enum!` invocation, `(Name [mode] { Variant = "wire", ... })`:
 /// written by [`emit_string_enums`] and read back by the API surface, which finds each
-/// variant's wire name here (the variants of a tolerant or open enum have no serde `rename`).
+/// variant's wire name here (the variants have no serde `rename`).
 pub(crate) struct StringEnumInvocation {
     pub(crate) name: syn::Ident,
     pub(crate) mode: syn::Ident,
@@ -332,17 +331,31 @@ fn is_typify_string_conversion(path: &syn::Path) -> bool {
 
 /// `string_enum!`, defined once at the start of `types`:
 /// `string_enum!(Name [strict|tolerant|open] { Variant = "wire", ... })`. Every mode writes
-/// `as_str`, `Display` over it, and typify's `FromStr` (listed values only, "invalid value"
-/// otherwise) with the two `TryFrom`s over it; `tolerant` also writes `Serialize` (through
-/// `as_str`) and the `Deserialize` that keeps an unlisted value in `Unknown`, or refuses it
-/// inside `decoding::strict` with serde's message; `open` (an open enum: listed values or any
-/// string) writes both too and takes any other string as `Other`, strict or not, in `FromStr`
-/// too. `strict` keeps serde's derives.
+/// `as_str`, `Display` over it, typify's `FromStr` (listed values only, "invalid value"
+/// otherwise) with the two `TryFrom`s over it, `Serialize` through `as_str`, and `StringEnum`,
+/// which the one shared `Deserialize` visitor reads (serde's derive wrote a visitor per enum,
+/// and also took `{"value": null}` for a value). An unlisted value is refused with serde's
+/// "unknown variant" message (`strict`); kept in `Unknown`, or refused inside
+/// `decoding::strict` (`tolerant`); or taken as `Other`, strict or not, in `FromStr` too
+/// (`open`: an open enum, listed values or any string).
 fn string_enum_macro() -> TokenStream {
     quote! {
         macro_rules! string_enum {
             ($name:ident [$mode:ident] { $($variant:ident = $wire:literal,)* }) => {
                 string_enum!(@as_str $name $mode { $($variant = $wire,)* });
+                impl StringEnum for $name {
+                    const EXPECTING: &'static str = ::std::concat!("a `", ::std::stringify!($name), "` string");
+                    const VALUES: &'static [&'static str] = &[$($wire),*];
+                    fn listed(value: &str) -> ::std::option::Option<Self> {
+                        match value {
+                            $($wire => ::std::option::Option::Some(Self::$variant),)*
+                            _ => ::std::option::Option::None,
+                        }
+                    }
+                    fn unlisted(value: &str) -> ::std::option::Option<Self> {
+                        string_enum!(@decode_unlisted $mode value)
+                    }
+                }
                 impl ::std::fmt::Display for $name {
                     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
                         f.write_str(self.as_str())
@@ -351,9 +364,9 @@ fn string_enum_macro() -> TokenStream {
                 impl ::std::str::FromStr for $name {
                     type Err = self::error::ConversionError;
                     fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
-                        match value {
-                            $($wire => Ok(Self::$variant),)*
-                            _ => string_enum!(@unlisted $mode value),
+                        match <Self as StringEnum>::listed(value) {
+                            ::std::option::Option::Some(listed) => Ok(listed),
+                            ::std::option::Option::None => string_enum!(@unlisted $mode value),
                         }
                     }
                 }
@@ -369,7 +382,16 @@ fn string_enum_macro() -> TokenStream {
                         value.parse()
                     }
                 }
-                string_enum!(@serde $name $mode { $($variant = $wire,)* });
+                impl ::serde::Serialize for $name {
+                    fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error> {
+                        serializer.serialize_str(self.as_str())
+                    }
+                }
+                impl<'de> ::serde::Deserialize<'de> for $name {
+                    fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
+                        deserializer.deserialize_str(StringEnumVisitor::<Self>(::std::marker::PhantomData))
+                    }
+                }
             };
             (@as_str $name:ident strict { $($variant:ident = $wire:literal,)* }) => {
                 impl $name {
@@ -405,50 +427,46 @@ fn string_enum_macro() -> TokenStream {
             };
             (@unlisted open $value:ident) => { Ok(Self::Other($value.to_owned())) };
             (@unlisted $mode:ident $value:ident) => { Err("invalid value".into()) };
-            (@serde $name:ident strict { $($variant:ident = $wire:literal,)* }) => {};
-            (@serde $name:ident open { $($variant:ident = $wire:literal,)* }) => {
-                string_enum!(@serialize $name);
-                impl<'de> ::serde::Deserialize<'de> for $name {
-                    fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
-                        let value = <::std::string::String as ::serde::Deserialize>::deserialize(deserializer)?;
-                        let listed = match value.as_str() {
-                            $($wire => Some($name::$variant),)*
-                            _ => None,
-                        };
-                        Ok(listed.unwrap_or($name::Other(value)))
-                    }
+            (@decode_unlisted strict $value:ident) => {{ let _ = $value; ::std::option::Option::None }};
+            (@decode_unlisted tolerant $value:ident) => {
+                if super::decoding::is_strict() {
+                    ::std::option::Option::None
+                } else {
+                    ::std::option::Option::Some(Self::Unknown($value.to_owned()))
                 }
             };
-            (@serialize $name:ident) => {
-                impl ::serde::Serialize for $name {
-                    fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error> {
-                        serializer.serialize_str(self.as_str())
-                    }
+            (@decode_unlisted open $value:ident) => { ::std::option::Option::Some(Self::Other($value.to_owned())) };
+        }
+
+        /// What `string_enum!` writes for each string enum, read by [`StringEnumVisitor`].
+        trait StringEnum: Sized {
+            /// What a decoding error says was expected.
+            const EXPECTING: &'static str;
+            /// The listed values, for the "unknown variant" error.
+            const VALUES: &'static [&'static str];
+            /// The listed value `value` names.
+            fn listed(value: &str) -> ::std::option::Option<Self>;
+            /// What an unlisted value decodes to, if anything.
+            fn unlisted(value: &str) -> ::std::option::Option<Self>;
+        }
+
+        /// The one `Visitor` of every string enum: a string, listed or taken by the enum's
+        /// mode, or serde's "unknown variant" error.
+        struct StringEnumVisitor<T>(::std::marker::PhantomData<T>);
+
+        impl<'de, T: StringEnum> ::serde::de::Visitor<'de> for StringEnumVisitor<T> {
+            type Value = T;
+
+            fn expecting(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                f.write_str(T::EXPECTING)
+            }
+
+            fn visit_str<E: ::serde::de::Error>(self, value: &str) -> ::std::result::Result<T, E> {
+                match T::listed(value).or_else(|| T::unlisted(value)) {
+                    ::std::option::Option::Some(decoded) => Ok(decoded),
+                    ::std::option::Option::None => Err(E::unknown_variant(value, T::VALUES)),
                 }
-            };
-            (@serde $name:ident tolerant { $($variant:ident = $wire:literal,)* }) => {
-                string_enum!(@serialize $name);
-                impl<'de> ::serde::Deserialize<'de> for $name {
-                    fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
-                        struct Visitor;
-                        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-                            type Value = $name;
-                            fn expecting(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-                                f.write_str(::std::concat!("a `", ::std::stringify!($name), "` string"))
-                            }
-                            fn visit_str<E: ::serde::de::Error>(self, value: &str) -> ::std::result::Result<$name, E> {
-                                const VARIANTS: &[&str] = &[$($wire),*];
-                                match value {
-                                    $($wire => Ok($name::$variant),)*
-                                    _ if super::decoding::is_strict() => Err(E::unknown_variant(value, VARIANTS)),
-                                    _ => Ok($name::Unknown(value.to_owned())),
-                                }
-                            }
-                        }
-                        deserializer.deserialize_str(Visitor)
-                    }
-                }
-            };
+            }
         }
     }
 }
@@ -576,7 +594,7 @@ mod tests {
     }
 
     #[test]
-    fn a_string_enum_gains_unknown_and_loses_copy_serde_derives_and_typify_display() {
+    fn string_enums_lose_serde_derives_and_typify_display_and_tolerant_ones_gain_unknown() {
         let mut types: Vec<syn::Item> = vec![
             syn::parse_quote! {
                 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Copy, Debug)]
@@ -606,28 +624,42 @@ mod tests {
             text[0]
         );
         assert!(
-            text[1].starts_with(
+            text.iter()
+                .filter(|item| item.contains("struct StringEnumVisitor"))
+                .count()
+                == 1,
+            "the shared visitor is emitted once"
+        );
+        let position = |needle: &str| {
+            text.iter()
+                .position(|item| item.contains(needle))
+                .unwrap_or_else(|| panic!("no item contains {needle}: {text:?}"))
+        };
+        let arch = position("pub enum Arch");
+        assert!(
+            text[arch].starts_with(
                 "# [derive (Clone , Debug)] # [non_exhaustive] pub enum Arch { Amd64 ,"
             ),
             "serde's derives and renames give way to the macro's impls: {}",
-            text[1]
+            text[arch]
         );
-        assert!(text[1].contains("Unknown (:: std :: string :: String)"));
-        assert!(text[3].contains("enum RequestOnly"), "{}", text[3]);
-        assert!(
-            text[3].contains("Copy"),
-            "the request-only enum keeps its derives"
+        assert!(text[arch].contains("Unknown (:: std :: string :: String)"));
+        let request_only = position("enum RequestOnly");
+        assert_eq!(
+            text[request_only], "# [derive (Clone , Copy)] pub enum RequestOnly { A }",
+            "a strict enum keeps `Copy` and loses serde's derives to the macro too"
         );
         assert!(
             !text.iter().any(|item| item.contains("Display for Arch")),
             "typify's Display gives way to the macro's"
         );
         assert_eq!(
-            text[2], "string_enum ! (Arch [tolerant] { Amd64 = \"amd64\" , }) ;",
+            text[arch + 1],
+            "string_enum ! (Arch [tolerant] { Amd64 = \"amd64\" , }) ;",
             "right after its enum"
         );
         assert_eq!(
-            text[4],
+            text[request_only + 1],
             "string_enum ! (RequestOnly [strict] { A = \"A\" , }) ;"
         );
     }
