@@ -11,7 +11,7 @@ use crate::model::{Owner, push};
 use crate::patch::Applied;
 
 mod checked_strings;
-mod open_objects;
+pub(crate) mod open_objects;
 pub(crate) mod serde_attrs;
 pub(crate) mod tolerance;
 

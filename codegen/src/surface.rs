@@ -9,6 +9,7 @@ use quote::ToTokens;
 use serde_json::Value;
 
 use crate::contract;
+use crate::emit::open_objects::ObjectInvocation;
 use crate::emit::tolerance::StringEnumInvocation;
 use crate::rules::Rule;
 
@@ -150,11 +151,28 @@ fn types(file: &syn::File, rules: &Rules<'_>, out: &mut String) {
             (invocation.name.to_string(), variants)
         })
         .collect();
+    // The keys of the fields of structs whose serde impls `decode_object!` writes.
+    let keys: BTreeMap<String, BTreeMap<String, String>> = items
+        .iter()
+        .filter_map(|item| match item {
+            syn::Item::Macro(invocation) => ObjectInvocation::read(invocation),
+            _ => None,
+        })
+        .map(|invocation| {
+            let fields = invocation
+                .keys
+                .iter()
+                .map(|(field, key)| (field.to_string(), key.value()))
+                .collect();
+            (invocation.name.to_string(), fields)
+        })
+        .collect();
     let mut lines = Vec::new();
     for item in items {
         match item {
             syn::Item::Struct(structure) if matches!(structure.vis, syn::Visibility::Public(_)) => {
-                lines.push(describe_struct(structure, rules));
+                let keys = keys.get(&structure.ident.to_string());
+                lines.push(describe_struct(structure, rules, keys));
             }
             syn::Item::Enum(enumeration)
                 if matches!(enumeration.vis, syn::Visibility::Public(_)) =>
@@ -189,7 +207,11 @@ fn doc_lines_of(attrs: &[syn::Attribute]) -> impl Iterator<Item = String> + '_ {
     })
 }
 
-fn describe_struct(structure: &syn::ItemStruct, rules: &Rules<'_>) -> String {
+fn describe_struct(
+    structure: &syn::ItemStruct,
+    rules: &Rules<'_>,
+    keys: Option<&BTreeMap<String, String>>,
+) -> String {
     let name = &structure.ident;
     match &structure.fields {
         syn::Fields::Unnamed(fields) if fields.unnamed.len() == 1 => {
@@ -221,15 +243,19 @@ fn describe_struct(structure: &syn::ItemStruct, rules: &Rules<'_>) -> String {
                 if deny { " (deny_unknown_fields)" } else { "" }
             );
             for field in &fields.named {
-                let wire = serde_args(&field.attrs).into_iter().find_map(|arg| {
-                    arg.strip_prefix("rename = ")
-                        .map(|name| name.trim_matches('"').to_owned())
-                });
                 let ident = field
                     .ident
                     .as_ref()
                     .map(ToString::to_string)
                     .unwrap_or_default();
+                // A key is shown where it is not the field's name (serde's `rename`).
+                let wire = serde_args(&field.attrs)
+                    .into_iter()
+                    .find_map(|arg| {
+                        arg.strip_prefix("rename = ")
+                            .map(|name| name.trim_matches('"').to_owned())
+                    })
+                    .or_else(|| keys?.get(&ident).filter(|key| **key != ident).cloned());
                 let _ = write!(text, "\n    {ident}: {}", tokens(&field.ty));
                 if let Some(wire) = wire {
                     let _ = write!(text, "  // \"{wire}\"");

@@ -273,7 +273,8 @@ pub mod types {
     macro_rules! decode_object {
         (
             $name:ident [$unknown:ident $($extra:ident)?] { $($field:ident : $ty:ty =
-            $wire:literal => $read:ident $missing:ident $(($default:path))?,)* }
+            $wire:literal => $read:ident $missing:ident $(($default:path))? $(if
+            $skip:path)?,)* }
         ) => {
             const _ : () = { #[allow(non_camel_case_types)] pub enum Field { $($field),*
             } pub struct Slots { $($field : ::std::option::Option < $ty >,)* } impl
@@ -296,7 +297,17 @@ pub mod types {
             'de > ::serde::Deserialize < 'de > for $name { fn deserialize < D :
             ::serde::Deserializer < 'de >> (deserializer : D) -> ::std::result::Result <
             Self, D::Error > { deserializer.deserialize_map(ObjectVisitor:: < $name >
-            (::std::marker::PhantomData)) } } };
+            (::std::marker::PhantomData)) } } impl ::serde::Serialize for $name { fn
+            serialize < S : ::serde::Serializer > (& self, serializer : S) ->
+            ::std::result::Result < S::Ok, S::Error > { let mut object = ObjectWriter:: <
+            S > ::new(serializer) ?; $(decode_object!(@ write object self. $field, $wire
+            $(, $skip)?);)* $(object.extra(& self. $extra);)? object.end() } } };
+        };
+        (@ write $object:ident $value:expr, $wire:literal) => {
+            $object .field($wire, & $value)
+        };
+        (@ write $object:ident $value:expr, $wire:literal, $skip:path) => {
+            if ! $skip (& $value) { $object .field($wire, & $value) }
         };
         (@ unknown keep) => {
             UnknownKeys::Keep
@@ -336,30 +347,26 @@ pub mod types {
     }
     string_enum!(Arch[strict] { Amd64 = "amd64", Arm64 = "arm64", });
     ///Activity on a community blog article.
-    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+    #[derive(Clone, Debug, PartialEq)]
     /**
 
 Closed: strict decoding refuses a property the spec does not list; tolerant decoding skips it.*/
     pub struct CommunityBlogNotification {
         pub blog: CommunityBlogNotificationBlog,
         ///Identifier of the discussion event the notification is about, when present.
-        #[serde(
-            rename = "discussionEventId",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
         pub discussion_event_id: ::std::option::Option<::std::string::String>,
         ///Whether the notification has been read.
         pub read: bool,
         ///When the notification was last updated.
-        #[serde(rename = "updatedAt")]
         pub updated_at: crate::generated::types::Timestamp,
     }
     decode_object!(
         CommunityBlogNotification[tolerant] { blog : CommunityBlogNotificationBlog =
         "blog" => value required, discussion_event_id : ::std::option::Option <
-        ::std::string::String > = "discussionEventId" => present default, read : bool =
-        "read" => value required, updated_at : crate ::generated::types::Timestamp =
-        "updatedAt" => value required, }
+        ::std::string::String > = "discussionEventId" => present default if
+        ::std::option::Option::is_none, read : bool = "read" => value required,
+        updated_at : crate ::generated::types::Timestamp = "updatedAt" => value required,
+        }
     );
     impl CommunityBlogNotification {
         pub fn builder() -> builder::CommunityBlogNotification {
@@ -367,13 +374,9 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         }
     }
     ///The community blog article.
-    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+    #[derive(Clone, Debug, PartialEq)]
     pub struct CommunityBlogNotificationBlog {
         ///The name of the article's author, when given.
-        #[serde(
-            rename = "authorName",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
         pub author_name: ::std::option::Option<::std::string::String>,
         ///The article's `canonical` flag.
         pub canonical: bool,
@@ -388,11 +391,11 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     }
     decode_object!(
         CommunityBlogNotificationBlog[skipped] { author_name : ::std::option::Option <
-        ::std::string::String > = "authorName" => present default, canonical : bool =
-        "canonical" => value required, id : ::std::string::String = "id" => value
-        required, participating : Participants = "participating" => value required, slug
-        : ::std::string::String = "slug" => value required, title : ::std::string::String
-        = "title" => value required, }
+        ::std::string::String > = "authorName" => present default if
+        ::std::option::Option::is_none, canonical : bool = "canonical" => value required,
+        id : ::std::string::String = "id" => value required, participating : Participants
+        = "participating" => value required, slug : ::std::string::String = "slug" =>
+        value required, title : ::std::string::String = "title" => value required, }
     );
     impl CommunityBlogNotificationBlog {
         pub fn builder() -> builder::CommunityBlogNotificationBlog {
@@ -400,20 +403,17 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         }
     }
     ///The body of notification deletion: the discussions whose notifications are deleted.
-    #[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
+    #[derive(Clone, Debug, Default, PartialEq)]
     pub struct DeleteNotificationsRequest {
         ///The discussions whose notifications are deleted.
-        #[serde(
-            rename = "discussionIds",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
         pub discussion_ids: ::std::option::Option<
             crate::generated::types::DiscussionIds,
         >,
     }
     decode_object!(
         DeleteNotificationsRequest[skipped] { discussion_ids : ::std::option::Option <
-        crate ::generated::types::DiscussionIds > = "discussionIds" => present default, }
+        crate ::generated::types::DiscussionIds > = "discussionIds" => present default if
+        ::std::option::Option::is_none, }
     );
     impl DeleteNotificationsRequest {
         pub fn builder() -> builder::DeleteNotificationsRequest {
@@ -437,21 +437,17 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         Merged = "merged", }
     );
     ///Ports of a job reachable at `https://<job_id>--<port>.{jobs_domain}`; access needs a token with read access to the job's namespace, except for the ports in `portsPublic`.
-    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+    #[derive(Clone, Debug, PartialEq)]
     pub struct Expose {
         ///The exposed ports (at most 20).
         pub ports: crate::generated::types::Ports,
         ///The subset of `ports` reachable without authentication.
-        #[serde(
-            rename = "portsPublic",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
         pub ports_public: ::std::option::Option<crate::generated::types::Ports>,
     }
     decode_object!(
         Expose[skipped] { ports : crate ::generated::types::Ports = "ports" => value
         required, ports_public : ::std::option::Option < crate ::generated::types::Ports
-        > = "portsPublic" => present default, }
+        > = "portsPublic" => present default if ::std::option::Option::is_none, }
     );
     impl Expose {
         pub fn builder() -> builder::Expose {
@@ -522,34 +518,24 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     pub struct GetStorageAccessTokenRevision(::std::string::String);
     checked_string!(GetStorageAccessTokenRevision, min 1);
     ///A job record.
-    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+    #[derive(Clone, Debug, PartialEq)]
     /**
 
 Closed: strict decoding refuses a property the spec does not list; tolerant decoding skips it.*/
     pub struct Job {
         ///CPU architecture.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub arch: ::std::option::Option<Arch>,
         ///Arguments of the command.
-        #[serde(skip_serializing_if = "::std::vec::Vec::is_empty")]
         pub arguments: ::std::vec::Vec<::std::string::String>,
         ///The command run in the container.
-        #[serde(skip_serializing_if = "::std::vec::Vec::is_empty")]
         pub command: ::std::vec::Vec<::std::string::String>,
         ///When the job was created.
-        #[serde(rename = "createdAt")]
         pub created_at: crate::generated::types::Timestamp,
         ///Who created the job.
-        #[serde(rename = "createdBy")]
         pub created_by: JobIdentity,
         ///The Docker image the job runs, if it runs one.
-        #[serde(
-            rename = "dockerImage",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
         pub docker_image: ::std::option::Option<::std::string::String>,
         ///Time spent scheduling and running.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub durations: ::std::option::Option<JobDurations>,
         ///Environment variables of the job.
         pub environment: ::std::collections::HashMap<
@@ -557,84 +543,69 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
             ::std::string::String,
         >,
         ///Ports exposed by the job.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub expose: ::std::option::Option<Expose>,
         ///When the job finished, once it has.
-        #[serde(
-            rename = "finishedAt",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
         pub finished_at: ::std::option::Option<crate::generated::types::Timestamp>,
         ///Hardware the job runs on.
         pub flavor: Flavor,
         ///The job's identifier.
         pub id: ::std::string::String,
         ///The job's network group.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub network: ::std::option::Option<Network>,
         ///The job's owner.
         pub owner: JobIdentity,
         ///The job's resource group.
-        #[serde(
-            rename = "resourceGroupId",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
         pub resource_group_id: ::std::option::Option<::std::string::String>,
         ///The job's retry count.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub retry: ::std::option::Option<f64>,
         ///Secret names; their values are never returned.
-        #[serde(skip_serializing_if = ":: std :: collections :: HashMap::is_empty")]
         pub secrets: ::std::collections::HashMap<::std::string::String, ()>,
         ///The Space the job runs, if it runs one.
-        #[serde(
-            rename = "spaceId",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
         pub space_id: ::std::option::Option<::std::string::String>,
         ///When the job started, once it has.
-        #[serde(
-            rename = "startedAt",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
         pub started_at: ::std::option::Option<crate::generated::types::Timestamp>,
         ///The job's status.
         pub status: JobStatus,
         ///Tags of the job.
-        #[serde(skip_serializing_if = "::std::vec::Vec::is_empty")]
         pub tags: ::std::vec::Vec<::std::string::String>,
         ///The job's timeout.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub timeout: ::std::option::Option<f64>,
         ///Buckets and repositories mounted into the job.
-        #[serde(skip_serializing_if = "::std::vec::Vec::is_empty")]
         pub volumes: ::std::vec::Vec<Volume>,
     }
     decode_object!(
-        Job[tolerant] { arch : ::std::option::Option < Arch > = "arch" => present
-        default, arguments : ::std::vec::Vec < ::std::string::String > = "arguments" =>
-        value default, command : ::std::vec::Vec < ::std::string::String > = "command" =>
-        value default, created_at : crate ::generated::types::Timestamp = "createdAt" =>
-        value required, created_by : JobIdentity = "createdBy" => value required,
-        docker_image : ::std::option::Option < ::std::string::String > = "dockerImage" =>
-        present default, durations : ::std::option::Option < JobDurations > = "durations"
-        => present default, environment : ::std::collections::HashMap <
-        ::std::string::String, ::std::string::String > = "environment" => value required,
-        expose : ::std::option::Option < Expose > = "expose" => present default,
-        finished_at : ::std::option::Option < crate ::generated::types::Timestamp > =
-        "finishedAt" => present default, flavor : Flavor = "flavor" => value required, id
-        : ::std::string::String = "id" => value required, network : ::std::option::Option
-        < Network > = "network" => present default, owner : JobIdentity = "owner" =>
-        value required, resource_group_id : ::std::option::Option < ::std::string::String
-        > = "resourceGroupId" => present default, retry : ::std::option::Option < f64 > =
-        "retry" => present default, secrets : ::std::collections::HashMap <
-        ::std::string::String, () > = "secrets" => value default, space_id :
-        ::std::option::Option < ::std::string::String > = "spaceId" => present default,
-        started_at : ::std::option::Option < crate ::generated::types::Timestamp > =
-        "startedAt" => present default, status : JobStatus = "status" => value required,
-        tags : ::std::vec::Vec < ::std::string::String > = "tags" => value default,
-        timeout : ::std::option::Option < f64 > = "timeout" => present default, volumes :
-        ::std::vec::Vec < Volume > = "volumes" => value default, }
+        Job[tolerant] { arch : ::std::option::Option < Arch > = "arch" => present default
+        if ::std::option::Option::is_none, arguments : ::std::vec::Vec <
+        ::std::string::String > = "arguments" => value default if
+        ::std::vec::Vec::is_empty, command : ::std::vec::Vec < ::std::string::String > =
+        "command" => value default if ::std::vec::Vec::is_empty, created_at : crate
+        ::generated::types::Timestamp = "createdAt" => value required, created_by :
+        JobIdentity = "createdBy" => value required, docker_image : ::std::option::Option
+        < ::std::string::String > = "dockerImage" => present default if
+        ::std::option::Option::is_none, durations : ::std::option::Option < JobDurations
+        > = "durations" => present default if ::std::option::Option::is_none, environment
+        : ::std::collections::HashMap < ::std::string::String, ::std::string::String > =
+        "environment" => value required, expose : ::std::option::Option < Expose > =
+        "expose" => present default if ::std::option::Option::is_none, finished_at :
+        ::std::option::Option < crate ::generated::types::Timestamp > = "finishedAt" =>
+        present default if ::std::option::Option::is_none, flavor : Flavor = "flavor" =>
+        value required, id : ::std::string::String = "id" => value required, network :
+        ::std::option::Option < Network > = "network" => present default if
+        ::std::option::Option::is_none, owner : JobIdentity = "owner" => value required,
+        resource_group_id : ::std::option::Option < ::std::string::String > =
+        "resourceGroupId" => present default if ::std::option::Option::is_none, retry :
+        ::std::option::Option < f64 > = "retry" => present default if
+        ::std::option::Option::is_none, secrets : ::std::collections::HashMap <
+        ::std::string::String, () > = "secrets" => value default if
+        ::std::collections::HashMap::is_empty, space_id : ::std::option::Option <
+        ::std::string::String > = "spaceId" => present default if
+        ::std::option::Option::is_none, started_at : ::std::option::Option < crate
+        ::generated::types::Timestamp > = "startedAt" => present default if
+        ::std::option::Option::is_none, status : JobStatus = "status" => value required,
+        tags : ::std::vec::Vec < ::std::string::String > = "tags" => value default if
+        ::std::vec::Vec::is_empty, timeout : ::std::option::Option < f64 > = "timeout" =>
+        present default if ::std::option::Option::is_none, volumes : ::std::vec::Vec <
+        Volume > = "volumes" => value default if ::std::vec::Vec::is_empty, }
     );
     impl Job {
         pub fn builder() -> builder::Job {
@@ -642,32 +613,21 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         }
     }
     ///How long a job spent scheduling and running, in seconds; each figure is optional.
-    #[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
+    #[derive(Clone, Debug, Default, PartialEq)]
     pub struct JobDurations {
         ///Seconds spent running.
-        #[serde(
-            rename = "runningSecs",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
         pub running_secs: ::std::option::Option<f64>,
         ///Seconds spent scheduling.
-        #[serde(
-            rename = "schedulingSecs",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
         pub scheduling_secs: ::std::option::Option<f64>,
         ///Seconds in all.
-        #[serde(
-            rename = "totalSecs",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
         pub total_secs: ::std::option::Option<f64>,
     }
     decode_object!(
         JobDurations[skipped] { running_secs : ::std::option::Option < f64 > =
-        "runningSecs" => present default, scheduling_secs : ::std::option::Option < f64 >
-        = "schedulingSecs" => present default, total_secs : ::std::option::Option < f64 >
-        = "totalSecs" => present default, }
+        "runningSecs" => present default if ::std::option::Option::is_none,
+        scheduling_secs : ::std::option::Option < f64 > = "schedulingSecs" => present
+        default if ::std::option::Option::is_none, total_secs : ::std::option::Option <
+        f64 > = "totalSecs" => present default if ::std::option::Option::is_none, }
     );
     impl JobDurations {
         pub fn builder() -> builder::JobDurations {
@@ -675,7 +635,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         }
     }
     ///The owner or the creator of a job.
-    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+    #[derive(Clone, Debug, PartialEq)]
     pub struct JobIdentity {
         ///Their identifier.
         pub id: ::std::string::String,
@@ -710,45 +670,32 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         "ERROR", Deleted = "DELETED", Running = "RUNNING", Scheduling = "SCHEDULING", }
     );
     ///The status of a job.
-    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+    #[derive(Clone, Debug, PartialEq)]
     pub struct JobStatus {
         ///Why the job was canceled. Known values are `NO_CREDITS`, `NO_SUBSCRIPTION`, `RESOURCE_GROUP_LIMIT` and `SPEND_LIMIT`; any other string may appear.
-        #[serde(
-            rename = "cancelReason",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
         pub cancel_reason: ::std::option::Option<::std::string::String>,
         ///One reachable URL per declared exposed port, in the same order; absent when the job is not exposed.
-        #[serde(
-            rename = "exposeUrls",
-            skip_serializing_if = "::std::vec::Vec::is_empty"
-        )]
         pub expose_urls: ::std::vec::Vec<::std::string::String>,
         ///The job's failure count.
-        #[serde(
-            rename = "failureCount",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
         pub failure_count: ::std::option::Option<f64>,
         ///A status message, or null.
         pub message: ::std::option::Option<::std::string::String>,
         ///Present only when SSH is enabled.
-        #[serde(
-            rename = "sshUrl",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
         pub ssh_url: ::std::option::Option<::std::string::String>,
         ///The job's stage.
         pub stage: JobStage,
     }
     decode_object!(
         JobStatus[skipped] { cancel_reason : ::std::option::Option <
-        ::std::string::String > = "cancelReason" => present default, expose_urls :
-        ::std::vec::Vec < ::std::string::String > = "exposeUrls" => value default,
-        failure_count : ::std::option::Option < f64 > = "failureCount" => present
-        default, message : ::std::option::Option < ::std::string::String > = "message" =>
-        value required, ssh_url : ::std::option::Option < ::std::string::String > =
-        "sshUrl" => present default, stage : JobStage = "stage" => value required, }
+        ::std::string::String > = "cancelReason" => present default if
+        ::std::option::Option::is_none, expose_urls : ::std::vec::Vec <
+        ::std::string::String > = "exposeUrls" => value default if
+        ::std::vec::Vec::is_empty, failure_count : ::std::option::Option < f64 > =
+        "failureCount" => present default if ::std::option::Option::is_none, message :
+        ::std::option::Option < ::std::string::String > = "message" => value required,
+        ssh_url : ::std::option::Option < ::std::string::String > = "sshUrl" => present
+        default if ::std::option::Option::is_none, stage : JobStage = "stage" => value
+        required, }
     );
     impl JobStatus {
         pub fn builder() -> builder::JobStatus {
@@ -756,21 +703,18 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         }
     }
     ///The body of mark-as-read: which discussions, and whether to mark them read or unread.
-    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+    #[derive(Clone, Debug, PartialEq)]
     pub struct MarkAsReadRequest {
         ///The discussions to mark (none by default).
-        #[serde(
-            rename = "discussionIds",
-            skip_serializing_if = "::std::vec::Vec::is_empty"
-        )]
         pub discussion_ids: ::std::vec::Vec<::std::string::String>,
         ///`true` (the default) marks them read, `false` unread.
         pub read: bool,
     }
     decode_object!(
         MarkAsReadRequest[skipped] { discussion_ids : ::std::vec::Vec <
-        ::std::string::String > = "discussionIds" => value default, read : bool = "read"
-        => value default_with(defaults::default_bool:: < true >), }
+        ::std::string::String > = "discussionIds" => value default if
+        ::std::vec::Vec::is_empty, read : bool = "read" => value
+        default_with(defaults::default_bool:: < true >), }
     );
     impl ::std::default::Default for MarkAsReadRequest {
         fn default() -> Self {
@@ -786,13 +730,11 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         }
     }
     ///The user's MCP settings.
-    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+    #[derive(Clone, Debug, PartialEq)]
     pub struct McpSettings {
         ///Names of built-in tools.
-        #[serde(rename = "builtInTools")]
         pub built_in_tools: ::std::vec::Vec<::std::string::String>,
         ///Spaces used as tools.
-        #[serde(rename = "spaceTools")]
         pub space_tools: ::std::vec::Vec<McpSpaceTool>,
     }
     decode_object!(
@@ -806,12 +748,11 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         }
     }
     ///A Space among the user's MCP tools.
-    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+    #[derive(Clone, Debug, PartialEq)]
     pub struct McpSpaceTool {
         ///The Space's emoji.
         pub emoji: ::std::string::String,
         ///The Space's identifier.
-        #[serde(rename = "_id")]
         pub id: ::std::string::String,
         ///The Space's name.
         pub name: ::std::string::String,
@@ -846,7 +787,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         }
     }
     ///A job's network group, as returned in a job record.
-    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+    #[derive(Clone, Debug, PartialEq)]
     pub struct Network {
         ///The roles this job claims in the group.
         pub aliases: crate::generated::types::NetworkAliases,
@@ -864,7 +805,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         }
     }
     ///A job's network group, as requested.
-    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+    #[derive(Clone, Debug, PartialEq)]
     pub struct NetworkRequest {
         ///The roles this job claims in the group (none by default).
         pub aliases: crate::generated::types::NetworkAliases,
@@ -882,7 +823,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         }
     }
     ///The notification counters of a listing.
-    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+    #[derive(Clone, Debug, PartialEq)]
     pub struct NotificationCount {
         ///Number of notifications in all.
         pub all: f64,
@@ -901,7 +842,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         }
     }
     ///One page of notifications with counters.
-    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+    #[derive(Clone, Debug, PartialEq)]
     pub struct NotificationList {
         ///The notification counters.
         pub count: NotificationCount,
@@ -922,130 +863,116 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         }
     }
     ///Notification switches; members left out keep their stored value.
-    #[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
+    #[derive(Clone, Debug, Default, PartialEq)]
     pub struct NotificationSettings {
         ///Switch for notifications about announcements.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub announcements: ::std::option::Option<bool>,
         ///Switch for notifications about the API inference sunset.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub api_inference_sunset: ::std::option::Option<bool>,
         ///Switch for notifications about activity on arXiv paper pages.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub arxiv_paper_activity: ::std::option::Option<bool>,
         ///Switch for notifications about content access policy requests.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub content_access_policy_request: ::std::option::Option<bool>,
         ///Switch for notifications about the daily papers digest.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub daily_papers_digest: ::std::option::Option<bool>,
         ///Switch for notifications about discussions the user participates in.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub discussions_participating: ::std::option::Option<bool>,
         ///Switch for notifications about discussions on watched items.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub discussions_watched: ::std::option::Option<bool>,
         ///Switch for notifications about user access requests to gated repositories.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub gated_user_access_request: ::std::option::Option<bool>,
         ///Switch for notifications about inference endpoint status.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub inference_endpoint_status: ::std::option::Option<bool>,
         ///Switch for notifications about job status.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub job_status: ::std::option::Option<bool>,
         ///Switch for notifications about AutoNLP launches.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub launch_autonlp: ::std::option::Option<bool>,
         ///Switch for notifications about prepaid credits launches; give `prepaidAmount` when enabling it.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub launch_prepaid_credits: ::std::option::Option<bool>,
         ///Switch for notifications about Spaces launches.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub launch_spaces: ::std::option::Option<bool>,
         ///Switch for notifications about training cluster launches.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub launch_training_cluster: ::std::option::Option<bool>,
         ///Switch for notifications about being locked out.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub locked_out: ::std::option::Option<bool>,
         ///Switch for notifications about organization requests.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub org_request: ::std::option::Option<bool>,
         ///Switch for notifications about organization suggestions.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub org_suggestions: ::std::option::Option<bool>,
         ///Switch for notifications about suggestions of organizations to create.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub org_suggestions_to_create: ::std::option::Option<bool>,
         ///Switch for notifications about verified organization suggestions.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub org_verified_suggestions: ::std::option::Option<bool>,
         ///Switch for notifications about posts the user participates in.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub posts_participating: ::std::option::Option<bool>,
         ///The `product_updates_after` setting, a date-time.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub product_updates_after: ::std::option::Option<
             crate::generated::types::Timestamp,
         >,
         ///Switch for notifications about repository releases.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub repo_release: ::std::option::Option<bool>,
         ///Switch for notifications about detected secrets.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub secret_detected: ::std::option::Option<bool>,
         ///Switch for notifications about user follows.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub user_follows: ::std::option::Option<bool>,
         ///Switch for notifications about discussions the user participates in, on the web.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub web_discussions_participating: ::std::option::Option<bool>,
         ///Switch for notifications about discussions on watched items, on the web.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub web_discussions_watched: ::std::option::Option<bool>,
         ///Switch for notifications about posts the user participates in, on the web.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub web_posts_participating: ::std::option::Option<bool>,
     }
     decode_object!(
         NotificationSettings[skipped] { announcements : ::std::option::Option < bool > =
-        "announcements" => present default, api_inference_sunset : ::std::option::Option
-        < bool > = "api_inference_sunset" => present default, arxiv_paper_activity :
-        ::std::option::Option < bool > = "arxiv_paper_activity" => present default,
-        content_access_policy_request : ::std::option::Option < bool > =
-        "content_access_policy_request" => present default, daily_papers_digest :
-        ::std::option::Option < bool > = "daily_papers_digest" => present default,
-        discussions_participating : ::std::option::Option < bool > =
-        "discussions_participating" => present default, discussions_watched :
-        ::std::option::Option < bool > = "discussions_watched" => present default,
-        gated_user_access_request : ::std::option::Option < bool > =
-        "gated_user_access_request" => present default, inference_endpoint_status :
-        ::std::option::Option < bool > = "inference_endpoint_status" => present default,
-        job_status : ::std::option::Option < bool > = "job_status" => present default,
-        launch_autonlp : ::std::option::Option < bool > = "launch_autonlp" => present
-        default, launch_prepaid_credits : ::std::option::Option < bool > =
-        "launch_prepaid_credits" => present default, launch_spaces :
-        ::std::option::Option < bool > = "launch_spaces" => present default,
+        "announcements" => present default if ::std::option::Option::is_none,
+        api_inference_sunset : ::std::option::Option < bool > = "api_inference_sunset" =>
+        present default if ::std::option::Option::is_none, arxiv_paper_activity :
+        ::std::option::Option < bool > = "arxiv_paper_activity" => present default if
+        ::std::option::Option::is_none, content_access_policy_request :
+        ::std::option::Option < bool > = "content_access_policy_request" => present
+        default if ::std::option::Option::is_none, daily_papers_digest :
+        ::std::option::Option < bool > = "daily_papers_digest" => present default if
+        ::std::option::Option::is_none, discussions_participating : ::std::option::Option
+        < bool > = "discussions_participating" => present default if
+        ::std::option::Option::is_none, discussions_watched : ::std::option::Option <
+        bool > = "discussions_watched" => present default if
+        ::std::option::Option::is_none, gated_user_access_request : ::std::option::Option
+        < bool > = "gated_user_access_request" => present default if
+        ::std::option::Option::is_none, inference_endpoint_status : ::std::option::Option
+        < bool > = "inference_endpoint_status" => present default if
+        ::std::option::Option::is_none, job_status : ::std::option::Option < bool > =
+        "job_status" => present default if ::std::option::Option::is_none, launch_autonlp
+        : ::std::option::Option < bool > = "launch_autonlp" => present default if
+        ::std::option::Option::is_none, launch_prepaid_credits : ::std::option::Option <
+        bool > = "launch_prepaid_credits" => present default if
+        ::std::option::Option::is_none, launch_spaces : ::std::option::Option < bool > =
+        "launch_spaces" => present default if ::std::option::Option::is_none,
         launch_training_cluster : ::std::option::Option < bool > =
-        "launch_training_cluster" => present default, locked_out : ::std::option::Option
-        < bool > = "locked_out" => present default, org_request : ::std::option::Option <
-        bool > = "org_request" => present default, org_suggestions :
-        ::std::option::Option < bool > = "org_suggestions" => present default,
-        org_suggestions_to_create : ::std::option::Option < bool > =
-        "org_suggestions_to_create" => present default, org_verified_suggestions :
-        ::std::option::Option < bool > = "org_verified_suggestions" => present default,
-        posts_participating : ::std::option::Option < bool > = "posts_participating" =>
-        present default, product_updates_after : ::std::option::Option < crate
-        ::generated::types::Timestamp > = "product_updates_after" => present default,
-        repo_release : ::std::option::Option < bool > = "repo_release" => present
-        default, secret_detected : ::std::option::Option < bool > = "secret_detected" =>
-        present default, user_follows : ::std::option::Option < bool > = "user_follows"
-        => present default, web_discussions_participating : ::std::option::Option < bool
-        > = "web_discussions_participating" => present default, web_discussions_watched :
-        ::std::option::Option < bool > = "web_discussions_watched" => present default,
-        web_posts_participating : ::std::option::Option < bool > =
-        "web_posts_participating" => present default, }
+        "launch_training_cluster" => present default if ::std::option::Option::is_none,
+        locked_out : ::std::option::Option < bool > = "locked_out" => present default if
+        ::std::option::Option::is_none, org_request : ::std::option::Option < bool > =
+        "org_request" => present default if ::std::option::Option::is_none,
+        org_suggestions : ::std::option::Option < bool > = "org_suggestions" => present
+        default if ::std::option::Option::is_none, org_suggestions_to_create :
+        ::std::option::Option < bool > = "org_suggestions_to_create" => present default
+        if ::std::option::Option::is_none, org_verified_suggestions :
+        ::std::option::Option < bool > = "org_verified_suggestions" => present default if
+        ::std::option::Option::is_none, posts_participating : ::std::option::Option <
+        bool > = "posts_participating" => present default if
+        ::std::option::Option::is_none, product_updates_after : ::std::option::Option <
+        crate ::generated::types::Timestamp > = "product_updates_after" => present
+        default if ::std::option::Option::is_none, repo_release : ::std::option::Option <
+        bool > = "repo_release" => present default if ::std::option::Option::is_none,
+        secret_detected : ::std::option::Option < bool > = "secret_detected" => present
+        default if ::std::option::Option::is_none, user_follows : ::std::option::Option <
+        bool > = "user_follows" => present default if ::std::option::Option::is_none,
+        web_discussions_participating : ::std::option::Option < bool > =
+        "web_discussions_participating" => present default if
+        ::std::option::Option::is_none, web_discussions_watched : ::std::option::Option <
+        bool > = "web_discussions_watched" => present default if
+        ::std::option::Option::is_none, web_posts_participating : ::std::option::Option <
+        bool > = "web_posts_participating" => present default if
+        ::std::option::Option::is_none, }
     );
     impl NotificationSettings {
         pub fn builder() -> builder::NotificationSettings {
@@ -1053,15 +980,11 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         }
     }
     ///The body of the notification settings update.
-    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+    #[derive(Clone, Debug, PartialEq)]
     pub struct NotificationSettingsRequest {
         ///The switches to change.
         pub notifications: NotificationSettings,
         ///To be provided when enabling `launch_prepaid_credits`.
-        #[serde(
-            rename = "prepaidAmount",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
         pub prepaid_amount: ::std::option::Option<
             NotificationSettingsRequestPrepaidAmount,
         >,
@@ -1069,8 +992,8 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     decode_object!(
         NotificationSettingsRequest[skipped] { notifications : NotificationSettings =
         "notifications" => value required, prepaid_amount : ::std::option::Option <
-        NotificationSettingsRequestPrepaidAmount > = "prepaidAmount" => present default,
-        }
+        NotificationSettingsRequestPrepaidAmount > = "prepaidAmount" => present default
+        if ::std::option::Option::is_none, }
     );
     impl NotificationSettingsRequest {
         pub fn builder() -> builder::NotificationSettingsRequest {
@@ -1083,33 +1006,27 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     pub struct NotificationSettingsRequestPrepaidAmount(::std::string::String);
     checked_string!(NotificationSettingsRequestPrepaidAmount, max 24);
     ///Activity on a paper page's discussion.
-    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+    #[derive(Clone, Debug, PartialEq)]
     /**
 
 Closed: strict decoding refuses a property the spec does not list; tolerant decoding skips it.*/
     pub struct PaperNotification {
         ///Identifier of the discussion event the notification is about, when present.
-        #[serde(
-            rename = "discussionEventId",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
         pub discussion_event_id: ::std::option::Option<::std::string::String>,
         pub paper: PaperNotificationPaper,
-        #[serde(rename = "paperDiscussion")]
         pub paper_discussion: PaperNotificationPaperDiscussion,
         ///Whether the notification has been read.
         pub read: bool,
         ///When the notification was last updated.
-        #[serde(rename = "updatedAt")]
         pub updated_at: crate::generated::types::Timestamp,
     }
     decode_object!(
         PaperNotification[tolerant] { discussion_event_id : ::std::option::Option <
-        ::std::string::String > = "discussionEventId" => present default, paper :
-        PaperNotificationPaper = "paper" => value required, paper_discussion :
-        PaperNotificationPaperDiscussion = "paperDiscussion" => value required, read :
-        bool = "read" => value required, updated_at : crate ::generated::types::Timestamp
-        = "updatedAt" => value required, }
+        ::std::string::String > = "discussionEventId" => present default if
+        ::std::option::Option::is_none, paper : PaperNotificationPaper = "paper" => value
+        required, paper_discussion : PaperNotificationPaperDiscussion = "paperDiscussion"
+        => value required, read : bool = "read" => value required, updated_at : crate
+        ::generated::types::Timestamp = "updatedAt" => value required, }
     );
     impl PaperNotification {
         pub fn builder() -> builder::PaperNotification {
@@ -1117,10 +1034,9 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         }
     }
     ///The paper page.
-    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+    #[derive(Clone, Debug, PartialEq)]
     pub struct PaperNotificationPaper {
         ///The paper's identifier.
-        #[serde(rename = "_id")]
         pub id: crate::generated::types::ObjectId,
         ///The paper's title.
         pub title: ::std::string::String,
@@ -1135,12 +1051,11 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         }
     }
     ///The discussion on the paper page.
-    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+    #[derive(Clone, Debug, PartialEq)]
     pub struct PaperNotificationPaperDiscussion {
         ///The discussion's identifier: the id to give in `discussionIds` to mark this notification read or to delete it.
         pub id: ::std::string::String,
         ///The paper's identifier.
-        #[serde(rename = "paperId")]
         pub paper_id: crate::generated::types::ObjectId,
         ///The users taking part in the discussion.
         pub participating: Participants,
@@ -1157,12 +1072,11 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         }
     }
     ///A user taking part in a discussion.
-    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+    #[derive(Clone, Debug, PartialEq)]
     pub struct Participant {
         ///The user's avatar.
         pub avatar: ::std::string::String,
         ///The user's identifier.
-        #[serde(rename = "_id")]
         pub id: crate::generated::types::ObjectId,
         ///The user's name.
         pub user: ::std::string::String,
@@ -1198,30 +1112,25 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         }
     }
     ///Activity on a post.
-    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+    #[derive(Clone, Debug, PartialEq)]
     /**
 
 Closed: strict decoding refuses a property the spec does not list; tolerant decoding skips it.*/
     pub struct PostNotification {
         ///Identifier of the discussion event the notification is about, when present.
-        #[serde(
-            rename = "discussionEventId",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
         pub discussion_event_id: ::std::option::Option<::std::string::String>,
         pub post: PostNotificationPost,
         ///Whether the notification has been read.
         pub read: bool,
         ///When the notification was last updated.
-        #[serde(rename = "updatedAt")]
         pub updated_at: crate::generated::types::Timestamp,
     }
     decode_object!(
         PostNotification[tolerant] { discussion_event_id : ::std::option::Option <
-        ::std::string::String > = "discussionEventId" => present default, post :
-        PostNotificationPost = "post" => value required, read : bool = "read" => value
-        required, updated_at : crate ::generated::types::Timestamp = "updatedAt" => value
-        required, }
+        ::std::string::String > = "discussionEventId" => present default if
+        ::std::option::Option::is_none, post : PostNotificationPost = "post" => value
+        required, read : bool = "read" => value required, updated_at : crate
+        ::generated::types::Timestamp = "updatedAt" => value required, }
     );
     impl PostNotification {
         pub fn builder() -> builder::PostNotification {
@@ -1229,10 +1138,9 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         }
     }
     ///The post.
-    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+    #[derive(Clone, Debug, PartialEq)]
     pub struct PostNotificationPost {
         ///The name of the post's author.
-        #[serde(rename = "authorName")]
         pub author_name: ::std::string::String,
         ///The post's identifier.
         pub id: ::std::string::String,
@@ -1268,7 +1176,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         }
     }
     ///A repository's name and type.
-    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+    #[derive(Clone, Debug, PartialEq)]
     /**
 
 Closed: strict decoding refuses a property the spec does not list; tolerant decoding skips it.*/
@@ -1276,7 +1184,6 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         ///The repository id, `<namespace>/<repo-name>`.
         pub name: crate::generated::types::RepoName,
         ///The repository type.
-        #[serde(rename = "type")]
         pub type_: RepoType,
     }
     decode_object!(
@@ -1289,32 +1196,28 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         }
     }
     ///Activity on a repository discussion or pull request.
-    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+    #[derive(Clone, Debug, PartialEq)]
     /**
 
 Closed: strict decoding refuses a property the spec does not list; tolerant decoding skips it.*/
     pub struct RepoNotification {
         pub discussion: RepoNotificationDiscussion,
         ///Identifier of the discussion event the notification is about, when present.
-        #[serde(
-            rename = "discussionEventId",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
         pub discussion_event_id: ::std::option::Option<::std::string::String>,
         ///Whether the notification has been read.
         pub read: bool,
         ///The repository of the discussion.
         pub repo: RepoId,
         ///When the notification was last updated.
-        #[serde(rename = "updatedAt")]
         pub updated_at: crate::generated::types::Timestamp,
     }
     decode_object!(
         RepoNotification[tolerant] { discussion : RepoNotificationDiscussion =
         "discussion" => value required, discussion_event_id : ::std::option::Option <
-        ::std::string::String > = "discussionEventId" => present default, read : bool =
-        "read" => value required, repo : RepoId = "repo" => value required, updated_at :
-        crate ::generated::types::Timestamp = "updatedAt" => value required, }
+        ::std::string::String > = "discussionEventId" => present default if
+        ::std::option::Option::is_none, read : bool = "read" => value required, repo :
+        RepoId = "repo" => value required, updated_at : crate
+        ::generated::types::Timestamp = "updatedAt" => value required, }
     );
     impl RepoNotification {
         pub fn builder() -> builder::RepoNotification {
@@ -1322,12 +1225,11 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         }
     }
     ///The discussion or pull request.
-    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+    #[derive(Clone, Debug, PartialEq)]
     pub struct RepoNotificationDiscussion {
         ///The discussion's identifier: the id to give in `discussionIds` to mark this notification read or to delete it.
         pub id: crate::generated::types::ObjectId,
         ///Whether the discussion is a pull request.
-        #[serde(rename = "isPullRequest")]
         pub is_pull_request: bool,
         ///The discussion's number.
         pub num: f64,
@@ -1369,7 +1271,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         Bucket = "bucket", Kernel = "kernel", Container = "container", }
     );
     ///The body of token revocation.
-    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+    #[derive(Clone, Debug, PartialEq)]
     pub struct RevokeCredentialsRequest {
         ///The raw token values to revoke.
         pub credentials: crate::generated::types::Credentials,
@@ -1384,7 +1286,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         }
     }
     ///One email address of a SCIM user, as a SCIM multi-valued attribute (RFC 7643) with the address in `value`. Email types are not supported.
-    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+    #[derive(Clone, Debug, PartialEq)]
     pub struct ScimEmail {
         ///The email address.
         pub value: ::std::string::String,
@@ -1398,41 +1300,32 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         }
     }
     ///A user as provisioned through SCIM for Enterprise Plus organizations (the SCIM endpoints are not shown). Other attributes, such as SCIM's `schemas` and `meta`, pass this schema.
-    #[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
+    #[derive(Clone, Debug, Default, PartialEq)]
     pub struct ScimUser {
         ///The provisioning status.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub active: ::std::option::Option<bool>,
         ///The user's email addresses; email types are not supported.
-        #[serde(skip_serializing_if = "::std::vec::Vec::is_empty")]
         pub emails: ::std::vec::Vec<ScimEmail>,
         ///The identity provider's unique identifier of the user, used as the matching key.
-        #[serde(
-            rename = "externalId",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
         pub external_id: ::std::option::Option<::std::string::String>,
         ///The user's identifier at the SCIM endpoint.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub id: ::std::option::Option<::std::string::String>,
         ///The user's given and family names.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub name: ::std::option::Option<ScimUserName>,
         ///The user's user name.
-        #[serde(
-            rename = "userName",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
         pub user_name: ::std::option::Option<::std::string::String>,
     }
     decode_object!(
         ScimUser[skipped] { active : ::std::option::Option < bool > = "active" => present
-        default, emails : ::std::vec::Vec < ScimEmail > = "emails" => value default,
-        external_id : ::std::option::Option < ::std::string::String > = "externalId" =>
-        present default, id : ::std::option::Option < ::std::string::String > = "id" =>
-        present default, name : ::std::option::Option < ScimUserName > = "name" =>
-        present default, user_name : ::std::option::Option < ::std::string::String > =
-        "userName" => present default, }
+        default if ::std::option::Option::is_none, emails : ::std::vec::Vec < ScimEmail >
+        = "emails" => value default if ::std::vec::Vec::is_empty, external_id :
+        ::std::option::Option < ::std::string::String > = "externalId" => present default
+        if ::std::option::Option::is_none, id : ::std::option::Option <
+        ::std::string::String > = "id" => present default if
+        ::std::option::Option::is_none, name : ::std::option::Option < ScimUserName > =
+        "name" => present default if ::std::option::Option::is_none, user_name :
+        ::std::option::Option < ::std::string::String > = "userName" => present default
+        if ::std::option::Option::is_none, }
     );
     impl ScimUser {
         pub fn builder() -> builder::ScimUser {
@@ -1440,26 +1333,19 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         }
     }
     ///The parts of a SCIM user's name.
-    #[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
+    #[derive(Clone, Debug, Default, PartialEq)]
     pub struct ScimUserName {
         ///The family (last) name.
-        #[serde(
-            rename = "familyName",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
         pub family_name: ::std::option::Option<::std::string::String>,
         ///The given (first) name.
-        #[serde(
-            rename = "givenName",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
         pub given_name: ::std::option::Option<::std::string::String>,
     }
     decode_object!(
         ScimUserName[skipped] { family_name : ::std::option::Option <
-        ::std::string::String > = "familyName" => present default, given_name :
-        ::std::option::Option < ::std::string::String > = "givenName" => present default,
-        }
+        ::std::string::String > = "familyName" => present default if
+        ::std::option::Option::is_none, given_name : ::std::option::Option <
+        ::std::string::String > = "givenName" => present default if
+        ::std::option::Option::is_none, }
     );
     impl ScimUserName {
         pub fn builder() -> builder::ScimUserName {
@@ -1467,7 +1353,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         }
     }
     ///SSH access to a job: when enabled, the container is reachable with `ssh <job_id>@{ssh_host}`, by the job's owner only, authenticated by an SSH public key registered on the hub.
-    #[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
+    #[derive(Clone, Debug, Default, PartialEq)]
     pub struct SshRequest {
         ///Whether SSH is enabled (false by default).
         pub enabled: bool,
@@ -1479,13 +1365,11 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         }
     }
     ///A bearer token for the content-addressed storage service.
-    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+    #[derive(Clone, Debug, PartialEq)]
     pub struct StorageAccessToken {
         ///The bearer token: send `Authorization: Bearer <accessToken>` to `casUrl` until `exp`.
-        #[serde(rename = "accessToken")]
         pub access_token: crate::generated::types::StorageToken,
         ///Base address of the storage service.
-        #[serde(rename = "casUrl")]
         pub cas_url: StorageAccessTokenCasUrl,
         ///Unix timestamp of expiry.
         pub exp: f64,
@@ -1525,37 +1409,30 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     }
     string_enum!(StorageTokenType[strict] { Read = "read", Write = "write", });
     ///A bucket or repository mounted into a job, as returned in a job record.
-    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+    #[derive(Clone, Debug, PartialEq)]
     pub struct Volume {
         ///Where it is mounted, an absolute path inside the container.
-        #[serde(rename = "mountPath")]
         pub mount_path: crate::generated::types::MountPath,
         ///Subfolder prefix inside the bucket or repository to mount.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub path: ::std::option::Option<::std::string::String>,
         ///True for repositories; false by default for buckets.
-        #[serde(
-            rename = "readOnly",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
         pub read_only: ::std::option::Option<bool>,
         ///Git revision, repositories only; defaults to `main`.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub revision: ::std::option::Option<::std::string::String>,
         ///`<owner>/<name>` of the bucket or repository.
         pub source: ::std::string::String,
         ///What is mounted: `bucket` or a repository type.
-        #[serde(rename = "type")]
         pub type_: ::std::string::String,
     }
     decode_object!(
         Volume[skipped] { mount_path : crate ::generated::types::MountPath = "mountPath"
         => value required, path : ::std::option::Option < ::std::string::String > =
-        "path" => present default, read_only : ::std::option::Option < bool > =
-        "readOnly" => present default, revision : ::std::option::Option <
-        ::std::string::String > = "revision" => present default, source :
-        ::std::string::String = "source" => value required, type_ : ::std::string::String
-        = "type" => value required, }
+        "path" => present default if ::std::option::Option::is_none, read_only :
+        ::std::option::Option < bool > = "readOnly" => present default if
+        ::std::option::Option::is_none, revision : ::std::option::Option <
+        ::std::string::String > = "revision" => present default if
+        ::std::option::Option::is_none, source : ::std::string::String = "source" =>
+        value required, type_ : ::std::string::String = "type" => value required, }
     );
     impl Volume {
         pub fn builder() -> builder::Volume {
@@ -1563,37 +1440,30 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         }
     }
     ///A bucket or repository to mount into a job.
-    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+    #[derive(Clone, Debug, PartialEq)]
     pub struct VolumeRequest {
         ///Where to mount it, an absolute path inside the container.
-        #[serde(rename = "mountPath")]
         pub mount_path: crate::generated::types::MountPath,
         ///Subfolder prefix inside the bucket or repository to mount.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub path: ::std::option::Option<::std::string::String>,
         ///True for repositories; false by default for buckets.
-        #[serde(
-            rename = "readOnly",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
         pub read_only: ::std::option::Option<bool>,
         ///Git revision, repositories only; defaults to `main`.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub revision: ::std::option::Option<::std::string::String>,
         ///`<owner>/<name>` of the bucket or repository.
         pub source: ::std::string::String,
         ///What is mounted: `bucket`, `model`, `dataset` or `space`.
-        #[serde(rename = "type")]
         pub type_: VolumeRequestType,
     }
     decode_object!(
         VolumeRequest[skipped] { mount_path : crate ::generated::types::MountPath =
         "mountPath" => value required, path : ::std::option::Option <
-        ::std::string::String > = "path" => present default, read_only :
-        ::std::option::Option < bool > = "readOnly" => present default, revision :
-        ::std::option::Option < ::std::string::String > = "revision" => present default,
-        source : ::std::string::String = "source" => value required, type_ :
-        VolumeRequestType = "type" => value required, }
+        ::std::string::String > = "path" => present default if
+        ::std::option::Option::is_none, read_only : ::std::option::Option < bool > =
+        "readOnly" => present default if ::std::option::Option::is_none, revision :
+        ::std::option::Option < ::std::string::String > = "revision" => present default
+        if ::std::option::Option::is_none, source : ::std::string::String = "source" =>
+        value required, type_ : VolumeRequestType = "type" => value required, }
     );
     impl VolumeRequest {
         pub fn builder() -> builder::VolumeRequest {
@@ -1613,19 +1483,17 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         "dataset", Space = "space", }
     );
     ///The body of the watched-items update.
-    #[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
+    #[derive(Clone, Debug, Default, PartialEq)]
     pub struct WatchSettingsRequest {
         ///Items to start watching (none by default).
-        #[serde(skip_serializing_if = "::std::vec::Vec::is_empty")]
         pub add: ::std::vec::Vec<WatchTarget>,
         ///Items to stop watching (none by default).
-        #[serde(skip_serializing_if = "::std::vec::Vec::is_empty")]
         pub delete: ::std::vec::Vec<WatchTarget>,
     }
     decode_object!(
         WatchSettingsRequest[skipped] { add : ::std::vec::Vec < WatchTarget > = "add" =>
-        value default, delete : ::std::vec::Vec < WatchTarget > = "delete" => value
-        default, }
+        value default if ::std::vec::Vec::is_empty, delete : ::std::vec::Vec <
+        WatchTarget > = "delete" => value default if ::std::vec::Vec::is_empty, }
     );
     impl WatchSettingsRequest {
         pub fn builder() -> builder::WatchSettingsRequest {
@@ -1633,12 +1501,11 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         }
     }
     ///An organization, user or repository to watch or to stop watching.
-    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+    #[derive(Clone, Debug, PartialEq)]
     pub struct WatchTarget {
         ///Its identifier.
         pub id: ::std::string::String,
         ///`org`, `user` or `repo`.
-        #[serde(rename = "type")]
         pub type_: WatchTargetType,
     }
     decode_object!(
@@ -1659,24 +1526,20 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     }
     string_enum!(WatchTargetType[strict] { Org = "org", User = "user", Repo = "repo", });
     ///A watched repository, user or organization, as returned in a webhook record.
-    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+    #[derive(Clone, Debug, PartialEq)]
     pub struct WatchedItem {
         ///The address of its avatar, when given.
-        #[serde(
-            rename = "avatarUrl",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
         pub avatar_url: ::std::option::Option<::std::string::String>,
         ///The name of the repository (`<namespace>/<repo-name>`), user or organization.
         pub name: ::std::string::String,
         ///What is watched.
-        #[serde(rename = "type")]
         pub type_: WatchedType,
     }
     decode_object!(
         WatchedItem[skipped] { avatar_url : ::std::option::Option < ::std::string::String
-        > = "avatarUrl" => present default, name : ::std::string::String = "name" =>
-        value required, type_ : WatchedType = "type" => value required, }
+        > = "avatarUrl" => present default if ::std::option::Option::is_none, name :
+        ::std::string::String = "name" => value required, type_ : WatchedType = "type" =>
+        value required, }
     );
     impl WatchedItem {
         pub fn builder() -> builder::WatchedItem {
@@ -1684,12 +1547,11 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         }
     }
     ///A repository, user or organization to watch.
-    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+    #[derive(Clone, Debug, PartialEq)]
     pub struct WatchedItemRequest {
         ///The name of the repository (`<namespace>/<repo-name>`), user or organization.
         pub name: ::std::string::String,
         ///What to watch.
-        #[serde(rename = "type")]
         pub type_: WatchedType,
     }
     decode_object!(
@@ -1723,7 +1585,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         = "org", }
     );
     ///A webhook record. The secret itself is never returned.
-    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+    #[derive(Clone, Debug, PartialEq)]
     /**
 
 Closed: strict decoding refuses a property the spec does not list; tolerant decoding skips it.*/
@@ -1733,27 +1595,16 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         ///The domains whose events are reported.
         pub domains: ::std::vec::Vec<WebhookDomain>,
         ///Whether the webhook has a secret; the secret itself is never returned.
-        #[serde(rename = "hasSecret")]
         pub has_secret: bool,
         ///The webhook's identifier.
         pub id: crate::generated::types::ObjectId,
         ///The job started on delivery instead of calling a URL.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub job: ::std::option::Option<crate::generated::types::WebhookJob>,
         ///Identifier of an existing job used as the template of the started job.
-        #[serde(
-            rename = "jobSourceId",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
         pub job_source_id: ::std::option::Option<::std::string::String>,
         ///When the webhook was last triggered.
-        #[serde(
-            rename = "lastTriggerAt",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
         pub last_trigger_at: ::std::option::Option<crate::generated::types::Timestamp>,
         ///Where deliveries are sent, for a webhook that calls a URL.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub url: ::std::option::Option<crate::generated::types::Uri>,
         ///The watched repositories, users and organizations.
         pub watched: ::std::vec::Vec<WatchedItem>,
@@ -1764,12 +1615,14 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         "domains" => value required, has_secret : bool = "hasSecret" => value required,
         id : crate ::generated::types::ObjectId = "id" => value required, job :
         ::std::option::Option < crate ::generated::types::WebhookJob > = "job" => present
-        default, job_source_id : ::std::option::Option < ::std::string::String > =
-        "jobSourceId" => present default, last_trigger_at : ::std::option::Option < crate
-        ::generated::types::Timestamp > = "lastTriggerAt" => present default, url :
-        ::std::option::Option < crate ::generated::types::Uri > = "url" => present
-        default, watched : ::std::vec::Vec < WatchedItem > = "watched" => value required,
-        }
+        default if ::std::option::Option::is_none, job_source_id : ::std::option::Option
+        < ::std::string::String > = "jobSourceId" => present default if
+        ::std::option::Option::is_none, last_trigger_at : ::std::option::Option < crate
+        ::generated::types::Timestamp > = "lastTriggerAt" => present default if
+        ::std::option::Option::is_none, url : ::std::option::Option < crate
+        ::generated::types::Uri > = "url" => present default if
+        ::std::option::Option::is_none, watched : ::std::vec::Vec < WatchedItem > =
+        "watched" => value required, }
     );
     impl Webhook {
         pub fn builder() -> builder::Webhook {
@@ -1788,7 +1641,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     }
     string_enum!(WebhookDomain[tolerant] { Repo = "repo", Discussion = "discussion", });
     ///A webhook record wrapped in `{"webhook": ...}`, as several webhook operations return it.
-    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+    #[derive(Clone, Debug, PartialEq)]
     pub struct WebhookEnvelope {
         ///The webhook.
         pub webhook: Webhook,
@@ -1802,20 +1655,18 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         }
     }
     ///What a delivery reports; the complete list of actions and scopes is not shown.
-    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+    #[derive(Clone, Debug, PartialEq)]
     pub struct WebhookEvent {
         ///What happened, e.g. `create`, `update`, `delete`, `move`.
         pub action: ::std::string::String,
         ///Where it happened, e.g. `repo`, `repo.content`, `repo.config`, `discussion`, `discussion.comment`.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub scope: ::std::option::Option<::std::string::String>,
-        #[serde(flatten)]
         pub extra: UnknownFields,
     }
     decode_object!(
         WebhookEvent[keep extra] { action : ::std::string::String = "action" => value
         required, scope : ::std::option::Option < ::std::string::String > = "scope" =>
-        present default, }
+        present default if ::std::option::Option::is_none, }
     );
     impl WebhookEvent {
         pub fn builder() -> builder::WebhookEvent {
@@ -1823,47 +1674,44 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         }
     }
     ///The job a webhook starts, built from a Docker image, as returned in a webhook record.
-    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+    #[derive(Clone, Debug, PartialEq)]
     /**
 
 Closed: strict decoding refuses a property the spec does not list; tolerant decoding skips it.*/
     pub struct WebhookJobFromImage {
         ///Arguments of the command.
-        #[serde(skip_serializing_if = "::std::vec::Vec::is_empty")]
         pub arguments: ::std::vec::Vec<::std::string::String>,
         ///The command to run.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub command: ::std::option::Option<crate::generated::types::Command>,
         ///The Docker image the job runs (not empty).
-        #[serde(rename = "dockerImage")]
         pub docker_image: WebhookJobFromImageDockerImage,
         ///Environment variables.
         pub environment: crate::generated::types::EnvironmentMap,
         ///Hardware the job runs on.
         pub flavor: Flavor,
         ///Labels of the job.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub labels: ::std::option::Option<crate::generated::types::LabelMap>,
         ///Names of stored secrets.
-        #[serde(skip_serializing_if = "::std::vec::Vec::is_empty")]
         pub secrets: ::std::vec::Vec<::std::string::String>,
         ///Seconds before the job is stopped, or null (the default) for no timeout.
-        #[serde(rename = "timeoutSeconds")]
         pub timeout_seconds: ::std::option::Option<
             crate::generated::types::TimeoutSeconds,
         >,
     }
     decode_object!(
         WebhookJobFromImage[tolerant] { arguments : ::std::vec::Vec <
-        ::std::string::String > = "arguments" => value default, command :
-        ::std::option::Option < crate ::generated::types::Command > = "command" =>
-        present default, docker_image : WebhookJobFromImageDockerImage = "dockerImage" =>
-        value required, environment : crate ::generated::types::EnvironmentMap =
-        "environment" => value required, flavor : Flavor = "flavor" => value required,
-        labels : ::std::option::Option < crate ::generated::types::LabelMap > = "labels"
-        => present default, secrets : ::std::vec::Vec < ::std::string::String > =
-        "secrets" => value default, timeout_seconds : ::std::option::Option < crate
-        ::generated::types::TimeoutSeconds > = "timeoutSeconds" => value required, }
+        ::std::string::String > = "arguments" => value default if
+        ::std::vec::Vec::is_empty, command : ::std::option::Option < crate
+        ::generated::types::Command > = "command" => present default if
+        ::std::option::Option::is_none, docker_image : WebhookJobFromImageDockerImage =
+        "dockerImage" => value required, environment : crate
+        ::generated::types::EnvironmentMap = "environment" => value required, flavor :
+        Flavor = "flavor" => value required, labels : ::std::option::Option < crate
+        ::generated::types::LabelMap > = "labels" => present default if
+        ::std::option::Option::is_none, secrets : ::std::vec::Vec < ::std::string::String
+        > = "secrets" => value default if ::std::vec::Vec::is_empty, timeout_seconds :
+        ::std::option::Option < crate ::generated::types::TimeoutSeconds > =
+        "timeoutSeconds" => value required, }
     );
     impl WebhookJobFromImage {
         pub fn builder() -> builder::WebhookJobFromImage {
@@ -1876,47 +1724,44 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     pub struct WebhookJobFromImageDockerImage(::std::string::String);
     checked_string!(WebhookJobFromImageDockerImage, min 1);
     ///The job a webhook starts, built from a Space, as returned in a webhook record.
-    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+    #[derive(Clone, Debug, PartialEq)]
     /**
 
 Closed: strict decoding refuses a property the spec does not list; tolerant decoding skips it.*/
     pub struct WebhookJobFromSpace {
         ///Arguments of the command.
-        #[serde(skip_serializing_if = "::std::vec::Vec::is_empty")]
         pub arguments: ::std::vec::Vec<::std::string::String>,
         ///The command to run.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub command: ::std::option::Option<crate::generated::types::Command>,
         ///Environment variables.
         pub environment: crate::generated::types::EnvironmentMap,
         ///Hardware the job runs on.
         pub flavor: Flavor,
         ///Labels of the job.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub labels: ::std::option::Option<crate::generated::types::LabelMap>,
         ///Names of stored secrets.
-        #[serde(skip_serializing_if = "::std::vec::Vec::is_empty")]
         pub secrets: ::std::vec::Vec<::std::string::String>,
         ///The Space the job runs (not empty).
-        #[serde(rename = "spaceId")]
         pub space_id: WebhookJobFromSpaceSpaceId,
         ///Seconds before the job is stopped, or null (the default) for no timeout.
-        #[serde(rename = "timeoutSeconds")]
         pub timeout_seconds: ::std::option::Option<
             crate::generated::types::TimeoutSeconds,
         >,
     }
     decode_object!(
         WebhookJobFromSpace[tolerant] { arguments : ::std::vec::Vec <
-        ::std::string::String > = "arguments" => value default, command :
-        ::std::option::Option < crate ::generated::types::Command > = "command" =>
-        present default, environment : crate ::generated::types::EnvironmentMap =
-        "environment" => value required, flavor : Flavor = "flavor" => value required,
-        labels : ::std::option::Option < crate ::generated::types::LabelMap > = "labels"
-        => present default, secrets : ::std::vec::Vec < ::std::string::String > =
-        "secrets" => value default, space_id : WebhookJobFromSpaceSpaceId = "spaceId" =>
-        value required, timeout_seconds : ::std::option::Option < crate
-        ::generated::types::TimeoutSeconds > = "timeoutSeconds" => value required, }
+        ::std::string::String > = "arguments" => value default if
+        ::std::vec::Vec::is_empty, command : ::std::option::Option < crate
+        ::generated::types::Command > = "command" => present default if
+        ::std::option::Option::is_none, environment : crate
+        ::generated::types::EnvironmentMap = "environment" => value required, flavor :
+        Flavor = "flavor" => value required, labels : ::std::option::Option < crate
+        ::generated::types::LabelMap > = "labels" => present default if
+        ::std::option::Option::is_none, secrets : ::std::vec::Vec < ::std::string::String
+        > = "secrets" => value default if ::std::vec::Vec::is_empty, space_id :
+        WebhookJobFromSpaceSpaceId = "spaceId" => value required, timeout_seconds :
+        ::std::option::Option < crate ::generated::types::TimeoutSeconds > =
+        "timeoutSeconds" => value required, }
     );
     impl WebhookJobFromSpace {
         pub fn builder() -> builder::WebhookJobFromSpace {
@@ -1929,81 +1774,68 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     pub struct WebhookJobFromSpaceSpaceId(::std::string::String);
     checked_string!(WebhookJobFromSpaceSpaceId, min 1);
     ///The job a webhook starts, built from a Docker image, as requested.
-    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+    #[derive(Clone, Debug, PartialEq)]
     pub struct WebhookJobRequestFromImage {
         ///CPU architecture.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub arch: ::std::option::Option<Arch>,
         ///Arguments of the command.
-        #[serde(skip_serializing_if = "::std::vec::Vec::is_empty")]
         pub arguments: ::std::vec::Vec<::std::string::String>,
         ///Maximum number of attempts (default 1).
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub attempts: ::std::option::Option<crate::generated::types::Attempts>,
         ///The command to run.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub command: ::std::option::Option<crate::generated::types::Command>,
         ///The Docker image the job runs (not empty).
-        #[serde(rename = "dockerImage")]
         pub docker_image: WebhookJobRequestFromImageDockerImage,
         ///Environment variables (none by default).
         pub environment: crate::generated::types::EnvironmentMap,
         ///Ports to expose.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub expose: ::std::option::Option<Expose>,
         ///Hardware the job runs on.
         pub flavor: Flavor,
         ///Labels of the job.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub labels: ::std::option::Option<crate::generated::types::LabelMap>,
         ///The network group the job joins.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub network: ::std::option::Option<NetworkRequest>,
         ///The resource group the job runs in.
-        #[serde(
-            rename = "resourceGroupId",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
         pub resource_group_id: ::std::option::Option<crate::generated::types::HexId>,
         ///Secret values by name, given to the job.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub secrets: ::std::option::Option<crate::generated::types::SecretMap>,
         ///SSH access to the container.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub ssh: ::std::option::Option<SshRequest>,
         ///Seconds before the job is stopped, or null (the default) for no timeout.
-        #[serde(
-            rename = "timeoutSeconds",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
         pub timeout_seconds: ::std::option::Option<
             crate::generated::types::TimeoutSeconds,
         >,
         ///Buckets and repositories to mount into the job.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub volumes: ::std::option::Option<crate::generated::types::VolumeRequests>,
     }
     decode_object!(
         WebhookJobRequestFromImage[skipped] { arch : ::std::option::Option < Arch > =
-        "arch" => present default, arguments : ::std::vec::Vec < ::std::string::String >
-        = "arguments" => value default, attempts : ::std::option::Option < crate
-        ::generated::types::Attempts > = "attempts" => present default, command :
-        ::std::option::Option < crate ::generated::types::Command > = "command" =>
-        present default, docker_image : WebhookJobRequestFromImageDockerImage =
-        "dockerImage" => value required, environment : crate
-        ::generated::types::EnvironmentMap = "environment" => value
+        "arch" => present default if ::std::option::Option::is_none, arguments :
+        ::std::vec::Vec < ::std::string::String > = "arguments" => value default if
+        ::std::vec::Vec::is_empty, attempts : ::std::option::Option < crate
+        ::generated::types::Attempts > = "attempts" => present default if
+        ::std::option::Option::is_none, command : ::std::option::Option < crate
+        ::generated::types::Command > = "command" => present default if
+        ::std::option::Option::is_none, docker_image :
+        WebhookJobRequestFromImageDockerImage = "dockerImage" => value required,
+        environment : crate ::generated::types::EnvironmentMap = "environment" => value
         default_with(defaults::webhook_job_request_from_image_environment), expose :
-        ::std::option::Option < Expose > = "expose" => present default, flavor : Flavor =
-        "flavor" => value required, labels : ::std::option::Option < crate
-        ::generated::types::LabelMap > = "labels" => present default, network :
-        ::std::option::Option < NetworkRequest > = "network" => present default,
-        resource_group_id : ::std::option::Option < crate ::generated::types::HexId > =
-        "resourceGroupId" => present default, secrets : ::std::option::Option < crate
-        ::generated::types::SecretMap > = "secrets" => present default, ssh :
-        ::std::option::Option < SshRequest > = "ssh" => present default, timeout_seconds
-        : ::std::option::Option < crate ::generated::types::TimeoutSeconds > =
-        "timeoutSeconds" => value default, volumes : ::std::option::Option < crate
-        ::generated::types::VolumeRequests > = "volumes" => present default, }
+        ::std::option::Option < Expose > = "expose" => present default if
+        ::std::option::Option::is_none, flavor : Flavor = "flavor" => value required,
+        labels : ::std::option::Option < crate ::generated::types::LabelMap > = "labels"
+        => present default if ::std::option::Option::is_none, network :
+        ::std::option::Option < NetworkRequest > = "network" => present default if
+        ::std::option::Option::is_none, resource_group_id : ::std::option::Option < crate
+        ::generated::types::HexId > = "resourceGroupId" => present default if
+        ::std::option::Option::is_none, secrets : ::std::option::Option < crate
+        ::generated::types::SecretMap > = "secrets" => present default if
+        ::std::option::Option::is_none, ssh : ::std::option::Option < SshRequest > =
+        "ssh" => present default if ::std::option::Option::is_none, timeout_seconds :
+        ::std::option::Option < crate ::generated::types::TimeoutSeconds > =
+        "timeoutSeconds" => value default if ::std::option::Option::is_none, volumes :
+        ::std::option::Option < crate ::generated::types::VolumeRequests > = "volumes" =>
+        present default if ::std::option::Option::is_none, }
     );
     impl WebhookJobRequestFromImage {
         pub fn builder() -> builder::WebhookJobRequestFromImage {
@@ -2016,81 +1848,68 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     pub struct WebhookJobRequestFromImageDockerImage(::std::string::String);
     checked_string!(WebhookJobRequestFromImageDockerImage, min 1);
     ///The job a webhook starts, built from a Space, as requested.
-    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+    #[derive(Clone, Debug, PartialEq)]
     pub struct WebhookJobRequestFromSpace {
         ///CPU architecture.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub arch: ::std::option::Option<Arch>,
         ///Arguments of the command.
-        #[serde(skip_serializing_if = "::std::vec::Vec::is_empty")]
         pub arguments: ::std::vec::Vec<::std::string::String>,
         ///Maximum number of attempts (default 1).
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub attempts: ::std::option::Option<crate::generated::types::Attempts>,
         ///The command to run.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub command: ::std::option::Option<crate::generated::types::Command>,
         ///Environment variables (none by default).
         pub environment: crate::generated::types::EnvironmentMap,
         ///Ports to expose.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub expose: ::std::option::Option<Expose>,
         ///Hardware the job runs on.
         pub flavor: Flavor,
         ///Labels of the job.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub labels: ::std::option::Option<crate::generated::types::LabelMap>,
         ///The network group the job joins.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub network: ::std::option::Option<NetworkRequest>,
         ///The resource group the job runs in.
-        #[serde(
-            rename = "resourceGroupId",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
         pub resource_group_id: ::std::option::Option<crate::generated::types::HexId>,
         ///Secret values by name, given to the job.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub secrets: ::std::option::Option<crate::generated::types::SecretMap>,
         ///The Space the job runs (not empty).
-        #[serde(rename = "spaceId")]
         pub space_id: WebhookJobRequestFromSpaceSpaceId,
         ///SSH access to the container.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub ssh: ::std::option::Option<SshRequest>,
         ///Seconds before the job is stopped, or null (the default) for no timeout.
-        #[serde(
-            rename = "timeoutSeconds",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
         pub timeout_seconds: ::std::option::Option<
             crate::generated::types::TimeoutSeconds,
         >,
         ///Buckets and repositories to mount into the job.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub volumes: ::std::option::Option<crate::generated::types::VolumeRequests>,
     }
     decode_object!(
         WebhookJobRequestFromSpace[skipped] { arch : ::std::option::Option < Arch > =
-        "arch" => present default, arguments : ::std::vec::Vec < ::std::string::String >
-        = "arguments" => value default, attempts : ::std::option::Option < crate
-        ::generated::types::Attempts > = "attempts" => present default, command :
-        ::std::option::Option < crate ::generated::types::Command > = "command" =>
-        present default, environment : crate ::generated::types::EnvironmentMap =
-        "environment" => value
+        "arch" => present default if ::std::option::Option::is_none, arguments :
+        ::std::vec::Vec < ::std::string::String > = "arguments" => value default if
+        ::std::vec::Vec::is_empty, attempts : ::std::option::Option < crate
+        ::generated::types::Attempts > = "attempts" => present default if
+        ::std::option::Option::is_none, command : ::std::option::Option < crate
+        ::generated::types::Command > = "command" => present default if
+        ::std::option::Option::is_none, environment : crate
+        ::generated::types::EnvironmentMap = "environment" => value
         default_with(defaults::webhook_job_request_from_space_environment), expose :
-        ::std::option::Option < Expose > = "expose" => present default, flavor : Flavor =
-        "flavor" => value required, labels : ::std::option::Option < crate
-        ::generated::types::LabelMap > = "labels" => present default, network :
-        ::std::option::Option < NetworkRequest > = "network" => present default,
-        resource_group_id : ::std::option::Option < crate ::generated::types::HexId > =
-        "resourceGroupId" => present default, secrets : ::std::option::Option < crate
-        ::generated::types::SecretMap > = "secrets" => present default, space_id :
-        WebhookJobRequestFromSpaceSpaceId = "spaceId" => value required, ssh :
-        ::std::option::Option < SshRequest > = "ssh" => present default, timeout_seconds
-        : ::std::option::Option < crate ::generated::types::TimeoutSeconds > =
-        "timeoutSeconds" => value default, volumes : ::std::option::Option < crate
-        ::generated::types::VolumeRequests > = "volumes" => present default, }
+        ::std::option::Option < Expose > = "expose" => present default if
+        ::std::option::Option::is_none, flavor : Flavor = "flavor" => value required,
+        labels : ::std::option::Option < crate ::generated::types::LabelMap > = "labels"
+        => present default if ::std::option::Option::is_none, network :
+        ::std::option::Option < NetworkRequest > = "network" => present default if
+        ::std::option::Option::is_none, resource_group_id : ::std::option::Option < crate
+        ::generated::types::HexId > = "resourceGroupId" => present default if
+        ::std::option::Option::is_none, secrets : ::std::option::Option < crate
+        ::generated::types::SecretMap > = "secrets" => present default if
+        ::std::option::Option::is_none, space_id : WebhookJobRequestFromSpaceSpaceId =
+        "spaceId" => value required, ssh : ::std::option::Option < SshRequest > = "ssh"
+        => present default if ::std::option::Option::is_none, timeout_seconds :
+        ::std::option::Option < crate ::generated::types::TimeoutSeconds > =
+        "timeoutSeconds" => value default if ::std::option::Option::is_none, volumes :
+        ::std::option::Option < crate ::generated::types::VolumeRequests > = "volumes" =>
+        present default if ::std::option::Option::is_none, }
     );
     impl WebhookJobRequestFromSpace {
         pub fn builder() -> builder::WebhookJobRequestFromSpace {
@@ -2103,21 +1922,19 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     pub struct WebhookJobRequestFromSpaceSpaceId(::std::string::String);
     checked_string!(WebhookJobRequestFromSpaceSpaceId, min 1);
     ///Where a repository moved.
-    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+    #[derive(Clone, Debug, PartialEq)]
     pub struct WebhookMovedTo {
         ///The new repository id, `<namespace>/<repo-name>`.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub name: ::std::option::Option<::std::string::String>,
         ///The new owner.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub owner: ::std::option::Option<WebhookOwner>,
-        #[serde(flatten)]
         pub extra: UnknownFields,
     }
     decode_object!(
         WebhookMovedTo[keep extra] { name : ::std::option::Option < ::std::string::String
-        > = "name" => present default, owner : ::std::option::Option < WebhookOwner > =
-        "owner" => present default, }
+        > = "name" => present default if ::std::option::Option::is_none, owner :
+        ::std::option::Option < WebhookOwner > = "owner" => present default if
+        ::std::option::Option::is_none, }
     );
     impl WebhookMovedTo {
         pub fn builder() -> builder::WebhookMovedTo {
@@ -2125,17 +1942,15 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         }
     }
     ///The owner or author of an item in a delivery.
-    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+    #[derive(Clone, Debug, PartialEq)]
     pub struct WebhookOwner {
         ///Their identifier.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub id: ::std::option::Option<::std::string::String>,
-        #[serde(flatten)]
         pub extra: UnknownFields,
     }
     decode_object!(
         WebhookOwner[keep extra] { id : ::std::option::Option < ::std::string::String > =
-        "id" => present default, }
+        "id" => present default if ::std::option::Option::is_none, }
     );
     impl WebhookOwner {
         pub fn builder() -> builder::WebhookOwner {
@@ -2143,56 +1958,43 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         }
     }
     ///The body of a webhook delivery (and of `WEBHOOK_PAYLOAD` for jobs started by a webhook). Only part of its shape is known, so unknown fields are allowed and kept.
-    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+    #[derive(Clone, Debug, PartialEq)]
     pub struct WebhookPayload {
         ///The comment concerned, when present.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub comment: ::std::option::Option<WebhookPayloadComment>,
         ///The discussion concerned, when present.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub discussion: ::std::option::Option<WebhookPayloadDiscussion>,
         ///What happened.
         pub event: WebhookEvent,
         ///Where the repository moved, when present.
-        #[serde(
-            rename = "movedTo",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
         pub moved_to: ::std::option::Option<WebhookMovedTo>,
         ///The repository concerned.
         pub repo: WebhookPayloadRepo,
         ///The configuration keys that changed, with their new values.
-        #[serde(
-            rename = "updatedConfig",
-            skip_serializing_if = "::serde_json::Map::is_empty"
-        )]
         pub updated_config: ::serde_json::Map<
             ::std::string::String,
             ::serde_json::Value,
         >,
         ///The updated git references, when present.
-        #[serde(
-            rename = "updatedRefs",
-            skip_serializing_if = "::std::vec::Vec::is_empty"
-        )]
         pub updated_refs: ::std::vec::Vec<WebhookUpdatedRef>,
         ///The webhook that made the delivery, when present.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub webhook: ::std::option::Option<WebhookPayloadWebhook>,
-        #[serde(flatten)]
         pub extra: UnknownFields,
     }
     decode_object!(
         WebhookPayload[keep extra] { comment : ::std::option::Option <
-        WebhookPayloadComment > = "comment" => present default, discussion :
-        ::std::option::Option < WebhookPayloadDiscussion > = "discussion" => present
-        default, event : WebhookEvent = "event" => value required, moved_to :
-        ::std::option::Option < WebhookMovedTo > = "movedTo" => present default, repo :
-        WebhookPayloadRepo = "repo" => value required, updated_config : ::serde_json::Map
-        < ::std::string::String, ::serde_json::Value > = "updatedConfig" => value
-        default, updated_refs : ::std::vec::Vec < WebhookUpdatedRef > = "updatedRefs" =>
-        value default, webhook : ::std::option::Option < WebhookPayloadWebhook > =
-        "webhook" => present default, }
+        WebhookPayloadComment > = "comment" => present default if
+        ::std::option::Option::is_none, discussion : ::std::option::Option <
+        WebhookPayloadDiscussion > = "discussion" => present default if
+        ::std::option::Option::is_none, event : WebhookEvent = "event" => value required,
+        moved_to : ::std::option::Option < WebhookMovedTo > = "movedTo" => present
+        default if ::std::option::Option::is_none, repo : WebhookPayloadRepo = "repo" =>
+        value required, updated_config : ::serde_json::Map < ::std::string::String,
+        ::serde_json::Value > = "updatedConfig" => value default if
+        ::serde_json::Map::is_empty, updated_refs : ::std::vec::Vec < WebhookUpdatedRef >
+        = "updatedRefs" => value default if ::std::vec::Vec::is_empty, webhook :
+        ::std::option::Option < WebhookPayloadWebhook > = "webhook" => present default if
+        ::std::option::Option::is_none, }
     );
     impl WebhookPayload {
         pub fn builder() -> builder::WebhookPayload {
@@ -2200,33 +2002,29 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         }
     }
     ///The comment of a delivery.
-    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+    #[derive(Clone, Debug, PartialEq)]
     pub struct WebhookPayloadComment {
         ///The comment's author.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub author: ::std::option::Option<WebhookOwner>,
         ///The comment's text.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub content: ::std::option::Option<::std::string::String>,
         ///Whether the comment is hidden.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub hidden: ::std::option::Option<bool>,
         ///The comment's identifier.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub id: ::std::option::Option<::std::string::String>,
         ///The comment's addresses.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub url: ::std::option::Option<WebhookUrls>,
-        #[serde(flatten)]
         pub extra: UnknownFields,
     }
     decode_object!(
         WebhookPayloadComment[keep extra] { author : ::std::option::Option < WebhookOwner
-        > = "author" => present default, content : ::std::option::Option <
-        ::std::string::String > = "content" => present default, hidden :
-        ::std::option::Option < bool > = "hidden" => present default, id :
-        ::std::option::Option < ::std::string::String > = "id" => present default, url :
-        ::std::option::Option < WebhookUrls > = "url" => present default, }
+        > = "author" => present default if ::std::option::Option::is_none, content :
+        ::std::option::Option < ::std::string::String > = "content" => present default if
+        ::std::option::Option::is_none, hidden : ::std::option::Option < bool > =
+        "hidden" => present default if ::std::option::Option::is_none, id :
+        ::std::option::Option < ::std::string::String > = "id" => present default if
+        ::std::option::Option::is_none, url : ::std::option::Option < WebhookUrls > =
+        "url" => present default if ::std::option::Option::is_none, }
     );
     impl WebhookPayloadComment {
         pub fn builder() -> builder::WebhookPayloadComment {
@@ -2234,45 +2032,37 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         }
     }
     ///The discussion of a delivery.
-    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+    #[derive(Clone, Debug, PartialEq)]
     pub struct WebhookPayloadDiscussion {
         ///The discussion's author.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub author: ::std::option::Option<WebhookOwner>,
         ///The discussion's identifier.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub id: ::std::option::Option<::std::string::String>,
         ///Whether the discussion is a pull request.
-        #[serde(
-            rename = "isPullRequest",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
         pub is_pull_request: ::std::option::Option<bool>,
         ///The discussion's number.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub num: ::std::option::Option<f64>,
         ///The discussion's status.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub status: ::std::option::Option<::std::string::String>,
         ///The discussion's title.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub title: ::std::option::Option<::std::string::String>,
         ///The discussion's addresses.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub url: ::std::option::Option<WebhookUrls>,
-        #[serde(flatten)]
         pub extra: UnknownFields,
     }
     decode_object!(
         WebhookPayloadDiscussion[keep extra] { author : ::std::option::Option <
-        WebhookOwner > = "author" => present default, id : ::std::option::Option <
-        ::std::string::String > = "id" => present default, is_pull_request :
-        ::std::option::Option < bool > = "isPullRequest" => present default, num :
-        ::std::option::Option < f64 > = "num" => present default, status :
-        ::std::option::Option < ::std::string::String > = "status" => present default,
-        title : ::std::option::Option < ::std::string::String > = "title" => present
-        default, url : ::std::option::Option < WebhookUrls > = "url" => present default,
-        }
+        WebhookOwner > = "author" => present default if ::std::option::Option::is_none,
+        id : ::std::option::Option < ::std::string::String > = "id" => present default if
+        ::std::option::Option::is_none, is_pull_request : ::std::option::Option < bool >
+        = "isPullRequest" => present default if ::std::option::Option::is_none, num :
+        ::std::option::Option < f64 > = "num" => present default if
+        ::std::option::Option::is_none, status : ::std::option::Option <
+        ::std::string::String > = "status" => present default if
+        ::std::option::Option::is_none, title : ::std::option::Option <
+        ::std::string::String > = "title" => present default if
+        ::std::option::Option::is_none, url : ::std::option::Option < WebhookUrls > =
+        "url" => present default if ::std::option::Option::is_none, }
     );
     impl WebhookPayloadDiscussion {
         pub fn builder() -> builder::WebhookPayloadDiscussion {
@@ -2280,44 +2070,37 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         }
     }
     ///The repository of a delivery; only `type` is always present.
-    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+    #[derive(Clone, Debug, PartialEq)]
     pub struct WebhookPayloadRepo {
         ///The commit hash of the repository's head.
-        #[serde(
-            rename = "headSha",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
         pub head_sha: ::std::option::Option<::std::string::String>,
         ///The repository's identifier.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub id: ::std::option::Option<::std::string::String>,
         ///The repository id, `<namespace>/<repo-name>`.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub name: ::std::option::Option<::std::string::String>,
         ///The repository's owner.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub owner: ::std::option::Option<WebhookOwner>,
         ///Whether the repository is private.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub private: ::std::option::Option<bool>,
         ///The repository type.
-        #[serde(rename = "type")]
         pub type_: RepoType,
         ///The repository's addresses.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub url: ::std::option::Option<WebhookUrls>,
-        #[serde(flatten)]
         pub extra: UnknownFields,
     }
     decode_object!(
         WebhookPayloadRepo[keep extra] { head_sha : ::std::option::Option <
-        ::std::string::String > = "headSha" => present default, id :
-        ::std::option::Option < ::std::string::String > = "id" => present default, name :
-        ::std::option::Option < ::std::string::String > = "name" => present default,
-        owner : ::std::option::Option < WebhookOwner > = "owner" => present default,
-        private : ::std::option::Option < bool > = "private" => present default, type_ :
-        RepoType = "type" => value required, url : ::std::option::Option < WebhookUrls >
-        = "url" => present default, }
+        ::std::string::String > = "headSha" => present default if
+        ::std::option::Option::is_none, id : ::std::option::Option <
+        ::std::string::String > = "id" => present default if
+        ::std::option::Option::is_none, name : ::std::option::Option <
+        ::std::string::String > = "name" => present default if
+        ::std::option::Option::is_none, owner : ::std::option::Option < WebhookOwner > =
+        "owner" => present default if ::std::option::Option::is_none, private :
+        ::std::option::Option < bool > = "private" => present default if
+        ::std::option::Option::is_none, type_ : RepoType = "type" => value required, url
+        : ::std::option::Option < WebhookUrls > = "url" => present default if
+        ::std::option::Option::is_none, }
     );
     impl WebhookPayloadRepo {
         pub fn builder() -> builder::WebhookPayloadRepo {
@@ -2325,22 +2108,20 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         }
     }
     ///The webhook that made a delivery.
-    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+    #[derive(Clone, Debug, PartialEq)]
     pub struct WebhookPayloadWebhook {
         ///The webhook's identifier.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub id: ::std::option::Option<::std::string::String>,
         ///The version of the payload format.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub version: ::std::option::Option<crate::generated::types::WebhookVersion>,
-        #[serde(flatten)]
         pub extra: UnknownFields,
     }
     decode_object!(
         WebhookPayloadWebhook[keep extra] { id : ::std::option::Option <
-        ::std::string::String > = "id" => present default, version :
-        ::std::option::Option < crate ::generated::types::WebhookVersion > = "version" =>
-        present default, }
+        ::std::string::String > = "id" => present default if
+        ::std::option::Option::is_none, version : ::std::option::Option < crate
+        ::generated::types::WebhookVersion > = "version" => present default if
+        ::std::option::Option::is_none, }
     );
     impl WebhookPayloadWebhook {
         pub fn builder() -> builder::WebhookPayloadWebhook {
@@ -2348,27 +2129,19 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         }
     }
     ///The body of webhook creation and update.
-    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+    #[derive(Clone, Debug, PartialEq)]
     pub struct WebhookRequest {
         ///The domains whose events are reported; at least one.
         pub domains: crate::generated::types::RequestedDomains,
         ///A job to start on each delivery instead of calling a URL.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub job: ::std::option::Option<crate::generated::types::WebhookJobRequest>,
         ///Identifier of an existing job used as the webhook's job.
-        #[serde(
-            rename = "jobSourceId",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
         pub job_source_id: ::std::option::Option<::std::string::String>,
         ///The webhook secret.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub secret: ::std::option::Option<crate::generated::types::WebhookSecret>,
         ///Secrets of the job started by the webhook, used with `jobSourceId` (the source job's own secrets are never copied). On update, listed keys are replaced, an empty value removes a secret, and omitted keys keep their stored value.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub secrets: ::std::option::Option<crate::generated::types::SecretMap>,
         ///Delivery target.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub url: ::std::option::Option<crate::generated::types::Uri>,
         ///The repositories, users and organizations to watch; at least one.
         pub watched: crate::generated::types::WatchedItemRequests,
@@ -2376,14 +2149,17 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     decode_object!(
         WebhookRequest[skipped] { domains : crate ::generated::types::RequestedDomains =
         "domains" => value required, job : ::std::option::Option < crate
-        ::generated::types::WebhookJobRequest > = "job" => present default, job_source_id
-        : ::std::option::Option < ::std::string::String > = "jobSourceId" => present
-        default, secret : ::std::option::Option < crate ::generated::types::WebhookSecret
-        > = "secret" => present default, secrets : ::std::option::Option < crate
-        ::generated::types::SecretMap > = "secrets" => present default, url :
-        ::std::option::Option < crate ::generated::types::Uri > = "url" => present
-        default, watched : crate ::generated::types::WatchedItemRequests = "watched" =>
-        value required, }
+        ::generated::types::WebhookJobRequest > = "job" => present default if
+        ::std::option::Option::is_none, job_source_id : ::std::option::Option <
+        ::std::string::String > = "jobSourceId" => present default if
+        ::std::option::Option::is_none, secret : ::std::option::Option < crate
+        ::generated::types::WebhookSecret > = "secret" => present default if
+        ::std::option::Option::is_none, secrets : ::std::option::Option < crate
+        ::generated::types::SecretMap > = "secrets" => present default if
+        ::std::option::Option::is_none, url : ::std::option::Option < crate
+        ::generated::types::Uri > = "url" => present default if
+        ::std::option::Option::is_none, watched : crate
+        ::generated::types::WatchedItemRequests = "watched" => value required, }
     );
     impl WebhookRequest {
         pub fn builder() -> builder::WebhookRequest {
@@ -2391,31 +2167,23 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         }
     }
     ///A git reference a delivery reports as updated.
-    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+    #[derive(Clone, Debug, PartialEq)]
     pub struct WebhookUpdatedRef {
         ///The commit hash after the update, or null.
-        #[serde(
-            rename = "newSha",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
         pub new_sha: ::std::option::Option<::std::string::String>,
         ///The commit hash before the update, or null.
-        #[serde(
-            rename = "oldSha",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
         pub old_sha: ::std::option::Option<::std::string::String>,
         ///The reference, e.g. `refs/heads/main`.
-        #[serde(rename = "ref")]
         pub ref_: ::std::string::String,
-        #[serde(flatten)]
         pub extra: UnknownFields,
     }
     decode_object!(
         WebhookUpdatedRef[keep extra] { new_sha : ::std::option::Option <
-        ::std::string::String > = "newSha" => value default, old_sha :
-        ::std::option::Option < ::std::string::String > = "oldSha" => value default, ref_
-        : ::std::string::String = "ref" => value required, }
+        ::std::string::String > = "newSha" => value default if
+        ::std::option::Option::is_none, old_sha : ::std::option::Option <
+        ::std::string::String > = "oldSha" => value default if
+        ::std::option::Option::is_none, ref_ : ::std::string::String = "ref" => value
+        required, }
     );
     impl WebhookUpdatedRef {
         pub fn builder() -> builder::WebhookUpdatedRef {
@@ -2423,21 +2191,19 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         }
     }
     ///Addresses of an item in a delivery.
-    #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+    #[derive(Clone, Debug, PartialEq)]
     pub struct WebhookUrls {
         ///Its API address.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub api: ::std::option::Option<::std::string::String>,
         ///Its web page.
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         pub web: ::std::option::Option<::std::string::String>,
-        #[serde(flatten)]
         pub extra: UnknownFields,
     }
     decode_object!(
         WebhookUrls[keep extra] { api : ::std::option::Option < ::std::string::String > =
-        "api" => present default, web : ::std::option::Option < ::std::string::String > =
-        "web" => present default, }
+        "api" => present default if ::std::option::Option::is_none, web :
+        ::std::option::Option < ::std::string::String > = "web" => present default if
+        ::std::option::Option::is_none, }
     );
     impl WebhookUrls {
         pub fn builder() -> builder::WebhookUrls {
@@ -9259,6 +9025,44 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
                 }
             }
             T::finish(slots, extra)
+        }
+    }
+    /// Writes the properties of every struct `decode_object!` serializes, in field order;
+    /// the first error is kept and returned by `end`, so a struct's own code has no `?`
+    /// per field.
+    struct ObjectWriter<S: ::serde::Serializer> {
+        map: S::SerializeMap,
+        error: ::std::option::Option<S::Error>,
+    }
+    impl<S: ::serde::Serializer> ObjectWriter<S> {
+        fn new(serializer: S) -> ::std::result::Result<Self, S::Error> {
+            ::std::result::Result::Ok(Self {
+                map: serializer.serialize_map(::std::option::Option::None)?,
+                error: ::std::option::Option::None,
+            })
+        }
+        fn field<T: ?Sized + ::serde::Serialize>(&mut self, key: &str, value: &T) {
+            if self.error.is_none() {
+                if let ::std::result::Result::Err(error) = ::serde::ser::SerializeMap::serialize_entry(
+                    &mut self.map,
+                    key,
+                    value,
+                ) {
+                    self.error = ::std::option::Option::Some(error);
+                }
+            }
+        }
+        /// An open object's unknown properties, after its known ones.
+        fn extra(&mut self, extra: &UnknownFields) {
+            for (key, value) in extra {
+                self.field(key, value);
+            }
+        }
+        fn end(self) -> ::std::result::Result<S::Ok, S::Error> {
+            match self.error {
+                ::std::option::Option::Some(error) => ::std::result::Result::Err(error),
+                ::std::option::Option::None => ::serde::ser::SerializeMap::end(self.map),
+            }
         }
     }
     /// Reads a known key's value into its slot; a key given twice is refused, as serde's

@@ -7,8 +7,7 @@
 //! open at every level). This step replaces the derived `Deserialize` of each such struct with
 //! one that reads each known key straight into its field and each unknown key straight into
 //! `extra`, keeping the derive's rules: a key given twice is refused, a missing required field
-//! is named, `default` and `deserialize_present` mean what they mean to serde. Serialization
-//! stays derived.
+//! is named, `default` and `deserialize_present` mean what they mean to serde.
 //!
 //! Every other struct of named fields gets the same decoder, with what its schema says of
 //! other keys: a closed object (`#[serde(deny_unknown_fields)]`) of a tolerant schema (see
@@ -20,7 +19,10 @@
 //! writes only its slots, key lookup, one read per field and its construction, where serde's
 //! derive wrote a field visitor, a map visitor and a sequence visitor per struct. It is also
 //! stricter where serde's derive was lax: a JSON array is not read as the struct's fields in
-//! order.
+//! order. `Serialize` is written by the same invocation, through one shared `ObjectWriter`
+//! (each field's key and `skip_serializing_if` are in the invocation), so such a struct has no
+//! serde derive and its fields no serde attributes; the API surface reads the keys back from
+//! the invocation (`ObjectInvocation`).
 //!
 //! `extra` becomes `UnknownFields`, an ordered map of `RawJson` (serde_json's `RawValue`), in the
 //! struct and in typify's builder: an unknown property is kept as the text it arrived as, so a
@@ -225,6 +227,49 @@ fn retype_extra_setter(implementation: &mut syn::ItemImpl) -> Result<(), Error> 
     }
 }
 
+/// What the API surface reads back from a `decode_object!` invocation: the struct and each
+/// field's key (its fields have no serde `rename`; the invocation is where the key is said).
+pub(crate) struct ObjectInvocation {
+    pub(crate) name: syn::Ident,
+    pub(crate) keys: Vec<(syn::Ident, syn::LitStr)>,
+}
+
+impl ObjectInvocation {
+    /// The invocation `item` is, if it is one of `decode_object!`.
+    pub(crate) fn read(item: &syn::ItemMacro) -> Option<Self> {
+        if !item.mac.path.is_ident("decode_object") {
+            return None;
+        }
+        item.mac.parse_body().ok()
+    }
+}
+
+impl syn::parse::Parse for ObjectInvocation {
+    /// `Name [mode extra?] { field: Type = "key" => ..., ... }`; what follows `=>` is skipped
+    /// up to the entry's comma (its parts hold no top-level comma).
+    fn parse(input: syn::parse::ParseStream<'_>) -> syn::Result<Self> {
+        let name = input.parse()?;
+        let _mode: proc_macro2::Group = input.parse()?;
+        let body;
+        syn::braced!(body in input);
+        let mut keys = Vec::new();
+        while !body.is_empty() {
+            let field = body.parse()?;
+            body.parse::<syn::Token![:]>()?;
+            body.parse::<syn::Type>()?;
+            body.parse::<syn::Token![=]>()?;
+            let key = body.parse()?;
+            body.parse::<syn::Token![=>]>()?;
+            while !body.peek(syn::Token![,]) {
+                body.parse::<proc_macro2::TokenTree>()?;
+            }
+            body.parse::<syn::Token![,]>()?;
+            keys.push((field, key));
+        }
+        Ok(Self { name, keys })
+    }
+}
+
 fn parse_items(tokens: TokenStream) -> Result<Vec<syn::Item>, Error> {
     syn::parse2::<syn::File>(tokens)
         .map(|file| file.items)
@@ -241,6 +286,8 @@ struct KnownField {
     /// `deserialize_with = "deserialize_present"`: a present value must decode as the inner type.
     present: bool,
     missing: Missing,
+    /// `skip_serializing_if = "path"`: the field is left out of the JSON when `path` says so.
+    skip: Option<syn::Path>,
 }
 
 /// What a known field becomes when its key is absent.
@@ -344,12 +391,22 @@ fn rewrite(
         Err(what) if must_rewrite => return Err(refuse(what)),
         Err(_) => return Ok(None),
     };
-    drop_derived_deserialize(structure).map_err(refuse)?;
-    // What a missing or `null` key means is now in the invocation; the attributes that said it
-    // to serde's derive (`default`, `deserialize_with`) go, and `Serialize`'s stay.
+    let derives = |name| super::tolerance::derives(&structure.attrs, name);
+    if !(derives("Deserialize") && derives("Serialize")) {
+        return if must_rewrite {
+            Err(refuse(
+                "no derived `Deserialize` and `Serialize` to replace".into(),
+            ))
+        } else {
+            Ok(None)
+        };
+    }
+    drop_derived_serde(structure).map_err(refuse)?;
+    // Each field's key, what its absence means and when it is left out of the JSON are in
+    // the invocation now; the attributes that said them to serde's derives go.
     if let syn::Fields::Named(fields) = &mut structure.fields {
         for field in &mut fields.named {
-            keep_serialize_attributes(field).map_err(&refuse)?;
+            field.attrs.retain(|attr| !attr.path().is_ident("serde"));
         }
     }
     let closed_doc = match unknown {
@@ -383,6 +440,7 @@ fn known_field(field: &syn::Field) -> Result<KnownField, String> {
         .clone()
         .ok_or_else(|| "a field without a name".to_owned())?;
     let mut default = None;
+    let mut skip = None;
     let mut present = false;
     let mut required_nullable = false;
     let refuse = |what: &str| format!("field `{ident}`: {what}");
@@ -396,7 +454,11 @@ fn known_field(field: &syn::Field) -> Result<KnownField, String> {
             .unwrap_or_default();
         let text = super::serde_attrs::text(meta);
         match (key.as_str(), meta) {
-            ("rename" | "skip_serializing_if", _) if text.is_some() => {}
+            ("rename", _) if text.is_some() => {}
+            ("skip_serializing_if", _) => {
+                let path = text.ok_or_else(|| refuse("unsupported field attribute"))?;
+                skip = Some(syn::parse_str(&path).map_err(|error| refuse(&error.to_string()))?);
+            }
             ("default", syn::Meta::Path(_)) => default = Some(Missing::Default),
             ("default", _) => {
                 let path = text.ok_or_else(|| refuse("unsupported field attribute"))?;
@@ -433,32 +495,8 @@ fn known_field(field: &syn::Field) -> Result<KnownField, String> {
         ident,
         present,
         missing,
+        skip,
     })
-}
-
-/// Removes the field's serde attributes that only `Deserialize` reads, dropping an attribute
-/// left empty.
-fn keep_serialize_attributes(field: &mut syn::Field) -> Result<(), String> {
-    let mut kept_attrs = Vec::with_capacity(field.attrs.len());
-    for attr in std::mem::take(&mut field.attrs) {
-        if !attr.path().is_ident("serde") {
-            kept_attrs.push(attr);
-            continue;
-        }
-        let metas = super::serde_attrs::try_metas(std::slice::from_ref(&attr))
-            .map_err(|error| format!("unreadable serde attribute: {error}"))?;
-        let kept: Vec<&syn::Meta> = metas
-            .iter()
-            .filter(|meta| {
-                !(meta.path().is_ident("default") || meta.path().is_ident("deserialize_with"))
-            })
-            .collect();
-        if !kept.is_empty() {
-            kept_attrs.push(syn::parse_quote!(#[serde(#(#kept),*)]));
-        }
-    }
-    field.attrs = kept_attrs;
-    Ok(())
 }
 
 /// `T` of an `Option<T>` (however the path to `Option` is spelled).
@@ -479,8 +517,8 @@ fn option_inner(ty: &syn::Type) -> Option<&syn::Type> {
     }
 }
 
-fn drop_derived_deserialize(structure: &mut syn::ItemStruct) -> Result<(), String> {
-    let mut dropped = false;
+/// Removes `Deserialize` and `Serialize` from the struct's derive: `decode_object!` writes both.
+fn drop_derived_serde(structure: &mut syn::ItemStruct) -> Result<(), String> {
     for attr in &mut structure.attrs {
         if !attr.path().is_ident("derive") {
             continue;
@@ -488,23 +526,17 @@ fn drop_derived_deserialize(structure: &mut syn::ItemStruct) -> Result<(), Strin
         let derives = attr
             .parse_args_with(Punctuated::<syn::Path, syn::Token![,]>::parse_terminated)
             .map_err(|error| format!("unreadable derive: {error}"))?;
-        let before = derives.len();
         let kept: Vec<&syn::Path> = derives
             .iter()
             .filter(|path| {
                 path.segments
                     .last()
-                    .is_none_or(|last| last.ident != "Deserialize")
+                    .is_none_or(|last| last.ident != "Deserialize" && last.ident != "Serialize")
             })
             .collect();
-        dropped |= kept.len() < before;
         *attr = syn::parse_quote! { #[derive(#(#kept),*)] };
     }
-    if dropped {
-        Ok(())
-    } else {
-        Err("no derived `Deserialize` to replace".into())
-    }
+    Ok(())
 }
 
 /// The invocation of `decode_object!` (see [`decoder_macro`]) for one struct.
@@ -528,7 +560,8 @@ fn decoder(
             Missing::DefaultWith(path) => quote!(default_with(#path)),
             Missing::Refused => quote!(required),
         };
-        quote! { #ident: #ty = #wire => #read #missing, }
+        let skip = field.skip.as_ref().map(|path| quote!(if #path));
+        quote! { #ident: #ty = #wire => #read #missing #skip, }
     });
     let unknown = unknown.keyword();
     quote! {
@@ -558,7 +591,7 @@ fn decoder_macro() -> TokenStream {
     quote! {
         macro_rules! decode_object {
             ($name:ident [$unknown:ident $($extra:ident)?] {
-                $($field:ident: $ty:ty = $wire:literal => $read:ident $missing:ident $(($default:path))?,)*
+                $($field:ident: $ty:ty = $wire:literal => $read:ident $missing:ident $(($default:path))? $(if $skip:path)?,)*
             }) => {
                 const _: () = {
                     #[allow(non_camel_case_types)]
@@ -604,7 +637,22 @@ fn decoder_macro() -> TokenStream {
                             deserializer.deserialize_map(ObjectVisitor::<$name>(::std::marker::PhantomData))
                         }
                     }
+
+                    impl ::serde::Serialize for $name {
+                        fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error> {
+                            let mut object = ObjectWriter::<S>::new(serializer)?;
+                            $(decode_object!(@write object self.$field, $wire $(, $skip)?);)*
+                            $(object.extra(&self.$extra);)?
+                            object.end()
+                        }
+                    }
                 };
+            };
+            (@write $object:ident $value:expr, $wire:literal) => { $object.field($wire, &$value) };
+            (@write $object:ident $value:expr, $wire:literal, $skip:path) => {
+                if !$skip(&$value) {
+                    $object.field($wire, &$value)
+                }
             };
             (@unknown keep) => { UnknownKeys::Keep };
             (@unknown tolerant) => { UnknownKeys::Tolerant };
@@ -725,6 +773,45 @@ fn shared_items() -> TokenStream {
                     }
                 }
                 T::finish(slots, extra)
+            }
+        }
+
+        /// Writes the properties of every struct `decode_object!` serializes, in field order;
+        /// the first error is kept and returned by `end`, so a struct's own code has no `?`
+        /// per field.
+        struct ObjectWriter<S: ::serde::Serializer> {
+            map: S::SerializeMap,
+            error: ::std::option::Option<S::Error>,
+        }
+
+        impl<S: ::serde::Serializer> ObjectWriter<S> {
+            fn new(serializer: S) -> ::std::result::Result<Self, S::Error> {
+                ::std::result::Result::Ok(Self {
+                    map: serializer.serialize_map(::std::option::Option::None)?,
+                    error: ::std::option::Option::None,
+                })
+            }
+
+            fn field<T: ?Sized + ::serde::Serialize>(&mut self, key: &str, value: &T) {
+                if self.error.is_none() {
+                    if let ::std::result::Result::Err(error) = ::serde::ser::SerializeMap::serialize_entry(&mut self.map, key, value) {
+                        self.error = ::std::option::Option::Some(error);
+                    }
+                }
+            }
+
+            /// An open object's unknown properties, after its known ones.
+            fn extra(&mut self, extra: &UnknownFields) {
+                for (key, value) in extra {
+                    self.field(key, value);
+                }
+            }
+
+            fn end(self) -> ::std::result::Result<S::Ok, S::Error> {
+                match self.error {
+                    ::std::option::Option::Some(error) => ::std::result::Result::Err(error),
+                    ::std::option::Option::None => ::serde::ser::SerializeMap::end(self.map),
+                }
             }
         }
 
@@ -919,18 +1006,11 @@ mod tests {
             "the macro comes first, before any use: {}",
             items[0]
         );
-        assert_eq!(
-            derives(&types[1]),
-            "# [derive (:: serde :: Serialize , Clone)]"
-        );
+        assert_eq!(derives(&types[1]), "# [derive (Clone)]");
         let structure = tokens(&types[1]);
         assert!(
-            !structure.contains("default") && !structure.contains("deserialize_with"),
-            "what only Deserialize read is in the invocation now: {structure}"
-        );
-        assert!(
-            structure.contains("# [serde (rename = \"type\")]"),
-            "{structure}"
+            !structure.contains("serde"),
+            "keys, defaults and `deserialize_present` are in the invocation now: {structure}"
         );
         assert_eq!(
             items[2],
@@ -963,7 +1043,7 @@ mod tests {
 
         // A closed object only requests use refuses unknown keys whatever the mode.
         let types = run(syn::parse_quote! {
-            #[derive(::serde::Deserialize)]
+            #[derive(::serde::Deserialize, ::serde::Serialize)]
             #[serde(deny_unknown_fields)]
             pub struct RequestOnly { pub id: ::std::string::String }
         })
@@ -982,14 +1062,17 @@ mod tests {
     #[test]
     fn an_object_that_says_nothing_of_other_keys_skips_them() {
         let types = run(syn::parse_quote! {
-            #[derive(::serde::Deserialize)]
-            pub struct Plain { pub id: ::std::string::String }
+            #[derive(::serde::Deserialize, ::serde::Serialize, Clone)]
+            pub struct Plain {
+                #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+                pub id: ::std::option::Option<::std::string::String>,
+            }
         })
         .unwrap();
-        assert_eq!(derives(&types[1]), "# [derive ()]");
+        assert_eq!(derives(&types[1]), "# [derive (Clone)]");
         assert_eq!(
             tokens(&types[2]),
-            "decode_object ! (Plain [skipped] { id : :: std :: string :: String = \"id\" => value required , }) ;"
+            "decode_object ! (Plain [skipped] { id : :: std :: option :: Option < :: std :: string :: String > = \"id\" => value default if :: std :: option :: Option :: is_none , }) ;"
         );
     }
 
@@ -997,25 +1080,28 @@ mod tests {
     fn structs_the_decoder_cannot_read_keep_their_derive() {
         for item in [
             syn::parse_quote! {
-                #[derive(::serde::Deserialize)]
+                #[derive(::serde::Deserialize, ::serde::Serialize)]
                 pub struct Composed {
                     #[serde(flatten)]
                     pub base: Base,
                 }
             },
             syn::parse_quote! {
-                #[derive(::serde::Deserialize)]
+                #[derive(::serde::Deserialize, ::serde::Serialize)]
                 #[serde(transparent)]
                 pub struct Wrapped { pub id: ::std::string::String }
             },
             syn::parse_quote! {
-                #[derive(::serde::Deserialize)]
+                #[derive(::serde::Deserialize, ::serde::Serialize)]
                 pub struct Pair(pub u8, pub u8);
             },
         ] {
             let types = run(item).unwrap();
             assert_eq!(types.len(), 1, "no decoder, no shared items");
-            assert_eq!(derives(&types[0]), "# [derive (:: serde :: Deserialize)]");
+            assert_eq!(
+                derives(&types[0]),
+                "# [derive (:: serde :: Deserialize , :: serde :: Serialize)]"
+            );
         }
     }
 
@@ -1096,7 +1182,7 @@ mod tests {
                         pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                     }
                 },
-                "open object `Open`: no derived `Deserialize` to replace",
+                "open object `Open`: no derived `Deserialize` and `Serialize` to replace",
             ),
         ] {
             let Err(error) = run(item) else {
