@@ -299,15 +299,31 @@ pub mod types {
             Self, D::Error > { deserializer.deserialize_map(ObjectVisitor:: < $name >
             (::std::marker::PhantomData)) } } impl ::serde::Serialize for $name { fn
             serialize < S : ::serde::Serializer > (& self, serializer : S) ->
-            ::std::result::Result < S::Ok, S::Error > { let mut object = ObjectWriter:: <
-            S > ::new(serializer) ?; $(decode_object!(@ write object self. $field, $wire
-            $(, $skip)?);)* $(object.extra(& self. $extra);)? object.end() } } };
+            ::std::result::Result < S::Ok, S::Error > { let len = 0 $(+ decode_object!(@
+            count self. $field $(, $skip)?))*; let open = decode_object!(@ open
+            $($extra)?); let mut object = ObjectWriter:: < S > ::new(serializer,
+            ::std::stringify!($name), len, open) ?; $(decode_object!(@ write object self.
+            $field, $wire $(, $skip)?);)* $(object.extra(& self. $extra);)? object.end()
+            } } };
         };
         (@ write $object:ident $value:expr, $wire:literal) => {
             $object .field($wire, & $value)
         };
         (@ write $object:ident $value:expr, $wire:literal, $skip:path) => {
-            if ! $skip (& $value) { $object .field($wire, & $value) }
+            if $skip (& $value) { $object .skip($wire) } else { $object .field($wire, &
+            $value) }
+        };
+        (@ count $value:expr) => {
+            1
+        };
+        (@ count $value:expr, $skip:path) => {
+            usize::from(! $skip (& $value))
+        };
+        (@ open) => {
+            false
+        };
+        (@ open $extra:ident) => {
+            true
         };
         (@ unknown keep) => {
             UnknownKeys::Keep
@@ -9027,41 +9043,103 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
             T::finish(slots, extra)
         }
     }
-    /// Writes the properties of every struct `decode_object!` serializes, in field order;
-    /// the first error is kept and returned by `end`, so a struct's own code has no `?`
-    /// per field.
+    /// Writes the properties of every struct `decode_object!` serializes, in field order,
+    /// as serde's derive does: a struct with its name and the number of properties it
+    /// writes, an open object (whose unknown properties follow) as a map. The first error is
+    /// kept and returned by `end`, so a struct's own code has no `?` per field.
     struct ObjectWriter<S: ::serde::Serializer> {
-        map: S::SerializeMap,
+        sink: ObjectSink<S>,
         error: ::std::option::Option<S::Error>,
     }
+    enum ObjectSink<S: ::serde::Serializer> {
+        Struct(S::SerializeStruct),
+        Map(S::SerializeMap),
+    }
     impl<S: ::serde::Serializer> ObjectWriter<S> {
-        fn new(serializer: S) -> ::std::result::Result<Self, S::Error> {
+        fn new(
+            serializer: S,
+            name: &'static str,
+            len: usize,
+            open: bool,
+        ) -> ::std::result::Result<Self, S::Error> {
+            let sink = if open {
+                ObjectSink::Map(serializer.serialize_map(::std::option::Option::None)?)
+            } else {
+                ObjectSink::Struct(serializer.serialize_struct(name, len)?)
+            };
             ::std::result::Result::Ok(Self {
-                map: serializer.serialize_map(::std::option::Option::None)?,
+                sink,
                 error: ::std::option::Option::None,
             })
         }
-        fn field<T: ?Sized + ::serde::Serialize>(&mut self, key: &str, value: &T) {
-            if self.error.is_none() {
-                if let ::std::result::Result::Err(error) = ::serde::ser::SerializeMap::serialize_entry(
-                    &mut self.map,
-                    key,
-                    value,
-                ) {
-                    self.error = ::std::option::Option::Some(error);
-                }
+        fn keep(&mut self, written: ::std::result::Result<(), S::Error>) {
+            if let ::std::result::Result::Err(error) = written {
+                self.error.get_or_insert(error);
             }
+        }
+        fn field<T: ?Sized + ::serde::Serialize>(
+            &mut self,
+            key: &'static str,
+            value: &T,
+        ) {
+            if self.error.is_some() {
+                return;
+            }
+            let written = match &mut self.sink {
+                ObjectSink::Struct(fields) => {
+                    ::serde::ser::SerializeStruct::serialize_field(fields, key, value)
+                }
+                ObjectSink::Map(entries) => {
+                    ::serde::ser::SerializeMap::serialize_entry(entries, key, value)
+                }
+            };
+            self.keep(written);
+        }
+        /// A property left out (`skip_serializing_if`), as serde's derive tells the serializer.
+        fn skip(&mut self, key: &'static str) {
+            if self.error.is_some() {
+                return;
+            }
+            let written = match &mut self.sink {
+                ObjectSink::Struct(fields) => {
+                    ::serde::ser::SerializeStruct::skip_field(fields, key)
+                }
+                ObjectSink::Map(_) => ::std::result::Result::Ok(()),
+            };
+            self.keep(written);
         }
         /// An open object's unknown properties, after its known ones.
         fn extra(&mut self, extra: &UnknownFields) {
             for (key, value) in extra {
-                self.field(key, value);
+                if self.error.is_some() {
+                    return;
+                }
+                let written = match &mut self.sink {
+                    ObjectSink::Map(entries) => {
+                        ::serde::ser::SerializeMap::serialize_entry(entries, key, value)
+                    }
+                    ObjectSink::Struct(_) => {
+                        ::std::result::Result::Err(
+                            <S::Error as ::serde::ser::Error>::custom(
+                                "an open object is written as a map",
+                            ),
+                        )
+                    }
+                };
+                self.keep(written);
             }
         }
         fn end(self) -> ::std::result::Result<S::Ok, S::Error> {
-            match self.error {
-                ::std::option::Option::Some(error) => ::std::result::Result::Err(error),
-                ::std::option::Option::None => ::serde::ser::SerializeMap::end(self.map),
+            match (self.error, self.sink) {
+                (::std::option::Option::Some(error), _) => {
+                    ::std::result::Result::Err(error)
+                }
+                (::std::option::Option::None, ObjectSink::Struct(fields)) => {
+                    ::serde::ser::SerializeStruct::end(fields)
+                }
+                (::std::option::Option::None, ObjectSink::Map(entries)) => {
+                    ::serde::ser::SerializeMap::end(entries)
+                }
             }
         }
     }
