@@ -310,14 +310,13 @@ pub mod types {
             $object .field($wire, & $value)
         };
         (@ write $object:ident $value:expr, $wire:literal, $skip:path) => {
-            if $skip (& $value) { $object .skip($wire) } else { $object .field($wire, &
-            $value) }
+            if ! $skip (& $value) { $object .field($wire, & $value) }
         };
         (@ count $value:expr) => {
             1
         };
         (@ count $value:expr, $skip:path) => {
-            usize::from(! $skip (& $value))
+            (! $skip (& $value)) as usize
         };
         (@ open) => {
             false
@@ -9092,19 +9091,6 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
                 ObjectSink::Map(entries) => {
                     ::serde::ser::SerializeMap::serialize_entry(entries, key, value)
                 }
-            };
-            self.keep(written);
-        }
-        /// A property left out (`skip_serializing_if`), as serde's derive tells the serializer.
-        fn skip(&mut self, key: &'static str) {
-            if self.error.is_some() {
-                return;
-            }
-            let written = match &mut self.sink {
-                ObjectSink::Struct(fields) => {
-                    ::serde::ser::SerializeStruct::skip_field(fields, key)
-                }
-                ObjectSink::Map(_) => ::std::result::Result::Ok(()),
             };
             self.keep(written);
         }

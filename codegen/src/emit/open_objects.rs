@@ -652,14 +652,12 @@ fn decoder_macro() -> TokenStream {
             };
             (@write $object:ident $value:expr, $wire:literal) => { $object.field($wire, &$value) };
             (@write $object:ident $value:expr, $wire:literal, $skip:path) => {
-                if $skip(&$value) {
-                    $object.skip($wire)
-                } else {
+                if !$skip(&$value) {
                     $object.field($wire, &$value)
                 }
             };
             (@count $value:expr) => { 1 };
-            (@count $value:expr, $skip:path) => { usize::from(!$skip(&$value)) };
+            (@count $value:expr, $skip:path) => { (!$skip(&$value)) as usize };
             (@open) => { false };
             (@open $extra:ident) => { true };
             (@unknown keep) => { UnknownKeys::Keep };
@@ -821,18 +819,6 @@ fn shared_items() -> TokenStream {
                 let written = match &mut self.sink {
                     ObjectSink::Struct(fields) => ::serde::ser::SerializeStruct::serialize_field(fields, key, value),
                     ObjectSink::Map(entries) => ::serde::ser::SerializeMap::serialize_entry(entries, key, value),
-                };
-                self.keep(written);
-            }
-
-            /// A property left out (`skip_serializing_if`), as serde's derive tells the serializer.
-            fn skip(&mut self, key: &'static str) {
-                if self.error.is_some() {
-                    return;
-                }
-                let written = match &mut self.sink {
-                    ObjectSink::Struct(fields) => ::serde::ser::SerializeStruct::skip_field(fields, key),
-                    ObjectSink::Map(_) => ::std::result::Result::Ok(()),
                 };
                 self.keep(written);
             }
