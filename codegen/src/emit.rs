@@ -1,6 +1,7 @@
 //! Step 5: progenitor (builder interface) and typify over the patched 3.0 document, the patch
 //! items spliced into the `types` module, and deterministic formatting with prettyplease.
 
+use quote::ToTokens;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use progenitor::{GenerationSettings, Generator, HooksMode, InterfaceStyle, TagStyle};
@@ -158,6 +159,100 @@ fn splice_into_types(file: &mut syn::File, applied: &Applied) -> Result<(), Erro
         }
     }
     types.splice(0..0, macros);
+    merge_rules_modules(types)
+}
+
+/// The shared types and traits the generated code defines in `types` beside the description's
+/// types, which no schema's type may be named as.
+pub(crate) const SHARED_TYPE_NAMES: &[&str] = &[
+    "AliasMarker",
+    "BoundedInteger",
+    "BoundedIntegerVisitor",
+    "BoundedNumber",
+    "CheckedString",
+    "DateTimeText",
+    "IntegerBounds",
+    "IntegerDefault",
+    "NumberSchema",
+    "SecretString",
+    "StringRules",
+    "StringSchema",
+    "ValidatedString",
+];
+
+/// The module of `types` that holds the marker of each alias of a generic checked type
+/// (`CheckedString`, `ValidatedString`, `BoundedInteger`, ...): one uninhabited type per alias,
+/// named as the alias is, whose impl states the schema's rules. Lower case, so no schema's
+/// type name (UpperCamelCase) takes it.
+pub(crate) fn rules_module() -> syn::Ident {
+    syn::Ident::new("rules", proc_macro2::Span::call_site())
+}
+
+/// Gathers the markers of every `mod rules { pub enum Name {} }` fragment of `types` (each
+/// patch and step writes the markers of its aliases in one) into one module, last, written
+/// as one `marker!` list, with the `AliasMarker` trait every generic checked type reads the alias's
+/// name from.
+fn merge_rules_modules(types: &mut Vec<syn::Item>) -> Result<(), Error> {
+    let module = rules_module();
+    let mut markers = Vec::new();
+    let mut unexpected = None;
+    types.retain_mut(|item| match item {
+        syn::Item::Mod(fragment) if fragment.ident == module => {
+            for item in fragment
+                .content
+                .take()
+                .map(|(_, items)| items)
+                .unwrap_or_default()
+            {
+                match item {
+                    syn::Item::Enum(marker) if marker.variants.is_empty() => {
+                        markers.push(marker.ident);
+                    }
+                    other => unexpected = Some(other),
+                }
+            }
+            false
+        }
+        _ => true,
+    });
+    if let Some(item) = unexpected {
+        return Err(Error::Syntax(format!(
+            "a `{module}` fragment holds `{}`, not only markers",
+            item.to_token_stream()
+        )));
+    }
+    if markers.is_empty() {
+        return Ok(());
+    }
+    markers.sort();
+    let items: syn::File = syn::parse2(quote::quote! {
+        /// The marker of one alias of a generic checked type (`CheckedString`,
+        /// `ValidatedString`, `BoundedInteger`, ...), which tells the aliases apart and holds,
+        /// through the other traits it implements, the schema's rules.
+        pub trait AliasMarker {
+            /// The alias's name, shown by `Debug`.
+            const NAME: &'static str;
+        }
+
+        /// The markers of the aliases of the generic checked types, each named as its alias
+        /// is: uninhabited types that only carry rules.
+        #[doc(hidden)]
+        pub mod #module {
+            macro_rules! marker {
+                ($($name:ident)*) => {
+                    $(
+                        pub enum $name {}
+                        impl super::AliasMarker for $name {
+                            const NAME: &'static str = ::std::stringify!($name);
+                        }
+                    )*
+                };
+            }
+            marker!(#(#markers)*);
+        }
+    })
+    .map_err(|error| Error::Syntax(format!("rules module: {error}")))?;
+    types.extend(items.items);
     Ok(())
 }
 

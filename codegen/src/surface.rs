@@ -181,7 +181,12 @@ fn types(file: &syn::File, rules: &Rules<'_>, out: &mut String) {
                 lines.push(describe_enum(enumeration, rules, wires));
             }
             syn::Item::Type(alias) if matches!(alias.vis, syn::Visibility::Public(_)) => {
-                lines.push(format!("alias {} = {}", alias.ident, tokens(&alias.ty)));
+                let name = &alias.ident;
+                let ty = tokens(&alias.ty);
+                lines.push(match rules.of(&name.to_string()) {
+                    Some(rule) => format!("alias {name} = {ty} where {rule}"),
+                    None => format!("alias {name} = {ty}"),
+                });
             }
             _ => {}
         }
@@ -212,11 +217,12 @@ fn describe_struct(
     rules: &Rules<'_>,
     keys: Option<&BTreeMap<String, String>>,
 ) -> String {
-    let name = &structure.ident;
+    // A generic struct (`CheckedString<R>`, ...) is named with its parameters.
+    let name = format!("{}{}", structure.ident, tokens(&structure.generics));
     match &structure.fields {
         syn::Fields::Unnamed(fields) if fields.unnamed.len() == 1 => {
             let inner = tokens(&fields.unnamed[0].ty);
-            match rules.of(&name.to_string()) {
+            match rules.of(&structure.ident.to_string()) {
                 Some(rule) => format!("newtype {name}({inner}) where {rule}"),
                 None => format!("newtype {name}({inner})"),
             }
@@ -228,7 +234,7 @@ fn describe_struct(
                 .map(|field| tokens(&field.ty))
                 .collect();
             let positions = positions.join(", ");
-            match rules.of(&name.to_string()) {
+            match rules.of(&structure.ident.to_string()) {
                 Some(rule) => format!("tuple {name}({positions}) where {rule}"),
                 None => format!("tuple {name}({positions})"),
             }

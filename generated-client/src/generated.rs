@@ -32,152 +32,179 @@ pub mod types {
             $name:ident ($repr:ty) = $min:literal ..= $max:literal $(, default
             $default:literal)?
         ) => {
-            impl $name { #[doc = r" The smallest value allowed."] pub const MIN : $repr =
-            $min; #[doc = r" The largest value allowed."] pub const MAX : $repr = $max;
-            #[doc = r" Checks `value` against the bounds."] pub fn new(value : $repr) ->
-            ::std::result::Result < Self, ValidationError > { if value < Self::MIN {
-            return Err(ValidationError::new(::std::format!("must be at least {}; got {}",
-            Self::MIN, value))); } if value > Self::MAX { return
-            Err(ValidationError::new(::std::format!("must be at most {}; got {}",
-            Self::MAX, value))); } Ok(Self(value)) } #[doc = r" The value."] pub fn
-            get(self) -> $repr { self.0 } fn from_wide(value : i128) ->
-            ::std::result::Result < Self, ValidationError > { if value <
-            i128::from(Self::MIN) { return
-            Err(ValidationError::new(::std::format!("must be at least {}; got {}",
-            Self::MIN, value))); } if value > i128::from(Self::MAX) { return
-            Err(ValidationError::new(::std::format!("must be at most {}; got {}",
-            Self::MAX, value))); } Self::new(value as $repr) } } $(impl
-            ::std::default::Default for $name { fn default() -> Self { Self($default) }
-            })? impl ::std::convert::TryFrom < i64 > for $name { type Error =
-            ValidationError; fn try_from(value : i64) -> ::std::result::Result < Self,
-            ValidationError > { Self::from_wide(i128::from(value)) } } impl
-            ::std::convert::TryFrom < u64 > for $name { type Error = ValidationError; fn
-            try_from(value : u64) -> ::std::result::Result < Self, ValidationError > {
-            Self::from_wide(i128::from(value)) } } impl ::std::convert::TryFrom < i32 >
-            for $name { type Error = ValidationError; fn try_from(value : i32) ->
-            ::std::result::Result < Self, ValidationError > {
-            Self::from_wide(i128::from(value)) } } impl ::std::convert::From < $name >
-            for $repr { fn from(value : $name) -> Self { value.0 } } impl
-            ::std::fmt::Display for $name { fn fmt(& self, f : & mut
-            ::std::fmt::Formatter < '_ >) -> ::std::fmt::Result { self.0.fmt(f) } } impl
-            ::std::str::FromStr for $name { type Err = ValidationError; fn from_str(text
-            : & str) -> ::std::result::Result < Self, ValidationError > { let value :
-            i128 = text.parse().map_err(| _ |
-            ValidationError::new(::std::format!("must be an integer; got {text:?}"))) ?;
-            Self::from_wide(value) } } impl ::serde::Serialize for $name { fn serialize <
-            S : ::serde::Serializer > (& self, serializer : S) -> ::std::result::Result <
-            S::Ok, S::Error > { self.0.serialize(serializer) } } impl < 'de >
-            ::serde::Deserialize < 'de > for $name { fn deserialize < D :
-            ::serde::Deserializer < 'de >> (deserializer : D) -> ::std::result::Result <
-            Self, D::Error > { struct Visitor; impl ::serde::de::Visitor < '_ > for
-            Visitor { type Value = $name; fn expecting(& self, f : & mut
-            ::std::fmt::Formatter < '_ >) -> ::std::fmt::Result { f
-            .write_str("an integer") } fn visit_i64 < E : ::serde::de::Error > (self,
-            value : i64) -> ::std::result::Result < $name, E > { $name
-            ::from_wide(i128::from(value)).map_err(E::custom) } fn visit_u64 < E :
-            ::serde::de::Error > (self, value : u64) -> ::std::result::Result < $name, E
-            > { $name ::from_wide(i128::from(value)).map_err(E::custom) } fn visit_f64 <
-            E : ::serde::de::Error > (self, value : f64) -> ::std::result::Result <
-            $name, E > { if value.fract() != 0.0 || ! value.is_finite() { return
-            Err(E::custom(::std::format!("must be an integer; got {value}"))); } if value
-            < i128::MIN as f64 || value > i128::MAX as f64 { return
-            Err(E::custom(::std::format!("must be between {} and {}; got {value}", $name
-            ::MIN, $name ::MAX))); } $name ::from_wide(value as i128).map_err(E::custom)
-            } } deserializer.deserialize_any(Visitor) } }
+            impl IntegerBounds for rules:: $name { type Repr = $repr; const MIN : $repr =
+            $min; const MAX : $repr = $max; } $(impl IntegerDefault for rules:: $name {
+            const DEFAULT : $repr = $default; })?
         };
     }
-    macro_rules! validated_string {
-        ($name:ident, $shown:ident $(, $date_time:ident)?) => {
-            $(validated_string!(@ $date_time $name);)? impl $name { #[doc =
-            r" Checks `value` against the schema's rules."] pub fn new(value : impl
-            ::std::convert::Into < ::std::string::String >) -> ::std::result::Result <
-            Self, ValidationError > { let value = value.into(); Self::check(& value) ?;
-            Ok(Self(value)) } #[doc = r" The owned text."] pub fn into_inner(self) ->
-            ::std::string::String { self.0 } } validated_string!(@ shown $name $shown);
-            impl ::std::str::FromStr for $name { type Err = ValidationError; fn
-            from_str(value : & str) -> ::std::result::Result < Self, ValidationError > {
-            Self::new(value) } } impl ::std::convert::TryFrom < & str > for $name { type
-            Error = ValidationError; fn try_from(value : & str) -> ::std::result::Result
-            < Self, ValidationError > { Self::new(value) } } impl ::std::convert::TryFrom
-            < & ::std::string::String > for $name { type Error = ValidationError; fn
-            try_from(value : & ::std::string::String) -> ::std::result::Result < Self,
-            ValidationError > { Self::new(value.as_str()) } } impl
-            ::std::convert::TryFrom < ::std::string::String > for $name { type Error =
-            ValidationError; fn try_from(value : ::std::string::String) ->
-            ::std::result::Result < Self, ValidationError > { Self::new(value) } } impl
-            ::std::convert::From < $name > for ::std::string::String { fn from(value :
-            $name) -> Self { value.0 } } impl ::serde::Serialize for $name { fn serialize
-            < S : ::serde::Serializer > (& self, serializer : S) -> ::std::result::Result
-            < S::Ok, S::Error > { serializer.serialize_str(& self.0) } } impl < 'de >
-            ::serde::Deserialize < 'de > for $name { fn deserialize < D :
-            ::serde::Deserializer < 'de >> (deserializer : D) -> ::std::result::Result <
-            Self, D::Error > { let value =
-            ::std::string::String::deserialize(deserializer) ?; Self::check(& value)
-            .map_err(::serde::de::Error::custom) ?; Ok(Self(value)) } }
+    macro_rules! bail {
+        ($($message:tt)*) => {
+            return
+            ::std::result::Result::Err(ValidationError::new(::std::format!($($message)*)))
         };
-        (@ date_time $name:ident) => {
-            impl $name { #[doc =
-            r" The instant, in UTC. The text is kept as sent so it round-trips exactly."]
-            pub fn to_datetime(& self) -> ::chrono::DateTime < ::chrono::Utc > {
-            ::chrono::DateTime::parse_from_rfc3339(& self.0)
-            .expect("checked on construction").with_timezone(& ::chrono::Utc) } }
-        };
-        (@ shown $name:ident shown) => {
-            impl $name { #[doc = r" The text."] pub fn as_str(& self) -> & str { & self.0
-            } } impl ::std::fmt::Debug for $name { fn fmt(& self, f : & mut
-            ::std::fmt::Formatter < '_ >) -> ::std::fmt::Result { f
-            .debug_tuple(::std::stringify!($name)).field(& self.0).finish() } } impl
-            ::std::fmt::Display for $name { fn fmt(& self, f : & mut
-            ::std::fmt::Formatter < '_ >) -> ::std::fmt::Result { f.write_str(& self.0) }
-            }
-        };
-        (@ shown $name:ident secret) => {
-            impl $name { #[doc = r" The secret value: send it, never print it."] pub fn
-            as_str(& self) -> & str { & self.0 } } impl ::std::fmt::Debug for $name { fn
-            fmt(& self, f : & mut ::std::fmt::Formatter < '_ >) -> ::std::fmt::Result { f
-            .write_str(::std::concat!(::std::stringify!($name), "([redacted])")) } }
-        };
+    }
+    /// A string that a schema's `maxLength`, `minLength` or `pattern` constrains, checked
+    /// on construction and on decoding. Each such type of the description is an alias of
+    /// this one, `R` being its marker in `rules`, which holds its rules.
+    pub struct CheckedString<R>(
+        ::std::string::String,
+        ::std::marker::PhantomData<fn() -> R>,
+    );
+    /// The rules of one `CheckedString` alias, as its schema states them.
+    pub trait StringRules: AliasMarker {
+        /// `maxLength`, in characters.
+        const MAX: ::std::option::Option<usize> = ::std::option::Option::None;
+        /// `minLength`, in characters.
+        const MIN: ::std::option::Option<usize> = ::std::option::Option::None;
+        /// `pattern`: its source, and the regular expression compiled once.
+        fn pattern() -> ::std::option::Option<
+            (&'static str, &'static ::regress::Regex),
+        > {
+            ::std::option::Option::None
+        }
     }
     macro_rules! checked_string {
-        ($name:ident) => {
-            impl ::std::ops::Deref for $name { type Target = ::std::string::String; fn
-            deref(& self) -> & ::std::string::String { & self.0 } } impl
-            ::std::convert::From < $name > for ::std::string::String { fn from(value :
-            $name) -> Self { value.0 } } impl ::std::convert::TryFrom < & str > for $name
-            { type Error = self::error::ConversionError; fn try_from(value : & str) ->
-            ::std::result::Result < Self, self::error::ConversionError > { value.parse()
-            } } impl ::std::convert::TryFrom < ::std::string::String > for $name { type
-            Error = self::error::ConversionError; fn try_from(value :
-            ::std::string::String) -> ::std::result::Result < Self,
-            self::error::ConversionError > { value.parse() } } impl < 'de >
-            ::serde::Deserialize < 'de > for $name { fn deserialize < D > (deserializer :
-            D,) -> ::std::result::Result < Self, D::Error > where D :
-            ::serde::Deserializer < 'de >, {
-            ::std::string::String::deserialize(deserializer) ? .parse().map_err(| e :
-            self::error::ConversionError | { < D::Error as ::serde::de::Error >
-            ::custom(e.to_string(),) }) } }
-        };
         ($name:ident $(, $check:ident $argument:literal)+) => {
-            checked_string!($name); impl ::std::str::FromStr for $name { type Err =
-            self::error::ConversionError; fn from_str(value : & str) ->
-            ::std::result::Result < Self, self::error::ConversionError > {
-            $(checked_string!(@ check value $check $argument);)+ Ok(Self(value
-            .to_string())) } }
+            impl StringRules for rules:: $name { $(checked_string!(@ rule $check
+            $argument);)+ }
         };
-        (@ check $value:ident max $argument:literal) => {
-            if $value .chars().count() > $argument { return
-            Err(::std::concat!("longer than ", $argument, " characters") .into()); }
+        (@ rule max $argument:literal) => {
+            const MAX : ::std::option::Option < usize > =
+            ::std::option::Option::Some($argument);
         };
-        (@ check $value:ident min $argument:literal) => {
-            if $value .chars().count() < $argument { return
-            Err(::std::concat!("shorter than ", $argument, " characters") .into()); }
+        (@ rule min $argument:literal) => {
+            const MIN : ::std::option::Option < usize > =
+            ::std::option::Option::Some($argument);
         };
-        (@ check $value:ident pattern $argument:literal) => {
-            static PATTERN : ::std::sync::LazyLock < ::regress::Regex > =
-            ::std::sync::LazyLock::new(|| { ::regress::Regex::new($argument).unwrap() });
-            if PATTERN.find($value).is_none() { return
-            Err(::std::concat!("doesn't match pattern \"", $argument, "\"") .into()); }
+        (@ rule pattern $argument:literal) => {
+            fn pattern() -> ::std::option::Option < (& 'static str, & 'static
+            ::regress::Regex) > { static PATTERN : ::std::sync::LazyLock <
+            ::regress::Regex > = ::std::sync::LazyLock::new(||
+            ::regress::Regex::new($argument).unwrap());
+            ::std::option::Option::Some(($argument, & PATTERN)) }
         };
+    }
+    impl<R: StringRules> ::std::str::FromStr for CheckedString<R> {
+        type Err = self::error::ConversionError;
+        fn from_str(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            if let ::std::option::Option::Some(max) = R::MAX {
+                if value.chars().count() > max {
+                    return Err(
+                        ::std::format!(
+                            ::std::concat!("longer than ", "{}", " characters"), max
+                        )
+                            .into(),
+                    );
+                }
+            }
+            if let ::std::option::Option::Some(min) = R::MIN {
+                if value.chars().count() < min {
+                    return Err(
+                        ::std::format!(
+                            ::std::concat!("shorter than ", "{}", " characters"), min
+                        )
+                            .into(),
+                    );
+                }
+            }
+            if let ::std::option::Option::Some((source, pattern)) = R::pattern() {
+                if pattern.find(value).is_none() {
+                    return Err(
+                        ::std::format!(
+                            ::std::concat!("doesn't match pattern \"", "{}", "\""),
+                            source
+                        )
+                            .into(),
+                    );
+                }
+            }
+            Ok(Self(value.to_string(), ::std::marker::PhantomData))
+        }
+    }
+    impl<R: StringRules> ::std::ops::Deref for CheckedString<R> {
+        type Target = ::std::string::String;
+        fn deref(&self) -> &::std::string::String {
+            &self.0
+        }
+    }
+    impl<R: StringRules> ::std::convert::From<CheckedString<R>>
+    for ::std::string::String {
+        fn from(value: CheckedString<R>) -> Self {
+            value.0
+        }
+    }
+    impl<R: StringRules> ::std::convert::TryFrom<&str> for CheckedString<R> {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: &str,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl<R: StringRules> ::std::convert::TryFrom<::std::string::String>
+    for CheckedString<R> {
+        type Error = self::error::ConversionError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, self::error::ConversionError> {
+            value.parse()
+        }
+    }
+    impl<'de, R: StringRules> ::serde::Deserialize<'de> for CheckedString<R> {
+        fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+        where
+            D: ::serde::Deserializer<'de>,
+        {
+            ::std::string::String::deserialize(deserializer)?
+                .parse()
+                .map_err(|e: self::error::ConversionError| {
+                    <D::Error as ::serde::de::Error>::custom(e.to_string())
+                })
+        }
+    }
+    impl<R> ::serde::Serialize for CheckedString<R> {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            serializer.serialize_str(&self.0)
+        }
+    }
+    impl<R> ::std::clone::Clone for CheckedString<R> {
+        fn clone(&self) -> Self {
+            Self(self.0.clone(), ::std::marker::PhantomData)
+        }
+    }
+    impl<R: AliasMarker> ::std::fmt::Debug for CheckedString<R> {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            f.debug_tuple(R::NAME).field(&self.0).finish()
+        }
+    }
+    impl<R> ::std::cmp::PartialEq for CheckedString<R> {
+        fn eq(&self, other: &Self) -> bool {
+            self.0 == other.0
+        }
+    }
+    impl<R> ::std::cmp::Eq for CheckedString<R> {}
+    impl<R> ::std::hash::Hash for CheckedString<R> {
+        fn hash<H: ::std::hash::Hasher>(&self, state: &mut H) {
+            self.0.hash(state);
+        }
+    }
+    impl<R> ::std::cmp::PartialOrd for CheckedString<R> {
+        fn partial_cmp(
+            &self,
+            other: &Self,
+        ) -> ::std::option::Option<::std::cmp::Ordering> {
+            ::std::option::Option::Some(self.cmp(other))
+        }
+    }
+    impl<R> ::std::cmp::Ord for CheckedString<R> {
+        fn cmp(&self, other: &Self) -> ::std::cmp::Ordering {
+            self.0.cmp(&other.0)
+        }
     }
     macro_rules! string_enum {
         ($name:ident [$mode:ident] { $($variant:ident = $wire:literal,)* }) => {
@@ -518,19 +545,17 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         "rtx-pro-6000x4", RtxPro6000x8 = "rtx-pro-6000x8", Inf2x6 = "inf2x6", }
     );
     ///The `<namespace>` part of a repository id.
-    #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
-    #[serde(transparent)]
-    pub struct GetStorageAccessTokenNamespace(::std::string::String);
+    pub type GetStorageAccessTokenNamespace = CheckedString<
+        rules::GetStorageAccessTokenNamespace,
+    >;
     checked_string!(GetStorageAccessTokenNamespace, min 1);
     ///The `<repo-name>` part of a repository id.
-    #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
-    #[serde(transparent)]
-    pub struct GetStorageAccessTokenRepo(::std::string::String);
+    pub type GetStorageAccessTokenRepo = CheckedString<rules::GetStorageAccessTokenRepo>;
     checked_string!(GetStorageAccessTokenRepo, min 1);
     ///A branch, tag or commit hash.
-    #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
-    #[serde(transparent)]
-    pub struct GetStorageAccessTokenRevision(::std::string::String);
+    pub type GetStorageAccessTokenRevision = CheckedString<
+        rules::GetStorageAccessTokenRevision,
+    >;
     checked_string!(GetStorageAccessTokenRevision, min 1);
     ///A job record.
     #[derive(Clone, Debug, PartialEq)]
@@ -1016,9 +1041,9 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         }
     }
     ///To be provided when enabling `launch_prepaid_credits`.
-    #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
-    #[serde(transparent)]
-    pub struct NotificationSettingsRequestPrepaidAmount(::std::string::String);
+    pub type NotificationSettingsRequestPrepaidAmount = CheckedString<
+        rules::NotificationSettingsRequestPrepaidAmount,
+    >;
     checked_string!(NotificationSettingsRequestPrepaidAmount, max 24);
     ///Activity on a paper page's discussion.
     #[derive(Clone, Debug, PartialEq)]
@@ -1401,9 +1426,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         }
     }
     ///Base address of the storage service.
-    #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
-    #[serde(transparent)]
-    pub struct StorageAccessTokenCasUrl(::std::string::String);
+    pub type StorageAccessTokenCasUrl = CheckedString<rules::StorageAccessTokenCasUrl>;
     checked_string!(StorageAccessTokenCasUrl, max 64000);
     ///Repository types that have storage tokens.
     #[derive(Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
@@ -1734,9 +1757,9 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         }
     }
     ///The Docker image the job runs (not empty).
-    #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
-    #[serde(transparent)]
-    pub struct WebhookJobFromImageDockerImage(::std::string::String);
+    pub type WebhookJobFromImageDockerImage = CheckedString<
+        rules::WebhookJobFromImageDockerImage,
+    >;
     checked_string!(WebhookJobFromImageDockerImage, min 1);
     ///The job a webhook starts, built from a Space, as returned in a webhook record.
     #[derive(Clone, Debug, PartialEq)]
@@ -1784,9 +1807,9 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         }
     }
     ///The Space the job runs (not empty).
-    #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
-    #[serde(transparent)]
-    pub struct WebhookJobFromSpaceSpaceId(::std::string::String);
+    pub type WebhookJobFromSpaceSpaceId = CheckedString<
+        rules::WebhookJobFromSpaceSpaceId,
+    >;
     checked_string!(WebhookJobFromSpaceSpaceId, min 1);
     ///The job a webhook starts, built from a Docker image, as requested.
     #[derive(Clone, Debug, PartialEq)]
@@ -1858,9 +1881,9 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         }
     }
     ///The Docker image the job runs (not empty).
-    #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
-    #[serde(transparent)]
-    pub struct WebhookJobRequestFromImageDockerImage(::std::string::String);
+    pub type WebhookJobRequestFromImageDockerImage = CheckedString<
+        rules::WebhookJobRequestFromImageDockerImage,
+    >;
     checked_string!(WebhookJobRequestFromImageDockerImage, min 1);
     ///The job a webhook starts, built from a Space, as requested.
     #[derive(Clone, Debug, PartialEq)]
@@ -1932,9 +1955,9 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         }
     }
     ///The Space the job runs (not empty).
-    #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
-    #[serde(transparent)]
-    pub struct WebhookJobRequestFromSpaceSpaceId(::std::string::String);
+    pub type WebhookJobRequestFromSpaceSpaceId = CheckedString<
+        rules::WebhookJobRequestFromSpaceSpaceId,
+    >;
     checked_string!(WebhookJobRequestFromSpaceSpaceId, min 1);
     ///Where a repository moved.
     #[derive(Clone, Debug, PartialEq)]
@@ -9277,19 +9300,13 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     /// A 24-character lowercase hexadecimal identifier.
     ///
     /// Rules: match `^[0-9a-f]{24}$`.
-    #[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-    pub struct ObjectId(::std::string::String);
-    validated_string!(ObjectId, shown);
-    impl ObjectId {
+    pub type ObjectId = ValidatedString<rules::ObjectId>;
+    impl StringSchema for rules::ObjectId {
         fn check(value: &str) -> ::std::result::Result<(), ValidationError> {
             static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
             ::regress::Regex::new("^[0-9a-f]{24}$").expect("checked by codegen"));
             if PATTERN.find(value).is_none() {
-                return Err(
-                    ValidationError::new(
-                        ::std::format!("must match ^[0-9a-f]{{24}}$; got {value:?}"),
-                    ),
-                );
+                bail!("must match ^[0-9a-f]{{24}}$; got {value:?}");
             }
             Ok(())
         }
@@ -9297,23 +9314,16 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     /// A zero-based page number.
     ///
     /// Rules: 0 to 9007199254740991.
-    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-    pub struct PageNumber(u64);
+    pub type PageNumber = BoundedInteger<rules::PageNumber>;
     bounded_integer!(PageNumber(u64) = 0u64..= 9007199254740991u64, default 0u64);
     /// A string of at least one character.
     ///
     /// Rules: at least 1 characters.
-    #[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-    pub struct NonEmptyString(::std::string::String);
-    validated_string!(NonEmptyString, shown);
-    impl NonEmptyString {
+    pub type NonEmptyString = ValidatedString<rules::NonEmptyString>;
+    impl StringSchema for rules::NonEmptyString {
         fn check(value: &str) -> ::std::result::Result<(), ValidationError> {
             if value.chars().count() < 1usize {
-                return Err(
-                    ValidationError::new(
-                        ::std::format!("must be at least 1 characters; got {value:?}"),
-                    ),
-                );
+                bail!("must be at least 1 characters; got {value:?}");
             }
             Ok(())
         }
@@ -9321,19 +9331,11 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     /// An absolute URI.
     ///
     /// Rules: absolute URI.
-    #[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-    pub struct Uri(::std::string::String);
-    validated_string!(Uri, shown);
-    impl Uri {
+    pub type Uri = ValidatedString<rules::Uri>;
+    impl StringSchema for rules::Uri {
         fn check(value: &str) -> ::std::result::Result<(), ValidationError> {
             if !is_uri(value) {
-                return Err(
-                    ValidationError::new(
-                        ::std::format!(
-                            "must be an absolute URI (RFC 3986); got {value:?}"
-                        ),
-                    ),
-                );
+                bail!("must be an absolute URI (RFC 3986); got {value:?}");
             }
             Ok(())
         }
@@ -9341,19 +9343,13 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     /// A 24-character hexadecimal identifier, either case.
     ///
     /// Rules: match `^[0-9a-fA-F]{24}$`.
-    #[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-    pub struct HexId(::std::string::String);
-    validated_string!(HexId, shown);
-    impl HexId {
+    pub type HexId = ValidatedString<rules::HexId>;
+    impl StringSchema for rules::HexId {
         fn check(value: &str) -> ::std::result::Result<(), ValidationError> {
             static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
             ::regress::Regex::new("^[0-9a-fA-F]{24}$").expect("checked by codegen"));
             if PATTERN.find(value).is_none() {
-                return Err(
-                    ValidationError::new(
-                        ::std::format!("must match ^[0-9a-fA-F]{{24}}$; got {value:?}"),
-                    ),
-                );
+                bail!("must match ^[0-9a-fA-F]{{24}}$; got {value:?}");
             }
             Ok(())
         }
@@ -9361,10 +9357,8 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     /// An ISO 8601 UTC timestamp ending in `Z`, with optional fractional seconds.
     ///
     /// Rules: match `^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?Z$`, RFC 3339 date-time, kept as sent.
-    #[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-    pub struct Timestamp(::std::string::String);
-    validated_string!(Timestamp, shown, date_time);
-    impl Timestamp {
+    pub type Timestamp = ValidatedString<rules::Timestamp>;
+    impl StringSchema for rules::Timestamp {
         fn check(value: &str) -> ::std::result::Result<(), ValidationError> {
             static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
             {
@@ -9374,40 +9368,27 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
                     .expect("checked by codegen")
             });
             if PATTERN.find(value).is_none() {
-                return Err(
-                    ValidationError::new(
-                        ::std::format!(
-                            "must match ^[0-9]{{4}}-[0-9]{{2}}-[0-9]{{2}}T[0-9]{{2}}:[0-9]{{2}}:[0-9]{{2}}(\\.[0-9]+)?Z$; got {value:?}"
-                        ),
-                    ),
+                bail!(
+                    "must match ^[0-9]{{4}}-[0-9]{{2}}-[0-9]{{2}}T[0-9]{{2}}:[0-9]{{2}}:[0-9]{{2}}(\\.[0-9]+)?Z$; got {value:?}"
                 );
             }
             if !is_date_time(value) {
-                return Err(
-                    ValidationError::new(
-                        ::std::format!("must be an RFC 3339 date-time; got {value:?}"),
-                    ),
-                );
+                bail!("must be an RFC 3339 date-time; got {value:?}");
             }
             Ok(())
         }
     }
+    impl DateTimeText for rules::Timestamp {}
     /// `<namespace>/<repo-name>`.
     ///
     /// Rules: match `^[^/]+/[^/]+$`.
-    #[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-    pub struct RepoName(::std::string::String);
-    validated_string!(RepoName, shown);
-    impl RepoName {
+    pub type RepoName = ValidatedString<rules::RepoName>;
+    impl StringSchema for rules::RepoName {
         fn check(value: &str) -> ::std::result::Result<(), ValidationError> {
             static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
             ::regress::Regex::new("^[^/]+/[^/]+$").expect("checked by codegen"));
             if PATTERN.find(value).is_none() {
-                return Err(
-                    ValidationError::new(
-                        ::std::format!("must match ^[^/]+/[^/]+$; got {value:?}"),
-                    ),
-                );
+                bail!("must match ^[^/]+/[^/]+$; got {value:?}");
             }
             Ok(())
         }
@@ -9469,11 +9450,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
             items: ::std::vec::Vec<HexId>,
         ) -> ::std::result::Result<Self, ValidationError> {
             if items.len() < 1usize {
-                return Err(
-                    ValidationError::new(
-                        ::std::format!("must have at least 1 item; got {}", items.len()),
-                    ),
-                );
+                bail!("must have at least 1 item; got {}", items.len());
             }
             Ok(Self(items))
         }
@@ -9535,20 +9512,10 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
             items: ::std::vec::Vec<Credential>,
         ) -> ::std::result::Result<Self, ValidationError> {
             if items.len() < 1usize {
-                return Err(
-                    ValidationError::new(
-                        ::std::format!("must have at least 1 item; got {}", items.len()),
-                    ),
-                );
+                bail!("must have at least 1 item; got {}", items.len());
             }
             if items.len() > 1000usize {
-                return Err(
-                    ValidationError::new(
-                        ::std::format!(
-                            "must have at most 1000 items; got {}", items.len()
-                        ),
-                    ),
-                );
+                bail!("must have at most 1000 items; got {}", items.len());
             }
             Ok(Self(items))
         }
@@ -9602,29 +9569,19 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     /// A raw access token value, 1 to 200 characters. Secret.
     ///
     /// Rules: 1 to 200 characters, secret (never printed).
-    #[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-    pub struct Credential(::std::string::String);
-    validated_string!(Credential, secret);
-    impl Credential {
+    pub type Credential = SecretString<rules::Credential>;
+    impl StringSchema for rules::Credential {
         fn check(value: &str) -> ::std::result::Result<(), ValidationError> {
             if value.chars().count() < 1usize {
-                return Err(
-                    ValidationError::new(
-                        ::std::format!(
-                            "must be at least 1 characters; got {} characters", value
-                            .chars().count()
-                        ),
-                    ),
+                bail!(
+                    "must be at least 1 characters; got {} characters", value.chars()
+                    .count()
                 );
             }
             if value.chars().count() > 200usize {
-                return Err(
-                    ValidationError::new(
-                        ::std::format!(
-                            "must be at most 200 characters; got {} characters", value
-                            .chars().count()
-                        ),
-                    ),
+                bail!(
+                    "must be at most 200 characters; got {} characters", value.chars()
+                    .count()
                 );
             }
             Ok(())
@@ -9633,8 +9590,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     /// A port number, 1 to 65535.
     ///
     /// Rules: 1 to 65535.
-    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-    pub struct Port(u64);
+    pub type Port = BoundedInteger<rules::Port>;
     bounded_integer!(Port(u64) = 1u64..= 65535u64);
     /// At most 20 ports.
     ///
@@ -9647,11 +9603,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
             items: ::std::vec::Vec<Port>,
         ) -> ::std::result::Result<Self, ValidationError> {
             if items.len() > 20usize {
-                return Err(
-                    ValidationError::new(
-                        ::std::format!("must have at most 20 items; got {}", items.len()),
-                    ),
-                );
+                bail!("must have at most 20 items; got {}", items.len());
             }
             Ok(Self(items))
         }
@@ -9710,17 +9662,11 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     /// Lowercase letters, digits and hyphens, starting and ending with a letter or digit; scoped to the job's owner and resource group.
     ///
     /// Rules: at most 46 characters, match `^[a-z0-9]([a-z0-9-]*[a-z0-9])?$`.
-    #[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-    pub struct NetworkGroup(::std::string::String);
-    validated_string!(NetworkGroup, shown);
-    impl NetworkGroup {
+    pub type NetworkGroup = ValidatedString<rules::NetworkGroup>;
+    impl StringSchema for rules::NetworkGroup {
         fn check(value: &str) -> ::std::result::Result<(), ValidationError> {
             if value.chars().count() > 46usize {
-                return Err(
-                    ValidationError::new(
-                        ::std::format!("must be at most 46 characters; got {value:?}"),
-                    ),
-                );
+                bail!("must be at most 46 characters; got {value:?}");
             }
             static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
             {
@@ -9728,13 +9674,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
                     .expect("checked by codegen")
             });
             if PATTERN.find(value).is_none() {
-                return Err(
-                    ValidationError::new(
-                        ::std::format!(
-                            "must match ^[a-z0-9]([a-z0-9-]*[a-z0-9])?$; got {value:?}"
-                        ),
-                    ),
-                );
+                bail!("must match ^[a-z0-9]([a-z0-9-]*[a-z0-9])?$; got {value:?}");
             }
             Ok(())
         }
@@ -9742,17 +9682,11 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     /// A role name within a network group; same character rule as the group.
     ///
     /// Rules: at most 34 characters, match `^[a-z0-9]([a-z0-9-]*[a-z0-9])?$`.
-    #[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-    pub struct NetworkAlias(::std::string::String);
-    validated_string!(NetworkAlias, shown);
-    impl NetworkAlias {
+    pub type NetworkAlias = ValidatedString<rules::NetworkAlias>;
+    impl StringSchema for rules::NetworkAlias {
         fn check(value: &str) -> ::std::result::Result<(), ValidationError> {
             if value.chars().count() > 34usize {
-                return Err(
-                    ValidationError::new(
-                        ::std::format!("must be at most 34 characters; got {value:?}"),
-                    ),
-                );
+                bail!("must be at most 34 characters; got {value:?}");
             }
             static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
             {
@@ -9760,13 +9694,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
                     .expect("checked by codegen")
             });
             if PATTERN.find(value).is_none() {
-                return Err(
-                    ValidationError::new(
-                        ::std::format!(
-                            "must match ^[a-z0-9]([a-z0-9-]*[a-z0-9])?$; got {value:?}"
-                        ),
-                    ),
-                );
+                bail!("must match ^[a-z0-9]([a-z0-9-]*[a-z0-9])?$; got {value:?}");
             }
             Ok(())
         }
@@ -9782,11 +9710,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
             items: ::std::vec::Vec<NetworkAlias>,
         ) -> ::std::result::Result<Self, ValidationError> {
             if items.len() > 20usize {
-                return Err(
-                    ValidationError::new(
-                        ::std::format!("must have at most 20 items; got {}", items.len()),
-                    ),
-                );
+                bail!("must have at most 20 items; got {}", items.len());
             }
             Ok(Self(items))
         }
@@ -9845,17 +9769,13 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     /// An absolute path inside the container.
     ///
     /// Rules: match `^/`.
-    #[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-    pub struct MountPath(::std::string::String);
-    validated_string!(MountPath, shown);
-    impl MountPath {
+    pub type MountPath = ValidatedString<rules::MountPath>;
+    impl StringSchema for rules::MountPath {
         fn check(value: &str) -> ::std::result::Result<(), ValidationError> {
             static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
             ::regress::Regex::new("^/").expect("checked by codegen"));
             if PATTERN.find(value).is_none() {
-                return Err(
-                    ValidationError::new(::std::format!("must match ^/; got {value:?}")),
-                );
+                bail!("must match ^/; got {value:?}");
             }
             Ok(())
         }
@@ -9892,13 +9812,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
                     .expect("checked by codegen")
             });
             if PATTERN.find(value).is_none() {
-                return Err(
-                    ValidationError::new(
-                        ::std::format!(
-                            "key {value:?} must match ^[A-Za-z][A-Za-z0-9_]+$"
-                        ),
-                    ),
-                );
+                bail!("key {value:?} must match ^[A-Za-z][A-Za-z0-9_]+$");
             }
             Ok(())
         }
@@ -10005,13 +9919,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
                     .expect("checked by codegen")
             });
             if PATTERN.find(value).is_none() {
-                return Err(
-                    ValidationError::new(
-                        ::std::format!(
-                            "key {value:?} must match ^[A-Za-z][A-Za-z0-9_]+$"
-                        ),
-                    ),
-                );
+                bail!("key {value:?} must match ^[A-Za-z][A-Za-z0-9_]+$");
             }
             Ok(())
         }
@@ -10117,13 +10025,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
                     .expect("checked by codegen")
             });
             if PATTERN.find(value).is_none() {
-                return Err(
-                    ValidationError::new(
-                        ::std::format!(
-                            "key {value:?} must match ^[A-Za-z0-9_-]{{1,100}}$"
-                        ),
-                    ),
-                );
+                bail!("key {value:?} must match ^[A-Za-z0-9_-]{{1,100}}$");
             }
             Ok(())
         }
@@ -10192,10 +10094,8 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     /// 0 to 100 letters, digits, underscores or hyphens.
     ///
     /// Rules: match `^[A-Za-z0-9_-]{0,100}$`.
-    #[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-    pub struct LabelValue(::std::string::String);
-    validated_string!(LabelValue, shown);
-    impl LabelValue {
+    pub type LabelValue = ValidatedString<rules::LabelValue>;
+    impl StringSchema for rules::LabelValue {
         fn check(value: &str) -> ::std::result::Result<(), ValidationError> {
             static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
             {
@@ -10203,13 +10103,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
                     .expect("checked by codegen")
             });
             if PATTERN.find(value).is_none() {
-                return Err(
-                    ValidationError::new(
-                        ::std::format!(
-                            "must match ^[A-Za-z0-9_-]{{0,100}}$; got {value:?}"
-                        ),
-                    ),
-                );
+                bail!("must match ^[A-Za-z0-9_-]{{0,100}}$; got {value:?}");
             }
             Ok(())
         }
@@ -10225,11 +10119,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
             items: ::std::vec::Vec<NonEmptyString>,
         ) -> ::std::result::Result<Self, ValidationError> {
             if items.len() < 1usize {
-                return Err(
-                    ValidationError::new(
-                        ::std::format!("must have at least 1 item; got {}", items.len()),
-                    ),
-                );
+                bail!("must have at least 1 item; got {}", items.len());
             }
             Ok(Self(items))
         }
@@ -10283,8 +10173,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     /// Seconds before the job is stopped (null, where allowed, for no timeout).
     ///
     /// Rules: at least 1.
-    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-    pub struct TimeoutSeconds(u64);
+    pub type TimeoutSeconds = BoundedInteger<rules::TimeoutSeconds>;
     bounded_integer!(TimeoutSeconds(u64) = 1u64..= 18446744073709551615u64);
     /// The job a webhook starts, as returned in a webhook record; built from a Space or from a Docker image.
     ///
@@ -10472,8 +10361,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     /// Maximum number of attempts; 3 means up to 2 retries after a failure.
     ///
     /// Rules: at least 1.
-    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-    pub struct Attempts(u64);
+    pub type Attempts = BoundedInteger<rules::Attempts>;
     bounded_integer!(Attempts(u64) = 1u64..= 18446744073709551615u64, default 1u64);
     /// Buckets and repositories to mount; at least one.
     ///
@@ -10486,11 +10374,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
             items: ::std::vec::Vec<VolumeRequest>,
         ) -> ::std::result::Result<Self, ValidationError> {
             if items.len() < 1usize {
-                return Err(
-                    ValidationError::new(
-                        ::std::format!("must have at least 1 item; got {}", items.len()),
-                    ),
-                );
+                bail!("must have at least 1 item; got {}", items.len());
             }
             Ok(Self(items))
         }
@@ -10552,11 +10436,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
             items: ::std::vec::Vec<WatchedItemRequest>,
         ) -> ::std::result::Result<Self, ValidationError> {
             if items.len() < 1usize {
-                return Err(
-                    ValidationError::new(
-                        ::std::format!("must have at least 1 item; got {}", items.len()),
-                    ),
-                );
+                bail!("must have at least 1 item; got {}", items.len());
             }
             Ok(Self(items))
         }
@@ -10622,11 +10502,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
             items: ::std::vec::Vec<WebhookDomain>,
         ) -> ::std::result::Result<Self, ValidationError> {
             if items.len() < 1usize {
-                return Err(
-                    ValidationError::new(
-                        ::std::format!("must have at least 1 item; got {}", items.len()),
-                    ),
-                );
+                bail!("must have at least 1 item; got {}", items.len());
             }
             Ok(Self(items))
         }
@@ -10736,21 +10612,15 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     /// The webhook secret; characters from space (0x20) to 0x7F only.
     ///
     /// Rules: match `^[\x20-\x7F]*$`, secret (never printed).
-    #[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-    pub struct WebhookSecret(::std::string::String);
-    validated_string!(WebhookSecret, secret);
-    impl WebhookSecret {
+    pub type WebhookSecret = SecretString<rules::WebhookSecret>;
+    impl StringSchema for rules::WebhookSecret {
         fn check(value: &str) -> ::std::result::Result<(), ValidationError> {
             static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
             ::regress::Regex::new("^[\\x20-\\x7F]*$").expect("checked by codegen"));
             if PATTERN.find(value).is_none() {
-                return Err(
-                    ValidationError::new(
-                        ::std::format!(
-                            "must match ^[\\x20-\\x7F]*$; got {} characters", value
-                            .chars().count()
-                        ),
-                    ),
+                bail!(
+                    "must match ^[\\x20-\\x7F]*$; got {} characters", value.chars()
+                    .count()
                 );
             }
             Ok(())
@@ -10759,27 +10629,20 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     /// The version of the webhook's payload format.
     ///
     /// Rules: any integer.
-    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-    pub struct WebhookVersion(i64);
+    pub type WebhookVersion = BoundedInteger<rules::WebhookVersion>;
     bounded_integer!(
         WebhookVersion(i64) = - 9223372036854775808i64..= 9223372036854775807i64
     );
     /// A bearer token for the storage service, at most 64000 characters. Secret.
     ///
     /// Rules: at most 64000 characters, secret (never printed).
-    #[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-    pub struct StorageToken(::std::string::String);
-    validated_string!(StorageToken, secret);
-    impl StorageToken {
+    pub type StorageToken = SecretString<rules::StorageToken>;
+    impl StringSchema for rules::StorageToken {
         fn check(value: &str) -> ::std::result::Result<(), ValidationError> {
             if value.chars().count() > 64000usize {
-                return Err(
-                    ValidationError::new(
-                        ::std::format!(
-                            "must be at most 64000 characters; got {} characters", value
-                            .chars().count()
-                        ),
-                    ),
+                bail!(
+                    "must be at most 64000 characters; got {} characters", value.chars()
+                    .count()
                 );
             }
             Ok(())
@@ -10893,6 +10756,469 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
             }
         }
     }
+    /// An integer that a schema's `minimum` and `maximum` bound, checked on construction
+    /// and on decoding. Each such type of the description is an alias of this one, `R`
+    /// being its marker in `rules`, which holds its bounds.
+    pub struct BoundedInteger<R: IntegerBounds>(R::Repr);
+    /// The bounds of one `BoundedInteger` alias.
+    pub trait IntegerBounds: AliasMarker {
+        /// The integer it holds: `u64` when it cannot be negative, `i64` otherwise.
+        type Repr: ::std::marker::Copy
+            + ::std::cmp::Ord
+            + ::std::hash::Hash
+            + ::std::fmt::Debug
+            + ::std::fmt::Display
+            + ::std::convert::Into<i128>
+            + ::std::convert::TryFrom<i128>
+            + ::serde::Serialize;
+        /// The smallest value allowed.
+        const MIN: Self::Repr;
+        /// The largest value allowed.
+        const MAX: Self::Repr;
+    }
+    /// The schema's `default` of a `BoundedInteger` alias that has one.
+    pub trait IntegerDefault: IntegerBounds {
+        /// The value `Default` gives.
+        const DEFAULT: Self::Repr;
+    }
+    impl<R: IntegerBounds> BoundedInteger<R> {
+        /// The smallest value allowed.
+        pub const MIN: R::Repr = R::MIN;
+        /// The largest value allowed.
+        pub const MAX: R::Repr = R::MAX;
+        /// Checks `value` against the bounds.
+        pub fn new(value: R::Repr) -> ::std::result::Result<Self, ValidationError> {
+            if value < R::MIN {
+                return Err(
+                    ValidationError::new(
+                        ::std::format!("must be at least {}; got {}", R::MIN, value),
+                    ),
+                );
+            }
+            if value > R::MAX {
+                return Err(
+                    ValidationError::new(
+                        ::std::format!("must be at most {}; got {}", R::MAX, value),
+                    ),
+                );
+            }
+            Ok(Self(value))
+        }
+        /// The value.
+        pub fn get(self) -> R::Repr {
+            self.0
+        }
+        fn from_wide(value: i128) -> ::std::result::Result<Self, ValidationError> {
+            if value < R::MIN.into() {
+                return Err(
+                    ValidationError::new(
+                        ::std::format!("must be at least {}; got {}", R::MIN, value),
+                    ),
+                );
+            }
+            match R::Repr::try_from(value) {
+                Ok(value) => Self::new(value),
+                Err(_) => {
+                    Err(
+                        ValidationError::new(
+                            ::std::format!("must be at most {}; got {}", R::MAX, value),
+                        ),
+                    )
+                }
+            }
+        }
+    }
+    impl<R: IntegerDefault> ::std::default::Default for BoundedInteger<R> {
+        fn default() -> Self {
+            Self(R::DEFAULT)
+        }
+    }
+    impl<R: IntegerBounds> ::std::convert::TryFrom<i64> for BoundedInteger<R> {
+        type Error = ValidationError;
+        fn try_from(value: i64) -> ::std::result::Result<Self, ValidationError> {
+            Self::from_wide(i128::from(value))
+        }
+    }
+    impl<R: IntegerBounds> ::std::convert::TryFrom<u64> for BoundedInteger<R> {
+        type Error = ValidationError;
+        fn try_from(value: u64) -> ::std::result::Result<Self, ValidationError> {
+            Self::from_wide(i128::from(value))
+        }
+    }
+    impl<R: IntegerBounds> ::std::convert::TryFrom<i32> for BoundedInteger<R> {
+        type Error = ValidationError;
+        fn try_from(value: i32) -> ::std::result::Result<Self, ValidationError> {
+            Self::from_wide(i128::from(value))
+        }
+    }
+    impl<R: IntegerBounds<Repr = u64>> ::std::convert::From<BoundedInteger<R>> for u64 {
+        fn from(value: BoundedInteger<R>) -> Self {
+            value.0
+        }
+    }
+    impl<R: IntegerBounds<Repr = i64>> ::std::convert::From<BoundedInteger<R>> for i64 {
+        fn from(value: BoundedInteger<R>) -> Self {
+            value.0
+        }
+    }
+    impl<R: IntegerBounds> ::std::fmt::Display for BoundedInteger<R> {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            self.0.fmt(f)
+        }
+    }
+    impl<R: IntegerBounds> ::std::str::FromStr for BoundedInteger<R> {
+        type Err = ValidationError;
+        fn from_str(text: &str) -> ::std::result::Result<Self, ValidationError> {
+            let value: i128 = text
+                .parse()
+                .map_err(|_| ValidationError::new(
+                    ::std::format!("must be an integer; got {text:?}"),
+                ))?;
+            Self::from_wide(value)
+        }
+    }
+    impl<R: IntegerBounds> ::serde::Serialize for BoundedInteger<R> {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            self.0.serialize(serializer)
+        }
+    }
+    impl<R: IntegerBounds> ::std::clone::Clone for BoundedInteger<R> {
+        fn clone(&self) -> Self {
+            *self
+        }
+    }
+    impl<R: IntegerBounds> ::std::fmt::Debug for BoundedInteger<R> {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            f.debug_tuple(R::NAME).field(&self.0).finish()
+        }
+    }
+    impl<R: IntegerBounds> ::std::cmp::PartialEq for BoundedInteger<R> {
+        fn eq(&self, other: &Self) -> bool {
+            self.0 == other.0
+        }
+    }
+    impl<R: IntegerBounds> ::std::cmp::PartialOrd for BoundedInteger<R> {
+        fn partial_cmp(
+            &self,
+            other: &Self,
+        ) -> ::std::option::Option<::std::cmp::Ordering> {
+            self.0.partial_cmp(&other.0)
+        }
+    }
+    impl<R: IntegerBounds> ::std::marker::Copy for BoundedInteger<R> {}
+    impl<R: IntegerBounds> ::std::cmp::Eq for BoundedInteger<R> {}
+    impl<R: IntegerBounds> ::std::hash::Hash for BoundedInteger<R> {
+        fn hash<H: ::std::hash::Hasher>(&self, state: &mut H) {
+            self.0.hash(state);
+        }
+    }
+    impl<R: IntegerBounds> ::std::cmp::Ord for BoundedInteger<R> {
+        fn cmp(&self, other: &Self) -> ::std::cmp::Ordering {
+            self.0.cmp(&other.0)
+        }
+    }
+    impl<'de, R: IntegerBounds> ::serde::Deserialize<'de> for BoundedInteger<R> {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            deserializer
+                .deserialize_any(BoundedIntegerVisitor::<R>(::std::marker::PhantomData))
+        }
+    }
+    struct BoundedIntegerVisitor<R>(::std::marker::PhantomData<fn() -> R>);
+    impl<R: IntegerBounds> ::serde::de::Visitor<'_> for BoundedIntegerVisitor<R> {
+        type Value = BoundedInteger<R>;
+        fn expecting(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            f.write_str("an integer")
+        }
+        fn visit_i64<E: ::serde::de::Error>(
+            self,
+            value: i64,
+        ) -> ::std::result::Result<BoundedInteger<R>, E> {
+            BoundedInteger::from_wide(i128::from(value)).map_err(E::custom)
+        }
+        fn visit_u64<E: ::serde::de::Error>(
+            self,
+            value: u64,
+        ) -> ::std::result::Result<BoundedInteger<R>, E> {
+            BoundedInteger::from_wide(i128::from(value)).map_err(E::custom)
+        }
+        fn visit_f64<E: ::serde::de::Error>(
+            self,
+            value: f64,
+        ) -> ::std::result::Result<BoundedInteger<R>, E> {
+            if value.fract() != 0.0 || !value.is_finite() {
+                return Err(E::custom(::std::format!("must be an integer; got {value}")));
+            }
+            if value < i128::MIN as f64 || value > i128::MAX as f64 {
+                return Err(
+                    E::custom(
+                        ::std::format!(
+                            "must be between {} and {}; got {value}", R::MIN, R::MAX
+                        ),
+                    ),
+                );
+            }
+            BoundedInteger::from_wide(value as i128).map_err(E::custom)
+        }
+    }
+    /// The rules of one `ValidatedString` or `SecretString` alias, as its schema states them.
+    pub trait StringSchema: AliasMarker {
+        /// Checks `value` against the schema's rules.
+        fn check(value: &str) -> ::std::result::Result<(), ValidationError>;
+    }
+    /// A `StringSchema` whose `format` is `date-time`.
+    pub trait DateTimeText: StringSchema {}
+    /// A string whose schema has rules typify does not enforce (a `format`, a pattern
+    /// `regress` reads differently), checked on construction and on decoding. Each such
+    /// type of the description is an alias of this one, `R` being its marker in `rules`,
+    /// which checks the rules.
+    pub struct ValidatedString<R>(
+        ::std::string::String,
+        ::std::marker::PhantomData<fn() -> R>,
+    );
+    impl<R: StringSchema> ValidatedString<R> {
+        /// Checks `value` against the schema's rules.
+        pub fn new(
+            value: impl ::std::convert::Into<::std::string::String>,
+        ) -> ::std::result::Result<Self, ValidationError> {
+            let value = value.into();
+            R::check(&value)?;
+            Ok(Self(value, ::std::marker::PhantomData))
+        }
+        /// The owned text.
+        pub fn into_inner(self) -> ::std::string::String {
+            self.0
+        }
+    }
+    impl<R: DateTimeText> ValidatedString<R> {
+        /// The instant, in UTC. The text is kept as sent so it round-trips exactly.
+        pub fn to_datetime(&self) -> ::chrono::DateTime<::chrono::Utc> {
+            ::chrono::DateTime::parse_from_rfc3339(&self.0)
+                .expect("checked on construction")
+                .with_timezone(&::chrono::Utc)
+        }
+    }
+    impl<R: StringSchema> ::std::str::FromStr for ValidatedString<R> {
+        type Err = ValidationError;
+        fn from_str(value: &str) -> ::std::result::Result<Self, ValidationError> {
+            Self::new(value)
+        }
+    }
+    impl<R: StringSchema> ::std::convert::TryFrom<&str> for ValidatedString<R> {
+        type Error = ValidationError;
+        fn try_from(value: &str) -> ::std::result::Result<Self, ValidationError> {
+            Self::new(value)
+        }
+    }
+    impl<R: StringSchema> ::std::convert::TryFrom<&::std::string::String>
+    for ValidatedString<R> {
+        type Error = ValidationError;
+        fn try_from(
+            value: &::std::string::String,
+        ) -> ::std::result::Result<Self, ValidationError> {
+            Self::new(value.as_str())
+        }
+    }
+    impl<R: StringSchema> ::std::convert::TryFrom<::std::string::String>
+    for ValidatedString<R> {
+        type Error = ValidationError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, ValidationError> {
+            Self::new(value)
+        }
+    }
+    impl<R> ::std::convert::From<ValidatedString<R>> for ::std::string::String {
+        fn from(value: ValidatedString<R>) -> Self {
+            value.0
+        }
+    }
+    impl<R> ::serde::Serialize for ValidatedString<R> {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            serializer.serialize_str(&self.0)
+        }
+    }
+    impl<'de, R: StringSchema> ::serde::Deserialize<'de> for ValidatedString<R> {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            let value = ::std::string::String::deserialize(deserializer)?;
+            R::check(&value).map_err(::serde::de::Error::custom)?;
+            Ok(Self(value, ::std::marker::PhantomData))
+        }
+    }
+    impl<R> ::std::clone::Clone for ValidatedString<R> {
+        fn clone(&self) -> Self {
+            Self(self.0.clone(), ::std::marker::PhantomData)
+        }
+    }
+    impl<R> ::std::cmp::PartialEq for ValidatedString<R> {
+        fn eq(&self, other: &Self) -> bool {
+            self.0 == other.0
+        }
+    }
+    impl<R> ::std::cmp::Eq for ValidatedString<R> {}
+    impl<R> ::std::hash::Hash for ValidatedString<R> {
+        fn hash<H: ::std::hash::Hasher>(&self, state: &mut H) {
+            self.0.hash(state);
+        }
+    }
+    impl<R> ::std::cmp::PartialOrd for ValidatedString<R> {
+        fn partial_cmp(
+            &self,
+            other: &Self,
+        ) -> ::std::option::Option<::std::cmp::Ordering> {
+            ::std::option::Option::Some(self.cmp(other))
+        }
+    }
+    impl<R> ::std::cmp::Ord for ValidatedString<R> {
+        fn cmp(&self, other: &Self) -> ::std::cmp::Ordering {
+            self.0.cmp(&other.0)
+        }
+    }
+    impl<R> ValidatedString<R> {
+        /// The text.
+        pub fn as_str(&self) -> &str {
+            &self.0
+        }
+    }
+    impl<R: StringSchema> ::std::fmt::Debug for ValidatedString<R> {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            f.debug_tuple(R::NAME).field(&self.0).finish()
+        }
+    }
+    impl<R> ::std::fmt::Display for ValidatedString<R> {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            f.write_str(&self.0)
+        }
+    }
+    /// A `ValidatedString` that holds a secret (`x-rust-secret`): it prints as
+    /// `Name([redacted])`, has no `Display`, and its errors give only the length.
+    pub struct SecretString<R>(
+        ::std::string::String,
+        ::std::marker::PhantomData<fn() -> R>,
+    );
+    impl<R: StringSchema> SecretString<R> {
+        /// Checks `value` against the schema's rules.
+        pub fn new(
+            value: impl ::std::convert::Into<::std::string::String>,
+        ) -> ::std::result::Result<Self, ValidationError> {
+            let value = value.into();
+            R::check(&value)?;
+            Ok(Self(value, ::std::marker::PhantomData))
+        }
+        /// The owned text.
+        pub fn into_inner(self) -> ::std::string::String {
+            self.0
+        }
+    }
+    impl<R: DateTimeText> SecretString<R> {
+        /// The instant, in UTC. The text is kept as sent so it round-trips exactly.
+        pub fn to_datetime(&self) -> ::chrono::DateTime<::chrono::Utc> {
+            ::chrono::DateTime::parse_from_rfc3339(&self.0)
+                .expect("checked on construction")
+                .with_timezone(&::chrono::Utc)
+        }
+    }
+    impl<R: StringSchema> ::std::str::FromStr for SecretString<R> {
+        type Err = ValidationError;
+        fn from_str(value: &str) -> ::std::result::Result<Self, ValidationError> {
+            Self::new(value)
+        }
+    }
+    impl<R: StringSchema> ::std::convert::TryFrom<&str> for SecretString<R> {
+        type Error = ValidationError;
+        fn try_from(value: &str) -> ::std::result::Result<Self, ValidationError> {
+            Self::new(value)
+        }
+    }
+    impl<R: StringSchema> ::std::convert::TryFrom<&::std::string::String>
+    for SecretString<R> {
+        type Error = ValidationError;
+        fn try_from(
+            value: &::std::string::String,
+        ) -> ::std::result::Result<Self, ValidationError> {
+            Self::new(value.as_str())
+        }
+    }
+    impl<R: StringSchema> ::std::convert::TryFrom<::std::string::String>
+    for SecretString<R> {
+        type Error = ValidationError;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, ValidationError> {
+            Self::new(value)
+        }
+    }
+    impl<R> ::std::convert::From<SecretString<R>> for ::std::string::String {
+        fn from(value: SecretString<R>) -> Self {
+            value.0
+        }
+    }
+    impl<R> ::serde::Serialize for SecretString<R> {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
+            serializer.serialize_str(&self.0)
+        }
+    }
+    impl<'de, R: StringSchema> ::serde::Deserialize<'de> for SecretString<R> {
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::std::result::Result<Self, D::Error> {
+            let value = ::std::string::String::deserialize(deserializer)?;
+            R::check(&value).map_err(::serde::de::Error::custom)?;
+            Ok(Self(value, ::std::marker::PhantomData))
+        }
+    }
+    impl<R> ::std::clone::Clone for SecretString<R> {
+        fn clone(&self) -> Self {
+            Self(self.0.clone(), ::std::marker::PhantomData)
+        }
+    }
+    impl<R> ::std::cmp::PartialEq for SecretString<R> {
+        fn eq(&self, other: &Self) -> bool {
+            self.0 == other.0
+        }
+    }
+    impl<R> ::std::cmp::Eq for SecretString<R> {}
+    impl<R> ::std::hash::Hash for SecretString<R> {
+        fn hash<H: ::std::hash::Hasher>(&self, state: &mut H) {
+            self.0.hash(state);
+        }
+    }
+    impl<R> ::std::cmp::PartialOrd for SecretString<R> {
+        fn partial_cmp(
+            &self,
+            other: &Self,
+        ) -> ::std::option::Option<::std::cmp::Ordering> {
+            ::std::option::Option::Some(self.cmp(other))
+        }
+    }
+    impl<R> ::std::cmp::Ord for SecretString<R> {
+        fn cmp(&self, other: &Self) -> ::std::cmp::Ordering {
+            self.0.cmp(&other.0)
+        }
+    }
+    impl<R> SecretString<R> {
+        /// The secret value: send it, never print it.
+        pub fn as_str(&self) -> &str {
+            &self.0
+        }
+    }
+    impl<R: StringSchema> ::std::fmt::Debug for SecretString<R> {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            ::std::write!(f, "{}([redacted])", R::NAME)
+        }
+    }
     /// Whether `value` is an RFC 3339 date-time.
     fn is_date_time(value: &str) -> bool {
         ::chrono::DateTime::parse_from_rfc3339(value).is_ok()
@@ -10946,6 +11272,33 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         }
     }
     impl ::std::error::Error for ValidationError {}
+    /// The marker of one alias of a generic checked type (`CheckedString`,
+    /// `ValidatedString`, `BoundedInteger`, ...), which tells the aliases apart and holds,
+    /// through the other traits it implements, the schema's rules.
+    pub trait AliasMarker {
+        /// The alias's name, shown by `Debug`.
+        const NAME: &'static str;
+    }
+    /// The markers of the aliases of the generic checked types, each named as its alias
+    /// is: uninhabited types that only carry rules.
+    #[doc(hidden)]
+    pub mod rules {
+        macro_rules! marker {
+            ($($name:ident)*) => {
+                $(pub enum $name {} impl super::AliasMarker for $name { const NAME : &
+                'static str = ::std::stringify!($name); })*
+            };
+        }
+        marker!(
+            Attempts Credential GetStorageAccessTokenNamespace GetStorageAccessTokenRepo
+            GetStorageAccessTokenRevision HexId LabelValue MountPath NetworkAlias
+            NetworkGroup NonEmptyString NotificationSettingsRequestPrepaidAmount ObjectId
+            PageNumber Port RepoName StorageAccessTokenCasUrl StorageToken TimeoutSeconds
+            Timestamp Uri WebhookJobFromImageDockerImage WebhookJobFromSpaceSpaceId
+            WebhookJobRequestFromImageDockerImage WebhookJobRequestFromSpaceSpaceId
+            WebhookSecret WebhookVersion
+        );
+    }
 }
 #[derive(Clone, Debug)]
 /**Client for Hub API

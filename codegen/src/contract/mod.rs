@@ -12,8 +12,8 @@
 //!   operation;
 //! - the impls typify writes for a string newtype (a `pattern` or length): all but `FromStr`,
 //!   which holds the check, are the same for every type ([`typify_string_newtype_impls`]);
-//!   `emit` folds them into one macro, and the checks of `FromStr` ([`TypifyCheck`]) into its
-//!   arguments;
+//!   `emit` writes them once for a generic type, and the checks of `FromStr` ([`TypifyCheck`])
+//!   as each type's constants;
 //! - what other crates read back from the generated code. typify's builder messages
 //!   (`no value supplied for <field>`, `error converting supplied value for <field>: <rule>`)
 //!   are parsed by `hub-api`'s `src/error.rs` (`Error::from_conversion_message`) to name the
@@ -274,7 +274,7 @@ impl TypifyCheck {
     }
 
     /// typify's error message, around the bound or pattern.
-    fn message(self) -> (&'static str, &'static str) {
+    pub fn message(self) -> (&'static str, &'static str) {
         match self {
             Self::MaxLength => ("longer than ", " characters"),
             Self::MinLength => ("shorter than ", " characters"),
@@ -326,23 +326,12 @@ impl TypifyCheck {
         };
         Some(self.statements(&quote!(value), &argument, &quote!(#message)))
     }
-
-    /// The statements as a macro writes them from its `$value` and `$argument`: the same
-    /// code, the message put together by `concat!`.
-    pub fn as_macro_writes(self) -> TokenStream {
-        let (before, after) = self.message();
-        self.statements(
-            &quote!($value),
-            &quote!($argument),
-            &quote!(::std::concat!(#before, $argument, #after)),
-        )
-    }
 }
 
 /// The impls typify 0.8 writes for a string newtype `name` (`pub struct Name(String)` with a
 /// `pattern`, `minLength` or `maxLength`), in its order, except `FromStr`, which holds the
 /// check and differs from type to type. Called with a type name it gives the impls to
-/// recognise typify's output by; called with `$name` it is the body of the macro that
+/// recognise typify's output by; called with `CheckedString<R>` it is the generic code that
 /// replaces them, so the two cannot drift apart.
 pub fn typify_string_newtype_impls(name: &TokenStream) -> Vec<TokenStream> {
     let conversion_error = quote!(self::error::ConversionError);

@@ -1,16 +1,20 @@
-//! Step 5d: typify's string newtypes, folded.
+//! Step 5d: typify's string newtypes, as aliases of one generic type.
 //!
 //! For every string with a `pattern`, `minLength` or `maxLength` that no patch replaces, typify
-//! writes a newtype and six impls (`Deref`, `From` for `String`, `FromStr`, two `TryFrom`s and
-//! `Deserialize`), about 60 lines of which only `FromStr`, holding the check, differs from
-//! type to type. A large description has more than a thousand of them. This step keeps the
-//! struct and its `FromStr` as typify wrote them and replaces the other five impls with one
-//! `checked_string!(Name);`, the macro defined once at the start of `types` whose body is
-//! typify's own impls ([`contract::typify_string_newtype_impls`]), so the expansion is the
-//! code typify wrote.
+//! writes a newtype, eight derives and six impls (`Deref`, `From` for `String`, `FromStr`, two
+//! `TryFrom`s and `Deserialize`), of which only `FromStr`, holding the checks, differs from
+//! type to type. A large description has more than a thousand of them, and the compiler checks
+//! every one of those fourteen bodies per type. This step writes the impls once, for the
+//! generic `CheckedString<R>`, and turns each newtype into `pub type Name =
+//! CheckedString<rules::Name>;` and, beside it, `checked_string!(Name, max 200, min 1,
+//! pattern "^a")`, which gives the marker `rules::Name` (an uninhabited type of the hidden
+//! `rules` module) the checks as constants. Each alias is still a type of its own (its marker
+//! differs), with the same conversions, wire form, `Debug` output and error messages as
+//! typify's newtype.
 //!
-//! A newtype whose impls are not exactly typify's known shape is left as typify wrote it: the
-//! fold is a size optimisation, and nothing is lost by skipping it.
+//! A newtype whose impls are not exactly typify's known shape, or whose checks are not typify's
+//! known ones in typify's order, is left as typify wrote it: the fold is a size optimisation,
+//! and nothing is lost by skipping it.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -20,8 +24,9 @@ use quote::{ToTokens, quote};
 use crate::Error;
 use crate::contract;
 
-/// Folds every typify string newtype of `types` into a `checked_string!` invocation placed
-/// right after its struct.
+/// Folds every typify string newtype of `types` into an alias of `CheckedString`, in the
+/// struct's place with its checks beside it, and its marker into a `rules` module fragment,
+/// written last.
 pub(super) fn fold_checked_strings(types: &mut Vec<syn::Item>) -> Result<(), Error> {
     let candidates: BTreeSet<String> = types
         .iter()
@@ -48,7 +53,7 @@ pub(super) fn fold_checked_strings(types: &mut Vec<syn::Item>) -> Result<(), Err
         .map(ToString::to_string)
         .collect();
     let mut removed = BTreeSet::new();
-    let mut invocations = BTreeMap::new();
+    let mut markers = BTreeMap::new();
     for (name, indices) in &impls {
         let found: Vec<&syn::ItemImpl> = indices
             .iter()
@@ -60,82 +65,202 @@ pub(super) fn fold_checked_strings(types: &mut Vec<syn::Item>) -> Result<(), Err
         let Some((mut folded, from_str)) = typify_boilerplate(name, &found, &templates) else {
             continue;
         };
-        let ident = syn::Ident::new(name, proc_macro2::Span::call_site());
-        // The checks of `from_str` become arguments when they are typify's known ones;
-        // otherwise its `FromStr` stays as it wrote it.
-        let invocation = match typify_checks(found[from_str]) {
-            Some(checks) => {
-                folded.push(from_str);
-                let checks = checks.iter().map(|(check, argument)| {
-                    let keyword = quote::format_ident!("{}", check.keyword());
-                    match check {
-                        contract::TypifyCheck::Pattern => quote!(, #keyword #argument),
-                        _ => {
-                            let bound = proc_macro2::Literal::usize_unsuffixed(
-                                argument.parse().expect("checked by typify_checks"),
-                            );
-                            quote!(, #keyword #bound)
-                        }
-                    }
-                });
-                quote!(checked_string!(#ident #(#checks)*);)
-            }
-            None => quote!(checked_string!(#ident);),
+        let Some(checks) = typify_checks(found[from_str]).filter(|checks| in_typify_order(checks))
+        else {
+            continue;
         };
-        invocations.insert(name.clone(), invocation);
+        folded.push(from_str);
+        let ident = syn::Ident::new(name, proc_macro2::Span::call_site());
+        let checks = checks.iter().map(|(check, argument)| {
+            let keyword = quote::format_ident!("{}", check.keyword());
+            match check {
+                contract::TypifyCheck::Pattern => quote!(, #keyword #argument),
+                _ => {
+                    let bound = proc_macro2::Literal::usize_unsuffixed(
+                        argument.parse().expect("checked by typify_checks"),
+                    );
+                    quote!(, #keyword #bound)
+                }
+            }
+        });
+        markers.insert(name.clone(), quote!(checked_string!(#ident #(#checks)*);));
         removed.extend(folded.into_iter().map(|position| indices[position]));
     }
-    if invocations.is_empty() {
+    if markers.is_empty() {
         return Ok(());
     }
-    let mut rewritten = parse(checked_string_macro())?;
+    let module = super::rules_module();
+    let mut rewritten = parse(shared_items())?;
     for (index, item) in std::mem::take(types).into_iter().enumerate() {
         if removed.contains(&index) {
             continue;
         }
-        let invocation = match &item {
-            syn::Item::Struct(structure) => invocations.remove(&structure.ident.to_string()),
-            _ => None,
-        };
-        rewritten.push(item);
-        if let Some(invocation) = invocation {
-            rewritten.extend(parse(invocation)?);
+        match item {
+            syn::Item::Struct(structure) if markers.contains_key(&structure.ident.to_string()) => {
+                let docs = structure
+                    .attrs
+                    .iter()
+                    .filter(|attr| attr.path().is_ident("doc"));
+                let ident = &structure.ident;
+                let invocation = &markers[&ident.to_string()];
+                rewritten.extend(parse(quote! {
+                    #(#docs)*
+                    pub type #ident = CheckedString<#module::#ident>;
+                    #invocation
+                })?);
+            }
+            item => rewritten.push(item),
         }
     }
+    // A fragment: `splice_into_types` gathers every marker into one module.
+    let markers = markers
+        .keys()
+        .map(|name| syn::Ident::new(name, proc_macro2::Span::call_site()));
+    rewritten.extend(parse(quote! {
+        pub mod #module {
+            #(pub enum #markers {})*
+        }
+    })?);
     *types = rewritten;
     Ok(())
 }
 
-/// `checked_string!(Name)`: typify's impls of a string newtype but its `FromStr`;
-/// `checked_string!(Name, max 200, min 1, pattern "^a")`: those and its `FromStr`, the checks
-/// in the order given.
-fn checked_string_macro() -> TokenStream {
-    let impls = contract::typify_string_newtype_impls(&quote!($name));
-    let checks = contract::TypifyCheck::ALL.map(|check| {
-        let keyword = quote::format_ident!("{}", check.keyword());
-        let statements = check.as_macro_writes();
-        quote! {
-            (@check $value:ident #keyword $argument:literal) => { #statements };
-        }
-    });
+/// Whether `checks` are each typify's at most once and in the order typify writes them, which
+/// is the order `CheckedString`'s `FromStr` runs them in, so the first failing check, and so
+/// the message, is the one typify's `FromStr` reports.
+fn in_typify_order(checks: &[(contract::TypifyCheck, String)]) -> bool {
+    let position = |check| contract::TypifyCheck::ALL.iter().position(|c| *c == check);
+    checks
+        .windows(2)
+        .all(|pair| position(pair[0].0) < position(pair[1].0))
+}
+
+/// `CheckedString<R>` with typify's impls written once, generically; its rules trait; and
+/// `checked_string!(Name, max 200, min 1, pattern "^a")`, which writes the rules of the marker
+/// `rules::Name`.
+fn shared_items() -> TokenStream {
+    let message = |check: contract::TypifyCheck, argument: TokenStream| {
+        let (before, after) = check.message();
+        quote!(::std::format!(::std::concat!(#before, "{}", #after), #argument))
+    };
+    let longer = message(contract::TypifyCheck::MaxLength, quote!(max));
+    let shorter = message(contract::TypifyCheck::MinLength, quote!(min));
+    let unmatched = message(contract::TypifyCheck::Pattern, quote!(source));
+    let impls = contract::typify_string_newtype_impls(&quote!(CheckedString<R>))
+        .into_iter()
+        .map(generic_over_rules);
     quote! {
+        /// A string that a schema's `maxLength`, `minLength` or `pattern` constrains, checked
+        /// on construction and on decoding. Each such type of the description is an alias of
+        /// this one, `R` being its marker in `rules`, which holds its rules.
+        pub struct CheckedString<R>(::std::string::String, ::std::marker::PhantomData<fn() -> R>);
+
+        /// The rules of one `CheckedString` alias, as its schema states them.
+        pub trait StringRules: AliasMarker {
+            /// `maxLength`, in characters.
+            const MAX: ::std::option::Option<usize> = ::std::option::Option::None;
+            /// `minLength`, in characters.
+            const MIN: ::std::option::Option<usize> = ::std::option::Option::None;
+            /// `pattern`: its source, and the regular expression compiled once.
+            fn pattern() -> ::std::option::Option<(&'static str, &'static ::regress::Regex)> {
+                ::std::option::Option::None
+            }
+        }
+
         macro_rules! checked_string {
-            ($name:ident) => {
-                #(#impls)*
-            };
             ($name:ident $(, $check:ident $argument:literal)+) => {
-                checked_string!($name);
-                impl ::std::str::FromStr for $name {
-                    type Err = self::error::ConversionError;
-                    fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
-                        $(checked_string!(@check value $check $argument);)+
-                        Ok(Self(value.to_string()))
-                    }
+                impl StringRules for rules::$name {
+                    $(checked_string!(@rule $check $argument);)+
                 }
             };
-            #(#checks)*
+            (@rule max $argument:literal) => {
+                const MAX: ::std::option::Option<usize> = ::std::option::Option::Some($argument);
+            };
+            (@rule min $argument:literal) => {
+                const MIN: ::std::option::Option<usize> = ::std::option::Option::Some($argument);
+            };
+            (@rule pattern $argument:literal) => {
+                fn pattern() -> ::std::option::Option<(&'static str, &'static ::regress::Regex)> {
+                    static PATTERN: ::std::sync::LazyLock<::regress::Regex> =
+                        ::std::sync::LazyLock::new(|| ::regress::Regex::new($argument).unwrap());
+                    ::std::option::Option::Some(($argument, &PATTERN))
+                }
+            };
+        }
+
+        impl<R: StringRules> ::std::str::FromStr for CheckedString<R> {
+            type Err = self::error::ConversionError;
+            fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
+                // Generated crates may be on edition 2021: no `let` chains.
+                if let ::std::option::Option::Some(max) = R::MAX {
+                    if value.chars().count() > max {
+                        return Err(#longer.into());
+                    }
+                }
+                if let ::std::option::Option::Some(min) = R::MIN {
+                    if value.chars().count() < min {
+                        return Err(#shorter.into());
+                    }
+                }
+                if let ::std::option::Option::Some((source, pattern)) = R::pattern() {
+                    if pattern.find(value).is_none() {
+                        return Err(#unmatched.into());
+                    }
+                }
+                Ok(Self(value.to_string(), ::std::marker::PhantomData))
+            }
+        }
+
+        #(#impls)*
+
+        // What typify derives for its newtype, written without bounds on the marker.
+        impl<R> ::serde::Serialize for CheckedString<R> {
+            fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error> {
+                serializer.serialize_str(&self.0)
+            }
+        }
+        impl<R> ::std::clone::Clone for CheckedString<R> {
+            fn clone(&self) -> Self {
+                Self(self.0.clone(), ::std::marker::PhantomData)
+            }
+        }
+        impl<R: AliasMarker> ::std::fmt::Debug for CheckedString<R> {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                f.debug_tuple(R::NAME).field(&self.0).finish()
+            }
+        }
+        impl<R> ::std::cmp::PartialEq for CheckedString<R> {
+            fn eq(&self, other: &Self) -> bool {
+                self.0 == other.0
+            }
+        }
+        impl<R> ::std::cmp::Eq for CheckedString<R> {}
+        impl<R> ::std::hash::Hash for CheckedString<R> {
+            fn hash<H: ::std::hash::Hasher>(&self, state: &mut H) {
+                self.0.hash(state);
+            }
+        }
+        impl<R> ::std::cmp::PartialOrd for CheckedString<R> {
+            fn partial_cmp(&self, other: &Self) -> ::std::option::Option<::std::cmp::Ordering> {
+                ::std::option::Option::Some(self.cmp(other))
+            }
+        }
+        impl<R> ::std::cmp::Ord for CheckedString<R> {
+            fn cmp(&self, other: &Self) -> ::std::cmp::Ordering {
+                self.0.cmp(&other.0)
+            }
         }
     }
+}
+
+/// typify's impl `tokens`, written for `CheckedString<R>`, made generic over `R: StringRules`.
+fn generic_over_rules(tokens: TokenStream) -> TokenStream {
+    let mut block: syn::ItemImpl = syn::parse2(tokens).expect("typify's impls parse");
+    block
+        .generics
+        .params
+        .push(syn::parse_quote!(R: StringRules));
+    block.to_token_stream()
 }
 
 /// The checks of a typify `FromStr`, each with its argument (a bound's digits or a pattern),
@@ -313,31 +438,42 @@ mod tests {
         items
     }
 
+    /// The items after the shared ones: what `fold_checked_strings` wrote for the description.
+    fn folded(types: &[syn::Item]) -> Vec<String> {
+        let shared = parse(shared_items()).unwrap().len();
+        types[shared..].iter().map(tokens).collect()
+    }
+
+    fn from_str(body: TokenStream) -> syn::Item {
+        syn::parse_quote! {
+            impl ::std::str::FromStr for Title {
+                type Err = self::error::ConversionError;
+                fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> #body
+            }
+        }
+    }
+
     #[test]
-    fn typify_impls_become_one_invocation_after_the_struct() {
+    fn a_typify_newtype_becomes_an_alias_in_its_place_and_a_marker_at_the_end() {
         let mut types = typify_newtype("Title");
         types.push(syn::parse_quote!(
             pub struct Other;
         ));
         fold_checked_strings(&mut types).unwrap();
-        let text: Vec<String> = types.iter().map(tokens).collect();
-        assert_eq!(text.len(), 4, "{text:#?}");
-        assert!(text[0].starts_with("macro_rules ! checked_string"));
-        assert!(text[1].contains("pub struct Title"));
-        assert_eq!(text[2], "checked_string ! (Title , min 1) ;");
-        assert!(text[3].contains("struct Other"));
+        let text = folded(&types);
+        assert_eq!(
+            text,
+            [
+                "pub type Title = CheckedString < rules :: Title > ;",
+                "checked_string ! (Title , min 1) ;",
+                "pub struct Other ;",
+                "pub mod rules { pub enum Title { } }",
+            ]
+        );
     }
 
     #[test]
-    fn typify_s_checks_become_arguments_and_others_keep_their_from_str() {
-        let from_str = |body: TokenStream| -> syn::Item {
-            syn::parse_quote! {
-                impl ::std::str::FromStr for Title {
-                    type Err = self::error::ConversionError;
-                    fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> #body
-                }
-            }
-        };
+    fn typify_s_checks_become_arguments_and_others_leave_the_newtype_alone() {
         let max = contract::TypifyCheck::MaxLength
             .as_typify_writes("200")
             .unwrap();
@@ -347,12 +483,12 @@ mod tests {
         let mut types = typify_newtype("Title");
         types[3] = from_str(quote!({ #max #pattern Ok(Self(value.to_string())) }));
         fold_checked_strings(&mut types).unwrap();
-        assert_eq!(
-            tokens(&types[2]),
-            r#"checked_string ! (Title , max 200 , pattern "^[\\w.-]+$") ;"#
+        assert!(
+            folded(&types)[1]
+                .starts_with(r#"checked_string ! (Title , max 200 , pattern "^[\\w.-]+$") ;"#)
         );
 
-        // A check typify does not write this way: its `FromStr` stays.
+        // A check typify does not write this way: the newtype stays as typify wrote it.
         let mut types = typify_newtype("Title");
         types[3] = from_str(quote!({
             if value.is_empty() {
@@ -360,9 +496,26 @@ mod tests {
             }
             Ok(Self(value.to_string()))
         }));
+        let before: Vec<String> = types.iter().map(tokens).collect();
         fold_checked_strings(&mut types).unwrap();
-        assert_eq!(tokens(&types[2]), "checked_string ! (Title) ;");
-        assert!(tokens(&types[3]).contains("value . is_empty ()"));
+        assert_eq!(types.iter().map(tokens).collect::<Vec<_>>(), before);
+    }
+
+    #[test]
+    fn checks_in_another_order_than_typify_s_leave_the_newtype_alone() {
+        // The generic `FromStr` runs them in typify's order; another order could report
+        // another message for a value that fails two checks.
+        let max = contract::TypifyCheck::MaxLength
+            .as_typify_writes("200")
+            .unwrap();
+        let min = contract::TypifyCheck::MinLength
+            .as_typify_writes("1")
+            .unwrap();
+        let mut types = typify_newtype("Title");
+        types[3] = from_str(quote!({ #min #max Ok(Self(value.to_string())) }));
+        let before: Vec<String> = types.iter().map(tokens).collect();
+        fold_checked_strings(&mut types).unwrap();
+        assert_eq!(types.iter().map(tokens).collect::<Vec<_>>(), before);
     }
 
     #[test]

@@ -130,12 +130,14 @@ pub struct Applied {
 pub enum Shared {
     /// `tagged_union!` and the replay of entries read before the tag.
     TaggedUnion,
-    /// `bounded_integer!`.
+    /// `BoundedInteger` and `bounded_integer!`.
     BoundedInteger,
-    /// `bounded_number!`.
+    /// `BoundedNumber`.
     BoundedNumber,
-    /// `validated_string!`.
+    /// `ValidatedString` and `SecretString`.
     ValidatedString,
+    /// `bail!`, which a generated check fails through.
+    Bail,
     /// The check of a string format (`is_uri`, ...), by its name in the spec.
     Format(String),
 }
@@ -144,9 +146,10 @@ impl Shared {
     fn tokens(&self) -> TokenStream {
         match self {
             Shared::TaggedUnion => unions::replay_support(),
-            Shared::BoundedInteger => newtypes::bounded_integer_macro(),
-            Shared::BoundedNumber => newtypes::bounded_number_macro(),
-            Shared::ValidatedString => newtypes::validated_string_macro(),
+            Shared::BoundedInteger => newtypes::bounded_integer_shared(),
+            Shared::BoundedNumber => newtypes::bounded_number_shared(),
+            Shared::ValidatedString => newtypes::validated_string_shared(),
+            Shared::Bail => newtypes::bail_macro(),
             Shared::Format(format) => newtypes::format_fn(format),
         }
     }
@@ -261,14 +264,17 @@ pub fn apply_reporting(
         .collect();
     applied.items.extend(shared);
     if !applied.items.is_empty() {
-        if document
-            .pointer(&format!("/components/schemas/{VALIDATION_ERROR}"))
-            .is_some()
+        // A schema whose type would take the name of a shared item would not compile.
+        for name in
+            std::iter::once(VALIDATION_ERROR).chain(crate::emit::SHARED_TYPE_NAMES.iter().copied())
         {
-            return Err(Error::patch(
-                &format!("/components/schemas/{VALIDATION_ERROR}"),
-                "the name is taken by the patches' error type; rename the schema",
-            ));
+            let pointer = format!("/components/schemas/{name}");
+            if document.pointer(&pointer).is_some() {
+                return Err(Error::patch(
+                    &pointer,
+                    "the name is taken by a type the generated code shares; rename the schema",
+                ));
+            }
         }
         applied.items.push(validation_error());
     }

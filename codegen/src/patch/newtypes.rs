@@ -16,6 +16,7 @@ use serde_json::Value;
 
 use super::{Applied, Shared, Target, rust_type_of};
 use crate::Error;
+use crate::emit::rules_module;
 use crate::rules::{Check, Enforcement, Rule, Subject, format_check, format_fn_name};
 use progenitor::TypeImpl;
 use std::collections::BTreeSet;
@@ -158,11 +159,14 @@ pub(super) fn bounded_integer(target: &Target<'_>, applied: &mut Applied) -> Res
     let doc = target.doc(&rules);
     let has_default = default.is_some();
     let default = default.map(|value| quote! { , default #value });
+    let rules_module = rules_module();
     let item = quote! {
         #doc
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-        pub struct #ident(#repr);
+        pub type #ident = BoundedInteger<#rules_module::#ident>;
         bounded_integer!(#ident(#repr) = #min..=#max #default);
+        pub mod #rules_module {
+            pub enum #ident {}
+        }
     };
     applied.shared.insert(Shared::BoundedInteger);
     let mut impls = vec![TypeImpl::Display, TypeImpl::FromStr];
@@ -173,98 +177,165 @@ pub(super) fn bounded_integer(target: &Target<'_>, applied: &mut Applied) -> Res
     Ok(())
 }
 
-/// `bounded_integer!(Name(repr) = MIN..=MAX [, default VALUE])`, defined once for every bounded
-/// integer, whose struct is written out beside the invocation: `new`/`get`, `MIN`/`MAX`, the
-/// conversions and serde. JSON Schema counts `3.0` as an integer, so integral floats decode
-/// too.
-pub(super) fn bounded_integer_macro() -> TokenStream {
-    let integer_impls = number_impls(quote!($repr), quote!(i128), "an integer", quote!(from_wide));
+/// `BoundedInteger<R>`, the type every bounded integer is an alias of, `R` being its marker in
+/// the `rules` module, which holds its bounds: `new`/`get`, `MIN`/`MAX`, the conversions and
+/// serde, written once for all. `bounded_integer!(Name(repr) = MIN..=MAX [, default VALUE])`
+/// writes a marker. JSON Schema counts `3.0` as an integer, so integral floats decode too.
+pub(super) fn bounded_integer_shared() -> TokenStream {
+    let wrapper = quote!(BoundedInteger<R>);
+    let number_impls = number_impls(
+        &wrapper,
+        quote!(IntegerBounds),
+        quote!(i128),
+        "an integer",
+        quote!(from_wide),
+    );
     quote! {
+        /// An integer that a schema's `minimum` and `maximum` bound, checked on construction
+        /// and on decoding. Each such type of the description is an alias of this one, `R`
+        /// being its marker in `rules`, which holds its bounds.
+        pub struct BoundedInteger<R: IntegerBounds>(R::Repr);
+
+        /// The bounds of one `BoundedInteger` alias.
+        pub trait IntegerBounds: AliasMarker {
+            /// The integer it holds: `u64` when it cannot be negative, `i64` otherwise.
+            type Repr: ::std::marker::Copy
+                + ::std::cmp::Ord
+                + ::std::hash::Hash
+                + ::std::fmt::Debug
+                + ::std::fmt::Display
+                + ::std::convert::Into<i128>
+                + ::std::convert::TryFrom<i128>
+                + ::serde::Serialize;
+            /// The smallest value allowed.
+            const MIN: Self::Repr;
+            /// The largest value allowed.
+            const MAX: Self::Repr;
+        }
+
+        /// The schema's `default` of a `BoundedInteger` alias that has one.
+        pub trait IntegerDefault: IntegerBounds {
+            /// The value `Default` gives.
+            const DEFAULT: Self::Repr;
+        }
+
         macro_rules! bounded_integer {
             ($name:ident($repr:ty) = $min:literal..=$max:literal $(, default $default:literal)?) => {
-                impl $name {
-                    /// The smallest value allowed.
-                    pub const MIN: $repr = $min;
-                    /// The largest value allowed.
-                    pub const MAX: $repr = $max;
-                    /// Checks `value` against the bounds.
-                    pub fn new(value: $repr) -> ::std::result::Result<Self, ValidationError> {
-                        if value < Self::MIN {
-                            return Err(ValidationError::new(::std::format!("must be at least {}; got {}", Self::MIN, value)));
-                        }
-                        if value > Self::MAX {
-                            return Err(ValidationError::new(::std::format!("must be at most {}; got {}", Self::MAX, value)));
-                        }
-                        Ok(Self(value))
-                    }
-                    /// The value.
-                    pub fn get(self) -> $repr {
-                        self.0
-                    }
-                    fn from_wide(value: i128) -> ::std::result::Result<Self, ValidationError> {
-                        if value < i128::from(Self::MIN) {
-                            return Err(ValidationError::new(::std::format!("must be at least {}; got {}", Self::MIN, value)));
-                        }
-                        if value > i128::from(Self::MAX) {
-                            return Err(ValidationError::new(::std::format!("must be at most {}; got {}", Self::MAX, value)));
-                        }
-                        Self::new(value as $repr)
-                    }
+                impl IntegerBounds for rules::$name {
+                    type Repr = $repr;
+                    const MIN: $repr = $min;
+                    const MAX: $repr = $max;
                 }
                 $(
-                    impl ::std::default::Default for $name {
-                        fn default() -> Self {
-                            Self($default)
-                        }
+                    impl IntegerDefault for rules::$name {
+                        const DEFAULT: $repr = $default;
                     }
                 )?
-                impl ::std::convert::TryFrom<i64> for $name {
-                    type Error = ValidationError;
-                    fn try_from(value: i64) -> ::std::result::Result<Self, ValidationError> {
-                        Self::from_wide(i128::from(value))
-                    }
-                }
-                impl ::std::convert::TryFrom<u64> for $name {
-                    type Error = ValidationError;
-                    fn try_from(value: u64) -> ::std::result::Result<Self, ValidationError> {
-                        Self::from_wide(i128::from(value))
-                    }
-                }
-                impl ::std::convert::TryFrom<i32> for $name {
-                    type Error = ValidationError;
-                    fn try_from(value: i32) -> ::std::result::Result<Self, ValidationError> {
-                        Self::from_wide(i128::from(value))
-                    }
-                }
-                #integer_impls
-                impl<'de> ::serde::Deserialize<'de> for $name {
-                    fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
-                        struct Visitor;
-                        impl ::serde::de::Visitor<'_> for Visitor {
-                            type Value = $name;
-                            fn expecting(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-                                f.write_str("an integer")
-                            }
-                            fn visit_i64<E: ::serde::de::Error>(self, value: i64) -> ::std::result::Result<$name, E> {
-                                $name::from_wide(i128::from(value)).map_err(E::custom)
-                            }
-                            fn visit_u64<E: ::serde::de::Error>(self, value: u64) -> ::std::result::Result<$name, E> {
-                                $name::from_wide(i128::from(value)).map_err(E::custom)
-                            }
-                            fn visit_f64<E: ::serde::de::Error>(self, value: f64) -> ::std::result::Result<$name, E> {
-                                if value.fract() != 0.0 || !value.is_finite() {
-                                    return Err(E::custom(::std::format!("must be an integer; got {value}")));
-                                }
-                                if value < i128::MIN as f64 || value > i128::MAX as f64 {
-                                    return Err(E::custom(::std::format!("must be between {} and {}; got {value}", $name::MIN, $name::MAX)));
-                                }
-                                $name::from_wide(value as i128).map_err(E::custom)
-                            }
-                        }
-                        deserializer.deserialize_any(Visitor)
-                    }
-                }
             };
+        }
+
+        impl<R: IntegerBounds> BoundedInteger<R> {
+            /// The smallest value allowed.
+            pub const MIN: R::Repr = R::MIN;
+            /// The largest value allowed.
+            pub const MAX: R::Repr = R::MAX;
+            /// Checks `value` against the bounds.
+            pub fn new(value: R::Repr) -> ::std::result::Result<Self, ValidationError> {
+                if value < R::MIN {
+                    return Err(ValidationError::new(::std::format!("must be at least {}; got {}", R::MIN, value)));
+                }
+                if value > R::MAX {
+                    return Err(ValidationError::new(::std::format!("must be at most {}; got {}", R::MAX, value)));
+                }
+                Ok(Self(value))
+            }
+            /// The value.
+            pub fn get(self) -> R::Repr {
+                self.0
+            }
+            fn from_wide(value: i128) -> ::std::result::Result<Self, ValidationError> {
+                if value < R::MIN.into() {
+                    return Err(ValidationError::new(::std::format!("must be at least {}; got {}", R::MIN, value)));
+                }
+                match R::Repr::try_from(value) {
+                    Ok(value) => Self::new(value),
+                    // Within the bounds, so within the representation, but said without a panic.
+                    Err(_) => Err(ValidationError::new(::std::format!("must be at most {}; got {}", R::MAX, value))),
+                }
+            }
+        }
+        impl<R: IntegerDefault> ::std::default::Default for BoundedInteger<R> {
+            fn default() -> Self {
+                Self(R::DEFAULT)
+            }
+        }
+        impl<R: IntegerBounds> ::std::convert::TryFrom<i64> for BoundedInteger<R> {
+            type Error = ValidationError;
+            fn try_from(value: i64) -> ::std::result::Result<Self, ValidationError> {
+                Self::from_wide(i128::from(value))
+            }
+        }
+        impl<R: IntegerBounds> ::std::convert::TryFrom<u64> for BoundedInteger<R> {
+            type Error = ValidationError;
+            fn try_from(value: u64) -> ::std::result::Result<Self, ValidationError> {
+                Self::from_wide(i128::from(value))
+            }
+        }
+        impl<R: IntegerBounds> ::std::convert::TryFrom<i32> for BoundedInteger<R> {
+            type Error = ValidationError;
+            fn try_from(value: i32) -> ::std::result::Result<Self, ValidationError> {
+                Self::from_wide(i128::from(value))
+            }
+        }
+        impl<R: IntegerBounds<Repr = u64>> ::std::convert::From<BoundedInteger<R>> for u64 {
+            fn from(value: BoundedInteger<R>) -> Self {
+                value.0
+            }
+        }
+        impl<R: IntegerBounds<Repr = i64>> ::std::convert::From<BoundedInteger<R>> for i64 {
+            fn from(value: BoundedInteger<R>) -> Self {
+                value.0
+            }
+        }
+        #number_impls
+        impl<R: IntegerBounds> ::std::marker::Copy for BoundedInteger<R> {}
+        impl<R: IntegerBounds> ::std::cmp::Eq for BoundedInteger<R> {}
+        impl<R: IntegerBounds> ::std::hash::Hash for BoundedInteger<R> {
+            fn hash<H: ::std::hash::Hasher>(&self, state: &mut H) {
+                self.0.hash(state);
+            }
+        }
+        impl<R: IntegerBounds> ::std::cmp::Ord for BoundedInteger<R> {
+            fn cmp(&self, other: &Self) -> ::std::cmp::Ordering {
+                self.0.cmp(&other.0)
+            }
+        }
+        impl<'de, R: IntegerBounds> ::serde::Deserialize<'de> for BoundedInteger<R> {
+            fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
+                deserializer.deserialize_any(BoundedIntegerVisitor::<R>(::std::marker::PhantomData))
+            }
+        }
+        struct BoundedIntegerVisitor<R>(::std::marker::PhantomData<fn() -> R>);
+        impl<R: IntegerBounds> ::serde::de::Visitor<'_> for BoundedIntegerVisitor<R> {
+            type Value = BoundedInteger<R>;
+            fn expecting(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                f.write_str("an integer")
+            }
+            fn visit_i64<E: ::serde::de::Error>(self, value: i64) -> ::std::result::Result<BoundedInteger<R>, E> {
+                BoundedInteger::from_wide(i128::from(value)).map_err(E::custom)
+            }
+            fn visit_u64<E: ::serde::de::Error>(self, value: u64) -> ::std::result::Result<BoundedInteger<R>, E> {
+                BoundedInteger::from_wide(i128::from(value)).map_err(E::custom)
+            }
+            fn visit_f64<E: ::serde::de::Error>(self, value: f64) -> ::std::result::Result<BoundedInteger<R>, E> {
+                if value.fract() != 0.0 || !value.is_finite() {
+                    return Err(E::custom(::std::format!("must be an integer; got {value}")));
+                }
+                if value < i128::MIN as f64 || value > i128::MAX as f64 {
+                    return Err(E::custom(::std::format!("must be between {} and {}; got {value}", R::MIN, R::MAX)));
+                }
+                BoundedInteger::from_wide(value as i128).map_err(E::custom)
+            }
         }
     }
 }
@@ -293,6 +364,7 @@ fn value_checks(
     subject: Subject,
     got: TokenStream,
     keywords: &[&str],
+    shared: &mut BTreeSet<Shared>,
 ) -> Result<(Vec<TokenStream>, Vec<String>), Error> {
     let mut checks = Vec::new();
     let mut musts = Vec::new();
@@ -309,9 +381,10 @@ fn value_checks(
                 ..
             }) if checked == subject => {
                 let message = format!("must {must}; got {{}}");
+                shared.insert(Shared::Bail);
                 checks.push(quote! {
                     if #broken {
-                        return Err(ValidationError::new(::std::format!(#message, #got)));
+                        bail!(#message, #got);
                     }
                 });
                 musts.push(must);
@@ -333,6 +406,7 @@ pub(super) fn bounded_number(target: &Target<'_>, applied: &mut Applied) -> Resu
         Subject::Number,
         quote! { value },
         &["minimum", "maximum"],
+        &mut applied.shared,
     )?;
     let words: Vec<&str> = musts
         .iter()
@@ -344,91 +418,130 @@ pub(super) fn bounded_number(target: &Target<'_>, applied: &mut Applied) -> Resu
     let ident = &target.ident;
     let doc = target.doc(&words.join(", "));
     applied.shared.insert(Shared::BoundedNumber);
+    let rules_module = rules_module();
     let item = quote! {
         #doc
-        #[derive(Clone, Copy, Debug, PartialEq, PartialOrd)]
-        pub struct #ident(f64);
-        bounded_number!(#ident);
-        impl #ident {
+        pub type #ident = BoundedNumber<#rules_module::#ident>;
+        impl NumberSchema for #rules_module::#ident {
             fn check(value: f64) -> ::std::result::Result<(), ValidationError> {
                 #(#checks)*
                 Ok(())
             }
+        }
+        pub mod #rules_module {
+            pub enum #ident {}
         }
     };
     target.replace(applied, item, vec![TypeImpl::Display, TypeImpl::FromStr]);
     Ok(())
 }
 
-/// What bounded integers and numbers share, inside their macros (`$name`): the conversion to
-/// `repr`, `Display`, `Serialize`, and `FromStr`, which parses the text as `parsed` (refusing
-/// what is not `what`) and checks it with `Self::check_with`.
+/// What bounded integers and numbers share, for the generic `wrapper` over a marker `R: bound`:
+/// `Display`, `FromStr`, which parses the text as `parsed` (refusing what is not `what`) and
+/// checks it with `Self::check_with`, `Serialize`, and what they derived (`Clone`, `Debug`
+/// as the alias's name, `PartialEq`, `PartialOrd`).
 fn number_impls(
-    repr: TokenStream,
+    wrapper: &TokenStream,
+    bound: TokenStream,
     parsed: TokenStream,
     what: &str,
     check_with: TokenStream,
 ) -> TokenStream {
     let refused = format!("must be {what}; got {{text:?}}");
     quote! {
-        impl ::std::convert::From<$name> for #repr {
-            fn from(value: $name) -> Self {
-                value.0
-            }
-        }
-        impl ::std::fmt::Display for $name {
+        impl<R: #bound> ::std::fmt::Display for #wrapper {
             fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
                 self.0.fmt(f)
             }
         }
-        impl ::std::str::FromStr for $name {
+        impl<R: #bound> ::std::str::FromStr for #wrapper {
             type Err = ValidationError;
             fn from_str(text: &str) -> ::std::result::Result<Self, ValidationError> {
                 let value: #parsed = text.parse().map_err(|_| ValidationError::new(::std::format!(#refused)))?;
                 Self::#check_with(value)
             }
         }
-        impl ::serde::Serialize for $name {
+        impl<R: #bound> ::serde::Serialize for #wrapper {
             fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error> {
                 self.0.serialize(serializer)
+            }
+        }
+        impl<R: #bound> ::std::clone::Clone for #wrapper {
+            fn clone(&self) -> Self {
+                *self
+            }
+        }
+        impl<R: #bound> ::std::fmt::Debug for #wrapper {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                f.debug_tuple(R::NAME).field(&self.0).finish()
+            }
+        }
+        impl<R: #bound> ::std::cmp::PartialEq for #wrapper {
+            fn eq(&self, other: &Self) -> bool {
+                self.0 == other.0
+            }
+        }
+        impl<R: #bound> ::std::cmp::PartialOrd for #wrapper {
+            fn partial_cmp(&self, other: &Self) -> ::std::option::Option<::std::cmp::Ordering> {
+                self.0.partial_cmp(&other.0)
             }
         }
     }
 }
 
-/// `bounded_number!(Name)`, defined once for every bounded number, whose struct and
-/// `fn check(value: f64)` (the bounds) are written out beside the invocation: `new`/`get`, the
-/// conversions and serde, all through `check`.
-pub(super) fn bounded_number_macro() -> TokenStream {
-    let number_impls = number_impls(quote!(f64), quote!(f64), "a number", quote!(new));
+/// `BoundedNumber<R>`, the type every bounded number is an alias of, `R` being its marker in
+/// the `rules` module, whose `NumberSchema::check` (the bounds) is written out there:
+/// `new`/`get`, the conversions and serde, all through `check`, written once for all.
+pub(super) fn bounded_number_shared() -> TokenStream {
+    let wrapper = quote!(BoundedNumber<R>);
+    let number_impls = number_impls(
+        &wrapper,
+        quote!(NumberSchema),
+        quote!(f64),
+        "a number",
+        quote!(new),
+    );
     quote! {
-        macro_rules! bounded_number {
-            ($name:ident) => {
-                impl $name {
-                    /// Checks `value` against the bounds.
-                    pub fn new(value: f64) -> ::std::result::Result<Self, ValidationError> {
-                        Self::check(value)?;
-                        Ok(Self(value))
-                    }
-                    /// The value.
-                    pub fn get(self) -> f64 {
-                        self.0
-                    }
-                }
-                impl ::std::convert::TryFrom<f64> for $name {
-                    type Error = ValidationError;
-                    fn try_from(value: f64) -> ::std::result::Result<Self, ValidationError> {
-                        Self::new(value)
-                    }
-                }
-                #number_impls
-                impl<'de> ::serde::Deserialize<'de> for $name {
-                    fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
-                        Self::new(<f64 as ::serde::Deserialize>::deserialize(deserializer)?)
-                            .map_err(<D::Error as ::serde::de::Error>::custom)
-                    }
-                }
-            };
+        /// A number that a schema's `minimum` and `maximum` (inclusive or exclusive) bound,
+        /// checked on construction and on decoding. Each such type of the description is an
+        /// alias of this one, `R` being its marker in `rules`, which checks the bounds.
+        pub struct BoundedNumber<R>(f64, ::std::marker::PhantomData<fn() -> R>);
+
+        /// The bounds of one `BoundedNumber` alias.
+        pub trait NumberSchema: AliasMarker {
+            /// Checks `value` against the bounds.
+            fn check(value: f64) -> ::std::result::Result<(), ValidationError>;
+        }
+
+        impl<R: NumberSchema> BoundedNumber<R> {
+            /// Checks `value` against the bounds.
+            pub fn new(value: f64) -> ::std::result::Result<Self, ValidationError> {
+                R::check(value)?;
+                Ok(Self(value, ::std::marker::PhantomData))
+            }
+            /// The value.
+            pub fn get(self) -> f64 {
+                self.0
+            }
+        }
+        impl<R: NumberSchema> ::std::convert::TryFrom<f64> for BoundedNumber<R> {
+            type Error = ValidationError;
+            fn try_from(value: f64) -> ::std::result::Result<Self, ValidationError> {
+                Self::new(value)
+            }
+        }
+        impl<R: NumberSchema> ::std::convert::From<BoundedNumber<R>> for f64 {
+            fn from(value: BoundedNumber<R>) -> Self {
+                value.0
+            }
+        }
+        impl<R: NumberSchema> ::std::marker::Copy for BoundedNumber<R> {}
+        #number_impls
+        impl<'de, R: NumberSchema> ::serde::Deserialize<'de> for BoundedNumber<R> {
+            fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
+                Self::new(<f64 as ::serde::Deserialize>::deserialize(deserializer)?)
+                    .map_err(<D::Error as ::serde::de::Error>::custom)
+            }
         }
     }
 }
@@ -453,6 +566,7 @@ pub(super) fn bounded_array(target: &Target<'_>, applied: &mut Applied) -> Resul
         Subject::Items,
         quote! { items.len() },
         &["minItems", "maxItems"],
+        &mut applied.shared,
     )?;
     let ident = &target.ident;
     let rules = match max {
@@ -588,20 +702,21 @@ fn string_checks(
         let fail = match got {
             Some(Got::Value) => {
                 let message = format!("{subject}must {must}; got {{value:?}}");
-                quote! { return Err(ValidationError::new(::std::format!(#message))); }
+                quote! { bail!(#message); }
             }
             Some(Got::Length) => {
                 let message = format!("{subject}must {must}; got {{}} characters");
-                quote! { return Err(ValidationError::new(::std::format!(#message, value.chars().count()))); }
+                quote! { bail!(#message, value.chars().count()); }
             }
             None => {
                 let message = format!("{subject}must {must}");
-                quote! { return Err(ValidationError::new(::std::format!(#message))); }
+                quote! { bail!(#message); }
             }
         };
         if let Some(format) = check.format {
             shared.insert(Shared::Format(format));
         }
+        shared.insert(Shared::Bail);
         let Check {
             prelude, broken, ..
         } = check;
@@ -659,25 +774,28 @@ pub(super) fn validated_string(
         rules.push("secret (never printed)".to_owned());
     }
     let doc = target.doc(&rules.join(", "));
+    let rules_module = rules_module();
     let date_time = (target.schema.get("format").and_then(Value::as_str) == Some("date-time"))
-        .then(|| quote!(, date_time));
-    let shown = if secret {
-        quote!(secret)
+        .then(|| quote!(impl DateTimeText for #rules_module::#ident {}));
+    let wrapper = if secret {
+        quote!(SecretString)
     } else {
-        quote!(shown)
+        quote!(ValidatedString)
     };
     applied.shared.insert(Shared::ValidatedString);
-    // The checks stay plain code beside the invocation, where a reader finds them.
+    // The checks stay plain code in the marker's impl, where a reader finds them.
     let item = quote! {
         #doc
-        #[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-        pub struct #ident(::std::string::String);
-        validated_string!(#ident, #shown #date_time);
-        impl #ident {
+        pub type #ident = #wrapper<#rules_module::#ident>;
+        impl StringSchema for #rules_module::#ident {
             fn check(value: &str) -> ::std::result::Result<(), ValidationError> {
                 #checks
                 Ok(())
             }
+        }
+        #date_time
+        pub mod #rules_module {
+            pub enum #ident {}
         }
     };
     let impls = if secret {
@@ -689,112 +807,164 @@ pub(super) fn validated_string(
     Ok(())
 }
 
-/// `validated_string!(Name, shown|secret[, date_time])`, defined once for every validated
-/// string, whose struct (a newtype over the text) and `fn check(value: &str)` are written out
-/// beside the invocation: `new`/`as_str`/`into_inner`, the conversions and serde, all through
-/// `check`, and for a date-time `to_datetime`. A `secret` prints as `Name([redacted])` and has
-/// no `Display`; its errors give only the length (see `check`).
-pub(super) fn validated_string_macro() -> TokenStream {
+/// `bail!("must be at least {}; got {}", 1, value)`, which every generated check fails
+/// through: it returns the `ValidationError` with that message.
+pub(super) fn bail_macro() -> TokenStream {
     quote! {
-        macro_rules! validated_string {
-            ($name:ident, $shown:ident $(, $date_time:ident)?) => {
-                $(validated_string!(@$date_time $name);)?
-                impl $name {
-                    /// Checks `value` against the schema's rules.
-                    pub fn new(value: impl ::std::convert::Into<::std::string::String>) -> ::std::result::Result<Self, ValidationError> {
-                        let value = value.into();
-                        Self::check(&value)?;
-                        Ok(Self(value))
-                    }
-                    /// The owned text.
-                    pub fn into_inner(self) -> ::std::string::String {
-                        self.0
-                    }
-                }
-                validated_string!(@shown $name $shown);
-                impl ::std::str::FromStr for $name {
-                    type Err = ValidationError;
-                    fn from_str(value: &str) -> ::std::result::Result<Self, ValidationError> {
-                        Self::new(value)
-                    }
-                }
-                impl ::std::convert::TryFrom<&str> for $name {
-                    type Error = ValidationError;
-                    fn try_from(value: &str) -> ::std::result::Result<Self, ValidationError> {
-                        Self::new(value)
-                    }
-                }
-                impl ::std::convert::TryFrom<&::std::string::String> for $name {
-                    type Error = ValidationError;
-                    fn try_from(value: &::std::string::String) -> ::std::result::Result<Self, ValidationError> {
-                        Self::new(value.as_str())
-                    }
-                }
-                impl ::std::convert::TryFrom<::std::string::String> for $name {
-                    type Error = ValidationError;
-                    fn try_from(value: ::std::string::String) -> ::std::result::Result<Self, ValidationError> {
-                        Self::new(value)
-                    }
-                }
-                impl ::std::convert::From<$name> for ::std::string::String {
-                    fn from(value: $name) -> Self {
-                        value.0
-                    }
-                }
-                impl ::serde::Serialize for $name {
-                    fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error> {
-                        serializer.serialize_str(&self.0)
-                    }
-                }
-                impl<'de> ::serde::Deserialize<'de> for $name {
-                    fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
-                        let value = ::std::string::String::deserialize(deserializer)?;
-                        Self::check(&value).map_err(::serde::de::Error::custom)?;
-                        Ok(Self(value))
-                    }
-                }
+        macro_rules! bail {
+            ($($message:tt)*) => {
+                return ::std::result::Result::Err(ValidationError::new(::std::format!($($message)*)))
             };
-            (@date_time $name:ident) => {
-                impl $name {
-                    /// The instant, in UTC. The text is kept as sent so it round-trips exactly.
-                    pub fn to_datetime(&self) -> ::chrono::DateTime<::chrono::Utc> {
-                        ::chrono::DateTime::parse_from_rfc3339(&self.0)
-                            .expect("checked on construction")
-                            .with_timezone(&::chrono::Utc)
-                    }
+        }
+    }
+}
+
+/// `ValidatedString<R>` and `SecretString<R>`, the types every validated string is an alias
+/// of, `R` being its marker in the `rules` module, whose `StringSchema::check` is written out
+/// there: `new`/`as_str`/`into_inner`, the conversions and serde, all through `check`, and for
+/// a date-time `to_datetime`, written once for all. A `SecretString` prints as
+/// `Name([redacted])` and has no `Display`; its errors give only the length (see `check`).
+pub(super) fn validated_string_shared() -> TokenStream {
+    let common = |wrapper: TokenStream| {
+        quote! {
+            impl<R: StringSchema> #wrapper<R> {
+                /// Checks `value` against the schema's rules.
+                pub fn new(value: impl ::std::convert::Into<::std::string::String>) -> ::std::result::Result<Self, ValidationError> {
+                    let value = value.into();
+                    R::check(&value)?;
+                    Ok(Self(value, ::std::marker::PhantomData))
                 }
-            };
-            (@shown $name:ident shown) => {
-                impl $name {
-                    /// The text.
-                    pub fn as_str(&self) -> &str {
-                        &self.0
-                    }
+                /// The owned text.
+                pub fn into_inner(self) -> ::std::string::String {
+                    self.0
                 }
-                impl ::std::fmt::Debug for $name {
-                    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-                        f.debug_tuple(::std::stringify!($name)).field(&self.0).finish()
-                    }
+            }
+            impl<R: DateTimeText> #wrapper<R> {
+                /// The instant, in UTC. The text is kept as sent so it round-trips exactly.
+                pub fn to_datetime(&self) -> ::chrono::DateTime<::chrono::Utc> {
+                    ::chrono::DateTime::parse_from_rfc3339(&self.0)
+                        .expect("checked on construction")
+                        .with_timezone(&::chrono::Utc)
                 }
-                impl ::std::fmt::Display for $name {
-                    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-                        f.write_str(&self.0)
-                    }
+            }
+            impl<R: StringSchema> ::std::str::FromStr for #wrapper<R> {
+                type Err = ValidationError;
+                fn from_str(value: &str) -> ::std::result::Result<Self, ValidationError> {
+                    Self::new(value)
                 }
-            };
-            (@shown $name:ident secret) => {
-                impl $name {
-                    /// The secret value: send it, never print it.
-                    pub fn as_str(&self) -> &str {
-                        &self.0
-                    }
+            }
+            impl<R: StringSchema> ::std::convert::TryFrom<&str> for #wrapper<R> {
+                type Error = ValidationError;
+                fn try_from(value: &str) -> ::std::result::Result<Self, ValidationError> {
+                    Self::new(value)
                 }
-                impl ::std::fmt::Debug for $name {
-                    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-                        f.write_str(::std::concat!(::std::stringify!($name), "([redacted])"))
-                    }
+            }
+            impl<R: StringSchema> ::std::convert::TryFrom<&::std::string::String> for #wrapper<R> {
+                type Error = ValidationError;
+                fn try_from(value: &::std::string::String) -> ::std::result::Result<Self, ValidationError> {
+                    Self::new(value.as_str())
                 }
-            };
+            }
+            impl<R: StringSchema> ::std::convert::TryFrom<::std::string::String> for #wrapper<R> {
+                type Error = ValidationError;
+                fn try_from(value: ::std::string::String) -> ::std::result::Result<Self, ValidationError> {
+                    Self::new(value)
+                }
+            }
+            impl<R> ::std::convert::From<#wrapper<R>> for ::std::string::String {
+                fn from(value: #wrapper<R>) -> Self {
+                    value.0
+                }
+            }
+            impl<R> ::serde::Serialize for #wrapper<R> {
+                fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error> {
+                    serializer.serialize_str(&self.0)
+                }
+            }
+            impl<'de, R: StringSchema> ::serde::Deserialize<'de> for #wrapper<R> {
+                fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
+                    let value = ::std::string::String::deserialize(deserializer)?;
+                    R::check(&value).map_err(::serde::de::Error::custom)?;
+                    Ok(Self(value, ::std::marker::PhantomData))
+                }
+            }
+            impl<R> ::std::clone::Clone for #wrapper<R> {
+                fn clone(&self) -> Self {
+                    Self(self.0.clone(), ::std::marker::PhantomData)
+                }
+            }
+            impl<R> ::std::cmp::PartialEq for #wrapper<R> {
+                fn eq(&self, other: &Self) -> bool {
+                    self.0 == other.0
+                }
+            }
+            impl<R> ::std::cmp::Eq for #wrapper<R> {}
+            impl<R> ::std::hash::Hash for #wrapper<R> {
+                fn hash<H: ::std::hash::Hasher>(&self, state: &mut H) {
+                    self.0.hash(state);
+                }
+            }
+            impl<R> ::std::cmp::PartialOrd for #wrapper<R> {
+                fn partial_cmp(&self, other: &Self) -> ::std::option::Option<::std::cmp::Ordering> {
+                    ::std::option::Option::Some(self.cmp(other))
+                }
+            }
+            impl<R> ::std::cmp::Ord for #wrapper<R> {
+                fn cmp(&self, other: &Self) -> ::std::cmp::Ordering {
+                    self.0.cmp(&other.0)
+                }
+            }
+        }
+    };
+    let validated = common(quote!(ValidatedString));
+    let secret = common(quote!(SecretString));
+    quote! {
+        /// The rules of one `ValidatedString` or `SecretString` alias, as its schema states them.
+        pub trait StringSchema: AliasMarker {
+            /// Checks `value` against the schema's rules.
+            fn check(value: &str) -> ::std::result::Result<(), ValidationError>;
+        }
+
+        /// A `StringSchema` whose `format` is `date-time`.
+        pub trait DateTimeText: StringSchema {}
+
+        /// A string whose schema has rules typify does not enforce (a `format`, a pattern
+        /// `regress` reads differently), checked on construction and on decoding. Each such
+        /// type of the description is an alias of this one, `R` being its marker in `rules`,
+        /// which checks the rules.
+        pub struct ValidatedString<R>(::std::string::String, ::std::marker::PhantomData<fn() -> R>);
+        #validated
+        impl<R> ValidatedString<R> {
+            /// The text.
+            pub fn as_str(&self) -> &str {
+                &self.0
+            }
+        }
+        impl<R: StringSchema> ::std::fmt::Debug for ValidatedString<R> {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                f.debug_tuple(R::NAME).field(&self.0).finish()
+            }
+        }
+        impl<R> ::std::fmt::Display for ValidatedString<R> {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                f.write_str(&self.0)
+            }
+        }
+
+        /// A `ValidatedString` that holds a secret (`x-rust-secret`): it prints as
+        /// `Name([redacted])`, has no `Display`, and its errors give only the length.
+        pub struct SecretString<R>(::std::string::String, ::std::marker::PhantomData<fn() -> R>);
+        #secret
+        impl<R> SecretString<R> {
+            /// The secret value: send it, never print it.
+            pub fn as_str(&self) -> &str {
+                &self.0
+            }
+        }
+        impl<R: StringSchema> ::std::fmt::Debug for SecretString<R> {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                ::std::write!(f, "{}([redacted])", R::NAME)
+            }
         }
     }
 }
