@@ -135,38 +135,19 @@ fn types(file: &syn::File, rules: &Rules<'_>, out: &mut String) {
     let Some(items) = module(file, "types") else {
         return;
     };
-    // The wire names of the variants of string enums whose serde impls `string_enum!` writes.
-    let wires: BTreeMap<String, BTreeMap<String, String>> = items
-        .iter()
-        .filter_map(|item| match item {
-            syn::Item::Macro(invocation) => StringEnumInvocation::read(invocation),
-            _ => None,
-        })
-        .map(|invocation| {
-            let variants = invocation
-                .variants
-                .iter()
-                .map(|(variant, wire)| (variant.to_string(), tokens(wire)))
-                .collect();
-            (invocation.name.to_string(), variants)
-        })
-        .collect();
+    // The wire names of the variants of string enums whose serde impls `string_enum!` writes,
+    // shown quoted.
+    let wires = wire_names(
+        items,
+        |invocation| StringEnumInvocation::read(invocation).map(|read| (read.name, read.variants)),
+        tokens,
+    );
     // The keys of the fields of structs whose serde impls `decode_object!` writes.
-    let keys: BTreeMap<String, BTreeMap<String, String>> = items
-        .iter()
-        .filter_map(|item| match item {
-            syn::Item::Macro(invocation) => ObjectInvocation::read(invocation),
-            _ => None,
-        })
-        .map(|invocation| {
-            let fields = invocation
-                .keys
-                .iter()
-                .map(|(field, key)| (field.to_string(), key.value()))
-                .collect();
-            (invocation.name.to_string(), fields)
-        })
-        .collect();
+    let keys = wire_names(
+        items,
+        |invocation| ObjectInvocation::read(invocation).map(|read| (read.name, read.keys)),
+        syn::LitStr::value,
+    );
     let mut lines = Vec::new();
     for item in items {
         match item {
@@ -196,6 +177,29 @@ fn types(file: &syn::File, rules: &Rules<'_>, out: &mut String) {
         out.push_str(&line);
         out.push('\n');
     }
+}
+
+/// What each macro invocation among `items` that `read` recognises says about its type, by
+/// the type's name: each field's or variant's wire name, as `show` writes it.
+fn wire_names(
+    items: &[syn::Item],
+    read: impl Fn(&syn::ItemMacro) -> Option<(syn::Ident, Vec<(syn::Ident, syn::LitStr)>)>,
+    show: impl Fn(&syn::LitStr) -> String,
+) -> BTreeMap<String, BTreeMap<String, String>> {
+    items
+        .iter()
+        .filter_map(|item| match item {
+            syn::Item::Macro(invocation) => read(invocation),
+            _ => None,
+        })
+        .map(|(name, names)| {
+            let names = names
+                .iter()
+                .map(|(member, wire)| (member.to_string(), show(wire)))
+                .collect();
+            (name.to_string(), names)
+        })
+        .collect()
 }
 
 /// The lines of a type's documentation, trimmed.

@@ -37,6 +37,54 @@ pub mod types {
             const DEFAULT : $repr = $default; })?
         };
     }
+    macro_rules! validated_text {
+        ($wrapper:ident) => {
+            impl < R : StringSchema > $wrapper < R > { #[doc =
+            r" Checks `value` against the schema's rules."] pub fn new(value : impl
+            ::std::convert::Into < ::std::string::String >) -> ::std::result::Result <
+            Self, ValidationError > { let value = value.into(); R::check(& value) ?;
+            Ok(Self(value, ::std::marker::PhantomData)) } #[doc = r" The owned text."]
+            pub fn into_inner(self) -> ::std::string::String { self.0 } } impl < R :
+            DateTimeText > $wrapper < R > { #[doc =
+            r" The instant, in UTC. The text is kept as sent so it round-trips exactly."]
+            pub fn to_datetime(& self) -> ::chrono::DateTime < ::chrono::Utc > {
+            ::chrono::DateTime::parse_from_rfc3339(& self.0)
+            .expect("checked on construction").with_timezone(& ::chrono::Utc) } } impl <
+            R : StringSchema > ::std::str::FromStr for $wrapper < R > { type Err =
+            ValidationError; fn from_str(value : & str) -> ::std::result::Result < Self,
+            ValidationError > { Self::new(value) } } impl < R : StringSchema >
+            ::std::convert::TryFrom < & str > for $wrapper < R > { type Error =
+            ValidationError; fn try_from(value : & str) -> ::std::result::Result < Self,
+            ValidationError > { Self::new(value) } } impl < R : StringSchema >
+            ::std::convert::TryFrom < & ::std::string::String > for $wrapper < R > { type
+            Error = ValidationError; fn try_from(value : & ::std::string::String) ->
+            ::std::result::Result < Self, ValidationError > { Self::new(value.as_str()) }
+            } impl < R : StringSchema > ::std::convert::TryFrom < ::std::string::String >
+            for $wrapper < R > { type Error = ValidationError; fn try_from(value :
+            ::std::string::String) -> ::std::result::Result < Self, ValidationError > {
+            Self::new(value) } } impl < R > ::std::convert::From < $wrapper < R >> for
+            ::std::string::String { fn from(value : $wrapper < R >) -> Self { value.0 } }
+            impl < R > ::serde::Serialize for $wrapper < R > { fn serialize < S :
+            ::serde::Serializer > (& self, serializer : S) -> ::std::result::Result <
+            S::Ok, S::Error > { serializer.serialize_str(& self.0) } } impl < 'de, R :
+            StringSchema > ::serde::Deserialize < 'de > for $wrapper < R > { fn
+            deserialize < D : ::serde::Deserializer < 'de >> (deserializer : D) ->
+            ::std::result::Result < Self, D::Error > { let value =
+            ::std::string::String::deserialize(deserializer) ?; R::check(& value)
+            .map_err(::serde::de::Error::custom) ?; Ok(Self(value,
+            ::std::marker::PhantomData)) } } impl < R > ::std::clone::Clone for $wrapper
+            < R > { fn clone(& self) -> Self { Self(self.0.clone(),
+            ::std::marker::PhantomData) } } impl < R > ::std::cmp::PartialEq for $wrapper
+            < R > { fn eq(& self, other : & Self) -> bool { self.0 == other.0 } } impl <
+            R > ::std::cmp::Eq for $wrapper < R > {} impl < R > ::std::hash::Hash for
+            $wrapper < R > { fn hash < H : ::std::hash::Hasher > (& self, state : & mut
+            H) { self.0.hash(state); } } impl < R > ::std::cmp::PartialOrd for $wrapper <
+            R > { fn partial_cmp(& self, other : & Self) -> ::std::option::Option <
+            ::std::cmp::Ordering > { ::std::option::Option::Some(self.cmp(other)) } }
+            impl < R > ::std::cmp::Ord for $wrapper < R > { fn cmp(& self, other : &
+            Self) -> ::std::cmp::Ordering { self.0.cmp(& other.0) } }
+        };
+    }
     macro_rules! bail {
         ($($message:tt)*) => {
             return
@@ -10980,109 +11028,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         ::std::string::String,
         ::std::marker::PhantomData<fn() -> R>,
     );
-    impl<R: StringSchema> ValidatedString<R> {
-        /// Checks `value` against the schema's rules.
-        pub fn new(
-            value: impl ::std::convert::Into<::std::string::String>,
-        ) -> ::std::result::Result<Self, ValidationError> {
-            let value = value.into();
-            R::check(&value)?;
-            Ok(Self(value, ::std::marker::PhantomData))
-        }
-        /// The owned text.
-        pub fn into_inner(self) -> ::std::string::String {
-            self.0
-        }
-    }
-    impl<R: DateTimeText> ValidatedString<R> {
-        /// The instant, in UTC. The text is kept as sent so it round-trips exactly.
-        pub fn to_datetime(&self) -> ::chrono::DateTime<::chrono::Utc> {
-            ::chrono::DateTime::parse_from_rfc3339(&self.0)
-                .expect("checked on construction")
-                .with_timezone(&::chrono::Utc)
-        }
-    }
-    impl<R: StringSchema> ::std::str::FromStr for ValidatedString<R> {
-        type Err = ValidationError;
-        fn from_str(value: &str) -> ::std::result::Result<Self, ValidationError> {
-            Self::new(value)
-        }
-    }
-    impl<R: StringSchema> ::std::convert::TryFrom<&str> for ValidatedString<R> {
-        type Error = ValidationError;
-        fn try_from(value: &str) -> ::std::result::Result<Self, ValidationError> {
-            Self::new(value)
-        }
-    }
-    impl<R: StringSchema> ::std::convert::TryFrom<&::std::string::String>
-    for ValidatedString<R> {
-        type Error = ValidationError;
-        fn try_from(
-            value: &::std::string::String,
-        ) -> ::std::result::Result<Self, ValidationError> {
-            Self::new(value.as_str())
-        }
-    }
-    impl<R: StringSchema> ::std::convert::TryFrom<::std::string::String>
-    for ValidatedString<R> {
-        type Error = ValidationError;
-        fn try_from(
-            value: ::std::string::String,
-        ) -> ::std::result::Result<Self, ValidationError> {
-            Self::new(value)
-        }
-    }
-    impl<R> ::std::convert::From<ValidatedString<R>> for ::std::string::String {
-        fn from(value: ValidatedString<R>) -> Self {
-            value.0
-        }
-    }
-    impl<R> ::serde::Serialize for ValidatedString<R> {
-        fn serialize<S: ::serde::Serializer>(
-            &self,
-            serializer: S,
-        ) -> ::std::result::Result<S::Ok, S::Error> {
-            serializer.serialize_str(&self.0)
-        }
-    }
-    impl<'de, R: StringSchema> ::serde::Deserialize<'de> for ValidatedString<R> {
-        fn deserialize<D: ::serde::Deserializer<'de>>(
-            deserializer: D,
-        ) -> ::std::result::Result<Self, D::Error> {
-            let value = ::std::string::String::deserialize(deserializer)?;
-            R::check(&value).map_err(::serde::de::Error::custom)?;
-            Ok(Self(value, ::std::marker::PhantomData))
-        }
-    }
-    impl<R> ::std::clone::Clone for ValidatedString<R> {
-        fn clone(&self) -> Self {
-            Self(self.0.clone(), ::std::marker::PhantomData)
-        }
-    }
-    impl<R> ::std::cmp::PartialEq for ValidatedString<R> {
-        fn eq(&self, other: &Self) -> bool {
-            self.0 == other.0
-        }
-    }
-    impl<R> ::std::cmp::Eq for ValidatedString<R> {}
-    impl<R> ::std::hash::Hash for ValidatedString<R> {
-        fn hash<H: ::std::hash::Hasher>(&self, state: &mut H) {
-            self.0.hash(state);
-        }
-    }
-    impl<R> ::std::cmp::PartialOrd for ValidatedString<R> {
-        fn partial_cmp(
-            &self,
-            other: &Self,
-        ) -> ::std::option::Option<::std::cmp::Ordering> {
-            ::std::option::Option::Some(self.cmp(other))
-        }
-    }
-    impl<R> ::std::cmp::Ord for ValidatedString<R> {
-        fn cmp(&self, other: &Self) -> ::std::cmp::Ordering {
-            self.0.cmp(&other.0)
-        }
-    }
+    validated_text!(ValidatedString);
     impl<R> ValidatedString<R> {
         /// The text.
         pub fn as_str(&self) -> &str {
@@ -11105,109 +11051,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         ::std::string::String,
         ::std::marker::PhantomData<fn() -> R>,
     );
-    impl<R: StringSchema> SecretString<R> {
-        /// Checks `value` against the schema's rules.
-        pub fn new(
-            value: impl ::std::convert::Into<::std::string::String>,
-        ) -> ::std::result::Result<Self, ValidationError> {
-            let value = value.into();
-            R::check(&value)?;
-            Ok(Self(value, ::std::marker::PhantomData))
-        }
-        /// The owned text.
-        pub fn into_inner(self) -> ::std::string::String {
-            self.0
-        }
-    }
-    impl<R: DateTimeText> SecretString<R> {
-        /// The instant, in UTC. The text is kept as sent so it round-trips exactly.
-        pub fn to_datetime(&self) -> ::chrono::DateTime<::chrono::Utc> {
-            ::chrono::DateTime::parse_from_rfc3339(&self.0)
-                .expect("checked on construction")
-                .with_timezone(&::chrono::Utc)
-        }
-    }
-    impl<R: StringSchema> ::std::str::FromStr for SecretString<R> {
-        type Err = ValidationError;
-        fn from_str(value: &str) -> ::std::result::Result<Self, ValidationError> {
-            Self::new(value)
-        }
-    }
-    impl<R: StringSchema> ::std::convert::TryFrom<&str> for SecretString<R> {
-        type Error = ValidationError;
-        fn try_from(value: &str) -> ::std::result::Result<Self, ValidationError> {
-            Self::new(value)
-        }
-    }
-    impl<R: StringSchema> ::std::convert::TryFrom<&::std::string::String>
-    for SecretString<R> {
-        type Error = ValidationError;
-        fn try_from(
-            value: &::std::string::String,
-        ) -> ::std::result::Result<Self, ValidationError> {
-            Self::new(value.as_str())
-        }
-    }
-    impl<R: StringSchema> ::std::convert::TryFrom<::std::string::String>
-    for SecretString<R> {
-        type Error = ValidationError;
-        fn try_from(
-            value: ::std::string::String,
-        ) -> ::std::result::Result<Self, ValidationError> {
-            Self::new(value)
-        }
-    }
-    impl<R> ::std::convert::From<SecretString<R>> for ::std::string::String {
-        fn from(value: SecretString<R>) -> Self {
-            value.0
-        }
-    }
-    impl<R> ::serde::Serialize for SecretString<R> {
-        fn serialize<S: ::serde::Serializer>(
-            &self,
-            serializer: S,
-        ) -> ::std::result::Result<S::Ok, S::Error> {
-            serializer.serialize_str(&self.0)
-        }
-    }
-    impl<'de, R: StringSchema> ::serde::Deserialize<'de> for SecretString<R> {
-        fn deserialize<D: ::serde::Deserializer<'de>>(
-            deserializer: D,
-        ) -> ::std::result::Result<Self, D::Error> {
-            let value = ::std::string::String::deserialize(deserializer)?;
-            R::check(&value).map_err(::serde::de::Error::custom)?;
-            Ok(Self(value, ::std::marker::PhantomData))
-        }
-    }
-    impl<R> ::std::clone::Clone for SecretString<R> {
-        fn clone(&self) -> Self {
-            Self(self.0.clone(), ::std::marker::PhantomData)
-        }
-    }
-    impl<R> ::std::cmp::PartialEq for SecretString<R> {
-        fn eq(&self, other: &Self) -> bool {
-            self.0 == other.0
-        }
-    }
-    impl<R> ::std::cmp::Eq for SecretString<R> {}
-    impl<R> ::std::hash::Hash for SecretString<R> {
-        fn hash<H: ::std::hash::Hasher>(&self, state: &mut H) {
-            self.0.hash(state);
-        }
-    }
-    impl<R> ::std::cmp::PartialOrd for SecretString<R> {
-        fn partial_cmp(
-            &self,
-            other: &Self,
-        ) -> ::std::option::Option<::std::cmp::Ordering> {
-            ::std::option::Option::Some(self.cmp(other))
-        }
-    }
-    impl<R> ::std::cmp::Ord for SecretString<R> {
-        fn cmp(&self, other: &Self) -> ::std::cmp::Ordering {
-            self.0.cmp(&other.0)
-        }
-    }
+    validated_text!(SecretString);
     impl<R> SecretString<R> {
         /// The secret value: send it, never print it.
         pub fn as_str(&self) -> &str {

@@ -821,13 +821,16 @@ pub(super) fn bail_macro() -> TokenStream {
 
 /// `ValidatedString<R>` and `SecretString<R>`, the types every validated string is an alias
 /// of, `R` being its marker in the `rules` module, whose `StringSchema::check` is written out
-/// there: `new`/`as_str`/`into_inner`, the conversions and serde, all through `check`, and for
-/// a date-time `to_datetime`, written once for all. A `SecretString` prints as
+/// beside the alias: `new`/`as_str`/`into_inner`, the conversions and serde, all through
+/// `check`, and for a date-time `to_datetime`, written once for all. A `SecretString` prints as
 /// `Name([redacted])` and has no `Display`; its errors give only the length (see `check`).
 pub(super) fn validated_string_shared() -> TokenStream {
-    let common = |wrapper: TokenStream| {
-        quote! {
-            impl<R: StringSchema> #wrapper<R> {
+    // What both wrappers have, as one macro invoked for each, so the generated code says it
+    // once.
+    let common = quote! {
+        macro_rules! validated_text {
+            ($wrapper:ident) => {
+            impl<R: StringSchema> $wrapper<R> {
                 /// Checks `value` against the schema's rules.
                 pub fn new(value: impl ::std::convert::Into<::std::string::String>) -> ::std::result::Result<Self, ValidationError> {
                     let value = value.into();
@@ -839,7 +842,7 @@ pub(super) fn validated_string_shared() -> TokenStream {
                     self.0
                 }
             }
-            impl<R: DateTimeText> #wrapper<R> {
+            impl<R: DateTimeText> $wrapper<R> {
                 /// The instant, in UTC. The text is kept as sent so it round-trips exactly.
                 pub fn to_datetime(&self) -> ::chrono::DateTime<::chrono::Utc> {
                     ::chrono::DateTime::parse_from_rfc3339(&self.0)
@@ -847,78 +850,79 @@ pub(super) fn validated_string_shared() -> TokenStream {
                         .with_timezone(&::chrono::Utc)
                 }
             }
-            impl<R: StringSchema> ::std::str::FromStr for #wrapper<R> {
+            impl<R: StringSchema> ::std::str::FromStr for $wrapper<R> {
                 type Err = ValidationError;
                 fn from_str(value: &str) -> ::std::result::Result<Self, ValidationError> {
                     Self::new(value)
                 }
             }
-            impl<R: StringSchema> ::std::convert::TryFrom<&str> for #wrapper<R> {
+            impl<R: StringSchema> ::std::convert::TryFrom<&str> for $wrapper<R> {
                 type Error = ValidationError;
                 fn try_from(value: &str) -> ::std::result::Result<Self, ValidationError> {
                     Self::new(value)
                 }
             }
-            impl<R: StringSchema> ::std::convert::TryFrom<&::std::string::String> for #wrapper<R> {
+            impl<R: StringSchema> ::std::convert::TryFrom<&::std::string::String> for $wrapper<R> {
                 type Error = ValidationError;
                 fn try_from(value: &::std::string::String) -> ::std::result::Result<Self, ValidationError> {
                     Self::new(value.as_str())
                 }
             }
-            impl<R: StringSchema> ::std::convert::TryFrom<::std::string::String> for #wrapper<R> {
+            impl<R: StringSchema> ::std::convert::TryFrom<::std::string::String> for $wrapper<R> {
                 type Error = ValidationError;
                 fn try_from(value: ::std::string::String) -> ::std::result::Result<Self, ValidationError> {
                     Self::new(value)
                 }
             }
-            impl<R> ::std::convert::From<#wrapper<R>> for ::std::string::String {
-                fn from(value: #wrapper<R>) -> Self {
+            impl<R> ::std::convert::From<$wrapper<R>> for ::std::string::String {
+                fn from(value: $wrapper<R>) -> Self {
                     value.0
                 }
             }
-            impl<R> ::serde::Serialize for #wrapper<R> {
+            impl<R> ::serde::Serialize for $wrapper<R> {
                 fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error> {
                     serializer.serialize_str(&self.0)
                 }
             }
-            impl<'de, R: StringSchema> ::serde::Deserialize<'de> for #wrapper<R> {
+            impl<'de, R: StringSchema> ::serde::Deserialize<'de> for $wrapper<R> {
                 fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
                     let value = ::std::string::String::deserialize(deserializer)?;
                     R::check(&value).map_err(::serde::de::Error::custom)?;
                     Ok(Self(value, ::std::marker::PhantomData))
                 }
             }
-            impl<R> ::std::clone::Clone for #wrapper<R> {
+            impl<R> ::std::clone::Clone for $wrapper<R> {
                 fn clone(&self) -> Self {
                     Self(self.0.clone(), ::std::marker::PhantomData)
                 }
             }
-            impl<R> ::std::cmp::PartialEq for #wrapper<R> {
+            impl<R> ::std::cmp::PartialEq for $wrapper<R> {
                 fn eq(&self, other: &Self) -> bool {
                     self.0 == other.0
                 }
             }
-            impl<R> ::std::cmp::Eq for #wrapper<R> {}
-            impl<R> ::std::hash::Hash for #wrapper<R> {
+            impl<R> ::std::cmp::Eq for $wrapper<R> {}
+            impl<R> ::std::hash::Hash for $wrapper<R> {
                 fn hash<H: ::std::hash::Hasher>(&self, state: &mut H) {
                     self.0.hash(state);
                 }
             }
-            impl<R> ::std::cmp::PartialOrd for #wrapper<R> {
+            impl<R> ::std::cmp::PartialOrd for $wrapper<R> {
                 fn partial_cmp(&self, other: &Self) -> ::std::option::Option<::std::cmp::Ordering> {
                     ::std::option::Option::Some(self.cmp(other))
                 }
             }
-            impl<R> ::std::cmp::Ord for #wrapper<R> {
+            impl<R> ::std::cmp::Ord for $wrapper<R> {
                 fn cmp(&self, other: &Self) -> ::std::cmp::Ordering {
                     self.0.cmp(&other.0)
                 }
             }
+            };
         }
     };
-    let validated = common(quote!(ValidatedString));
-    let secret = common(quote!(SecretString));
     quote! {
+        #common
+
         /// The rules of one `ValidatedString` or `SecretString` alias, as its schema states them.
         pub trait StringSchema: AliasMarker {
             /// Checks `value` against the schema's rules.
@@ -933,7 +937,7 @@ pub(super) fn validated_string_shared() -> TokenStream {
         /// type of the description is an alias of this one, `R` being its marker in `rules`,
         /// which checks the rules.
         pub struct ValidatedString<R>(::std::string::String, ::std::marker::PhantomData<fn() -> R>);
-        #validated
+        validated_text!(ValidatedString);
         impl<R> ValidatedString<R> {
             /// The text.
             pub fn as_str(&self) -> &str {
@@ -954,7 +958,7 @@ pub(super) fn validated_string_shared() -> TokenStream {
         /// A `ValidatedString` that holds a secret (`x-rust-secret`): it prints as
         /// `Name([redacted])`, has no `Display`, and its errors give only the length.
         pub struct SecretString<R>(::std::string::String, ::std::marker::PhantomData<fn() -> R>);
-        #secret
+        validated_text!(SecretString);
         impl<R> SecretString<R> {
             /// The secret value: send it, never print it.
             pub fn as_str(&self) -> &str {
