@@ -126,6 +126,7 @@ pub fn emit(
             .items,
     );
     splice_into_types(&mut file, applied)?;
+    refuse_names_defined_twice(types_module(&mut file)?)?;
     file.items.extend(
         syn::parse2::<syn::File>(schema_registry(document, applied)?)
             .map_err(|error| Error::Syntax(error.to_string()))?
@@ -163,7 +164,9 @@ fn splice_into_types(file: &mut syn::File, applied: &Applied) -> Result<(), Erro
 }
 
 /// The shared types and traits the generated code defines in `types` beside the description's
-/// types, which no schema's type may be named as.
+/// types. `normalize` renames a component schema that would take one of these names, and
+/// [`emit`] refuses a `types` module that defines a name twice, so a name missing here is
+/// found by the first description that uses it, not by the compiler.
 pub(crate) const SHARED_TYPE_NAMES: &[&str] = &[
     "AliasMarker",
     "BoundedInteger",
@@ -171,13 +174,25 @@ pub(crate) const SHARED_TYPE_NAMES: &[&str] = &[
     "BoundedNumber",
     "CheckedString",
     "DateTimeText",
+    "DecodeObject",
     "IntegerBounds",
     "IntegerDefault",
     "NumberSchema",
+    "ObjectSink",
+    "ObjectVisitor",
+    "ObjectWriter",
+    "OpenKey",
+    "OpenKeySeed",
+    "RawJson",
     "SecretString",
+    "StringEnum",
+    "StringEnumVisitor",
     "StringRules",
     "StringSchema",
+    "UnknownFields",
+    "UnknownKeys",
     "ValidatedString",
+    "ValidationError",
 ];
 
 /// The module of `types` that holds the marker of each alias of a generic checked type
@@ -253,6 +268,29 @@ fn merge_rules_modules(types: &mut Vec<syn::Item>) -> Result<(), Error> {
     })
     .map_err(|error| Error::Syntax(format!("rules module: {error}")))?;
     types.extend(items.items);
+    Ok(())
+}
+
+/// Stops on a type name `types` defines twice (a schema's type and a shared item of the same
+/// name), which would not compile: the shared item's name belongs in [`SHARED_TYPE_NAMES`],
+/// whose names `normalize` keeps schemas from taking.
+fn refuse_names_defined_twice(types: &[syn::Item]) -> Result<(), Error> {
+    let mut seen = std::collections::BTreeSet::new();
+    for item in types {
+        let ident = match item {
+            syn::Item::Struct(item) => &item.ident,
+            syn::Item::Enum(item) => &item.ident,
+            syn::Item::Type(item) => &item.ident,
+            syn::Item::Trait(item) => &item.ident,
+            syn::Item::Union(item) => &item.ident,
+            _ => continue,
+        };
+        if !seen.insert(ident) {
+            return Err(Error::Mismatch(format!(
+                "`types` defines `{ident}` twice: a schema's type takes the name of a shared item; list the name in `emit::SHARED_TYPE_NAMES`"
+            )));
+        }
+    }
     Ok(())
 }
 
@@ -526,5 +564,25 @@ fn wire_name(field: &syn::Field) -> String {
     match &field.ident {
         Some(ident) => serde_attrs::wire_name(&field.attrs, ident),
         None => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_type_name_defined_twice_is_refused_by_name() {
+        let file: syn::File = syn::parse_quote! {
+            pub struct Webhook;
+            pub struct ObjectWriter;
+            pub type ObjectWriter = u8;
+        };
+        let error = refuse_names_defined_twice(&file.items).expect_err("refused");
+        assert!(
+            error.to_string().contains("`ObjectWriter` twice"),
+            "{error}"
+        );
+        assert!(refuse_names_defined_twice(&file.items[..2]).is_ok());
     }
 }

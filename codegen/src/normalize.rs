@@ -14,6 +14,9 @@
 //! - **More than one request media type**: the JSON one is kept, else one progenitor can send
 //!   (form, octet-stream, text), else the first.
 //!
+//! - **Component schemas named like a type the generated code shares** (`CheckedString`,
+//!   `ValidationError`, ...) are renamed `<Name>Schema`, with every `$ref` to them.
+//!
 //! Schema-level repairs, on every schema node:
 //!
 //! - `$schema` is dropped (a per-schema dialect means nothing to a client).
@@ -126,6 +129,7 @@ pub struct Normalized {
 pub fn normalize_with_origins(document: &mut Value) -> Normalized {
     let mut findings = Vec::new();
     document_level(document, &mut findings);
+    let renamed = rename_shared_names(document, &mut findings);
     operation_ids(document, &mut findings);
     for pointer in crate::model::schema_locations(document) {
         if let Some(schema) = document.pointer_mut(&pointer) {
@@ -133,8 +137,88 @@ pub fn normalize_with_origins(document: &mut Value) -> Normalized {
         }
     }
     operations(document, &mut findings);
-    let origins = hoist(document);
+    let mut origins = hoist(document);
+    origins.extend(renamed);
     Normalized { findings, origins }
+}
+
+/// Renames each component schema whose type would take the name of a type the generated code
+/// shares ([`crate::emit::SHARED_TYPE_NAMES`], compared as typify names types, in
+/// UpperCamelCase) to `<Name>Schema`, and every `$ref` to it: two items of one name would not
+/// compile, and the description's name is the one that can move. Returns where each renamed
+/// component came from.
+fn rename_shared_names(document: &mut Value, findings: &mut Vec<Finding>) -> Origins {
+    let mut origins = Origins::new();
+    let Some(schemas) = document
+        .pointer_mut("/components/schemas")
+        .and_then(Value::as_object_mut)
+    else {
+        return origins;
+    };
+    let mut taken: BTreeSet<String> = schemas.keys().map(|name| pascal(name)).collect();
+    taken.extend(
+        crate::emit::SHARED_TYPE_NAMES
+            .iter()
+            .map(|name| (*name).to_owned()),
+    );
+    let clashing: Vec<String> = schemas
+        .keys()
+        .filter(|name| crate::emit::SHARED_TYPE_NAMES.contains(&pascal(name).as_str()))
+        .cloned()
+        .collect();
+    let mut renames = Vec::new();
+    for old in clashing {
+        let new = unique_name(&format!("{}Schema", pascal(&old)), &taken);
+        taken.insert(new.clone());
+        if let Some(schema) = schemas.remove(&old) {
+            schemas.insert(new.clone(), schema);
+        }
+        let (old_pointer, new_pointer) = (
+            push("/components/schemas", &old),
+            push("/components/schemas", &new),
+        );
+        findings.push(Finding::new(
+            FindingKind::Repaired,
+            &old_pointer,
+            format!(
+                "renamed to `{new}`: the generated code has a type of its own named `{}`",
+                pascal(&old)
+            ),
+        ));
+        origins.insert(new_pointer.clone(), old_pointer.clone());
+        renames.push((format!("#{old_pointer}"), format!("#{new_pointer}")));
+    }
+    if !renames.is_empty() {
+        rewrite_refs(document, &renames);
+    }
+    origins
+}
+
+/// Points every `$ref` in `value` that names (or points into) a renamed schema at its new name.
+fn rewrite_refs(value: &mut Value, renames: &[(String, String)]) {
+    match value {
+        Value::Object(object) => {
+            for (key, child) in object.iter_mut() {
+                match child {
+                    Value::String(reference) if key == "$ref" => {
+                        let renamed = renames.iter().find_map(|(old, new)| {
+                            let rest = reference.strip_prefix(old.as_str())?;
+                            (rest.is_empty() || rest.starts_with('/'))
+                                .then(|| format!("{new}{rest}"))
+                        });
+                        if let Some(renamed) = renamed {
+                            *reference = renamed;
+                        }
+                    }
+                    child => rewrite_refs(child, renames),
+                }
+            }
+        }
+        Value::Array(items) => items
+            .iter_mut()
+            .for_each(|item| rewrite_refs(item, renames)),
+        _ => {}
+    }
 }
 
 /// `pointer` in terms of the original document: a place inside a moved schema is named where
@@ -170,6 +254,11 @@ fn hoist(document: &mut Value) -> Origins {
         .and_then(Value::as_object)
         .map(|schemas| schemas.keys().cloned().collect())
         .unwrap_or_default();
+    taken.extend(
+        crate::emit::SHARED_TYPE_NAMES
+            .iter()
+            .map(|name| (*name).to_owned()),
+    );
     let mut hoisted: Vec<(String, Value)> = Vec::new();
     let mut origins = Origins::new();
     for pointer in crate::model::schema_locations(document) {
@@ -1704,6 +1793,47 @@ mod tests {
             source_pointer(&normalized.origins, "/components/schemas/Other/type"),
             "/components/schemas/Other/type"
         );
+    }
+
+    #[test]
+    fn schemas_named_like_shared_types_are_renamed_with_their_refs() {
+        let mut document = json!({
+            "components": {"schemas": {
+                "CheckedString": {"type": "object", "properties": {"a": {"type": "string"}}},
+                "CheckedStringSchema": {"type": "string"},
+                "user": {"properties": {
+                    "a": {"$ref": "#/components/schemas/CheckedString/properties/a"},
+                    "b": {"$ref": "#/components/schemas/CheckedString"},
+                    "c": {"$ref": "#/components/schemas/CheckedStringSchema"},
+                }},
+            }}
+        });
+        let mut findings = Vec::new();
+        let origins = rename_shared_names(&mut document, &mut findings);
+        let schemas = &document["components"]["schemas"];
+        assert!(schemas.get("CheckedString").is_none());
+        assert_eq!(schemas["CheckedStringSchema"], json!({"type": "string"}));
+        let properties = &schemas["user"]["properties"];
+        assert_eq!(
+            properties["a"]["$ref"],
+            "#/components/schemas/CheckedStringSchema2/properties/a"
+        );
+        assert_eq!(
+            properties["b"]["$ref"],
+            "#/components/schemas/CheckedStringSchema2"
+        );
+        assert_eq!(
+            properties["c"]["$ref"],
+            "#/components/schemas/CheckedStringSchema"
+        );
+        assert_eq!(
+            origins
+                .get("/components/schemas/CheckedStringSchema2")
+                .map(String::as_str),
+            Some("/components/schemas/CheckedString")
+        );
+        assert_eq!(findings.len(), 1);
+        assert_eq!(findings[0].pointer, "/components/schemas/CheckedString");
     }
 
     #[test]

@@ -100,6 +100,23 @@ const FIXTURES: &[(&str, &[&str], &[&str])] = &[
         &["[0-9a-fA-F]{8}-"],
     ),
     (
+        "normalize_shared_names",
+        &[
+            "repaired /components/schemas/CheckedString: renamed to `CheckedStringSchema`",
+            "repaired /components/schemas/object_visitor: renamed to `ObjectVisitorSchema`",
+            "repaired /components/schemas/StringEnum: renamed to `StringEnumSchema`",
+            "repaired /components/schemas/ValidationError: renamed to `ValidationErrorSchema`",
+            "0 rules not enforced",
+        ],
+        &[
+            "pub type CheckedStringSchema = ValidatedString<rules::CheckedStringSchema>",
+            "pub struct ObjectVisitorSchema",
+            "pub enum StringEnumSchema",
+            "pub type ValidationErrorSchema = ValidatedString<rules::ValidationErrorSchema>",
+            "pub struct ValidationError(",
+        ],
+    ),
+    (
         "normalize_success_bodies",
         &[
             "responses 200, 207 have different body types; their bodies become one union, `PostRepoCommitSuccess`",

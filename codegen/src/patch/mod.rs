@@ -264,18 +264,6 @@ pub fn apply_reporting(
         .collect();
     applied.items.extend(shared);
     if !applied.items.is_empty() {
-        // A schema whose type would take the name of a shared item would not compile.
-        for name in
-            std::iter::once(VALIDATION_ERROR).chain(crate::emit::SHARED_TYPE_NAMES.iter().copied())
-        {
-            let pointer = format!("/components/schemas/{name}");
-            if document.pointer(&pointer).is_some() {
-                return Err(Error::patch(
-                    &pointer,
-                    "the name is taken by a type the generated code shares; rename the schema",
-                ));
-            }
-        }
         applied.items.push(validation_error());
     }
     let replaced: BTreeSet<&str> = applied
