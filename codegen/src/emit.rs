@@ -13,6 +13,7 @@ use crate::patch::Applied;
 
 mod checked_strings;
 pub(crate) mod open_objects;
+mod replies;
 pub(crate) mod serde_attrs;
 pub(crate) mod tolerance;
 
@@ -118,6 +119,7 @@ pub fn emit(
         let open = open_enum_type_names(document)?;
         tolerance::emit_string_enums(types, is_tolerant, |name| open.contains(name))?;
         checked_strings::fold_checked_strings(types)?;
+        replies::share_response_handling(&mut file);
     }
     // The registry decodes strictly through it, in either fidelity.
     file.items.extend(
@@ -191,6 +193,7 @@ pub(crate) const SHARED_TYPE_NAMES: &[&str] = &[
     "StringSchema",
     "UnknownFields",
     "UnknownKeys",
+    "Unlisted",
     "ValidatedString",
     "ValidationError",
 ];

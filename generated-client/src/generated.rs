@@ -259,26 +259,24 @@ pub mod types {
             string_enum!(@ as_str $name $mode { $($variant = $wire,)* }); impl StringEnum
             for $name { const EXPECTING : & 'static str = ::std::concat!("a `",
             ::std::stringify!($name), "` string"); const VALUES : & 'static [& 'static
-            str] = & [$($wire),*]; fn listed(value : & str) -> ::std::option::Option <
-            Self > { match value { $($wire => ::std::option::Option::Some(Self::
-            $variant),)* _ => ::std::option::Option::None, } } fn unlisted(value : & str)
-            -> ::std::option::Option < Self > { string_enum!(@ decode_unlisted $mode
-            value) } } impl ::std::fmt::Display for $name { fn fmt(& self, f : & mut
-            ::std::fmt::Formatter < '_ >) -> ::std::fmt::Result { f.write_str(self
-            .as_str()) } } impl ::std::str::FromStr for $name { type Err =
+            str] = & [$($wire),*]; const UNLISTED : Unlisted < Self > = string_enum!(@
+            unlisted $mode); fn listed(value : & str) -> ::std::option::Option < Self > {
+            match value { $($wire => ::std::option::Option::Some(Self:: $variant),)* _ =>
+            ::std::option::Option::None, } } } impl ::std::fmt::Display for $name { fn
+            fmt(& self, f : & mut ::std::fmt::Formatter < '_ >) -> ::std::fmt::Result { f
+            .write_str(self.as_str()) } } impl ::std::str::FromStr for $name { type Err =
             self::error::ConversionError; fn from_str(value : & str) ->
-            ::std::result::Result < Self, self::error::ConversionError > { match < Self
-            as StringEnum > ::listed(value) { ::std::option::Option::Some(listed) =>
-            Ok(listed), ::std::option::Option::None => string_enum!(@ unlisted $mode
-            value), } } } impl ::std::convert::TryFrom < & str > for $name { type Error =
-            self::error::ConversionError; fn try_from(value : & str) ->
-            ::std::result::Result < Self, self::error::ConversionError > { value.parse()
-            } } impl ::std::convert::TryFrom < ::std::string::String > for $name { type
-            Error = self::error::ConversionError; fn try_from(value :
-            ::std::string::String) -> ::std::result::Result < Self,
-            self::error::ConversionError > { value.parse() } } impl ::serde::Serialize
-            for $name { fn serialize < S : ::serde::Serializer > (& self, serializer : S)
-            -> ::std::result::Result < S::Ok, S::Error > { serializer.serialize_str(self
+            ::std::result::Result < Self, self::error::ConversionError > {
+            parse_string_enum(value) } } impl ::std::convert::TryFrom < & str > for $name
+            { type Error = self::error::ConversionError; fn try_from(value : & str) ->
+            ::std::result::Result < Self, self::error::ConversionError > {
+            parse_string_enum(value) } } impl ::std::convert::TryFrom <
+            ::std::string::String > for $name { type Error =
+            self::error::ConversionError; fn try_from(value : ::std::string::String) ->
+            ::std::result::Result < Self, self::error::ConversionError > {
+            parse_string_enum(& value) } } impl ::serde::Serialize for $name { fn
+            serialize < S : ::serde::Serializer > (& self, serializer : S) ->
+            ::std::result::Result < S::Ok, S::Error > { serializer.serialize_str(self
             .as_str()) } } impl < 'de > ::serde::Deserialize < 'de > for $name { fn
             deserialize < D : ::serde::Deserializer < 'de >> (deserializer : D) ->
             ::std::result::Result < Self, D::Error > { deserializer
@@ -299,33 +297,49 @@ pub mod types {
             as_str(& self) -> & str { match self { $(Self:: $variant => $wire,)*
             Self::Other(value) => value, } } }
         };
-        (@ unlisted open $value:ident) => {
-            Ok(Self::Other($value .to_owned()))
+        (@ unlisted strict) => {
+            Unlisted::Refused
         };
-        (@ unlisted $mode:ident $value:ident) => {
-            Err("invalid value".into())
+        (@ unlisted tolerant) => {
+            Unlisted::Tolerated(Self::Unknown)
         };
-        (@ decode_unlisted strict $value:ident) => {
-            { let _ = $value; ::std::option::Option::None }
-        };
-        (@ decode_unlisted tolerant $value:ident) => {
-            if super::decoding::is_strict() { ::std::option::Option::None } else {
-            ::std::option::Option::Some(Self::Unknown($value .to_owned())) }
-        };
-        (@ decode_unlisted open $value:ident) => {
-            ::std::option::Option::Some(Self::Other($value .to_owned()))
+        (@ unlisted open) => {
+            Unlisted::Taken(Self::Other)
         };
     }
-    /// What `string_enum!` writes for each string enum, read by [`StringEnumVisitor`].
-    trait StringEnum: Sized {
+    /// What `string_enum!` writes for each string enum, read by [`StringEnumVisitor`] and
+    /// [`parse_string_enum`].
+    trait StringEnum: Sized + 'static {
         /// What a decoding error says was expected.
         const EXPECTING: &'static str;
         /// The listed values, for the "unknown variant" error.
         const VALUES: &'static [&'static str];
+        /// What becomes of a value the enum does not list.
+        const UNLISTED: Unlisted<Self>;
         /// The listed value `value` names.
         fn listed(value: &str) -> ::std::option::Option<Self>;
-        /// What an unlisted value decodes to, if anything.
-        fn unlisted(value: &str) -> ::std::option::Option<Self>;
+    }
+    /// What becomes of a value a string enum does not list, with the variant that keeps it.
+    enum Unlisted<T> {
+        /// Refused everywhere (a strict enum).
+        Refused,
+        /// Kept when a response is decoded, unless decoding is strict; refused by
+        /// `FromStr`, which builds values to send (a tolerant enum's `Unknown`).
+        Tolerated(fn(::std::string::String) -> T),
+        /// Taken everywhere (an open enum's `Other`: the schema admits any string).
+        Taken(fn(::std::string::String) -> T),
+    }
+    /// Every string enum's `FromStr`: a listed value, or an open enum's `Other`.
+    fn parse_string_enum<T: StringEnum>(
+        value: &str,
+    ) -> ::std::result::Result<T, self::error::ConversionError> {
+        match (T::listed(value), T::UNLISTED) {
+            (::std::option::Option::Some(listed), _) => Ok(listed),
+            (::std::option::Option::None, Unlisted::Taken(other)) => {
+                Ok(other(value.to_owned()))
+            }
+            (::std::option::Option::None, _) => Err("invalid value".into()),
+        }
     }
     /// The one `Visitor` of every string enum: a string, listed or taken by the enum's
     /// mode, or serde's "unknown variant" error.
@@ -339,9 +353,17 @@ pub mod types {
             self,
             value: &str,
         ) -> ::std::result::Result<T, E> {
-            match T::listed(value).or_else(|| T::unlisted(value)) {
-                ::std::option::Option::Some(decoded) => Ok(decoded),
-                ::std::option::Option::None => Err(E::unknown_variant(value, T::VALUES)),
+            if let ::std::option::Option::Some(listed) = T::listed(value) {
+                return Ok(listed);
+            }
+            match T::UNLISTED {
+                Unlisted::Tolerated(keep) if !super::decoding::is_strict() => {
+                    Ok(keep(value.to_owned()))
+                }
+                Unlisted::Taken(other) => Ok(other(value.to_owned())),
+                Unlisted::Refused | Unlisted::Tolerated(_) => {
+                    Err(E::unknown_variant(value, T::VALUES))
+                }
             }
         }
     }
@@ -430,7 +452,7 @@ pub mod types {
         };
     }
     ///CPU architecture of a job: `amd64` or `arm64`.
-    #[derive(Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+    #[derive(Clone, Copy, Debug, Eq, Hash, PartialEq)]
     pub enum Arch {
         Amd64,
         Arm64,
@@ -511,7 +533,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         }
     }
     ///The status of a repository discussion: `draft`, `open`, `closed` or `merged` (transitions are not shown).
-    #[derive(Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+    #[derive(Clone, Debug, Eq, Hash, PartialEq)]
     #[non_exhaustive]
     pub enum DiscussionStatus {
         Draft,
@@ -545,7 +567,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         }
     }
     ///Hardware a job runs on.
-    #[derive(Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+    #[derive(Clone, Debug, Eq, Hash, PartialEq)]
     #[non_exhaustive]
     pub enum Flavor {
         CpuBasic,
@@ -740,7 +762,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         }
     }
     ///The stage of a job (transitions between stages are not shown).
-    #[derive(Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+    #[derive(Clone, Debug, Eq, Hash, PartialEq)]
     #[non_exhaustive]
     pub enum JobStage {
         Completed,
@@ -859,7 +881,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         }
     }
     ///The `mention` filter of notification queries: `all` (the default), `participating` or `mentions`.
-    #[derive(Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+    #[derive(Clone, Copy, Debug, Eq, Hash, PartialEq)]
     pub enum Mention {
         All,
         Participating,
@@ -1252,7 +1274,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         }
     }
     ///The `readStatus` filter: all notifications (the default) or unread ones only.
-    #[derive(Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+    #[derive(Clone, Copy, Debug, Eq, Hash, PartialEq)]
     pub enum ReadStatus {
         All,
         Unread,
@@ -1341,7 +1363,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         }
     }
     ///The type of a repository.
-    #[derive(Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+    #[derive(Clone, Debug, Eq, Hash, PartialEq)]
     #[non_exhaustive]
     pub enum RepoType {
         Dataset,
@@ -1477,7 +1499,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     pub type StorageAccessTokenCasUrl = CheckedString<rules::StorageAccessTokenCasUrl>;
     checked_string!(StorageAccessTokenCasUrl, max 64000);
     ///Repository types that have storage tokens.
-    #[derive(Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+    #[derive(Clone, Copy, Debug, Eq, Hash, PartialEq)]
     pub enum StorageRepoType {
         Model,
         Dataset,
@@ -1488,7 +1510,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         }
     );
     ///The scope of a storage token: `read` or `write` (a write token can call every read operation).
-    #[derive(Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+    #[derive(Clone, Copy, Debug, Eq, Hash, PartialEq)]
     pub enum StorageTokenType {
         Read,
         Write,
@@ -1557,7 +1579,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         }
     }
     ///What is mounted: `bucket`, `model`, `dataset` or `space`.
-    #[derive(Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+    #[derive(Clone, Copy, Debug, Eq, Hash, PartialEq)]
     pub enum VolumeRequestType {
         Bucket,
         Model,
@@ -1604,7 +1626,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         }
     }
     ///`org`, `user` or `repo`.
-    #[derive(Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+    #[derive(Clone, Copy, Debug, Eq, Hash, PartialEq)]
     pub enum WatchTargetType {
         Org,
         User,
@@ -1650,7 +1672,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         }
     }
     ///What a webhook watches: a repository type, `user` or `org`.
-    #[derive(Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+    #[derive(Clone, Debug, Eq, Hash, PartialEq)]
     #[non_exhaustive]
     pub enum WatchedType {
         Dataset,
@@ -1716,7 +1738,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         }
     }
     ///Which events a webhook reports: `repo` or `discussion`.
-    #[derive(Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+    #[derive(Clone, Debug, Eq, Hash, PartialEq)]
     #[non_exhaustive]
     pub enum WebhookDomain {
         Repo,
@@ -11687,17 +11709,11 @@ pub mod builder {
                 .query(&progenitor_client::QueryParam::new("repoType", &repo_type))
                 .headers(header_map)
                 .build()?;
-            let info = OperationInfo {
-                operation_id: "list_notifications",
-            };
-            client.pre(&mut request, &info).await?;
-            let result = client.exec(request, &info).await;
-            client.post(&result, &info).await?;
-            let response = result?;
-            match response.status().as_u16() {
-                200u16 => ResponseValue::from_response(response).await,
-                _ => Err(Error::UnexpectedResponse(response)),
-            }
+            super::reply::send::<
+                super::reply::Json<types::NotificationList>,
+                super::reply::Empty,
+            >(client, request, "list_notifications", &[(200, 200)], &[])
+                .await
         }
     }
     /**Builder for [`Client::delete_notifications`]
@@ -11945,17 +11961,11 @@ pub mod builder {
                 .query(&progenitor_client::QueryParam::new("repoType", &repo_type))
                 .headers(header_map)
                 .build()?;
-            let info = OperationInfo {
-                operation_id: "delete_notifications",
-            };
-            client.pre(&mut request, &info).await?;
-            let result = client.exec(request, &info).await;
-            client.post(&result, &info).await?;
-            let response = result?;
-            match response.status().as_u16() {
-                200..=299 => Ok(ResponseValue::empty(response)),
-                _ => Err(Error::UnexpectedResponse(response)),
-            }
+            super::reply::send::<
+                super::reply::Empty,
+                super::reply::Empty,
+            >(client, request, "delete_notifications", &[(200, 299)], &[])
+                .await
         }
     }
     /**Builder for [`Client::mark_notifications_as_read`]
@@ -12199,17 +12209,11 @@ pub mod builder {
                 .query(&progenitor_client::QueryParam::new("repoType", &repo_type))
                 .headers(header_map)
                 .build()?;
-            let info = OperationInfo {
-                operation_id: "mark_notifications_as_read",
-            };
-            client.pre(&mut request, &info).await?;
-            let result = client.exec(request, &info).await;
-            client.post(&result, &info).await?;
-            let response = result?;
-            match response.status().as_u16() {
-                200..=299 => Ok(ResponseValue::empty(response)),
-                _ => Err(Error::UnexpectedResponse(response)),
-            }
+            super::reply::send::<
+                super::reply::Empty,
+                super::reply::Empty,
+            >(client, request, "mark_notifications_as_read", &[(200, 299)], &[])
+                .await
         }
     }
     /**Builder for [`Client::update_notification_settings`]
@@ -12279,17 +12283,11 @@ pub mod builder {
                 .json(&body)
                 .headers(header_map)
                 .build()?;
-            let info = OperationInfo {
-                operation_id: "update_notification_settings",
-            };
-            client.pre(&mut request, &info).await?;
-            let result = client.exec(request, &info).await;
-            client.post(&result, &info).await?;
-            let response = result?;
-            match response.status().as_u16() {
-                200..=299 => Ok(ResponseValue::empty(response)),
-                _ => Err(Error::UnexpectedResponse(response)),
-            }
+            super::reply::send::<
+                super::reply::Empty,
+                super::reply::Empty,
+            >(client, request, "update_notification_settings", &[(200, 299)], &[])
+                .await
         }
     }
     /**Builder for [`Client::update_watch_settings`]
@@ -12357,17 +12355,11 @@ pub mod builder {
                 .json(&body)
                 .headers(header_map)
                 .build()?;
-            let info = OperationInfo {
-                operation_id: "update_watch_settings",
-            };
-            client.pre(&mut request, &info).await?;
-            let result = client.exec(request, &info).await;
-            client.post(&result, &info).await?;
-            let response = result?;
-            match response.status().as_u16() {
-                200..=299 => Ok(ResponseValue::empty(response)),
-                _ => Err(Error::UnexpectedResponse(response)),
-            }
+            super::reply::send::<
+                super::reply::Empty,
+                super::reply::Empty,
+            >(client, request, "update_watch_settings", &[(200, 299)], &[])
+                .await
         }
     }
     /**Builder for [`Client::revoke_credentials`]
@@ -12436,17 +12428,11 @@ pub mod builder {
                 .json(&body)
                 .headers(header_map)
                 .build()?;
-            let info = OperationInfo {
-                operation_id: "revoke_credentials",
-            };
-            client.pre(&mut request, &info).await?;
-            let result = client.exec(request, &info).await;
-            client.post(&result, &info).await?;
-            let response = result?;
-            match response.status().as_u16() {
-                202u16 => Ok(ResponseValue::empty(response)),
-                _ => Err(Error::UnexpectedResponse(response)),
-            }
+            super::reply::send::<
+                super::reply::Empty,
+                super::reply::Empty,
+            >(client, request, "revoke_credentials", &[(202, 202)], &[])
+                .await
         }
     }
     /**Builder for [`Client::get_mcp_settings`]
@@ -12482,17 +12468,11 @@ pub mod builder {
                 )
                 .headers(header_map)
                 .build()?;
-            let info = OperationInfo {
-                operation_id: "get_mcp_settings",
-            };
-            client.pre(&mut request, &info).await?;
-            let result = client.exec(request, &info).await;
-            client.post(&result, &info).await?;
-            let response = result?;
-            match response.status().as_u16() {
-                200u16 => ResponseValue::from_response(response).await,
-                _ => Err(Error::UnexpectedResponse(response)),
-            }
+            super::reply::send::<
+                super::reply::Json<types::McpSettings>,
+                super::reply::Empty,
+            >(client, request, "get_mcp_settings", &[(200, 200)], &[])
+                .await
         }
     }
     /**Builder for [`Client::list_webhooks`]
@@ -12530,17 +12510,11 @@ pub mod builder {
                 )
                 .headers(header_map)
                 .build()?;
-            let info = OperationInfo {
-                operation_id: "list_webhooks",
-            };
-            client.pre(&mut request, &info).await?;
-            let result = client.exec(request, &info).await;
-            client.post(&result, &info).await?;
-            let response = result?;
-            match response.status().as_u16() {
-                200u16 => ResponseValue::from_response(response).await,
-                _ => Err(Error::UnexpectedResponse(response)),
-            }
+            super::reply::send::<
+                super::reply::Json<::std::vec::Vec<types::Webhook>>,
+                super::reply::Empty,
+            >(client, request, "list_webhooks", &[(200, 200)], &[])
+                .await
         }
     }
     /**Builder for [`Client::create_webhook`]
@@ -12612,17 +12586,11 @@ pub mod builder {
                 .json(&body)
                 .headers(header_map)
                 .build()?;
-            let info = OperationInfo {
-                operation_id: "create_webhook",
-            };
-            client.pre(&mut request, &info).await?;
-            let result = client.exec(request, &info).await;
-            client.post(&result, &info).await?;
-            let response = result?;
-            match response.status().as_u16() {
-                200u16 => ResponseValue::from_response(response).await,
-                _ => Err(Error::UnexpectedResponse(response)),
-            }
+            super::reply::send::<
+                super::reply::Json<types::WebhookEnvelope>,
+                super::reply::Empty,
+            >(client, request, "create_webhook", &[(200, 200)], &[])
+                .await
         }
     }
     /**Builder for [`Client::get_webhook`]
@@ -12680,17 +12648,11 @@ pub mod builder {
                 )
                 .headers(header_map)
                 .build()?;
-            let info = OperationInfo {
-                operation_id: "get_webhook",
-            };
-            client.pre(&mut request, &info).await?;
-            let result = client.exec(request, &info).await;
-            client.post(&result, &info).await?;
-            let response = result?;
-            match response.status().as_u16() {
-                200u16 => ResponseValue::from_response(response).await,
-                _ => Err(Error::UnexpectedResponse(response)),
-            }
+            super::reply::send::<
+                super::reply::Json<types::WebhookEnvelope>,
+                super::reply::Empty,
+            >(client, request, "get_webhook", &[(200, 200)], &[])
+                .await
         }
     }
     /**Builder for [`Client::update_webhook`]
@@ -12774,17 +12736,11 @@ pub mod builder {
                 .json(&body)
                 .headers(header_map)
                 .build()?;
-            let info = OperationInfo {
-                operation_id: "update_webhook",
-            };
-            client.pre(&mut request, &info).await?;
-            let result = client.exec(request, &info).await;
-            client.post(&result, &info).await?;
-            let response = result?;
-            match response.status().as_u16() {
-                200..=299 => Ok(ResponseValue::empty(response)),
-                _ => Err(Error::UnexpectedResponse(response)),
-            }
+            super::reply::send::<
+                super::reply::Empty,
+                super::reply::Empty,
+            >(client, request, "update_webhook", &[(200, 299)], &[])
+                .await
         }
     }
     /**Builder for [`Client::delete_webhook`]
@@ -12832,17 +12788,11 @@ pub mod builder {
                 );
             #[allow(unused_mut)]
             let mut request = client.client.delete(url).headers(header_map).build()?;
-            let info = OperationInfo {
-                operation_id: "delete_webhook",
-            };
-            client.pre(&mut request, &info).await?;
-            let result = client.exec(request, &info).await;
-            client.post(&result, &info).await?;
-            let response = result?;
-            match response.status().as_u16() {
-                200..=299 => Ok(ResponseValue::empty(response)),
-                _ => Err(Error::UnexpectedResponse(response)),
-            }
+            super::reply::send::<
+                super::reply::Empty,
+                super::reply::Empty,
+            >(client, request, "delete_webhook", &[(200, 299)], &[])
+                .await
         }
     }
     /**Builder for [`Client::enable_webhook`]
@@ -12900,17 +12850,11 @@ pub mod builder {
                 )
                 .headers(header_map)
                 .build()?;
-            let info = OperationInfo {
-                operation_id: "enable_webhook",
-            };
-            client.pre(&mut request, &info).await?;
-            let result = client.exec(request, &info).await;
-            client.post(&result, &info).await?;
-            let response = result?;
-            match response.status().as_u16() {
-                200u16 => ResponseValue::from_response(response).await,
-                _ => Err(Error::UnexpectedResponse(response)),
-            }
+            super::reply::send::<
+                super::reply::Json<types::WebhookEnvelope>,
+                super::reply::Empty,
+            >(client, request, "enable_webhook", &[(200, 200)], &[])
+                .await
         }
     }
     /**Builder for [`Client::disable_webhook`]
@@ -12968,17 +12912,11 @@ pub mod builder {
                 )
                 .headers(header_map)
                 .build()?;
-            let info = OperationInfo {
-                operation_id: "disable_webhook",
-            };
-            client.pre(&mut request, &info).await?;
-            let result = client.exec(request, &info).await;
-            client.post(&result, &info).await?;
-            let response = result?;
-            match response.status().as_u16() {
-                200u16 => ResponseValue::from_response(response).await,
-                _ => Err(Error::UnexpectedResponse(response)),
-            }
+            super::reply::send::<
+                super::reply::Json<types::WebhookEnvelope>,
+                super::reply::Empty,
+            >(client, request, "disable_webhook", &[(200, 200)], &[])
+                .await
         }
     }
     /**Builder for [`Client::get_storage_access_token`]
@@ -13096,26 +13034,96 @@ pub mod builder {
                 )
                 .headers(header_map)
                 .build()?;
-            let info = OperationInfo {
-                operation_id: "get_storage_access_token",
-            };
-            client.pre(&mut request, &info).await?;
-            let result = client.exec(request, &info).await;
-            client.post(&result, &info).await?;
-            let response = result?;
-            match response.status().as_u16() {
-                200u16 => ResponseValue::from_response(response).await,
-                401u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-                403u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-                404u16 => Err(Error::ErrorResponse(ResponseValue::empty(response))),
-                _ => Err(Error::UnexpectedResponse(response)),
-            }
+            super::reply::send::<
+                super::reply::Json<types::StorageAccessToken>,
+                super::reply::Empty,
+            >(
+                    client,
+                    request,
+                    "get_storage_access_token",
+                    &[(200, 200)],
+                    &[(401, 401), (403, 403), (404, 404)],
+                )
+                .await
         }
     }
 }
 /// Items consumers will typically use such as the Client.
 pub mod prelude {
     pub use self::super::Client;
+}
+mod reply {
+    //! Response handling shared by every operation: each passes its status table to
+    //! [`send`], which the compiler checks once rather than once per operation.
+    use progenitor_client::{
+        ByteStream, ClientHooks, Error, OperationInfo, ResponseValue,
+    };
+    /// How a response body is read into the value an operation returns.
+    pub(super) trait Read {
+        /// What the body is read into.
+        type Value;
+        /// Reads the body of `response`.
+        async fn read<E>(
+            response: reqwest::Response,
+        ) -> Result<ResponseValue<Self::Value>, Error<E>>;
+    }
+    /// A JSON body of type `T`.
+    pub(super) struct Json<T>(::std::marker::PhantomData<T>);
+    impl<T: ::serde::de::DeserializeOwned> Read for Json<T> {
+        type Value = T;
+        async fn read<E>(
+            response: reqwest::Response,
+        ) -> Result<ResponseValue<T>, Error<E>> {
+            ResponseValue::from_response(response).await
+        }
+    }
+    /// No body.
+    pub(super) enum Empty {}
+    impl Read for Empty {
+        type Value = ();
+        async fn read<E>(
+            response: reqwest::Response,
+        ) -> Result<ResponseValue<()>, Error<E>> {
+            Ok(ResponseValue::empty(response))
+        }
+    }
+    /// The body as a stream of bytes.
+    pub(super) enum Stream {}
+    impl Read for Stream {
+        type Value = ByteStream;
+        async fn read<E>(
+            response: reqwest::Response,
+        ) -> Result<ResponseValue<ByteStream>, Error<E>> {
+            Ok(ResponseValue::stream(response))
+        }
+    }
+    /// Sends `request` for the operation `operation_id` through the client's hooks, and
+    /// reads a status within `success` as `S`, then one within `failure` as the error
+    /// body `F`; any other status is `Error::UnexpectedResponse`.
+    pub(super) async fn send<S: Read, F: Read>(
+        client: &super::Client,
+        mut request: reqwest::Request,
+        operation_id: &'static str,
+        success: &'static [(u16, u16)],
+        failure: &'static [(u16, u16)],
+    ) -> Result<ResponseValue<S::Value>, Error<F::Value>> {
+        let info = OperationInfo { operation_id };
+        client.pre(&mut request, &info).await?;
+        let result = client.exec(request, &info).await;
+        client.post(&result, &info).await?;
+        let response = result?;
+        let status = response.status().as_u16();
+        let within = |statuses: &[(u16, u16)]| {
+            statuses.iter().any(|&(low, high)| (low..=high).contains(&status))
+        };
+        if within(success) {
+            S::read(response).await
+        } else if within(failure) {
+            Err(Error::ErrorResponse(F::read(response).await?))
+        } else {
+            Err(Error::UnexpectedResponse(response))
+        }
+    }
 }
 /// How generated types decode what the hub sends: tolerant by default, strict inside
 /// [`decoding::strict`].

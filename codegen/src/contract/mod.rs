@@ -14,6 +14,9 @@
 //!   which holds the check, are the same for every type ([`typify_string_newtype_impls`]);
 //!   `emit` writes them once for a generic type, and the checks of `FromStr` ([`TypifyCheck`])
 //!   as each type's constants;
+//! - what progenitor writes after building an operation's request: the hooks, then a `match`
+//!   on the status whose arms read the body ([`ProgenitorSend`], [`ProgenitorReply`]); `emit`
+//!   turns each into a table for one shared function;
 //! - what other crates read back from the generated code. typify's builder messages
 //!   (`no value supplied for <field>`, `error converting supplied value for <field>: <rule>`)
 //!   are parsed by `hub-api`'s `src/error.rs` (`Error::from_conversion_message`) to name the
@@ -462,5 +465,107 @@ mod tests {
         );
         assert!(typify_keeps(&Rule::Pattern("a".into()), &[]).is_ok());
         assert_eq!(typify_keeps(&Rule::MaxItems(3), &[]), Err("array sizes"));
+    }
+}
+
+/// How progenitor 0.15 reads a response body in one arm of an operation's status `match`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BodyRead {
+    /// `ResponseValue::from_response(response).await`: JSON of the operation's type.
+    Json,
+    /// `ResponseValue::empty(response)`: no body (`()`).
+    Empty,
+    /// `ResponseValue::stream(response)`: the raw bytes (`ByteStream`).
+    Stream,
+}
+
+/// One arm of the status `match` progenitor 0.15 ends every operation with. A WebSocket
+/// upgrade arm is none of these: an operation with one keeps progenitor's code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ProgenitorReply {
+    /// A documented success: `Ok` with the body read.
+    Success(BodyRead),
+    /// A documented error: `Err(Error::ErrorResponse(..))` with the body read.
+    Failure(BodyRead),
+    /// The catch-all for undocumented statuses: `Err(Error::UnexpectedResponse(response))`.
+    Unexpected,
+}
+
+impl ProgenitorReply {
+    /// Every arm progenitor writes, each tried where an arm's body may be one.
+    pub const ALL: [ProgenitorReply; 7] = [
+        Self::Success(BodyRead::Json),
+        Self::Success(BodyRead::Empty),
+        Self::Success(BodyRead::Stream),
+        Self::Failure(BodyRead::Json),
+        Self::Failure(BodyRead::Empty),
+        Self::Failure(BodyRead::Stream),
+        Self::Unexpected,
+    ];
+
+    /// The arm's expression exactly as progenitor writes it over `response`, to recognise it by.
+    pub fn as_progenitor_writes(self, response: &syn::Ident) -> TokenStream {
+        let read = |body: BodyRead, failure: bool| match (body, failure) {
+            (BodyRead::Json, false) => quote!(ResponseValue::from_response(#response).await),
+            (BodyRead::Json, true) => quote!(ResponseValue::from_response(#response).await?),
+            (BodyRead::Empty, _) => quote!(ResponseValue::empty(#response)),
+            (BodyRead::Stream, _) => quote!(ResponseValue::stream(#response)),
+        };
+        match self {
+            Self::Success(BodyRead::Json) => read(BodyRead::Json, false),
+            Self::Success(body) => {
+                let read = read(body, false);
+                quote!(Ok(#read))
+            }
+            Self::Failure(body) => {
+                let read = read(body, true);
+                quote!(Err(Error::ErrorResponse(#read)))
+            }
+            Self::Unexpected => quote!(Err(Error::UnexpectedResponse(#response))),
+        }
+    }
+}
+
+/// The names in the statements progenitor 0.15 writes between building an operation's request
+/// and its status `match`:
+///
+/// ```text
+/// let info = OperationInfo { operation_id: "<id>" };
+/// <client>.pre(&mut <request>, &info).await?;
+/// let <result> = <client>.exec(<request>, &info).await;
+/// <client>.post(&<result>, &info).await?;
+/// let <response> = <result>?;
+/// match <response>.status().as_u16() { <arms> }
+/// ```
+///
+/// `<client>` is `self` in a positional method and `client` in a builder's `send`.
+pub struct ProgenitorSend {
+    /// The client expression (`self`, `client`).
+    pub client: TokenStream,
+    /// The request variable.
+    pub request: syn::Ident,
+    /// The variable holding what `exec` returned.
+    pub result: syn::Ident,
+    /// The response variable the arms read.
+    pub response: syn::Ident,
+}
+
+impl ProgenitorSend {
+    /// The four statements after `let info = ...;`, exactly as progenitor writes them, and the
+    /// `match` scrutinee, to recognise them by.
+    pub fn as_progenitor_writes(&self) -> (Vec<TokenStream>, TokenStream) {
+        let Self {
+            client,
+            request,
+            result,
+            response,
+        } = self;
+        let statements = vec![
+            quote!(#client.pre(&mut #request, &info).await?;),
+            quote!(let #result = #client.exec(#request, &info).await;),
+            quote!(#client.post(&#result, &info).await?;),
+            quote!(let #response = #result?;),
+        ];
+        (statements, quote!(#response.status().as_u16()))
     }
 }

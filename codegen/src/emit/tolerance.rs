@@ -95,7 +95,10 @@ pub(crate) fn decoding_module() -> TokenStream {
 /// invocation of `string_enum!` (see [`string_enum_macro`]), which stands in for typify's
 /// `Display`, `FromStr` and `TryFrom<&str>`/`TryFrom<String>` (same behaviour, same error),
 /// adds `as_str`, and writes `Serialize` and `Deserialize` (one shared visitor for every enum),
-/// so every string enum loses serde's derives and its variants their `rename`s. An enum of a
+/// so every string enum loses serde's derives and its variants their `rename`s. typify's
+/// `Ord` and `PartialOrd` go without a replacement: a wire enum's values have no order the
+/// schema states, and each is a body per enum the compiler checks in every build (`Eq` and
+/// `Hash` stay). An enum of a
 /// tolerant schema also gets an `Unknown(String)` variant (unknown values are kept, or refused
 /// when strict, and go back out as they came). It becomes
 /// `#[non_exhaustive]` (a new value must not break a user's exhaustive `match`) and loses `Copy`
@@ -217,12 +220,14 @@ fn add_unlisted_variant(
         }
         variant.attrs.retain(|attr| !attr.path().is_ident("serde"));
     }
-    // An enum that may hold a `String` (`Unknown`, `Other`) cannot be `Copy`.
+    // An enum that may hold a `String` (`Unknown`, `Other`) cannot be `Copy`; no string enum
+    // keeps typify's declaration-order `Ord` (see `emit_string_enums`).
     let holds_text = open || tolerant;
     retain_derives(&mut enumeration.attrs, |derive| {
         let replaced = ["Deserialize", "Serialize"].contains(&derive);
         let not_copy = holds_text && derive == "Copy";
-        !(replaced || not_copy)
+        let unordered = ["Ord", "PartialOrd"].contains(&derive);
+        !(replaced || not_copy || unordered)
     })
     .map_err(|error| refuse(&error))?;
     if tolerant {
@@ -332,12 +337,14 @@ fn is_typify_string_conversion(path: &syn::Path) -> bool {
 /// `string_enum!`, defined once at the start of `types`:
 /// `string_enum!(Name [strict|tolerant|open] { Variant = "wire", ... })`. Every mode writes
 /// `as_str`, `Display` over it, typify's `FromStr` (listed values only, "invalid value"
-/// otherwise) with the two `TryFrom`s over it, `Serialize` through `as_str`, and `StringEnum`,
-/// which the one shared `Deserialize` visitor reads (serde's derive wrote a visitor per enum,
-/// and also took `{"value": null}` for a value). An unlisted value is refused with serde's
-/// "unknown variant" message (`strict`); kept in `Unknown`, or refused inside
-/// `decoding::strict` (`tolerant`); or taken as `Other`, strict or not, in `FromStr` too
-/// (`open`: an open enum, listed values or any string).
+/// otherwise) and the two `TryFrom`s the builder interface takes strings through,
+/// `Serialize` through `as_str`, and `StringEnum`, which the one shared
+/// `Deserialize` visitor and the one shared `FromStr` body read (serde's derive wrote a visitor
+/// per enum, and also took `{"value": null}` for a value). What becomes of an unlisted value
+/// is a constant, [`Unlisted`], not a function of each enum: refused with serde's "unknown
+/// variant" message (`strict`); kept in `Unknown`, or refused inside `decoding::strict`
+/// (`tolerant`); or taken as `Other`, strict or not, in `FromStr` too (`open`: an open enum,
+/// listed values or any string).
 fn string_enum_macro() -> TokenStream {
     quote! {
         macro_rules! string_enum {
@@ -346,14 +353,12 @@ fn string_enum_macro() -> TokenStream {
                 impl StringEnum for $name {
                     const EXPECTING: &'static str = ::std::concat!("a `", ::std::stringify!($name), "` string");
                     const VALUES: &'static [&'static str] = &[$($wire),*];
+                    const UNLISTED: Unlisted<Self> = string_enum!(@unlisted $mode);
                     fn listed(value: &str) -> ::std::option::Option<Self> {
                         match value {
                             $($wire => ::std::option::Option::Some(Self::$variant),)*
                             _ => ::std::option::Option::None,
                         }
-                    }
-                    fn unlisted(value: &str) -> ::std::option::Option<Self> {
-                        string_enum!(@decode_unlisted $mode value)
                     }
                 }
                 impl ::std::fmt::Display for $name {
@@ -364,22 +369,19 @@ fn string_enum_macro() -> TokenStream {
                 impl ::std::str::FromStr for $name {
                     type Err = self::error::ConversionError;
                     fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
-                        match <Self as StringEnum>::listed(value) {
-                            ::std::option::Option::Some(listed) => Ok(listed),
-                            ::std::option::Option::None => string_enum!(@unlisted $mode value),
-                        }
+                        parse_string_enum(value)
                     }
                 }
                 impl ::std::convert::TryFrom<&str> for $name {
                     type Error = self::error::ConversionError;
                     fn try_from(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
-                        value.parse()
+                        parse_string_enum(value)
                     }
                 }
                 impl ::std::convert::TryFrom<::std::string::String> for $name {
                     type Error = self::error::ConversionError;
                     fn try_from(value: ::std::string::String) -> ::std::result::Result<Self, self::error::ConversionError> {
-                        value.parse()
+                        parse_string_enum(&value)
                     }
                 }
                 impl ::serde::Serialize for $name {
@@ -425,29 +427,42 @@ fn string_enum_macro() -> TokenStream {
                     }
                 }
             };
-            (@unlisted open $value:ident) => { Ok(Self::Other($value.to_owned())) };
-            (@unlisted $mode:ident $value:ident) => { Err("invalid value".into()) };
-            (@decode_unlisted strict $value:ident) => {{ let _ = $value; ::std::option::Option::None }};
-            (@decode_unlisted tolerant $value:ident) => {
-                if super::decoding::is_strict() {
-                    ::std::option::Option::None
-                } else {
-                    ::std::option::Option::Some(Self::Unknown($value.to_owned()))
-                }
-            };
-            (@decode_unlisted open $value:ident) => { ::std::option::Option::Some(Self::Other($value.to_owned())) };
+            (@unlisted strict) => { Unlisted::Refused };
+            (@unlisted tolerant) => { Unlisted::Tolerated(Self::Unknown) };
+            (@unlisted open) => { Unlisted::Taken(Self::Other) };
         }
 
-        /// What `string_enum!` writes for each string enum, read by [`StringEnumVisitor`].
-        trait StringEnum: Sized {
+        /// What `string_enum!` writes for each string enum, read by [`StringEnumVisitor`] and
+        /// [`parse_string_enum`].
+        trait StringEnum: Sized + 'static {
             /// What a decoding error says was expected.
             const EXPECTING: &'static str;
             /// The listed values, for the "unknown variant" error.
             const VALUES: &'static [&'static str];
+            /// What becomes of a value the enum does not list.
+            const UNLISTED: Unlisted<Self>;
             /// The listed value `value` names.
             fn listed(value: &str) -> ::std::option::Option<Self>;
-            /// What an unlisted value decodes to, if anything.
-            fn unlisted(value: &str) -> ::std::option::Option<Self>;
+        }
+
+        /// What becomes of a value a string enum does not list, with the variant that keeps it.
+        enum Unlisted<T> {
+            /// Refused everywhere (a strict enum).
+            Refused,
+            /// Kept when a response is decoded, unless decoding is strict; refused by
+            /// `FromStr`, which builds values to send (a tolerant enum's `Unknown`).
+            Tolerated(fn(::std::string::String) -> T),
+            /// Taken everywhere (an open enum's `Other`: the schema admits any string).
+            Taken(fn(::std::string::String) -> T),
+        }
+
+        /// Every string enum's `FromStr`: a listed value, or an open enum's `Other`.
+        fn parse_string_enum<T: StringEnum>(value: &str) -> ::std::result::Result<T, self::error::ConversionError> {
+            match (T::listed(value), T::UNLISTED) {
+                (::std::option::Option::Some(listed), _) => Ok(listed),
+                (::std::option::Option::None, Unlisted::Taken(other)) => Ok(other(value.to_owned())),
+                (::std::option::Option::None, _) => Err("invalid value".into()),
+            }
         }
 
         /// The one `Visitor` of every string enum: a string, listed or taken by the enum's
@@ -462,9 +477,13 @@ fn string_enum_macro() -> TokenStream {
             }
 
             fn visit_str<E: ::serde::de::Error>(self, value: &str) -> ::std::result::Result<T, E> {
-                match T::listed(value).or_else(|| T::unlisted(value)) {
-                    ::std::option::Option::Some(decoded) => Ok(decoded),
-                    ::std::option::Option::None => Err(E::unknown_variant(value, T::VALUES)),
+                if let ::std::option::Option::Some(listed) = T::listed(value) {
+                    return Ok(listed);
+                }
+                match T::UNLISTED {
+                    Unlisted::Tolerated(keep) if !super::decoding::is_strict() => Ok(keep(value.to_owned())),
+                    Unlisted::Taken(other) => Ok(other(value.to_owned())),
+                    Unlisted::Refused | Unlisted::Tolerated(_) => Err(E::unknown_variant(value, T::VALUES)),
                 }
             }
         }
