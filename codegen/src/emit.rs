@@ -117,7 +117,7 @@ pub fn emit(
         let types = types_module(&mut file)?;
         open_objects::decode_open_objects_in_one_pass(types, &is_tolerant)?;
         let open = open_enum_type_names(document)?;
-        tolerance::emit_string_enums(types, is_tolerant, |name| open.contains(name))?;
+        tolerance::emit_string_enums(types, interface, is_tolerant, |name| open.contains(name))?;
         checked_strings::fold_checked_strings(types)?;
         replies::share_response_handling(&mut file);
     }

@@ -27,6 +27,7 @@ use quote::quote;
 use serde_json::Value;
 
 use crate::Error;
+use crate::emit::Interface;
 use crate::model::Document;
 
 /// Component schemas that only requests use: reachable from a request body or parameter and
@@ -93,8 +94,8 @@ pub(crate) fn decoding_module() -> TokenStream {
 
 /// Rewrites every string enum typify emitted (unit variants, derived `Deserialize`) into one
 /// invocation of `string_enum!` (see [`string_enum_macro`]), which stands in for typify's
-/// `Display`, `FromStr` and `TryFrom<&str>`/`TryFrom<String>` (same behaviour, same error),
-/// adds `as_str`, and writes `Serialize` and `Deserialize` (one shared visitor for every enum),
+/// `Display`, `FromStr` and, under the builder `interface` (whose setters take strings through
+/// them), `TryFrom<&str>`/`TryFrom<String>` (same behaviour, same error), adds `as_str`, and writes `Serialize` and `Deserialize` (one shared visitor for every enum),
 /// so every string enum loses serde's derives and its variants their `rename`s. typify's
 /// `Ord` and `PartialOrd` go without a replacement: a wire enum's values have no order the
 /// schema states, and each is a body per enum the compiler checks in every build (`Eq` and
@@ -106,6 +107,7 @@ pub(crate) fn decoding_module() -> TokenStream {
 /// send. An open enum (listed values or any string) gets `Other(String)` the same way.
 pub(crate) fn emit_string_enums(
     types: &mut Vec<syn::Item>,
+    interface: Interface,
     is_tolerant: impl Fn(&str) -> bool,
     is_open: impl Fn(&str) -> bool,
 ) -> Result<(), Error> {
@@ -173,7 +175,7 @@ pub(crate) fn emit_string_enums(
     };
     // Each invocation goes right after its enum, where a reader looks for it; typify's
     // conversions of these enums give way to the macro's.
-    let mut rewritten = parse(string_enum_macro())?;
+    let mut rewritten = parse(string_enum_macro(interface))?;
     for (index, item) in std::mem::take(types).into_iter().enumerate() {
         let replaced = match &item {
             syn::Item::Impl(block) => {
@@ -337,15 +339,32 @@ fn is_typify_string_conversion(path: &syn::Path) -> bool {
 /// `string_enum!`, defined once at the start of `types`:
 /// `string_enum!(Name [strict|tolerant|open] { Variant = "wire", ... })`. Every mode writes
 /// `as_str`, `Display` over it, typify's `FromStr` (listed values only, "invalid value"
-/// otherwise) and the two `TryFrom`s the builder interface takes strings through,
-/// `Serialize` through `as_str`, and `StringEnum`, which the one shared
+/// otherwise), under the builder interface the two `TryFrom`s its setters take strings
+/// through (a positional client has no use for them beside `FromStr`, and they were two bodies
+/// per enum for the compiler to check), `Serialize` through `as_str`, and `StringEnum`, which the one shared
 /// `Deserialize` visitor and the one shared `FromStr` body read (serde's derive wrote a visitor
 /// per enum, and also took `{"value": null}` for a value). What becomes of an unlisted value
 /// is a constant, [`Unlisted`], not a function of each enum: refused with serde's "unknown
 /// variant" message (`strict`); kept in `Unknown`, or refused inside `decoding::strict`
 /// (`tolerant`); or taken as `Other`, strict or not, in `FromStr` too (`open`: an open enum,
 /// listed values or any string).
-fn string_enum_macro() -> TokenStream {
+fn string_enum_macro(interface: Interface) -> TokenStream {
+    let builder_conversions = (interface == Interface::Builder).then(|| {
+        quote! {
+            impl ::std::convert::TryFrom<&str> for $name {
+                type Error = self::error::ConversionError;
+                fn try_from(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
+                    parse_string_enum(value)
+                }
+            }
+            impl ::std::convert::TryFrom<::std::string::String> for $name {
+                type Error = self::error::ConversionError;
+                fn try_from(value: ::std::string::String) -> ::std::result::Result<Self, self::error::ConversionError> {
+                    parse_string_enum(&value)
+                }
+            }
+        }
+    });
     quote! {
         macro_rules! string_enum {
             ($name:ident [$mode:ident] { $($variant:ident = $wire:literal,)* }) => {
@@ -372,18 +391,7 @@ fn string_enum_macro() -> TokenStream {
                         parse_string_enum(value)
                     }
                 }
-                impl ::std::convert::TryFrom<&str> for $name {
-                    type Error = self::error::ConversionError;
-                    fn try_from(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
-                        parse_string_enum(value)
-                    }
-                }
-                impl ::std::convert::TryFrom<::std::string::String> for $name {
-                    type Error = self::error::ConversionError;
-                    fn try_from(value: ::std::string::String) -> ::std::result::Result<Self, self::error::ConversionError> {
-                        parse_string_enum(&value)
-                    }
-                }
+                #builder_conversions
                 impl ::serde::Serialize for $name {
                     fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error> {
                         serializer.serialize_str(self.as_str())
@@ -561,9 +569,14 @@ mod tests {
                 pub enum Second { Other }
             },
         ];
-        let error = emit_string_enums(&mut types, |name| name == "First", |name| name == "Second")
-            .unwrap_err()
-            .to_string();
+        let error = emit_string_enums(
+            &mut types,
+            Interface::Builder,
+            |name| name == "First",
+            |name| name == "Second",
+        )
+        .unwrap_err()
+        .to_string();
         assert!(
             error.contains("`First`") && error.contains("`Second`"),
             "{error}"
@@ -632,7 +645,13 @@ mod tests {
                 pub enum RequestOnly { A }
             },
         ];
-        emit_string_enums(&mut types, |name| name == "Arch", |_| false).unwrap();
+        emit_string_enums(
+            &mut types,
+            Interface::Builder,
+            |name| name == "Arch",
+            |_| false,
+        )
+        .unwrap();
         let text: Vec<String> = types
             .iter()
             .map(|item| quote::ToTokens::to_token_stream(item).to_string())
