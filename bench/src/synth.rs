@@ -18,7 +18,6 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result, bail, ensure};
 use hub_api_codegen::{self as codegen, CrateOptions, FindingKind};
 use hub_api_synth::Options;
-use serde_json::{Value, json};
 
 use crate::measure::{Bound, Comparison, Figure, Side, millis};
 
@@ -33,101 +32,6 @@ fn synthetic(operations: usize) -> (String, usize) {
     let document = hub_api_synth::spec(&options);
     let nodes = hub_api_synth::count(&document).schema_nodes;
     (hub_api_synth::spec_text(&options), nodes)
-}
-
-/// The synthetic spec `generate_crate` accepts: the spec itself, or, while generate_crate
-/// refuses it, the reduced spec ([`reduce`]); the flag says which. Every figure names it.
-fn usable(operations: usize) -> Result<(String, usize, bool)> {
-    let (text, nodes) = synthetic(operations);
-    if generate_ours(&text).is_ok() {
-        return Ok((text, nodes, false));
-    }
-    let mut document: Value = serde_json::from_str(&text)?;
-    reduce(&mut document);
-    let nodes = hub_api_synth::count(&document).schema_nodes;
-    let text = serde_json::to_string_pretty(&document)?;
-    generate_ours(&text).context("generate_crate refuses even the reduced synthetic spec")?;
-    Ok((text, nodes, true))
-}
-
-/// What `generate_crate` cannot take yet, taken out of the document (the failures
-/// [`print_failures`] finds): every object property becomes required (inline objects with
-/// optional fields stop generation), a literal set (`anyOf` of `const`s) becomes an `enum`, and
-/// an `anyOf` that is neither nullable, nor of objects only, nor an open enum becomes its first
-/// member. Every other construct stays. A stopgap that goes when generate_crate takes the full
-/// spec.
-fn reduce(value: &mut Value) {
-    let Value::Object(map) = value else {
-        if let Value::Array(items) = value {
-            items.iter_mut().for_each(reduce);
-        }
-        return;
-    };
-    let literals: Option<Vec<Value>> =
-        map.get("anyOf")
-            .and_then(Value::as_array)
-            .and_then(|members| {
-                members
-                    .iter()
-                    .map(|member| member.get("const").cloned())
-                    .collect()
-            });
-    if let Some(literals) = literals {
-        map.remove("anyOf");
-        map.insert("enum".into(), Value::Array(literals));
-    } else if let Some(members) = map.get("anyOf").and_then(Value::as_array).cloned() {
-        let kind = |member: &Value| {
-            member
-                .get("type")
-                .and_then(Value::as_str)
-                .map(str::to_owned)
-        };
-        let nullable =
-            members.len() == 2 && members.iter().any(|m| kind(m).as_deref() == Some("null"));
-        let objects = members.iter().all(|m| kind(m).as_deref() == Some("object"));
-        let open_enum = members.len() == 2
-            && members.iter().any(|m| m.get("enum").is_some())
-            && members.iter().any(|m| {
-                m.as_object().is_some_and(|m| m.len() == 1) && kind(m).as_deref() == Some("string")
-            });
-        if !(nullable || objects || open_enum) {
-            map.remove("anyOf");
-            if let Some(Value::Object(first)) = members.into_iter().next() {
-                map.extend(first);
-            }
-        }
-    }
-    if let Some(names) = map
-        .get("properties")
-        .and_then(Value::as_object)
-        .map(|properties| {
-            properties
-                .keys()
-                .map(|name| json!(name))
-                .collect::<Vec<_>>()
-        })
-    {
-        map.insert("required".into(), Value::Array(names));
-    }
-    for (key, child) in map.iter_mut() {
-        if key != "examples"
-            && key != "example"
-            && key != "default"
-            && key != "const"
-            && key != "enum"
-        {
-            reduce(child);
-        }
-    }
-}
-
-/// How a figure names the spec it ran on.
-fn which(reduced: bool) -> &'static str {
-    if reduced {
-        "reduced synthetic spec"
-    } else {
-        "synthetic spec"
-    }
 }
 
 /// Our crate, not strict: what cannot be generated is left out and reported.
@@ -152,7 +56,7 @@ fn generate_plain(spec_text: &str) -> Result<String> {
     )?)
 }
 
-/// Prints what our run repaired, did not enforce and left out (the list of what fails).
+/// Prints what our run repaired, did not enforce and left out.
 fn print_report(generated: &codegen::GeneratedCrate) {
     let count = |kind: FindingKind| {
         generated
@@ -186,186 +90,20 @@ fn generated_rust(generated: &codegen::GeneratedCrate) -> Result<&str> {
         .context("generate_crate wrote no src/generated.rs")
 }
 
-/// When `generate_crate` refuses the whole synthetic spec, runs it on each path alone and prints
-/// the distinct errors (names replaced by `_`), each with its count and a first path: the list of
-/// what fails, for the closing note.
-fn print_failures(text: &str) -> Result<()> {
-    let document: Value = serde_json::from_str(text)?;
-    let mut kinds: std::collections::BTreeMap<String, (usize, String)> = Default::default();
-    let paths = document["paths"].as_object().context("no paths")?;
-    let mut failed = 0;
-    for (path, item) in paths {
-        let mut single = document.clone();
-        single["paths"] = json!({ path: item });
-        if let Err(error) = generate_ours(&single.to_string()) {
-            failed += 1;
-            let message = error.to_string();
-            let first = message.lines().next().unwrap_or_default();
-            // Names differ per path; the kind of failure is the message without them.
-            let kind: String = first
-                .split('`')
-                .enumerate()
-                .map(|(index, part)| if index % 2 == 1 { "_" } else { part })
-                .collect::<Vec<_>>()
-                .join("`");
-            kinds.entry(kind).or_insert((0, path.clone())).0 += 1;
-        }
-    }
-    println!(
-        "# synth: generate_crate fails on {failed} of {} paths alone:",
-        paths.len()
-    );
-    for (kind, (count, path)) in &kinds {
-        println!("#   [{count}x] {kind} (first: {path})");
-    }
-    print_construct_failures(&document);
-    Ok(())
-}
-
-/// Runs `generate_crate` on one construct at a time: for each distinct set of constructs a
-/// property schema of the synthetic spec has (objects with optional fields left out, so the
-/// first failure above does not hide the others), a one-operation spec whose 200 body requires
-/// just that property. Prints each construct set that fails, with the error.
-fn print_construct_failures(document: &serde_json::Value) {
-    let mut candidates = Vec::new();
-    property_schemas(&document["paths"], &mut candidates);
-    let mut seen = std::collections::BTreeSet::new();
-    let (mut tried, mut failures) = (0, Vec::new());
-    for schema in candidates {
-        if has_optional_field(schema) {
-            continue;
-        }
-        let spec = probe_spec(schema);
-        let constructs: Vec<String> = hub_api_synth::count(&spec)
-            .constructs()
-            .into_iter()
-            .filter(|(name, count)| *count > 0 && !name.starts_with("operations"))
-            .map(|(name, _)| name)
-            .collect();
-        let mut key = if constructs.is_empty() {
-            "plain property".to_owned()
-        } else {
-            constructs.join(" + ")
-        };
-        // The other mixes differ by their members' shapes; each shape is tried.
-        if let Some(members) = schema.get("anyOf").and_then(Value::as_array) {
-            let shapes: Vec<String> = members.iter().map(member_shape).collect();
-            key = format!("{key} [{}]", shapes.join(" | "));
-        }
-        if !seen.insert(key.clone()) {
-            continue;
-        }
-        tried += 1;
-        if let Err(error) = generate_ours(&spec.to_string()) {
-            let message = error.to_string();
-            let first = message.lines().next().unwrap_or_default();
-            failures.push(format!("{key}: {first}\n#       {schema}"));
-        }
-    }
-    println!(
-        "# synth: {} of {tried} construct sets fail alone:",
-        failures.len()
-    );
-    for failure in failures {
-        println!("#   {failure}");
-    }
-}
-
-/// A member of an `anyOf` as its keywords and type (`type=string`, `const`, `not`).
-fn member_shape(member: &Value) -> String {
-    let Some(map) = member.as_object() else {
-        return member.to_string();
-    };
-    map.iter()
-        .map(|(key, value)| match (key.as_str(), value.as_str()) {
-            ("type", Some(kind)) => format!("type={kind}"),
-            _ => key.clone(),
-        })
-        .collect::<Vec<_>>()
-        .join(",")
-}
-
-/// Whether `schema` or any schema in it is an object with a property it does not require.
-fn has_optional_field(schema: &Value) -> bool {
-    let Some(map) = schema.as_object() else {
-        return false;
-    };
-    let required = map.get("required").and_then(Value::as_array);
-    let optional = map
-        .get("properties")
-        .and_then(Value::as_object)
-        .is_some_and(|properties| {
-            properties
-                .keys()
-                .any(|name| !required.is_some_and(|required| required.iter().any(|r| r == name)))
-        });
-    optional
-        || map.values().any(|child| match child {
-            Value::Array(items) => items.iter().any(has_optional_field),
-            other => has_optional_field(other),
-        })
-}
-
-/// Every property schema under `value`.
-fn property_schemas<'a>(value: &'a Value, out: &mut Vec<&'a Value>) {
-    match value {
-        Value::Object(map) => {
-            if let Some(properties) = map.get("properties").and_then(Value::as_object) {
-                out.extend(properties.values());
-            }
-            map.values().for_each(|child| property_schemas(child, out));
-        }
-        Value::Array(items) => items.iter().for_each(|child| property_schemas(child, out)),
-        _ => {}
-    }
-}
-
-/// One `GET` whose 200 body is a closed object requiring one property of schema `schema`.
-fn probe_spec(schema: &Value) -> Value {
-    json!({
-        "openapi": "3.1.0",
-        "info": {"title": "probe", "version": "1"},
-        "paths": {"/api/probe": {"get": {"responses": {"200": {
-            "description": "OK",
-            "content": {"application/json": {"schema": {
-                "type": "object",
-                "properties": {"probe": schema},
-                "required": ["probe"],
-                "additionalProperties": false,
-            }}},
-        }}}}},
-    })
-}
-
 /// `synth_lines`: ours against plain, in lines of Rust. Goal 0.25 (issue 14), stretch 0.12.
 pub fn lines_vs_plain() -> Result<Figure> {
     let (text, nodes) = synthetic(Options::default().operations);
-    match generate_plain(&text) {
-        Ok(plain) => println!(
-            "# synth: plain progenitor+typify: {} lines",
-            plain.lines().count()
-        ),
-        Err(error) => println!("# synth: plain progenitor+typify fails: {error}"),
-    }
-    if let Err(error) = generate_ours(&text) {
-        println!(
-            "# synth: generate_crate refuses the synthetic spec ({nodes} schema nodes): {error}"
-        );
-        print_failures(&text)?;
-    }
-    let (text, nodes, reduced) = usable(Options::default().operations)?;
-    let ours = generate_ours(&text)?;
+    let ours = generate_ours(&text).context("generate_crate on the synthetic spec")?;
     print_report(&ours);
     let ours_lines = generated_rust(&ours)?.lines().count();
     let plain_lines = generate_plain(&text)?.lines().count();
     println!(
-        "# synth: {} ({nodes} schema nodes): ours {ours_lines} lines, plain {plain_lines} lines",
-        which(reduced)
+        "# synth: synthetic spec ({nodes} schema nodes): ours {ours_lines} lines, plain {plain_lines} lines"
     );
     Ok(Figure {
         name: "synth_lines",
         value: ours_lines as f64 / plain_lines as f64,
-        ours: format!("generated {ours_lines} lines, {}", which(reduced)),
+        ours: format!("generated {ours_lines} lines, synthetic spec"),
         baseline: format!("plain {plain_lines} lines"),
         bound: Bound::AtMost(0.25),
     })
@@ -381,8 +119,7 @@ pub struct CheckVsPlain {
 
 impl CheckVsPlain {
     pub fn new() -> Result<Self> {
-        let (text, _, reduced) = usable(Options::default().operations)?;
-        println!("# synth_check: on the {}", which(reduced));
+        let (text, _) = synthetic(Options::default().operations);
         let ours = generate_ours(&text)?;
         let plain = generate_plain(&text)?;
         let scratch = scratch_dir()?;
@@ -506,17 +243,16 @@ impl RegenScaling {
         let sizes = [full / 4, full / 2, full, full * 2];
         let mut points = Vec::new();
         for operations in sizes {
-            let (text, nodes, reduced) = usable(operations)?;
+            let (text, nodes) = synthetic(operations);
             let started = Instant::now();
             let generated = generate_ours(&text)?;
             let elapsed = started.elapsed();
             let lines = generated_rust(&generated)?.lines().count();
-            points.push((operations, nodes, elapsed, lines, text, reduced));
+            points.push((operations, nodes, elapsed, lines, text));
         }
-        for (operations, nodes, elapsed, lines, _, reduced) in &points {
+        for (operations, nodes, elapsed, lines, _) in &points {
             println!(
-                "# synth_regen: {}, {operations} operations, {nodes} schema nodes, {lines} lines: {} ({:.1} µs per node)",
-                which(*reduced),
+                "# synth_regen: {operations} operations, {nodes} schema nodes, {lines} lines: {} ({:.1} µs per node)",
                 millis(*elapsed),
                 elapsed.as_secs_f64() * 1e6 / *nodes as f64
             );
