@@ -14,6 +14,7 @@ use crate::patch::Applied;
 mod checked_strings;
 pub(crate) mod open_objects;
 mod replies;
+mod requests;
 pub(crate) mod serde_attrs;
 pub(crate) mod tolerance;
 
@@ -120,6 +121,7 @@ pub fn emit(
         tolerance::emit_string_enums(types, interface, is_tolerant, |name| open.contains(name))?;
         checked_strings::fold_checked_strings(types)?;
         replies::share_response_handling(&mut file);
+        requests::leave_out_version_header(&mut file.items);
     }
     // The registry decodes strictly through it, in either fidelity.
     file.items.extend(

@@ -11682,14 +11682,7 @@ pub mod builder {
             let repo_name = repo_name.map_err(Error::InvalidRequest)?;
             let repo_type = repo_type.map_err(Error::InvalidRequest)?;
             let url = format!("{}/api/notifications", client.baseurl,);
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
-            header_map
-                .append(
-                    ::reqwest::header::HeaderName::from_static("api-version"),
-                    ::reqwest::header::HeaderValue::from_static(
-                        super::Client::api_version(),
-                    ),
-                );
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -11936,14 +11929,7 @@ pub mod builder {
                 })
                 .map_err(Error::InvalidRequest)?;
             let url = format!("{}/api/notifications", client.baseurl,);
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
-            header_map
-                .append(
-                    ::reqwest::header::HeaderName::from_static("api-version"),
-                    ::reqwest::header::HeaderValue::from_static(
-                        super::Client::api_version(),
-                    ),
-                );
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -12184,14 +12170,7 @@ pub mod builder {
                 })
                 .map_err(Error::InvalidRequest)?;
             let url = format!("{}/api/notifications/mark-as-read", client.baseurl,);
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
-            header_map
-                .append(
-                    ::reqwest::header::HeaderName::from_static("api-version"),
-                    ::reqwest::header::HeaderValue::from_static(
-                        super::Client::api_version(),
-                    ),
-                );
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -12268,14 +12247,7 @@ pub mod builder {
                 })
                 .map_err(Error::InvalidRequest)?;
             let url = format!("{}/api/settings/notifications", client.baseurl,);
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
-            header_map
-                .append(
-                    ::reqwest::header::HeaderName::from_static("api-version"),
-                    ::reqwest::header::HeaderValue::from_static(
-                        super::Client::api_version(),
-                    ),
-                );
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -12340,14 +12312,7 @@ pub mod builder {
                 })
                 .map_err(Error::InvalidRequest)?;
             let url = format!("{}/api/settings/watch", client.baseurl,);
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
-            header_map
-                .append(
-                    ::reqwest::header::HeaderName::from_static("api-version"),
-                    ::reqwest::header::HeaderValue::from_static(
-                        super::Client::api_version(),
-                    ),
-                );
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -12413,14 +12378,7 @@ pub mod builder {
                 })
                 .map_err(Error::InvalidRequest)?;
             let url = format!("{}/api/credentials/revoke", client.baseurl,);
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
-            header_map
-                .append(
-                    ::reqwest::header::HeaderName::from_static("api-version"),
-                    ::reqwest::header::HeaderValue::from_static(
-                        super::Client::api_version(),
-                    ),
-                );
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -12450,14 +12408,7 @@ pub mod builder {
         pub async fn send(self) -> Result<ResponseValue<types::McpSettings>, Error<()>> {
             let Self { client } = self;
             let url = format!("{}/api/settings/mcp", client.baseurl,);
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
-            header_map
-                .append(
-                    ::reqwest::header::HeaderName::from_static("api-version"),
-                    ::reqwest::header::HeaderValue::from_static(
-                        super::Client::api_version(),
-                    ),
-                );
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -12492,14 +12443,7 @@ pub mod builder {
         ) -> Result<ResponseValue<::std::vec::Vec<types::Webhook>>, Error<()>> {
             let Self { client } = self;
             let url = format!("{}/api/settings/webhooks", client.baseurl,);
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
-            header_map
-                .append(
-                    ::reqwest::header::HeaderName::from_static("api-version"),
-                    ::reqwest::header::HeaderValue::from_static(
-                        super::Client::api_version(),
-                    ),
-                );
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -12567,14 +12511,7 @@ pub mod builder {
                 })
                 .map_err(Error::InvalidRequest)?;
             let url = format!("{}/api/settings/webhooks", client.baseurl,);
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
-            header_map
-                .append(
-                    ::reqwest::header::HeaderName::from_static("api-version"),
-                    ::reqwest::header::HeaderValue::from_static(
-                        super::Client::api_version(),
-                    ),
-                );
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -12630,14 +12567,7 @@ pub mod builder {
                 "{}/api/settings/webhooks/{}", client.baseurl, encode_path(& webhook_id
                 .to_string()),
             );
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
-            header_map
-                .append(
-                    ::reqwest::header::HeaderName::from_static("api-version"),
-                    ::reqwest::header::HeaderValue::from_static(
-                        super::Client::api_version(),
-                    ),
-                );
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -12721,14 +12651,7 @@ pub mod builder {
                 "{}/api/settings/webhooks/{}", client.baseurl, encode_path(& webhook_id
                 .to_string()),
             );
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
-            header_map
-                .append(
-                    ::reqwest::header::HeaderName::from_static("api-version"),
-                    ::reqwest::header::HeaderValue::from_static(
-                        super::Client::api_version(),
-                    ),
-                );
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -12778,14 +12701,7 @@ pub mod builder {
                 "{}/api/settings/webhooks/{}", client.baseurl, encode_path(& webhook_id
                 .to_string()),
             );
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
-            header_map
-                .append(
-                    ::reqwest::header::HeaderName::from_static("api-version"),
-                    ::reqwest::header::HeaderValue::from_static(
-                        super::Client::api_version(),
-                    ),
-                );
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client.client.delete(url).headers(header_map).build()?;
             super::reply::send::<
@@ -12832,14 +12748,7 @@ pub mod builder {
                 "{}/api/settings/webhooks/{}/enable", client.baseurl, encode_path(&
                 webhook_id.to_string()),
             );
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
-            header_map
-                .append(
-                    ::reqwest::header::HeaderName::from_static("api-version"),
-                    ::reqwest::header::HeaderValue::from_static(
-                        super::Client::api_version(),
-                    ),
-                );
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -12894,14 +12803,7 @@ pub mod builder {
                 "{}/api/settings/webhooks/{}/disable", client.baseurl, encode_path(&
                 webhook_id.to_string()),
             );
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
-            header_map
-                .append(
-                    ::reqwest::header::HeaderName::from_static("api-version"),
-                    ::reqwest::header::HeaderValue::from_static(
-                        super::Client::api_version(),
-                    ),
-                );
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client
                 .client
@@ -13016,14 +12918,7 @@ pub mod builder {
                 encode_path(& repo.to_string()), encode_path(& token_type.to_string()),
                 encode_path(& revision.to_string()),
             );
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
-            header_map
-                .append(
-                    ::reqwest::header::HeaderName::from_static("api-version"),
-                    ::reqwest::header::HeaderValue::from_static(
-                        super::Client::api_version(),
-                    ),
-                );
+            let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client
                 .client

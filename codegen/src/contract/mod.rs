@@ -14,6 +14,8 @@
 //!   which holds the check, are the same for every type ([`typify_string_newtype_impls`]);
 //!   `emit` writes them once for a generic type, and the checks of `FromStr` ([`TypifyCheck`])
 //!   as each type's constants;
+//! - the header progenitor adds to every request, `api-version` with the description's
+//!   `info.version` ([`PROGENITOR_VERSION_HEADER`]), which `emit` leaves out;
 //! - what progenitor writes after building an operation's request: the hooks, then a `match`
 //!   on the status whose arms read the body ([`ProgenitorSend`], [`ProgenitorReply`]); `emit`
 //!   turns each into a table for one shared function;
@@ -569,3 +571,8 @@ impl ProgenitorSend {
         (statements, quote!(#response.status().as_u16()))
     }
 }
+
+/// The header progenitor 0.15 appends to every request it builds, with the description's
+/// `info.version` as its value (`HeaderName::from_static("api-version")`); operations'
+/// declared headers are appended by their names as text.
+pub const PROGENITOR_VERSION_HEADER: &str = "api-version";

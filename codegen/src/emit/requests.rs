@@ -1,0 +1,131 @@
+//! Step 5f: requests carry only what the description asks for.
+//!
+//! progenitor adds an `api-version` header, set to the description's `info.version`, to every
+//! request it builds ([`contract::PROGENITOR_VERSION_HEADER`]). No operation of the
+//! description declares it: it tells the server nothing it asked for, and a description's
+//! version is not an API version the server negotiates on. This step removes the statement
+//! that appends it; the header parameters an operation declares stay in the same map.
+
+use quote::ToTokens;
+
+use crate::contract;
+
+/// Removes progenitor's `api-version` append from every function of the inherent impls in
+/// `items` and, recursively, in their modules; returns how many were removed.
+pub(super) fn leave_out_version_header(items: &mut [syn::Item]) -> usize {
+    let mut removed = 0;
+    for item in items {
+        match item {
+            syn::Item::Impl(block) if block.trait_.is_none() => {
+                for member in &mut block.items {
+                    if let syn::ImplItem::Fn(function) = member {
+                        let before = function.block.stmts.len();
+                        function
+                            .block
+                            .stmts
+                            .retain(|statement| !appends_version_header(statement));
+                        if function.block.stmts.len() < before {
+                            removed += 1;
+                            unmut_unchanged_maps(&mut function.block.stmts);
+                        }
+                    }
+                }
+            }
+            syn::Item::Mod(module) => {
+                if let Some((_, content)) = &mut module.content {
+                    removed += leave_out_version_header(content);
+                }
+            }
+            _ => {}
+        }
+    }
+    removed
+}
+
+/// Drops `mut` from progenitor's `let mut header_map` when no later statement calls a method
+/// on it: a map that only held the version header is now built and used as it is
+/// (`.headers(header_map)`), and `unused_mut` would warn in every crate that compiles it.
+fn unmut_unchanged_maps(statements: &mut [syn::Stmt]) {
+    let texts: Vec<String> = statements
+        .iter()
+        .map(|statement| statement.to_token_stream().to_string())
+        .collect();
+    for (index, statement) in statements.iter_mut().enumerate() {
+        if let syn::Stmt::Local(syn::Local {
+            pat: syn::Pat::Ident(binding),
+            ..
+        }) = statement
+            && binding.mutability.is_some()
+            && binding.ident == "header_map"
+        {
+            let called = format!("{} .", binding.ident);
+            if !texts[index + 1..].iter().any(|text| text.contains(&called)) {
+                binding.mutability = None;
+            }
+        }
+    }
+}
+
+/// `header_map.append(HeaderName::from_static("api-version"), ...);`
+fn appends_version_header(statement: &syn::Stmt) -> bool {
+    let syn::Stmt::Expr(syn::Expr::MethodCall(call), Some(_)) = statement else {
+        return false;
+    };
+    let Some(syn::Expr::Call(name)) = call.args.first() else {
+        return false;
+    };
+    let is_header_name = name
+        .func
+        .to_token_stream()
+        .to_string()
+        .replace(' ', "")
+        .ends_with("HeaderName::from_static");
+    let is_version = matches!(
+        name.args.first(),
+        Some(syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(text), .. }))
+            if text.value() == contract::PROGENITOR_VERSION_HEADER
+    );
+    call.method == "append" && call.args.len() == 2 && is_header_name && is_version
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_version_header_goes_and_declared_headers_stay() {
+        let mut file: syn::File = syn::parse_quote! {
+            impl Client {
+                pub async fn op<'a>(&'a self, trace: &'a str) -> Result<(), Error<()>> {
+                    let mut header_map = ::reqwest::header::HeaderMap::with_capacity(2usize);
+                    header_map.append(
+                        ::reqwest::header::HeaderName::from_static("api-version"),
+                        ::reqwest::header::HeaderValue::from_static(Self::api_version()),
+                    );
+                    header_map.append("x-trace", trace.to_string().try_into()?);
+                    todo!()
+                }
+            }
+            pub mod builder {
+                impl<'a> Op<'a> {
+                    pub async fn send(self) -> Result<(), Error<()>> {
+                        let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+                        header_map.append(
+                            ::reqwest::header::HeaderName::from_static("api-version"),
+                            ::reqwest::header::HeaderValue::from_static(super::Client::api_version()),
+                        );
+                        todo!()
+                    }
+                }
+            }
+        };
+        assert_eq!(leave_out_version_header(&mut file.items), 2);
+        let text = file.to_token_stream().to_string();
+        assert!(!text.contains("api-version"), "{text}");
+        assert!(text.contains("\"x-trace\""), "{text}");
+        // The map that still takes a declared header stays mutable; the one that held only
+        // the version header does not.
+        assert_eq!(text.matches("let mut header_map").count(), 1, "{text}");
+        assert_eq!(text.matches("let header_map").count(), 1, "{text}");
+    }
+}
