@@ -139,6 +139,37 @@ pub fn emit(
     Ok(file)
 }
 
+/// Calls `change` on every function of the inherent impls among `items` and, recursively, in
+/// their modules (`builder`), with the path from its module to the generated root (`super::`
+/// per level); returns how many calls changed their function.
+fn change_methods(
+    items: &mut [syn::Item],
+    root: &proc_macro2::TokenStream,
+    change: &mut impl FnMut(&mut syn::ImplItemFn, &proc_macro2::TokenStream) -> bool,
+) -> usize {
+    let mut changed = 0;
+    for item in items {
+        match item {
+            syn::Item::Impl(block) if block.trait_.is_none() => {
+                for member in &mut block.items {
+                    if let syn::ImplItem::Fn(function) = member
+                        && change(function, root)
+                    {
+                        changed += 1;
+                    }
+                }
+            }
+            syn::Item::Mod(module) => {
+                if let Some((_, content)) = &mut module.content {
+                    changed += change_methods(content, &quote::quote!(#root super::), change);
+                }
+            }
+            _ => {}
+        }
+    }
+    changed
+}
+
 /// The generated file's text: `header` (see [`crate::header`]), then the tree formatted by
 /// prettyplease.
 pub fn format(file: &syn::File, header: &str) -> String {

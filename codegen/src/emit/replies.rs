@@ -34,39 +34,19 @@ const MODULE: &str = "reply";
 /// Rewrites every operation of `file` whose response handling is progenitor's known shape, and
 /// adds the `reply` module when any was; returns how many were rewritten.
 pub(super) fn share_response_handling(file: &mut syn::File) -> usize {
-    let rewritten = rewrite_items(&mut file.items, &TokenStream::new());
+    let rewritten = super::change_methods(
+        &mut file.items,
+        &TokenStream::new(),
+        &mut |function, root| {
+            shared_send(function, root)
+                .map(|tail| replace_tail(function, tail))
+                .is_some()
+        },
+    );
     if rewritten > 0 {
         let module = syn::Ident::new(MODULE, proc_macro2::Span::call_site());
         let body = reply_module();
         file.items.push(syn::parse_quote!(mod #module { #body }));
-    }
-    rewritten
-}
-
-/// Rewrites the operations in inherent impls among `items` and, recursively, in their modules
-/// (`builder`); `root` is the path from `items`' module to the generated root (`super::` per
-/// level).
-fn rewrite_items(items: &mut [syn::Item], root: &TokenStream) -> usize {
-    let mut rewritten = 0;
-    for item in items {
-        match item {
-            syn::Item::Impl(block) if block.trait_.is_none() => {
-                for member in &mut block.items {
-                    if let syn::ImplItem::Fn(function) = member
-                        && let Some(tail) = shared_send(function, root)
-                    {
-                        replace_tail(function, tail);
-                        rewritten += 1;
-                    }
-                }
-            }
-            syn::Item::Mod(module) => {
-                if let Some((_, content)) = &mut module.content {
-                    rewritten += rewrite_items(content, &quote!(#root super::));
-                }
-            }
-            _ => {}
-        }
     }
     rewritten
 }

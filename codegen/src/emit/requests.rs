@@ -13,33 +13,22 @@ use crate::contract;
 /// Removes progenitor's `api-version` append from every function of the inherent impls in
 /// `items` and, recursively, in their modules; returns how many were removed.
 pub(super) fn leave_out_version_header(items: &mut [syn::Item]) -> usize {
-    let mut removed = 0;
-    for item in items {
-        match item {
-            syn::Item::Impl(block) if block.trait_.is_none() => {
-                for member in &mut block.items {
-                    if let syn::ImplItem::Fn(function) = member {
-                        let before = function.block.stmts.len();
-                        function
-                            .block
-                            .stmts
-                            .retain(|statement| !appends_version_header(statement));
-                        if function.block.stmts.len() < before {
-                            removed += 1;
-                            unmut_unchanged_maps(&mut function.block.stmts);
-                        }
-                    }
-                }
+    super::change_methods(
+        items,
+        &proc_macro2::TokenStream::new(),
+        &mut |function, _| {
+            let before = function.block.stmts.len();
+            function
+                .block
+                .stmts
+                .retain(|statement| !appends_version_header(statement));
+            let removed = function.block.stmts.len() < before;
+            if removed {
+                unmut_unchanged_maps(&mut function.block.stmts);
             }
-            syn::Item::Mod(module) => {
-                if let Some((_, content)) = &mut module.content {
-                    removed += leave_out_version_header(content);
-                }
-            }
-            _ => {}
-        }
-    }
-    removed
+            removed
+        },
+    )
 }
 
 /// Drops `mut` from progenitor's `let mut header_map` when no later statement calls a method
