@@ -16,6 +16,7 @@ const FIXTURES: &[&str] = &[
     "downlevel_nullable",
     "downlevel_ref_siblings",
     "emit_open_object",
+    "emit_repeated_enums",
     "patch_bounded_array",
     "patch_bounded_integer",
     "patch_exclusive_union",

@@ -104,12 +104,29 @@ pub mod types {
         const MAX: ::std::option::Option<usize> = ::std::option::Option::None;
         /// `minLength`, in characters.
         const MIN: ::std::option::Option<usize> = ::std::option::Option::None;
-        /// `pattern`: its source, and the regular expression compiled once.
-        fn pattern() -> ::std::option::Option<
-            (&'static str, &'static ::regress::Regex),
-        > {
-            ::std::option::Option::None
-        }
+        /// `pattern`, as the schema writes it.
+        const PATTERN: ::std::option::Option<&'static str> = ::std::option::Option::None;
+    }
+    /// The regular expression of a `PATTERN`, compiled on first use and kept for the life
+    /// of the process: one per distinct pattern of the description, shared by every alias
+    /// that states it, so an alias's rules are constants with no code of their own.
+    fn compiled_pattern(source: &'static str) -> &'static ::regress::Regex {
+        static COMPILED: ::std::sync::Mutex<
+            ::std::collections::BTreeMap<&'static str, &'static ::regress::Regex>,
+        > = ::std::sync::Mutex::new(::std::collections::BTreeMap::new());
+        let mut compiled = COMPILED
+            .lock()
+            .unwrap_or_else(::std::sync::PoisonError::into_inner);
+        compiled
+            .entry(source)
+            .or_insert_with(|| {
+                ::std::boxed::Box::leak(
+                    ::std::boxed::Box::new(
+                        ::regress::Regex::new(source)
+                            .expect("the generator checked this pattern"),
+                    ),
+                )
+            })
     }
     macro_rules! checked_string {
         ($name:ident $(, $check:ident $argument:literal)+) => {
@@ -125,11 +142,8 @@ pub mod types {
             ::std::option::Option::Some($argument);
         };
         (@ rule pattern $argument:literal) => {
-            fn pattern() -> ::std::option::Option < (& 'static str, & 'static
-            ::regress::Regex) > { static PATTERN : ::std::sync::LazyLock <
-            ::regress::Regex > = ::std::sync::LazyLock::new(||
-            ::regress::Regex::new($argument).unwrap());
-            ::std::option::Option::Some(($argument, & PATTERN)) }
+            const PATTERN : ::std::option::Option < & 'static str > =
+            ::std::option::Option::Some($argument);
         };
     }
     impl<R: StringRules> ::std::str::FromStr for CheckedString<R> {
@@ -157,8 +171,8 @@ pub mod types {
                     );
                 }
             }
-            if let ::std::option::Option::Some((source, pattern)) = R::pattern() {
-                if pattern.find(value).is_none() {
+            if let ::std::option::Option::Some(source) = R::PATTERN {
+                if compiled_pattern(source).find(value).is_none() {
                     return Err(
                         ::std::format!(
                             ::std::concat!("doesn't match pattern \"", "{}", "\""),

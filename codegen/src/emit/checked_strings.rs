@@ -161,10 +161,25 @@ fn shared_items() -> TokenStream {
             const MAX: ::std::option::Option<usize> = ::std::option::Option::None;
             /// `minLength`, in characters.
             const MIN: ::std::option::Option<usize> = ::std::option::Option::None;
-            /// `pattern`: its source, and the regular expression compiled once.
-            fn pattern() -> ::std::option::Option<(&'static str, &'static ::regress::Regex)> {
-                ::std::option::Option::None
-            }
+            /// `pattern`, as the schema writes it.
+            const PATTERN: ::std::option::Option<&'static str> = ::std::option::Option::None;
+        }
+
+        /// The regular expression of a `PATTERN`, compiled on first use and kept for the life
+        /// of the process: one per distinct pattern of the description, shared by every alias
+        /// that states it, so an alias's rules are constants with no code of their own.
+        fn compiled_pattern(source: &'static str) -> &'static ::regress::Regex {
+            static COMPILED: ::std::sync::Mutex<
+                ::std::collections::BTreeMap<&'static str, &'static ::regress::Regex>,
+            > = ::std::sync::Mutex::new(::std::collections::BTreeMap::new());
+            // A panic elsewhere cannot leave the map half-written: inserting is its one change.
+            let mut compiled = COMPILED.lock().unwrap_or_else(::std::sync::PoisonError::into_inner);
+            compiled.entry(source).or_insert_with(|| {
+                // Generation compiled every pattern already; one that fails here is a bug.
+                ::std::boxed::Box::leak(::std::boxed::Box::new(
+                    ::regress::Regex::new(source).expect("the generator checked this pattern"),
+                ))
+            })
         }
 
         macro_rules! checked_string {
@@ -180,11 +195,7 @@ fn shared_items() -> TokenStream {
                 const MIN: ::std::option::Option<usize> = ::std::option::Option::Some($argument);
             };
             (@rule pattern $argument:literal) => {
-                fn pattern() -> ::std::option::Option<(&'static str, &'static ::regress::Regex)> {
-                    static PATTERN: ::std::sync::LazyLock<::regress::Regex> =
-                        ::std::sync::LazyLock::new(|| ::regress::Regex::new($argument).unwrap());
-                    ::std::option::Option::Some(($argument, &PATTERN))
-                }
+                const PATTERN: ::std::option::Option<&'static str> = ::std::option::Option::Some($argument);
             };
         }
 
@@ -202,8 +213,8 @@ fn shared_items() -> TokenStream {
                         return Err(#shorter.into());
                     }
                 }
-                if let ::std::option::Option::Some((source, pattern)) = R::pattern() {
-                    if pattern.find(value).is_none() {
+                if let ::std::option::Option::Some(source) = R::PATTERN {
+                    if compiled_pattern(source).find(value).is_none() {
                         return Err(#unmatched.into());
                     }
                 }

@@ -104,7 +104,8 @@ pub(crate) fn decoding_module() -> TokenStream {
 /// when strict, and go back out as they came). It becomes
 /// `#[non_exhaustive]` (a new value must not break a user's exhaustive `match`) and loses `Copy`
 /// (it may hold a `String`). `FromStr` accepts only the listed values: it builds values to
-/// send. An open enum (listed values or any string) gets `Other(String)` the same way.
+/// send. An open enum (listed values or any string) gets `Other(String)` the same way. An enum
+/// that repeats an earlier one becomes an alias of it (see [`equal_enums`]).
 pub(crate) fn emit_string_enums(
     types: &mut Vec<syn::Item>,
     interface: Interface,
@@ -113,6 +114,7 @@ pub(crate) fn emit_string_enums(
 ) -> Result<(), Error> {
     let mut rewritten_names = BTreeSet::new();
     let mut invocations = BTreeMap::new();
+    let mut shapes = BTreeMap::new();
     // Every enum that does not fit is reported, not only the first.
     let mut problems = Vec::new();
     for (index, item) in types.iter_mut().enumerate() {
@@ -161,6 +163,7 @@ pub(crate) fn emit_string_enums(
                 .map(|(variant, wire)| (variant, syn::LitStr::new(&wire, Span::call_site())))
                 .collect(),
         };
+        shapes.insert(index, same_values_key(enumeration, &invocation));
         invocations.insert(index, quote!(string_enum! #invocation ;));
         rewritten_names.insert(name);
     }
@@ -168,6 +171,7 @@ pub(crate) fn emit_string_enums(
     if invocations.is_empty() {
         return Ok(());
     }
+    let merged = equal_enums(types, &shapes, &rewritten_names);
     let parse = |tokens: TokenStream| {
         syn::parse2::<syn::File>(tokens)
             .map(|file| file.items)
@@ -187,6 +191,13 @@ pub(crate) fn emit_string_enums(
             }
             _ => false,
         };
+        if let Some(canonical) = merged.aliases.get(&index) {
+            rewritten.push(alias_item(&item, canonical)?);
+            continue;
+        }
+        if merged.dropped_impls.contains(&index) {
+            continue;
+        }
         if !replaced {
             rewritten.push(item);
         }
@@ -196,6 +207,109 @@ pub(crate) fn emit_string_enums(
     }
     *types = rewritten;
     Ok(())
+}
+
+/// What makes two rewritten string enums the same type but their names and their own docs:
+/// the enum with a placeholder name and without its doc attributes, and its invocation's mode
+/// and wire values.
+fn same_values_key(enumeration: &syn::ItemEnum, invocation: &StringEnumInvocation) -> String {
+    let mut shape = enumeration.clone();
+    shape.ident = syn::Ident::new("__SameValues", Span::call_site());
+    shape.attrs.retain(|attr| !attr.path().is_ident("doc"));
+    let wires = invocation.variants.iter().map(|(_, wire)| wire.value());
+    format!(
+        "{} [{}] {:?}",
+        quote!(#shape),
+        invocation.mode,
+        wires.collect::<Vec<_>>()
+    )
+}
+
+/// The string enums to merge: every rewritten enum that repeats an earlier one, by index in
+/// `types`, with the name of that first enum; and the indices of the repeats' own impls, which
+/// go with them.
+///
+/// An inline description repeats the same value list in many places (a sort direction, a
+/// hardware flavour), and typify names a type for each place; the repeats become aliases of
+/// the first, each keeping its own name and docs, so the compiler checks one enum and its
+/// impls per value list instead of one per place. An impl an enum keeps beside the macro's (a
+/// parameter's `Default`) is part of what must repeat, its name aside.
+struct EqualEnums {
+    aliases: BTreeMap<usize, syn::Ident>,
+    dropped_impls: BTreeSet<usize>,
+}
+
+fn equal_enums(
+    types: &[syn::Item],
+    shapes: &BTreeMap<usize, String>,
+    rewritten_names: &BTreeSet<String>,
+) -> EqualEnums {
+    let mut own_impls: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    for (index, item) in types.iter().enumerate() {
+        if let syn::Item::Impl(block) = item
+            && let Some(name) = self_type_name(&block.self_ty)
+            && rewritten_names.contains(&name)
+            && !block
+                .trait_
+                .as_ref()
+                .is_some_and(|(_, path, _)| is_typify_string_conversion(path))
+        {
+            own_impls.entry(name).or_default().push(index);
+        }
+    }
+    let mut first_by_shape: BTreeMap<String, syn::Ident> = BTreeMap::new();
+    let mut merged = EqualEnums {
+        aliases: BTreeMap::new(),
+        dropped_impls: BTreeSet::new(),
+    };
+    for (&index, shape) in shapes {
+        let syn::Item::Enum(enumeration) = &types[index] else {
+            continue;
+        };
+        let name = enumeration.ident.to_string();
+        let impls = own_impls.get(&name).map_or(&[][..], Vec::as_slice);
+        // Token text spaces every identifier, so the name is replaced as a whole word.
+        let mut key = shape.clone();
+        for &position in impls {
+            let text = quote::ToTokens::to_token_stream(&types[position]).to_string();
+            for word in text.split(' ') {
+                key.push(' ');
+                key.push_str(if word == name { "__SameValues" } else { word });
+            }
+        }
+        match first_by_shape.get(&key) {
+            Some(first) => {
+                merged.aliases.insert(index, first.clone());
+                merged.dropped_impls.extend(impls);
+            }
+            None => {
+                first_by_shape.insert(key, enumeration.ident.clone());
+            }
+        }
+    }
+    merged
+}
+
+/// `pub type Name = Canonical;` in place of the enum `item`, with the enum's docs and a line
+/// naming the enum it shares.
+fn alias_item(item: &syn::Item, canonical: &syn::Ident) -> Result<syn::Item, Error> {
+    let syn::Item::Enum(enumeration) = item else {
+        return Err(Error::Mismatch(
+            "a string enum alias in place of a non-enum".into(),
+        ));
+    };
+    let docs = enumeration
+        .attrs
+        .iter()
+        .filter(|attr| attr.path().is_ident("doc"));
+    let ident = &enumeration.ident;
+    let note = format!(" The same type as [`{canonical}`], whose schema lists the same values.");
+    Ok(syn::parse_quote! {
+        #(#docs)*
+        ///
+        #[doc = #note]
+        pub type #ident = #canonical;
+    })
 }
 
 /// Gives a tolerant enum its `Unknown(String)` variant, an open enum its `Other(String)`, and
@@ -622,6 +736,88 @@ mod tests {
         assert_eq!(
             request_only_schemas(&document),
             BTreeSet::from(["Status".to_owned()])
+        );
+    }
+
+    #[test]
+    fn enums_listing_the_same_values_share_the_first_one_s_type() {
+        let enumeration = |name: &str| -> syn::Item {
+            let ident = syn::Ident::new(name, Span::call_site());
+            let doc = format!("`{name}`");
+            syn::parse_quote! {
+                #[doc = #doc]
+                #[derive(::serde::Deserialize, Clone, Debug)]
+                pub enum #ident {
+                    #[serde(rename = "asc")]
+                    Asc,
+                    #[serde(rename = "desc")]
+                    Desc,
+                }
+            }
+        };
+        let default = |name: &str, variant: &str| -> syn::Item {
+            let ident = syn::Ident::new(name, Span::call_site());
+            let variant = syn::Ident::new(variant, Span::call_site());
+            syn::parse_quote! {
+                impl ::std::default::Default for #ident {
+                    fn default() -> Self { #ident::#variant }
+                }
+            }
+        };
+        let mut types = vec![
+            enumeration("First"),
+            enumeration("Second"),
+            enumeration("Strict"),
+            enumeration("DefaultDesc"),
+            default("DefaultDesc", "Desc"),
+            enumeration("DefaultAsc"),
+            default("DefaultAsc", "Asc"),
+            enumeration("AlsoDefaultDesc"),
+            default("AlsoDefaultDesc", "Desc"),
+        ];
+        emit_string_enums(
+            &mut types,
+            Interface::Positional,
+            |name| name != "Strict",
+            |_| false,
+        )
+        .unwrap();
+        let text: Vec<String> = types
+            .iter()
+            .skip_while(|item| !matches!(item, syn::Item::Enum(_)))
+            .map(|item| quote::ToTokens::to_token_stream(item).to_string())
+            .collect();
+        let alias = |name: &str, of: &str| {
+            format!(
+                "# [doc = \"`{name}`\"] # [doc = r\"\"] # [doc = \" The same type as [`{of}`], whose schema lists the same values.\"] pub type {name} = {of} ;"
+            )
+        };
+        let invocations: Vec<&String> = text
+            .iter()
+            .filter(|item| item.starts_with("string_enum !"))
+            .collect();
+        assert_eq!(
+            invocations,
+            [
+                "string_enum ! (First [tolerant] { Asc = \"asc\" , Desc = \"desc\" , }) ;",
+                "string_enum ! (Strict [strict] { Asc = \"asc\" , Desc = \"desc\" , }) ;",
+                "string_enum ! (DefaultDesc [tolerant] { Asc = \"asc\" , Desc = \"desc\" , }) ;",
+                "string_enum ! (DefaultAsc [tolerant] { Asc = \"asc\" , Desc = \"desc\" , }) ;",
+            ],
+            "one enum per mode, values and default: {text:#?}"
+        );
+        assert!(text.contains(&alias("Second", "First")), "{text:#?}");
+        assert!(
+            text.contains(&alias("AlsoDefaultDesc", "DefaultDesc")),
+            "{text:#?}"
+        );
+        let defaults = text
+            .iter()
+            .filter(|item| item.contains("Default for"))
+            .count();
+        assert_eq!(
+            defaults, 2,
+            "the alias's own Default goes with it: {text:#?}"
         );
     }
 
