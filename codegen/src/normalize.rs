@@ -38,6 +38,8 @@
 //!   not declared) get the property declared with an unconstrained schema, as their authors
 //!   evidently meant.
 //! - **Defaults that break their own schema** are dropped.
+//! - **A missing `info.title` or `info.version`** (both required) is read as "the API" and
+//!   "0.0.0", and reported as a defect.
 //! - **Patterns** the generated code's ECMA-262 engine (`regress`, which has look-ahead and
 //!   look-behind) cannot compile are dropped and reported; `format: uuid` becomes the
 //!   equivalent pattern (typify would need the `uuid` crate otherwise).
@@ -555,6 +557,23 @@ fn document_level(document: &mut Value, findings: &mut Vec<Finding>) {
                 &push("/webhooks", name),
                 "webhooks are requests the API sends, not operations a client calls; not generated",
             ));
+        }
+    }
+    // `info.title` and `info.version` are required; a description without them is still
+    // generated, under a neutral title (the crate's docs read "Client for the API").
+    if !root.get("info").is_some_and(Value::is_object) {
+        root.insert("info".into(), Value::Object(Map::new()));
+    }
+    if let Some(info) = root.get_mut("info").and_then(Value::as_object_mut) {
+        for (key, stand_in) in [("title", "the API"), ("version", "0.0.0")] {
+            if !info.get(key).is_some_and(Value::is_string) {
+                info.insert(key.into(), Value::String(stand_in.into()));
+                findings.push(Finding::new(
+                    FindingKind::Defect,
+                    &format!("/info/{key}"),
+                    format!("missing or not a string, though required; read as \"{stand_in}\""),
+                ));
+            }
         }
     }
     if root.remove("jsonSchemaDialect").is_some() {

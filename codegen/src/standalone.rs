@@ -80,8 +80,9 @@ pub fn generate_crate(
         )));
     }
     let (output, report) = generate_module(spec_text, spec_name, "crate::generated", options)?;
-    let document = load::load(spec_text, spec_name)?;
-    let title = document
+    // The pipeline leaves `info.title` as written, so the spec is not loaded a second time.
+    let title = output
+        .downlevelled
         .pointer("/info/title")
         .and_then(Value::as_str)
         .unwrap_or("the API");
@@ -504,6 +505,32 @@ mod tests {
                 "{name} {version} is not in Cargo.lock"
             );
         }
+    }
+
+    #[test]
+    fn the_crate_is_described_by_the_spec_s_title() {
+        let spec =
+            r#"{"openapi": "3.1.0", "info": {"title": "The Hub", "version": "1"}, "paths": {}}"#;
+        let generated = generate_crate(spec, "t.json", "t", &CrateOptions::default()).unwrap();
+        assert!(
+            generated.files["Cargo.toml"].contains("Client for The Hub,"),
+            "{}",
+            generated.files["Cargo.toml"]
+        );
+        assert!(generated.files["src/lib.rs"].starts_with("//! Client for The Hub,"));
+        let untitled = r#"{"openapi": "3.1.0", "info": {"version": "1"}, "paths": {}}"#;
+        let generated = generate_crate(untitled, "t.json", "t", &CrateOptions::default()).unwrap();
+        assert!(generated.files["src/lib.rs"].starts_with("//! Client for the API,"));
+        assert!(
+            generated
+                .report
+                .iter()
+                .any(|f| f.kind == FindingKind::Defect && f.pointer == "/info/title"),
+            "a missing title is reported: {:?}",
+            generated.report
+        );
+        let strict = generate_crate(untitled, "t.json", "t", &CrateOptions { strict: true });
+        assert!(strict.is_err(), "and refused under --strict");
     }
 
     #[test]
