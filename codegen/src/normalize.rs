@@ -522,8 +522,11 @@ impl Hoisting<'_> {
     }
 }
 
-/// What sits outside paths and schemas: the version, webhooks, the license identifier, the
-/// dialect and reusable path items.
+/// The title a description without `info.title` is read with.
+pub(crate) const UNTITLED: &str = "the API";
+
+/// What sits outside paths and schemas: the version, the title and version in `info`,
+/// webhooks, the license identifier, the dialect and reusable path items.
 fn document_level(document: &mut Value, findings: &mut Vec<Finding>) {
     let Some(root) = document.as_object_mut() else {
         return;
@@ -565,7 +568,7 @@ fn document_level(document: &mut Value, findings: &mut Vec<Finding>) {
         root.insert("info".into(), Value::Object(Map::new()));
     }
     if let Some(info) = root.get_mut("info").and_then(Value::as_object_mut) {
-        for (key, stand_in) in [("title", "the API"), ("version", "0.0.0")] {
+        for (key, stand_in) in [("title", UNTITLED), ("version", "0.0.0")] {
             if !info.get(key).is_some_and(Value::is_string) {
                 info.insert(key.into(), Value::String(stand_in.into()));
                 findings.push(Finding::new(

@@ -85,7 +85,7 @@ pub fn generate_crate(
         .downlevelled
         .pointer("/info/title")
         .and_then(Value::as_str)
-        .unwrap_or("the API");
+        .unwrap_or(normalize::UNTITLED);
     let mut files = BTreeMap::new();
     files.insert("Cargo.toml".to_owned(), manifest(crate_name, title));
     files.insert("src/lib.rs".to_owned(), lib_rs(title, spec_name));

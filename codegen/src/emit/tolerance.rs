@@ -191,8 +191,9 @@ pub(crate) fn emit_string_enums(
             }
             _ => false,
         };
-        if let Some(canonical) = merged.aliases.get(&index) {
-            rewritten.push(alias_item(&item, canonical)?);
+        if let (Some(canonical), syn::Item::Enum(enumeration)) = (merged.aliases.get(&index), &item)
+        {
+            rewritten.push(alias_item(enumeration, canonical));
             continue;
         }
         if merged.dropped_impls.contains(&index) {
@@ -214,7 +215,7 @@ pub(crate) fn emit_string_enums(
 /// and wire values.
 fn same_values_key(enumeration: &syn::ItemEnum, invocation: &StringEnumInvocation) -> String {
     let mut shape = enumeration.clone();
-    shape.ident = syn::Ident::new("__SameValues", Span::call_site());
+    shape.ident = syn::Ident::new(SAME_VALUES, Span::call_site());
     shape.attrs.retain(|attr| !attr.path().is_ident("doc"));
     let wires = invocation.variants.iter().map(|(_, wire)| wire.value());
     format!(
@@ -274,7 +275,7 @@ fn equal_enums(
             let text = quote::ToTokens::to_token_stream(&types[position]).to_string();
             for word in text.split(' ') {
                 key.push(' ');
-                key.push_str(if word == name { "__SameValues" } else { word });
+                key.push_str(if word == name { SAME_VALUES } else { word });
             }
         }
         match first_by_shape.get(&key) {
@@ -290,26 +291,25 @@ fn equal_enums(
     merged
 }
 
-/// `pub type Name = Canonical;` in place of the enum `item`, with the enum's docs and a line
-/// naming the enum it shares.
-fn alias_item(item: &syn::Item, canonical: &syn::Ident) -> Result<syn::Item, Error> {
-    let syn::Item::Enum(enumeration) = item else {
-        return Err(Error::Mismatch(
-            "a string enum alias in place of a non-enum".into(),
-        ));
-    };
+/// The name an enum's own name is replaced by when enums are compared: typify names types in
+/// UpperCamelCase, so no enum has it.
+const SAME_VALUES: &str = "__SameValues";
+
+/// `pub type Name = Canonical;` in place of `enumeration`, with its docs and a line naming the
+/// enum it shares.
+fn alias_item(enumeration: &syn::ItemEnum, canonical: &syn::Ident) -> syn::Item {
     let docs = enumeration
         .attrs
         .iter()
         .filter(|attr| attr.path().is_ident("doc"));
     let ident = &enumeration.ident;
     let note = format!(" The same type as [`{canonical}`], whose schema lists the same values.");
-    Ok(syn::parse_quote! {
+    syn::parse_quote! {
         #(#docs)*
         ///
         #[doc = #note]
         pub type #ident = #canonical;
-    })
+    }
 }
 
 /// Gives a tolerant enum its `Unknown(String)` variant, an open enum its `Other(String)`, and
