@@ -412,10 +412,10 @@ pub mod types {
             serialize < S : ::serde::Serializer > (& self, serializer : S) ->
             ::std::result::Result < S::Ok, S::Error > { let len = 0 $(+ decode_object!(@
             count self. $field $(, $skip)?))*; let open = decode_object!(@ open
-            $($extra)?); let mut object = ObjectWriter:: < S > ::new(serializer,
-            ::std::stringify!($name), len, open) ?; $(decode_object!(@ write object self.
-            $field, $wire $(, $skip)?);)* $(object.extra(& self. $extra);)? object.end()
-            } } };
+            $($extra)?); #[allow(unused_mut)] let mut object = ObjectWriter:: < S >
+            ::new(serializer, ::std::stringify!($name), len, open) ?; $(decode_object!(@
+            write object self. $field, $wire $(, $skip)?);)* $(object.extra(& self.
+            $extra);)? object.end() } } };
         };
         (@ write $object:ident $value:expr, $wire:literal) => {
             $object .field($wire, & $value)

@@ -642,6 +642,8 @@ fn decoder_macro() -> TokenStream {
                         fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error> {
                             let len = 0 $(+ decode_object!(@count self.$field $(, $skip)?))*;
                             let open = decode_object!(@open $($extra)?);
+                            // An object without properties writes nothing before `end`.
+                            #[allow(unused_mut)]
                             let mut object = ObjectWriter::<S>::new(serializer, ::std::stringify!($name), len, open)?;
                             $(decode_object!(@write object self.$field, $wire $(, $skip)?);)*
                             $(object.extra(&self.$extra);)?
