@@ -179,7 +179,12 @@ pub(crate) fn pipeline(
     let budget = round_budget(&document);
     for _ in 0..budget {
         match attempt(&document, input, transport, interface) {
-            Ok((output, unenforced)) => {
+            Ok((output, moved, unenforced)) => {
+                findings.extend(
+                    moved
+                        .iter()
+                        .map(|moved| moved.finding(|p| normalize::source_pointer(&origins, p))),
+                );
                 findings.extend(unenforced.into_iter().map(|error| match error {
                     Error::Unenforced {
                         pointer,
@@ -242,10 +247,11 @@ fn attempt(
     input: &Input<'_>,
     transport: Option<&str>,
     interface: emit::Interface,
-) -> Result<(Output, Vec<Error>), Error> {
+) -> Result<(Output, Vec<patch::Moved>, Vec<Error>), Error> {
     let (mut downlevelled, provenance) = downlevel::downlevel_traced(document)?;
-    let (applied, unenforced) =
+    let (mut applied, unenforced) =
         patch::apply_reporting(&mut downlevelled, input.patches, &provenance)?;
+    let moved = std::mem::take(&mut applied.repairs);
     preflight::check(&downlevelled)?;
     let file = emit::emit(
         &downlevelled,
@@ -264,6 +270,7 @@ fn attempt(
             surface,
             secrets: applied.secrets,
         },
+        moved,
         unenforced,
     ))
 }

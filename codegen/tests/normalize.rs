@@ -100,6 +100,22 @@ const FIXTURES: &[(&str, &[&str], &[&str])] = &[
         &["[0-9a-fA-F]{8}-"],
     ),
     (
+        "normalize_alike_names",
+        &[
+            "repaired /components/schemas/Hook/properties/kind: typify would give it the type name `HookKind` of /components/schemas/HookKind and one type to both; moved into `components/schemas` as `HookKind2`",
+            "/schema/properties/repoType: typify would give it the type name `GetWebhooksResponseRepoType` of /paths/~1api~1webhooks/get/responses/200/content/application~1json/schema/properties/repo/properties/type and one type to both; moved into `components/schemas` as `GetWebhooksResponseRepoType2`",
+            "0 rules not enforced",
+        ],
+        &[
+            "pub kind: HookKind2",
+            "pub struct HookKind {",
+            "pub type_: GetWebhooksResponseRepoType,",
+            "pub repo_type: ::std::option::Option<GetWebhooksResponseRepoType2>,",
+            "GetWebhooksResponseRepoType2[tolerant] { Model = \"model\", Dataset = \"dataset\", }",
+            "pub status: ::std::option::Option<HookStatus>",
+        ],
+    ),
+    (
         "normalize_shared_names",
         &[
             "repaired /components/schemas/CheckedString: renamed to `CheckedStringSchema`",

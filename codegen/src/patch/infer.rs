@@ -194,7 +194,17 @@ pub(crate) fn hoist_inline(document: &mut Value, provenance: &mut Provenance) ->
     if taken_out.is_empty() {
         return Error::from_problems(problems);
     }
-    let schemas = document
+    let schemas = component_schemas(document)?;
+    for (name, schema, source) in taken_out.into_iter().rev() {
+        schemas.insert(name.clone(), schema);
+        provenance.record_move(&push("/components/schemas", &name), source);
+    }
+    Error::from_problems(problems)
+}
+
+/// `components/schemas` of `document`, made when it has none.
+pub(super) fn component_schemas(document: &mut Value) -> Result<&mut Map<String, Value>, Error> {
+    document
         .as_object_mut()
         .expect("a document is a mapping")
         .entry("components")
@@ -209,12 +219,7 @@ pub(crate) fn hoist_inline(document: &mut Value, provenance: &mut Provenance) ->
         .ok_or_else(|| Error::Inline {
             pointer: "/components/schemas".to_owned(),
             reason: "`components/schemas` is not a mapping".to_owned(),
-        })?;
-    for (name, schema, source) in taken_out.into_iter().rev() {
-        schemas.insert(name.clone(), schema);
-        provenance.record_move(&push("/components/schemas", &name), source);
-    }
-    Error::from_problems(problems)
+        })
 }
 
 fn is_tuple(schema: &Value) -> bool {

@@ -15,6 +15,8 @@
 
 mod coverage;
 mod infer;
+mod names;
+pub(crate) use names::Moved;
 mod newtypes;
 mod tuples;
 mod unions;
@@ -122,6 +124,9 @@ pub struct Applied {
     pub rules: std::collections::BTreeMap<String, String>,
     /// How many `$ref`s point at each component schema, counted before the patches ran.
     pub(crate) ref_counts: std::collections::BTreeMap<String, usize>,
+    /// Schemas moved into `components/schemas` so that typify names their types apart, for the
+    /// report.
+    pub(crate) repairs: Vec<names::Moved>,
 }
 
 /// Support that a family of emitted types shares (a `macro_rules!` each type invokes, helper
@@ -207,11 +212,13 @@ pub fn apply_reporting(
     provenance: &crate::downlevel::Provenance,
 ) -> Result<(Applied, Vec<Error>), Error> {
     let mut provenance = provenance.clone();
+    let repairs = names::separate_alike_names(document, &mut provenance)?;
     infer::hoist_inline(document, &mut provenance)?;
     let inferred = infer::patches(document, patches)?;
     let mut applied = Applied {
         request_only: crate::emit::tolerance::request_only_schemas(document),
         ref_counts: unions::schema_ref_counts(document),
+        repairs,
         ..Applied::default()
     };
     let mut unfit = Vec::new();
