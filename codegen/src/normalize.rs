@@ -15,7 +15,9 @@
 //!   (form, octet-stream, text), else the first.
 //!
 //! - **Component schemas named like a type the generated code shares** (`CheckedString`,
-//!   `ValidationError`, ...) are renamed `<Name>Schema`, with every `$ref` to them.
+//!   `ValidationError`, ...) are renamed `<Name>Schema`, and those whose type would be named
+//!   like an earlier component's (`check_result` after `CheckResult`) `<Name>2`, with every
+//!   `$ref` to them.
 //!
 //! Schema-level repairs, on every schema node:
 //!
@@ -146,8 +148,9 @@ pub fn normalize_with_origins(document: &mut Value) -> Normalized {
 
 /// Renames each component schema whose type would take the name of a type the generated code
 /// shares ([`crate::emit::SHARED_TYPE_NAMES`], compared as typify names types, in
-/// UpperCamelCase) to `<Name>Schema`, and every `$ref` to it: two items of one name would not
-/// compile, and the description's name is the one that can move. Returns where each renamed
+/// UpperCamelCase) to `<Name>Schema`, and each whose type would take the name of an earlier
+/// component's (`foo_bar` after `FooBar`) to `<Name>2`, with every `$ref` to them: two items of
+/// one name would not compile, and the description's name is the one that can move. Returns where each renamed
 /// component came from.
 fn rename_shared_names(document: &mut Value, findings: &mut Vec<Finding>) -> Origins {
     let mut origins = Origins::new();
@@ -163,14 +166,26 @@ fn rename_shared_names(document: &mut Value, findings: &mut Vec<Finding>) -> Ori
             .iter()
             .map(|name| (*name).to_owned()),
     );
-    let clashing: Vec<String> = schemas
-        .keys()
-        .filter(|name| crate::emit::SHARED_TYPE_NAMES.contains(&pascal(name).as_str()))
-        .cloned()
-        .collect();
+    // A name the generated code shares, or the type name of an earlier component (`foo_bar`
+    // after `FooBar`): the later one is renamed.
+    let mut first_named: BTreeMap<String, String> = BTreeMap::new();
+    let mut clashing: Vec<(String, Option<String>)> = Vec::new();
+    for name in schemas.keys() {
+        let type_name = pascal(name);
+        if crate::emit::SHARED_TYPE_NAMES.contains(&type_name.as_str()) {
+            clashing.push((name.clone(), None));
+        } else if let Some(first) = first_named.get(&type_name) {
+            clashing.push((name.clone(), Some(first.clone())));
+        } else {
+            first_named.insert(type_name, name.clone());
+        }
+    }
     let mut renames = Vec::new();
-    for old in clashing {
-        let new = unique_name(&format!("{}Schema", pascal(&old)), &taken);
+    for (old, first) in clashing {
+        let new = match &first {
+            None => unique_name(&format!("{}Schema", pascal(&old)), &taken),
+            Some(_) => unique_name(&pascal(&old), &taken),
+        };
         taken.insert(new.clone());
         if let Some(schema) = schemas.remove(&old) {
             schemas.insert(new.clone(), schema);
@@ -179,13 +194,17 @@ fn rename_shared_names(document: &mut Value, findings: &mut Vec<Finding>) -> Ori
             push("/components/schemas", &old),
             push("/components/schemas", &new),
         );
+        let why = match first {
+            None => "the generated code has a type of its own named".to_owned(),
+            Some(first) => format!(
+                "the type of {} is named",
+                push("/components/schemas", &first)
+            ),
+        };
         findings.push(Finding::new(
             FindingKind::Repaired,
             &old_pointer,
-            format!(
-                "renamed to `{new}`: the generated code has a type of its own named `{}`",
-                pascal(&old)
-            ),
+            format!("renamed to `{new}`: {why} `{}`", pascal(&old)),
         ));
         origins.insert(new_pointer.clone(), old_pointer.clone());
         renames.push((format!("#{old_pointer}"), format!("#{new_pointer}")));

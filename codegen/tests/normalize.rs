@@ -122,6 +122,7 @@ const FIXTURES: &[(&str, &[&str], &[&str])] = &[
             "repaired /components/schemas/object_visitor: renamed to `ObjectVisitorSchema`",
             "repaired /components/schemas/StringEnum: renamed to `StringEnumSchema`",
             "repaired /components/schemas/ValidationError: renamed to `ValidationErrorSchema`",
+            "repaired /components/schemas/check_result: renamed to `CheckResult2`: the type of /components/schemas/CheckResult is named `CheckResult`",
             "0 rules not enforced",
         ],
         &[
@@ -130,6 +131,8 @@ const FIXTURES: &[(&str, &[&str], &[&str])] = &[
             "pub enum StringEnumSchema",
             "pub type ValidationErrorSchema = ValidatedString<rules::ValidationErrorSchema>",
             "pub struct ValidationError(",
+            "pub result: ::std::option::Option<CheckResult>,",
+            "pub verdict: ::std::option::Option<CheckResult2>,",
         ],
     ),
     (
