@@ -150,8 +150,8 @@ pub fn normalize_with_origins(document: &mut Value) -> Normalized {
 /// shares ([`crate::emit::SHARED_TYPE_NAMES`], compared as typify names types, in
 /// UpperCamelCase) to `<Name>Schema`, and each whose type would take the name of an earlier
 /// component's (`foo_bar` after `FooBar`) to `<Name>2`, with every `$ref` to them: two items of
-/// one name would not compile, and the description's name is the one that can move. Returns where each renamed
-/// component came from.
+/// one name would not compile, and the description's name is the one that can move. Returns
+/// where each renamed component came from.
 fn rename_shared_names(document: &mut Value, findings: &mut Vec<Finding>) -> Origins {
     let mut origins = Origins::new();
     let Some(schemas) = document
