@@ -17,7 +17,7 @@ use serde_json::{Value, json};
 
 use crate::Error;
 use crate::downlevel::Provenance;
-use crate::model::{Owner, push};
+use crate::model::{Owner, SchemaAt, push};
 use crate::normalize::{Finding, FindingKind};
 
 /// The keywords that make typify emit a named type for a schema (a struct, an enum, a checked
@@ -48,14 +48,12 @@ pub(crate) fn separate_alike_names(
     // Each round moves at least one schema out of place for good; a name still shared after
     // as many rounds as there are schemas is left to `emit`, which names it.
     for _ in 0..=crate::model::schema_locations(document).len() {
-        let moves = alike(document);
+        let names = crate::contract::type_names(document);
+        let moves = alike(&names);
         if moves.is_empty() {
             break;
         }
-        let mut used: BTreeSet<String> = crate::contract::type_names(document)
-            .into_iter()
-            .map(|(name, _)| name)
-            .collect();
+        let mut used: BTreeSet<String> = names.into_iter().map(|(name, _)| name).collect();
         used.extend(
             crate::emit::SHARED_TYPE_NAMES
                 .iter()
@@ -158,15 +156,15 @@ struct Move {
 
 /// Every inline schema typify would name like a different schema, deepest first, so that
 /// moving one leaves the pointers of the others valid.
-fn alike(document: &Value) -> Vec<Move> {
-    let mut by_name: BTreeMap<String, Vec<(String, bool, &Value)>> = BTreeMap::new();
-    for (name, at) in crate::contract::type_names(document) {
+fn alike<'a>(names: &'a [(String, SchemaAt<'a>)]) -> Vec<Move> {
+    let mut by_name: BTreeMap<&str, Vec<(&str, bool, &Value)>> = BTreeMap::new();
+    for (name, at) in names {
         if is_named(at.schema) {
             let component = at.depth == 0 && matches!(at.owner, Owner::Schema(_));
             by_name
                 .entry(name)
                 .or_default()
-                .push((at.pointer, component, at.schema));
+                .push((&at.pointer, component, at.schema));
         }
     }
     let mut moves = Vec::new();
@@ -185,9 +183,9 @@ fn alike(document: &Value) -> Vec<Move> {
         for (pointer, component, _) in &places {
             if pointer != first && !component {
                 moves.push(Move {
-                    pointer: pointer.clone(),
-                    name: name.clone(),
-                    first: first.clone(),
+                    pointer: (*pointer).to_owned(),
+                    name: name.to_owned(),
+                    first: (*first).to_owned(),
                 });
             }
         }
