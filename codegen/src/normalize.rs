@@ -1041,7 +1041,8 @@ fn is_error(status: &str) -> bool {
     status.starts_with(['4', '5']) || status == "default"
 }
 
-fn unique_name(name: &str, taken: &BTreeSet<String>) -> String {
+/// `name`, or `name` with the first number from 2 that is not `taken`.
+pub(crate) fn unique_name(name: &str, taken: &BTreeSet<String>) -> String {
     let mut candidate = name.to_owned();
     let mut counter = 2;
     while taken.contains(&candidate) {

@@ -73,7 +73,8 @@ pub(crate) fn separate_alike_names(
             first,
         } in moves
         {
-            let new = free_name(&name, &used);
+            // `name` itself is in use: the first free one is `<name>2`, `<name>3`, ...
+            let new = crate::normalize::unique_name(&name, &used);
             used.insert(new.clone());
             let Some(slot) = document.pointer_mut(&pointer) else {
                 continue;
@@ -207,14 +208,6 @@ fn is_named(schema: &Value) -> bool {
     schema.get("$ref").is_none()
         && (NAMED.iter().any(names_a_type)
             || schema.get("additionalProperties") == Some(&Value::Bool(false)))
-}
-
-/// `name`, or `name` with the first number from 2 that makes it free.
-fn free_name(name: &str, used: &BTreeSet<String>) -> String {
-    (2..)
-        .map(|number| format!("{name}{number}"))
-        .find(|candidate| !used.contains(candidate))
-        .expect("some number is free")
 }
 
 #[cfg(test)]
