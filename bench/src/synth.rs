@@ -7,9 +7,9 @@
 //!   as codegen's `normalize` leaves it, the "hand-cleaned copy" of the issue.
 //! - `synth_check`: `cargo check` of the two crates after a change to the generated file, with
 //!   their dependencies already built (the same pinned versions, one shared target directory).
-//! - `synth_regen_scaling`: `generate_crate` on the spec at 2 times the synthetic size against
-//!   1/4 of it (8 times the schema nodes); 1/2 and 1 times are printed alongside, so the growth
-//!   can be seen to be linear.
+//! - `synth_regen_scaling`: `cargo xtask generate` (the `xtask-regen` binary, a fresh process
+//!   per run) on the spec at 2 times the synthetic size against 1/4 of it (8 times the schema
+//!   nodes); 1/2 and 1 times are printed alongside, so the growth can be seen to be linear.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -122,7 +122,7 @@ impl CheckVsPlain {
         let (text, _) = synthetic(Options::default().operations);
         let ours = generate_ours(&text)?;
         let plain = generate_plain(&text)?;
-        let scratch = scratch_dir()?;
+        let scratch = scratch_dir("synth-check")?;
         let (ours_dir, plain_dir) = (scratch.join("ours"), scratch.join("plain"));
         for (path, content) in &ours.files {
             write(&ours_dir.join(path), content)?;
@@ -211,11 +211,12 @@ impl Comparison for CheckVsPlain {
     }
 }
 
-fn scratch_dir() -> Result<PathBuf> {
+/// `name` under the target directory.
+fn scratch_dir(name: &str) -> Result<PathBuf> {
     let target = std::env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)
         .unwrap_or_else(|| crate::workspace_root().join("target"));
-    let dir = target.join("synth-check");
+    let dir = target.join(name);
     std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
     Ok(dir)
 }
@@ -231,24 +232,35 @@ fn write(path: &Path, content: &str) -> Result<()> {
     Ok(())
 }
 
-/// `synth_regen_scaling`: the 2x spec against the 1/4 spec.
+/// `synth_regen_scaling`: the 2x spec against the 1/4 spec, each run a fresh `xtask-regen
+/// generate` process, as `cargo xtask generate` runs: its allocator and its memory policy are
+/// part of what is measured, and no run inherits the heap another left behind.
 pub struct RegenScaling {
-    large: String,
-    small: String,
+    regen: PathBuf,
+    large: PathBuf,
+    small: PathBuf,
+    out: PathBuf,
 }
 
 impl RegenScaling {
     pub fn new() -> Result<Self> {
+        let regen = regen_binary()?;
+        let scratch = scratch_dir("synth-regen")?;
+        let out = scratch.join("out");
         let full = Options::default().operations;
         let sizes = [full / 4, full / 2, full, full * 2];
         let mut points = Vec::new();
         for operations in sizes {
             let (text, nodes) = synthetic(operations);
-            let started = Instant::now();
-            let generated = generate_ours(&text)?;
-            let elapsed = started.elapsed();
-            let lines = generated_rust(&generated)?.lines().count();
-            points.push((operations, nodes, elapsed, lines, text));
+            let spec = scratch.join(format!("synthetic-{operations}.json"));
+            write(&spec, &text)?;
+            let elapsed = run_generate(&regen, &spec, &out)?;
+            let generated = out.join("src/generated.rs");
+            let lines = std::fs::read_to_string(&generated)
+                .with_context(|| format!("reading {}", generated.display()))?
+                .lines()
+                .count();
+            points.push((operations, nodes, elapsed, lines, spec));
         }
         for (operations, nodes, elapsed, lines, _) in &points {
             println!(
@@ -267,8 +279,50 @@ impl RegenScaling {
         let mut points = points.into_iter();
         let small = points.next().map(|point| point.4).unwrap_or_default();
         let large = points.last().map(|point| point.4).unwrap_or_default();
-        Ok(Self { large, small })
+        Ok(Self {
+            regen,
+            large,
+            small,
+            out,
+        })
     }
+}
+
+/// `xtask-regen`, built beside this binary by `cargo xtask bench`.
+fn regen_binary() -> Result<PathBuf> {
+    let this = std::env::current_exe().context("locating the bench binary")?;
+    let regen = this.with_file_name(format!("xtask-regen{}", std::env::consts::EXE_SUFFIX));
+    ensure!(
+        regen.is_file(),
+        "{} is missing: run the bench through `cargo xtask bench`, which builds it",
+        regen.display()
+    );
+    Ok(regen)
+}
+
+/// One `xtask-regen generate` run, timed from spawn to exit.
+fn run_generate(regen: &Path, spec: &Path, out: &Path) -> Result<Duration> {
+    let started = Instant::now();
+    let output = Command::new(regen)
+        .arg("generate")
+        .arg("--spec")
+        .arg(spec)
+        .arg("--out")
+        .arg(out)
+        .args(["--crate-name", "synthetic-hub"])
+        .output()
+        .with_context(|| format!("running {}", regen.display()))?;
+    let elapsed = started.elapsed();
+    if !output.status.success() {
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        let head: String = stderr.lines().take(30).collect::<Vec<_>>().join("\n");
+        bail!(
+            "{} generate failed on {}:\n{head}",
+            regen.display(),
+            spec.display()
+        );
+    }
+    Ok(elapsed)
 }
 
 impl Comparison for RegenScaling {
@@ -282,12 +336,10 @@ impl Comparison for RegenScaling {
     }
 
     fn sample(&mut self, side: Side) -> Result<Duration> {
-        let text = match side {
+        let spec = match side {
             Side::Ours => &self.large,
             Side::Baseline => &self.small,
         };
-        let started = Instant::now();
-        std::hint::black_box(generate_ours(text)?);
-        Ok(started.elapsed())
+        run_generate(&self.regen, spec, &self.out)
     }
 }

@@ -13,6 +13,7 @@ use crate::patch::Applied;
 
 mod checked_strings;
 pub(crate) mod open_objects;
+mod piecewise;
 mod replies;
 mod requests;
 pub(crate) mod serde_attrs;
@@ -109,8 +110,7 @@ pub fn emit(
     drop(generator);
     drop(spec);
 
-    let mut file: syn::File =
-        syn::parse2(tokens).map_err(|error| Error::Syntax(error.to_string()))?;
+    let mut file = piecewise::parse_file(tokens)?;
     if fidelity == Fidelity::Faithful {
         refuse_null_for_optional_fields(&mut file, document)?;
         let tolerant = tolerant_type_names(document, applied)?;

@@ -109,6 +109,9 @@ fn validate(root: &Path, args: &[String]) -> Result<()> {
 /// fails when a figure misses its bound. Arguments (figure names, `--repetitions N`) go to it.
 /// Like `validate`, it runs in its own process so that xtask never links the generated client.
 fn bench(root: &Path, args: &[String]) -> Result<()> {
+    // `synth_regen_scaling` times the `xtask-regen` binary, which the bench finds beside itself.
+    cargo(root, &["build", "--release", "--package", "xtask-regen"])
+        .context("building xtask-regen for the benchmarks")?;
     let mut cargo_args = vec!["run", "--release", "--package", "hub-api-bench", "--"];
     cargo_args.extend(args.iter().map(String::as_str));
     cargo(root, &cargo_args).context("benchmarks: see BENCHMARKS.md")

@@ -10,6 +10,13 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 use hub_api_codegen as codegen;
 
+/// Generation allocates and frees hundreds of megabytes of small tokens and syntax nodes on a
+/// large spec. glibc's allocator spends a growing share of that time sorting and merging freed
+/// chunks as the heap grows; mimalloc made a 640-operation spec about a third faster
+/// (BENCHMARKS.md, "Allocator and piecewise parse").
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() {
     if let Err(error) = run(std::env::args().skip(1).collect()) {
         eprintln!("error: {error:#}");
