@@ -110,7 +110,10 @@ pub fn emit(
     drop(generator);
     drop(spec);
 
-    let mut file = piecewise::parse_file(tokens)?;
+    let mut conversions = tolerance::EarlyConversionDrop::default();
+    let mut file = piecewise::parse_file(tokens, &mut |module, item| {
+        fidelity != Fidelity::Faithful || module != "types" || conversions.keep(item)
+    })?;
     if fidelity == Fidelity::Faithful {
         refuse_null_for_optional_fields(&mut file, document)?;
         let tolerant = tolerant_type_names(document, applied)?;

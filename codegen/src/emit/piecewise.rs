@@ -17,20 +17,32 @@ use proc_macro2::{Delimiter, Group, TokenStream, TokenTree};
 
 use crate::Error;
 
-/// The items of `tokens`, parsed one by one.
-pub(super) fn parse_file(tokens: TokenStream) -> Result<syn::File, Error> {
+/// What decides, item by item, whether a parsed item stays in the tree: it is called with the
+/// path of the module the item is in (`""` at the root, `"types"`, `"types::builder"`).
+pub(super) type Keep<'a> = dyn FnMut(&str, &syn::Item) -> bool + 'a;
+
+/// The items of `tokens`, parsed one by one; those `keep` refuses are dropped as soon as they
+/// are parsed.
+pub(super) fn parse_file(tokens: TokenStream, keep: &mut Keep<'_>) -> Result<syn::File, Error> {
     Ok(syn::File {
         shebang: None,
         attrs: Vec::new(),
-        items: parse_items(tokens)?,
+        items: parse_items(tokens, "", keep)?,
     })
 }
 
-fn parse_items(tokens: TokenStream) -> Result<Vec<syn::Item>, Error> {
+fn parse_items(
+    tokens: TokenStream,
+    module: &str,
+    keep: &mut Keep<'_>,
+) -> Result<Vec<syn::Item>, Error> {
     let mut items = Vec::new();
     let mut tokens = tokens.into_iter().peekable();
     while tokens.peek().is_some() {
-        items.push(parse_item(next_item(&mut tokens)?)?);
+        let item = parse_item(next_item(&mut tokens)?, module, keep)?;
+        if keep(module, &item) {
+            items.push(item);
+        }
     }
     Ok(items)
 }
@@ -95,7 +107,11 @@ fn is_semicolon_item(keyword: &str) -> bool {
 }
 
 /// Parses one item; a module with a body has its body parsed piecewise in turn.
-fn parse_item(mut tokens: Vec<TokenTree>) -> Result<syn::Item, Error> {
+fn parse_item(
+    mut tokens: Vec<TokenTree>,
+    parent: &str,
+    keep: &mut Keep<'_>,
+) -> Result<syn::Item, Error> {
     let mut body = None;
     if is_module(&tokens)
         && let Some(TokenTree::Group(group)) = tokens.last_mut()
@@ -114,7 +130,11 @@ fn parse_item(mut tokens: Vec<TokenTree>) -> Result<syn::Item, Error> {
         && let syn::Item::Mod(module) = &mut item
         && let Some((_, items)) = &mut module.content
     {
-        *items = parse_items(body)?;
+        let path = match parent {
+            "" => module.ident.to_string(),
+            parent => format!("{parent}::{}", module.ident),
+        };
+        *items = parse_items(body, &path, keep)?;
     }
     Ok(item)
 }
@@ -139,7 +159,7 @@ mod tests {
     /// The piecewise parse and syn's whole-file parse give the same tree.
     fn same_as_syn(tokens: TokenStream) {
         let whole: syn::File = syn::parse2(tokens.clone()).expect("syn parses the sample");
-        let piecewise = parse_file(tokens).expect("the piecewise parse succeeds");
+        let piecewise = parse_file(tokens, &mut |_, _| true).expect("the piecewise parse succeeds");
         assert_eq!(
             prettyplease::unparse(&piecewise),
             prettyplease::unparse(&whole)
@@ -192,8 +212,54 @@ mod tests {
     }
 
     #[test]
+    fn keep_sees_each_item_with_its_module_and_drops_what_it_refuses() {
+        let mut seen = Vec::new();
+        let file = parse_file(
+            quote! {
+                pub struct Root;
+                pub mod types {
+                    pub struct Kept;
+                    pub struct Dropped;
+                    pub mod builder { pub struct Dropped; }
+                }
+            },
+            &mut |module, item| {
+                let syn::Item::Struct(structure) = item else {
+                    seen.push(format!("{module}: mod"));
+                    return true;
+                };
+                seen.push(format!("{module}: {}", structure.ident));
+                !(module == "types" && structure.ident == "Dropped")
+            },
+        )
+        .expect("parses");
+        assert_eq!(
+            seen,
+            [
+                ": Root",
+                "types: Kept",
+                "types: Dropped",
+                "types::builder: Dropped",
+                "types: mod",
+                ": mod",
+            ]
+        );
+        assert_eq!(
+            file.to_token_stream().to_string(),
+            quote! {
+                pub struct Root;
+                pub mod types {
+                    pub struct Kept;
+                    pub mod builder { pub struct Dropped; }
+                }
+            }
+            .to_string()
+        );
+    }
+
+    #[test]
     fn a_cut_off_item_is_an_error_not_a_panic() {
-        let error = |tokens: TokenStream| match parse_file(tokens) {
+        let error = |tokens: TokenStream| match parse_file(tokens, &mut |_, _| true) {
             Ok(_) => panic!("parsed what is not Rust"),
             Err(error) => error.to_string(),
         };

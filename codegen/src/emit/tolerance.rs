@@ -122,13 +122,7 @@ pub(crate) fn emit_string_enums(
             continue;
         };
         let name = enumeration.ident.to_string();
-        if enumeration.variants.is_empty()
-            || !enumeration
-                .variants
-                .iter()
-                .all(|variant| matches!(variant.fields, syn::Fields::Unit))
-            || !derives(&enumeration.attrs, "Deserialize")
-        {
+        if !is_string_enum(enumeration) {
             continue;
         }
         let open = is_open(&name);
@@ -181,16 +175,7 @@ pub(crate) fn emit_string_enums(
     // conversions of these enums give way to the macro's.
     let mut rewritten = parse(string_enum_macro(interface))?;
     for (index, item) in std::mem::take(types).into_iter().enumerate() {
-        let replaced = match &item {
-            syn::Item::Impl(block) => {
-                self_type_name(&block.self_ty).is_some_and(|name| rewritten_names.contains(&name))
-                    && block
-                        .trait_
-                        .as_ref()
-                        .is_some_and(|(_, path, _)| is_typify_string_conversion(path))
-            }
-            _ => false,
-        };
+        let replaced = is_conversion_of(&item, &rewritten_names);
         if let (Some(canonical), syn::Item::Enum(enumeration)) = (merged.aliases.get(&index), &item)
         {
             rewritten.push(alias_item(enumeration, canonical));
@@ -208,6 +193,55 @@ pub(crate) fn emit_string_enums(
     }
     *types = rewritten;
     Ok(())
+}
+
+/// Whether [`emit_string_enums`] rewrites this enum: typify's enum of unit variants, read with
+/// its derived `Deserialize`.
+fn is_string_enum(enumeration: &syn::ItemEnum) -> bool {
+    !enumeration.variants.is_empty()
+        && enumeration
+            .variants
+            .iter()
+            .all(|variant| matches!(variant.fields, syn::Fields::Unit))
+        && derives(&enumeration.attrs, "Deserialize")
+}
+
+/// Whether `item` is one of typify's string conversions (`Display`, `FromStr`, `TryFrom` of a
+/// string) of a type named in `names`, which the `string_enum!` macro's replace.
+fn is_conversion_of(item: &syn::Item, names: &BTreeSet<String>) -> bool {
+    match item {
+        syn::Item::Impl(block) => {
+            self_type_name(&block.self_ty).is_some_and(|name| names.contains(&name))
+                && block
+                    .trait_
+                    .as_ref()
+                    .is_some_and(|(_, path, _)| is_typify_string_conversion(path))
+        }
+        _ => false,
+    }
+}
+
+/// Drops typify's string conversions of string enums as progenitor's output is parsed, so the
+/// tree never holds them: they are about 30 % of typify's items, and [`emit_string_enums`] would
+/// delete them anyway. typify writes each enum before its impls; an impl met before its enum
+/// is kept here and deleted by the rewrite, which stays the one that decides. An enum the
+/// rewrite then refuses (its unlisted variant clashes) fails the step, and a later round
+/// parses afresh, so nothing dropped early is ever wanted.
+#[derive(Default)]
+pub(crate) struct EarlyConversionDrop {
+    string_enums: BTreeSet<String>,
+}
+
+impl EarlyConversionDrop {
+    /// Whether to keep `item`, an item of the `types` module, in the parsed tree.
+    pub(crate) fn keep(&mut self, item: &syn::Item) -> bool {
+        if let syn::Item::Enum(enumeration) = item
+            && is_string_enum(enumeration)
+        {
+            self.string_enums.insert(enumeration.ident.to_string());
+        }
+        !is_conversion_of(item, &self.string_enums)
+    }
 }
 
 /// What makes two rewritten string enums the same type but their names and their own docs:
@@ -667,6 +701,7 @@ pub(crate) fn retain_derives(
 
 #[cfg(test)]
 mod tests {
+    use quote::ToTokens;
     use serde_json::json;
 
     use super::*;
@@ -695,6 +730,41 @@ mod tests {
             error.contains("`First`") && error.contains("`Second`"),
             "{error}"
         );
+    }
+
+    #[test]
+    fn early_drop_takes_only_string_conversions_of_string_enums_met_before() {
+        let display_before: syn::Item = syn::parse_quote! {
+            impl ::std::fmt::Display for Kind { fn fmt(&self, f: &mut Formatter) -> Result { Ok(()) } }
+        };
+        let kind: syn::Item = syn::parse_quote! {
+            #[derive(::serde::Deserialize)]
+            pub enum Kind { A, B }
+        };
+        let shaped: syn::Item = syn::parse_quote! {
+            #[derive(::serde::Deserialize)]
+            pub enum Shaped { A(u8) }
+        };
+        let conversions: [syn::Item; 3] = [
+            syn::parse_quote! { impl ::std::str::FromStr for Kind { type Err = (); } },
+            syn::parse_quote! { impl ::std::convert::TryFrom<&str> for Kind { type Error = (); } },
+            syn::parse_quote! { impl ::std::convert::TryFrom<::std::string::String> for Kind { type Error = (); } },
+        ];
+        let kept: [syn::Item; 3] = [
+            syn::parse_quote! { impl ::std::default::Default for Kind { } },
+            syn::parse_quote! { impl ::std::convert::TryFrom<u8> for Kind { type Error = (); } },
+            syn::parse_quote! { impl ::std::fmt::Display for Shaped { } },
+        ];
+        let mut early = EarlyConversionDrop::default();
+        // Met before its enum: kept here, for the rewrite to delete.
+        assert!(early.keep(&display_before));
+        assert!(early.keep(&kind) && early.keep(&shaped));
+        for item in &conversions {
+            assert!(!early.keep(item), "{}", item.to_token_stream());
+        }
+        for item in &kept {
+            assert!(early.keep(item), "{}", item.to_token_stream());
+        }
     }
 
     #[test]
