@@ -110,10 +110,21 @@ pub fn emit(
     drop(generator);
     drop(spec);
 
-    let mut conversions = tolerance::EarlyConversionDrop::default();
-    let mut file = piecewise::parse_file(tokens, &mut |module, item| {
-        fidelity != Fidelity::Faithful || module != "types" || conversions.keep(item)
-    })?;
+    let (mut file, folded_early) = match fidelity {
+        Fidelity::Faithful => {
+            let mut sink = TypesAsParsed {
+                conversions: tolerance::EarlyConversionDrop::default(),
+                checked_strings: checked_strings::EarlyFold::new(),
+                folded: None,
+            };
+            let file = piecewise::parse_file(tokens, &mut sink)?;
+            (file, sink.folded.unwrap_or_default())
+        }
+        Fidelity::Plain => (
+            piecewise::parse_file(tokens, &mut piecewise::KeepAll)?,
+            Default::default(),
+        ),
+    };
     if fidelity == Fidelity::Faithful {
         refuse_null_for_optional_fields(&mut file, document)?;
         let tolerant = tolerant_type_names(document, applied)?;
@@ -122,7 +133,7 @@ pub fn emit(
         open_objects::decode_open_objects_in_one_pass(types, &is_tolerant)?;
         let open = open_enum_type_names(document)?;
         tolerance::emit_string_enums(types, interface, is_tolerant, |name| open.contains(name))?;
-        checked_strings::fold_checked_strings(types)?;
+        checked_strings::fold_checked_strings(types, folded_early)?;
         replies::share_response_handling(&mut file);
         requests::leave_out_version_header(&mut file.items);
     }
@@ -140,6 +151,41 @@ pub fn emit(
             .items,
     );
     Ok(file)
+}
+
+/// The rewrites that can work on typify's items as they are parsed, so that what they delete
+/// never enters the tree (a large spec's tree is most of a run's memory): string enums'
+/// conversions are dropped and string newtypes folded. The rewrites after the parse still run
+/// over the whole module and do what these left.
+struct TypesAsParsed {
+    conversions: tolerance::EarlyConversionDrop,
+    checked_strings: checked_strings::EarlyFold,
+    folded: Option<checked_strings::FoldedEarly>,
+}
+
+impl piecewise::Sink for TypesAsParsed {
+    fn item(
+        &mut self,
+        module: &str,
+        item: syn::Item,
+        items: &mut Vec<syn::Item>,
+    ) -> Result<(), Error> {
+        if module != "types" {
+            items.push(item);
+            return Ok(());
+        }
+        if !self.conversions.keep(&item) {
+            return Ok(());
+        }
+        self.checked_strings.item(item, items)
+    }
+
+    fn end(&mut self, module: &str, items: &mut Vec<syn::Item>) -> Result<(), Error> {
+        if module == "types" {
+            self.folded = Some(self.checked_strings.finish(items)?);
+        }
+        Ok(())
+    }
 }
 
 /// Calls `change` on every function of the inherent impls among `items` and, recursively, in

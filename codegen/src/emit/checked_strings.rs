@@ -26,8 +26,13 @@ use crate::contract;
 
 /// Folds every typify string newtype of `types` into an alias of `CheckedString`, in the
 /// struct's place with its checks beside it, and its marker into a `rules` module fragment,
-/// written last.
-pub(super) fn fold_checked_strings(types: &mut Vec<syn::Item>) -> Result<(), Error> {
+/// written last. `early` holds what [`EarlyFold`] folded while the types were parsed; their
+/// markers join the fragment, and the shared items are written if either folded any.
+pub(super) fn fold_checked_strings(
+    types: &mut Vec<syn::Item>,
+    early: FoldedEarly,
+) -> Result<(), Error> {
+    let FoldedEarly(mut markers) = early;
     let candidates: BTreeSet<String> = types
         .iter()
         .filter_map(|item| match item {
@@ -39,21 +44,27 @@ pub(super) fn fold_checked_strings(types: &mut Vec<syn::Item>) -> Result<(), Err
         .collect();
     // Each candidate's impls, by index in `types`, in the order typify wrote them.
     let mut impls: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    let mut strays = Vec::new();
     for (index, item) in types.iter().enumerate() {
-        if let syn::Item::Impl(block) = item
-            && let Some(name) = implemented_for(block, &candidates)
-        {
-            impls.entry(name).or_default().push(index);
+        if let syn::Item::Impl(block) = item {
+            if let Some(name) = implemented_for(block, |name| candidates.contains(name)) {
+                impls.entry(name).or_default().push(index);
+            } else if let Some(name) = implemented_for(block, |name| markers.contains_key(name)) {
+                strays.push(name);
+            }
         }
     }
-    // typify's impls for a placeholder name, as text: each candidate's are these with its name.
-    let placeholder = syn::Ident::new(PLACEHOLDER, proc_macro2::Span::call_site());
-    let templates: Vec<String> = contract::typify_string_newtype_impls(&quote!(#placeholder))
-        .iter()
-        .map(ToString::to_string)
-        .collect();
+    // The early fold saw a newtype's impls only where typify writes them, right after it; one
+    // written elsewhere would have made it a newtype this fold leaves alone.
+    if let Some(name) = strays.first() {
+        return Err(Error::Mismatch(format!(
+            "typify wrote an impl for the string newtype `{name}` apart from the type; it was folded \
+             into `CheckedString` before that impl was seen"
+        )));
+    }
+    let templates = templates();
     let mut removed = BTreeSet::new();
-    let mut markers = BTreeMap::new();
+    let mut folded_here = BTreeMap::new();
     for (name, indices) in &impls {
         let found: Vec<&syn::ItemImpl> = indices
             .iter()
@@ -62,57 +73,31 @@ pub(super) fn fold_checked_strings(types: &mut Vec<syn::Item>) -> Result<(), Err
                 _ => None,
             })
             .collect();
-        let Some((mut folded, from_str)) = typify_boilerplate(name, &found, &templates) else {
+        let Some((folded, invocation)) = fold(name, &found, &templates) else {
             continue;
         };
-        let Some(checks) = typify_checks(found[from_str]).filter(|checks| in_typify_order(checks))
-        else {
-            continue;
-        };
-        folded.push(from_str);
-        let ident = syn::Ident::new(name, proc_macro2::Span::call_site());
-        let checks = checks.iter().map(|(check, argument)| {
-            let keyword = quote::format_ident!("{}", check.keyword());
-            match check {
-                contract::TypifyCheck::Pattern => quote!(, #keyword #argument),
-                _ => {
-                    let bound = proc_macro2::Literal::usize_unsuffixed(
-                        argument.parse().expect("checked by typify_checks"),
-                    );
-                    quote!(, #keyword #bound)
-                }
-            }
-        });
-        markers.insert(name.clone(), quote!(checked_string!(#ident #(#checks)*);));
+        folded_here.insert(name.clone(), invocation);
         removed.extend(folded.into_iter().map(|position| indices[position]));
     }
-    if markers.is_empty() {
+    if markers.is_empty() && folded_here.is_empty() {
         return Ok(());
     }
-    let module = super::rules_module();
     let mut rewritten = parse(shared_items())?;
     for (index, item) in std::mem::take(types).into_iter().enumerate() {
         if removed.contains(&index) {
             continue;
         }
         match item {
-            syn::Item::Struct(structure) if markers.contains_key(&structure.ident.to_string()) => {
-                let docs = structure
-                    .attrs
-                    .iter()
-                    .filter(|attr| attr.path().is_ident("doc"));
-                let ident = &structure.ident;
-                let invocation = &markers[&ident.to_string()];
-                rewritten.extend(parse(quote! {
-                    #(#docs)*
-                    pub type #ident = CheckedString<#module::#ident>;
-                    #invocation
-                })?);
-            }
+            syn::Item::Struct(structure) => match folded_here.get(&structure.ident.to_string()) {
+                Some(invocation) => rewritten.extend(alias(&structure, invocation)?),
+                None => rewritten.push(syn::Item::Struct(structure)),
+            },
             item => rewritten.push(item),
         }
     }
+    markers.extend(folded_here);
     // A fragment: `splice_into_types` gathers every marker into one module.
+    let module = super::rules_module();
     let markers = markers
         .keys()
         .map(|name| syn::Ident::new(name, proc_macro2::Span::call_site()));
@@ -123,6 +108,136 @@ pub(super) fn fold_checked_strings(types: &mut Vec<syn::Item>) -> Result<(), Err
     })?);
     *types = rewritten;
     Ok(())
+}
+
+/// The `checked_string!` invocation of each newtype [`EarlyFold`] folded, by name.
+#[derive(Default)]
+pub(super) struct FoldedEarly(BTreeMap<String, TokenStream>);
+
+/// Folds each typify string newtype as progenitor's output is parsed, so that its six impls
+/// never enter the tree: they are a third of typify's items once the string enums' conversions
+/// are gone. typify writes a newtype's impls right after it, so a newtype is held back with the
+/// impls that follow it until another item comes, and then folded or put back as it was, by the
+/// same test as [`fold_checked_strings`], which folds what is left and checks that no impl of
+/// a folded newtype turned up later.
+pub(super) struct EarlyFold {
+    templates: Vec<String>,
+    held: Option<(syn::ItemStruct, Vec<syn::ItemImpl>)>,
+    folded: FoldedEarly,
+}
+
+impl EarlyFold {
+    pub(super) fn new() -> Self {
+        Self {
+            templates: templates(),
+            held: None,
+            folded: FoldedEarly::default(),
+        }
+    }
+
+    /// Takes the next item of the `types` module; pushes onto `items` what is settled.
+    pub(super) fn item(
+        &mut self,
+        item: syn::Item,
+        items: &mut Vec<syn::Item>,
+    ) -> Result<(), Error> {
+        let item = match (item, &mut self.held) {
+            (syn::Item::Impl(block), Some((structure, impls)))
+                if implemented_for(&block, |name| structure.ident == name).is_some() =>
+            {
+                impls.push(block);
+                return Ok(());
+            }
+            (item, _) => item,
+        };
+        self.settle(items)?;
+        match item {
+            syn::Item::Struct(structure) if is_string_newtype(&structure) => {
+                self.held = Some((structure, Vec::new()));
+            }
+            item => items.push(item),
+        }
+        Ok(())
+    }
+
+    /// After the last item of `types`: settles the newtype held back, and gives what was folded
+    /// to [`fold_checked_strings`].
+    pub(super) fn finish(&mut self, items: &mut Vec<syn::Item>) -> Result<FoldedEarly, Error> {
+        self.settle(items)?;
+        Ok(std::mem::take(&mut self.folded))
+    }
+
+    fn settle(&mut self, items: &mut Vec<syn::Item>) -> Result<(), Error> {
+        let Some((structure, impls)) = self.held.take() else {
+            return Ok(());
+        };
+        let name = structure.ident.to_string();
+        let found: Vec<&syn::ItemImpl> = impls.iter().collect();
+        // `fold` accepts exactly typify's impls, so when it folds, every impl held goes.
+        match fold(&name, &found, &self.templates) {
+            Some((_, invocation)) => {
+                items.extend(alias(&structure, &invocation)?);
+                self.folded.0.insert(name, invocation);
+            }
+            None => {
+                items.push(syn::Item::Struct(structure));
+                items.extend(impls.into_iter().map(syn::Item::Impl));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// typify's impls for a placeholder name, as text: each candidate's are these with its name.
+fn templates() -> Vec<String> {
+    let placeholder = syn::Ident::new(PLACEHOLDER, proc_macro2::Span::call_site());
+    contract::typify_string_newtype_impls(&quote!(#placeholder))
+        .iter()
+        .map(ToString::to_string)
+        .collect()
+}
+
+/// When `found`, the impls typify wrote for the newtype `name`, are exactly its boilerplate
+/// and a `FromStr` of known checks in typify's order: the positions in `found` that fold
+/// away (all of them) and the newtype's `checked_string!` invocation.
+fn fold(
+    name: &str,
+    found: &[&syn::ItemImpl],
+    templates: &[String],
+) -> Option<(Vec<usize>, TokenStream)> {
+    let (mut folded, from_str) = typify_boilerplate(name, found, templates)?;
+    let checks = typify_checks(found[from_str]).filter(|checks| in_typify_order(checks))?;
+    folded.push(from_str);
+    let ident = syn::Ident::new(name, proc_macro2::Span::call_site());
+    let checks = checks.iter().map(|(check, argument)| {
+        let keyword = quote::format_ident!("{}", check.keyword());
+        match check {
+            contract::TypifyCheck::Pattern => quote!(, #keyword #argument),
+            _ => {
+                let bound = proc_macro2::Literal::usize_unsuffixed(
+                    argument.parse().expect("checked by typify_checks"),
+                );
+                quote!(, #keyword #bound)
+            }
+        }
+    });
+    Some((folded, quote!(checked_string!(#ident #(#checks)*);)))
+}
+
+/// What stands in the newtype's place: its docs on `pub type Name = CheckedString<..>;`, then
+/// its `checked_string!` invocation.
+fn alias(structure: &syn::ItemStruct, invocation: &TokenStream) -> Result<Vec<syn::Item>, Error> {
+    let docs = structure
+        .attrs
+        .iter()
+        .filter(|attr| attr.path().is_ident("doc"));
+    let ident = &structure.ident;
+    let module = super::rules_module();
+    parse(quote! {
+        #(#docs)*
+        pub type #ident = CheckedString<#module::#ident>;
+        #invocation
+    })
 }
 
 /// Whether `checks` are each typify's at most once and in the order typify writes them, which
@@ -342,7 +457,7 @@ fn is_string_newtype(structure: &syn::ItemStruct) -> bool {
 
 /// The candidate `block` implements something for: its self type, or `T` of a
 /// `From<T> for String`.
-fn implemented_for(block: &syn::ItemImpl, candidates: &BTreeSet<String>) -> Option<String> {
+fn implemented_for(block: &syn::ItemImpl, is_candidate: impl Fn(&str) -> bool) -> Option<String> {
     let last_ident = |ty: &syn::Type| match ty {
         syn::Type::Path(path) if path.qself.is_none() => {
             path.path.get_ident().map(|i| i.to_string())
@@ -350,7 +465,7 @@ fn implemented_for(block: &syn::ItemImpl, candidates: &BTreeSet<String>) -> Opti
         _ => None,
     };
     if let Some(name) = last_ident(&block.self_ty)
-        && candidates.contains(&name)
+        && is_candidate(&name)
     {
         return Some(name);
     }
@@ -360,7 +475,7 @@ fn implemented_for(block: &syn::ItemImpl, candidates: &BTreeSet<String>) -> Opti
         return None;
     };
     match arguments.args.first()? {
-        syn::GenericArgument::Type(ty) => last_ident(ty).filter(|name| candidates.contains(name)),
+        syn::GenericArgument::Type(ty) => last_ident(ty).filter(|name| is_candidate(name)),
         _ => None,
     }
 }
@@ -470,7 +585,7 @@ mod tests {
         types.push(syn::parse_quote!(
             pub struct Other;
         ));
-        fold_checked_strings(&mut types).unwrap();
+        fold_checked_strings(&mut types, FoldedEarly::default()).unwrap();
         let text = folded(&types);
         assert_eq!(
             text,
@@ -480,6 +595,73 @@ mod tests {
                 "pub struct Other ;",
                 "pub mod rules { pub enum Title { } }",
             ]
+        );
+    }
+
+    /// `items` through [`EarlyFold`] and then [`fold_checked_strings`], as `emit` runs them.
+    fn fold_early_then_late(items: Vec<syn::Item>) -> Result<Vec<syn::Item>, Error> {
+        let mut early = EarlyFold::new();
+        let mut types = Vec::new();
+        for item in items {
+            early.item(item, &mut types)?;
+        }
+        let folded = early.finish(&mut types)?;
+        fold_checked_strings(&mut types, folded)?;
+        Ok(types)
+    }
+
+    #[test]
+    fn folding_early_gives_what_folding_the_whole_list_gives() {
+        let other: syn::Item = syn::parse_quote!(
+            pub struct Other;
+        );
+        let mut declined = typify_newtype("Plain");
+        declined[3] = syn::parse_quote! {
+            impl ::std::str::FromStr for Plain {
+                type Err = self::error::ConversionError;
+                fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
+                    Ok(Self(value.to_string()))
+                }
+            }
+        };
+        let plain = tokens(&declined[0]);
+        let mut items = typify_newtype("Title");
+        items.push(other);
+        items.extend(declined);
+        items.extend(typify_newtype("Name"));
+        let mut whole = items.clone();
+        fold_checked_strings(&mut whole, FoldedEarly::default()).unwrap();
+        let early = fold_early_then_late(items).unwrap();
+        let text = |items: &[syn::Item]| items.iter().map(tokens).collect::<Vec<_>>();
+        assert_eq!(text(&early), text(&whole));
+        // The newtype without checks stays a struct with its impls; the other two fold.
+        assert_eq!(
+            folded(&early).last().map(String::as_str),
+            Some("pub mod rules { pub enum Name { } pub enum Title { } }")
+        );
+        assert!(text(&early).contains(&plain));
+    }
+
+    #[test]
+    fn an_impl_of_a_newtype_folded_early_met_later_is_refused() {
+        // Folded as soon as `Other` comes; folding the whole list would have seen seven impls
+        // and left the newtype alone.
+        let mut items = typify_newtype("Title");
+        items.push(syn::parse_quote!(
+            pub struct Other;
+        ));
+        items.push(syn::parse_quote! {
+            impl ::std::default::Default for Title {
+                fn default() -> Self { Self(::std::string::String::new()) }
+            }
+        });
+        let Err(error) = fold_early_then_late(items) else {
+            panic!("a stray impl of a folded newtype went unnoticed");
+        };
+        let error = error.to_string();
+        assert!(
+            error.contains("`Title`") && error.contains("apart from"),
+            "{error}"
         );
     }
 
@@ -493,7 +675,7 @@ mod tests {
             .unwrap();
         let mut types = typify_newtype("Title");
         types[3] = from_str(quote!({ #max #pattern Ok(Self(value.to_string())) }));
-        fold_checked_strings(&mut types).unwrap();
+        fold_checked_strings(&mut types, FoldedEarly::default()).unwrap();
         assert!(
             folded(&types)[1]
                 .starts_with(r#"checked_string ! (Title , max 200 , pattern "^[\\w.-]+$") ;"#)
@@ -508,7 +690,7 @@ mod tests {
             Ok(Self(value.to_string()))
         }));
         let before: Vec<String> = types.iter().map(tokens).collect();
-        fold_checked_strings(&mut types).unwrap();
+        fold_checked_strings(&mut types, FoldedEarly::default()).unwrap();
         assert_eq!(types.iter().map(tokens).collect::<Vec<_>>(), before);
     }
 
@@ -525,7 +707,7 @@ mod tests {
         let mut types = typify_newtype("Title");
         types[3] = from_str(quote!({ #min #max Ok(Self(value.to_string())) }));
         let before: Vec<String> = types.iter().map(tokens).collect();
-        fold_checked_strings(&mut types).unwrap();
+        fold_checked_strings(&mut types, FoldedEarly::default()).unwrap();
         assert_eq!(types.iter().map(tokens).collect::<Vec<_>>(), before);
     }
 
@@ -540,7 +722,7 @@ mod tests {
             }
         };
         let before: Vec<String> = types.iter().map(tokens).collect();
-        fold_checked_strings(&mut types).unwrap();
+        fold_checked_strings(&mut types, FoldedEarly::default()).unwrap();
         let after: Vec<String> = types.iter().map(tokens).collect();
         assert_eq!(before, after);
     }

@@ -5,9 +5,11 @@
 //! only then parses it. On the whole file that means progenitor's tokens, that copy and the
 //! finished tree at once: about 1 GB for the 640-operation synthetic spec, and the largest
 //! step of a big run. Here each item's tokens are moved out of the stream (never cloned),
-//! parsed alone and dropped; a module's body is split the same way, recursively. The tree is
-//! the one `syn::parse2::<syn::File>` builds: the regen check and the snapshots compare its
-//! printed form byte for byte.
+//! parsed alone and dropped; a module's body is split the same way, recursively. With
+//! [`KeepAll`] the tree is the one `syn::parse2::<syn::File>` builds. A [`Sink`] sees each
+//! item as soon as it is parsed, so a rewrite that deletes or folds items can do so before
+//! they are ever held together (`emit`'s `TypesAsParsed`); the regen check and the snapshots
+//! compare the printed result byte for byte with what the whole-file rewrites gave.
 //!
 //! Where an item ends is read from its tokens: at the first `;` or `{...}` at its own level,
 //! except that `use`, `const`, `static`, `type` and `extern crate` items, whose bodies may hold
@@ -17,33 +19,57 @@ use proc_macro2::{Delimiter, Group, TokenStream, TokenTree};
 
 use crate::Error;
 
-/// What decides, item by item, whether a parsed item stays in the tree: it is called with the
-/// path of the module the item is in (`""` at the root, `"types"`, `"types::builder"`).
-pub(super) type Keep<'a> = dyn FnMut(&str, &syn::Item) -> bool + 'a;
+/// Where parsed items go: the step may keep an item, drop it, or hold it back until it has
+/// seen what follows and then put it, or what stands for it, in the module.
+pub(super) trait Sink {
+    /// Called with each parsed item of the module at `module` (`""` at the root, `"types"`,
+    /// `"types::builder"`), in order; pushes what stays onto `items`, the module's items so far.
+    fn item(
+        &mut self,
+        module: &str,
+        item: syn::Item,
+        items: &mut Vec<syn::Item>,
+    ) -> Result<(), Error>;
 
-/// The items of `tokens`, parsed one by one; those `keep` refuses are dropped as soon as they
-/// are parsed.
-pub(super) fn parse_file(tokens: TokenStream, keep: &mut Keep<'_>) -> Result<syn::File, Error> {
+    /// Called after the last item of the module at `module`, to push what is held back.
+    fn end(&mut self, module: &str, items: &mut Vec<syn::Item>) -> Result<(), Error>;
+}
+
+/// The sink that keeps every item as it is.
+pub(super) struct KeepAll;
+
+impl Sink for KeepAll {
+    fn item(&mut self, _: &str, item: syn::Item, items: &mut Vec<syn::Item>) -> Result<(), Error> {
+        items.push(item);
+        Ok(())
+    }
+
+    fn end(&mut self, _: &str, _: &mut Vec<syn::Item>) -> Result<(), Error> {
+        Ok(())
+    }
+}
+
+/// The items of `tokens`, parsed one by one and handed to `sink` as soon as each is parsed.
+pub(super) fn parse_file(tokens: TokenStream, sink: &mut dyn Sink) -> Result<syn::File, Error> {
     Ok(syn::File {
         shebang: None,
         attrs: Vec::new(),
-        items: parse_items(tokens, "", keep)?,
+        items: parse_items(tokens, "", sink)?,
     })
 }
 
 fn parse_items(
     tokens: TokenStream,
     module: &str,
-    keep: &mut Keep<'_>,
+    sink: &mut dyn Sink,
 ) -> Result<Vec<syn::Item>, Error> {
     let mut items = Vec::new();
     let mut tokens = tokens.into_iter().peekable();
     while tokens.peek().is_some() {
-        let item = parse_item(next_item(&mut tokens)?, module, keep)?;
-        if keep(module, &item) {
-            items.push(item);
-        }
+        let item = parse_item(next_item(&mut tokens)?, module, sink)?;
+        sink.item(module, item, &mut items)?;
     }
+    sink.end(module, &mut items)?;
     Ok(items)
 }
 
@@ -110,7 +136,7 @@ fn is_semicolon_item(keyword: &str) -> bool {
 fn parse_item(
     mut tokens: Vec<TokenTree>,
     parent: &str,
-    keep: &mut Keep<'_>,
+    sink: &mut dyn Sink,
 ) -> Result<syn::Item, Error> {
     let mut body = None;
     if is_module(&tokens)
@@ -134,7 +160,7 @@ fn parse_item(
             "" => module.ident.to_string(),
             parent => format!("{parent}::{}", module.ident),
         };
-        *items = parse_items(body, &path, keep)?;
+        *items = parse_items(body, &path, sink)?;
     }
     Ok(item)
 }
@@ -159,7 +185,7 @@ mod tests {
     /// The piecewise parse and syn's whole-file parse give the same tree.
     fn same_as_syn(tokens: TokenStream) {
         let whole: syn::File = syn::parse2(tokens.clone()).expect("syn parses the sample");
-        let piecewise = parse_file(tokens, &mut |_, _| true).expect("the piecewise parse succeeds");
+        let piecewise = parse_file(tokens, &mut KeepAll).expect("the piecewise parse succeeds");
         assert_eq!(
             prettyplease::unparse(&piecewise),
             prettyplease::unparse(&whole)
@@ -211,37 +237,72 @@ mod tests {
         });
     }
 
+    /// Records what it is given, drops `types::Dropped`, and holds `types::Held` back to the
+    /// end of its module.
+    #[derive(Default)]
+    struct Recorder {
+        seen: Vec<String>,
+        held: Option<syn::Item>,
+    }
+
+    impl Sink for Recorder {
+        fn item(
+            &mut self,
+            module: &str,
+            item: syn::Item,
+            items: &mut Vec<syn::Item>,
+        ) -> Result<(), Error> {
+            let name = match &item {
+                syn::Item::Struct(structure) => structure.ident.to_string(),
+                _ => "mod".to_owned(),
+            };
+            self.seen.push(format!("{module}: {name}"));
+            match (module, name.as_str()) {
+                ("types", "Dropped") => {}
+                ("types", "Held") => self.held = Some(item),
+                _ => items.push(item),
+            }
+            Ok(())
+        }
+
+        fn end(&mut self, module: &str, items: &mut Vec<syn::Item>) -> Result<(), Error> {
+            self.seen.push(format!("{module}: end"));
+            if module == "types" {
+                items.extend(self.held.take());
+            }
+            Ok(())
+        }
+    }
+
     #[test]
-    fn keep_sees_each_item_with_its_module_and_drops_what_it_refuses() {
-        let mut seen = Vec::new();
+    fn the_sink_sees_each_item_with_its_module_and_decides_what_stays() {
+        let mut recorder = Recorder::default();
         let file = parse_file(
             quote! {
                 pub struct Root;
                 pub mod types {
+                    pub struct Held;
                     pub struct Kept;
                     pub struct Dropped;
                     pub mod builder { pub struct Dropped; }
                 }
             },
-            &mut |module, item| {
-                let syn::Item::Struct(structure) = item else {
-                    seen.push(format!("{module}: mod"));
-                    return true;
-                };
-                seen.push(format!("{module}: {}", structure.ident));
-                !(module == "types" && structure.ident == "Dropped")
-            },
+            &mut recorder,
         )
         .expect("parses");
         assert_eq!(
-            seen,
+            recorder.seen,
             [
                 ": Root",
+                "types: Held",
                 "types: Kept",
                 "types: Dropped",
                 "types::builder: Dropped",
+                "types::builder: end",
                 "types: mod",
+                "types: end",
                 ": mod",
+                ": end",
             ]
         );
         assert_eq!(
@@ -251,6 +312,7 @@ mod tests {
                 pub mod types {
                     pub struct Kept;
                     pub mod builder { pub struct Dropped; }
+                    pub struct Held;
                 }
             }
             .to_string()
@@ -259,7 +321,7 @@ mod tests {
 
     #[test]
     fn a_cut_off_item_is_an_error_not_a_panic() {
-        let error = |tokens: TokenStream| match parse_file(tokens, &mut |_, _| true) {
+        let error = |tokens: TokenStream| match parse_file(tokens, &mut KeepAll) {
             Ok(_) => panic!("parsed what is not Rust"),
             Err(error) => error.to_string(),
         };

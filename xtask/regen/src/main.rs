@@ -13,16 +13,31 @@ use hub_api_codegen as codegen;
 /// Generation allocates and frees hundreds of megabytes of small tokens and syntax nodes on a
 /// large spec. glibc's allocator spends a growing share of that time sorting and merging freed
 /// chunks as the heap grows; mimalloc made a 640-operation spec about a third faster
-/// (BENCHMARKS.md, "Allocator and piecewise parse").
+/// (BENCHMARKS.md, "Allocator, piecewise parse and huge pages").
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() {
+    turn_off_transparent_huge_pages();
     if let Err(error) = run(std::env::args().skip(1).collect()) {
         eprintln!("error: {error:#}");
         std::process::exit(1);
     }
 }
+
+/// mimalloc asks for transparent huge pages, and on the 2-core VM we measure on, zeroing 2 MB
+/// pages at first touch cost a large run more than they saved: at 640 synthetic operations
+/// 4.0 s without them against 4.6 s with (BENCHMARKS.md). The heap is small objects read in
+/// order, so the fewer TLB misses of huge pages buy little.
+#[cfg(target_os = "linux")]
+fn turn_off_transparent_huge_pages() {
+    // SAFETY: `PR_SET_THP_DISABLE` sets a flag of the calling process; no memory is passed.
+    // Failing (an old kernel) leaves huge pages on, which is only slower.
+    let _ = unsafe { libc::prctl(libc::PR_SET_THP_DISABLE, 1, 0, 0, 0) };
+}
+
+#[cfg(not(target_os = "linux"))]
+fn turn_off_transparent_huge_pages() {}
 
 fn run(args: Vec<String>) -> Result<()> {
     if args.first().is_some_and(|first| first == "generate") {
