@@ -15,6 +15,9 @@
 //! A newtype whose impls are not exactly typify's known shape, or whose checks are not typify's
 //! known ones in typify's order, is left as typify wrote it: the fold is a size optimisation,
 //! and nothing is lost by skipping it.
+//!
+//! Most newtypes are folded while progenitor's output is parsed ([`EarlyFold`]), so their
+//! impls are never held; [`fold_checked_strings`] folds the rest and writes what they share.
 
 use std::collections::{BTreeMap, BTreeSet};
 
