@@ -3,10 +3,10 @@
 //! progenitor ends each operation (a positional method, or a builder's `send`) with the same
 //! statements: the `pre`, `exec` and `post` hooks, then a `match` on the status whose arms read
 //! the body as JSON, as nothing or as a stream, into `Ok` or `Err(Error::ErrorResponse(..))`
-//! ([`contract::ProgenitorSend`], [`contract::ProgenitorReply`]). Written out per operation,
-//! that is an async body of three hook calls and one arm per status for the compiler to check,
-//! which was a tenth of a large generated crate's `cargo check` time. This step replaces those
-//! statements with one call:
+//! ([`crate::contract::ProgenitorSend`], [`crate::contract::ProgenitorReply`]). Written out per
+//! operation, that is an async body of three hook calls and one arm per status for the compiler
+//! to check, which was a tenth of a large generated crate's `cargo check` time. This step
+//! replaces those statements with one call:
 //!
 //! ```text
 //! reply::send::<reply::Json<types::Page>, reply::Json<types::Error>>(

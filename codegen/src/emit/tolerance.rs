@@ -489,13 +489,13 @@ fn is_typify_string_conversion(path: &syn::Path) -> bool {
 /// `as_str`, `Display` over it, typify's `FromStr` (listed values only, "invalid value"
 /// otherwise), under the builder interface the two `TryFrom`s its setters take strings
 /// through (a positional client has no use for them beside `FromStr`, and they were two bodies
-/// per enum for the compiler to check), `Serialize` through `as_str`, and `StringEnum`, which the one shared
-/// `Deserialize` visitor and the one shared `FromStr` body read (serde's derive wrote a visitor
-/// per enum, and also took `{"value": null}` for a value). What becomes of an unlisted value
-/// is a constant, [`Unlisted`], not a function of each enum: refused with serde's "unknown
-/// variant" message (`strict`); kept in `Unknown`, or refused inside `decoding::strict`
-/// (`tolerant`); or taken as `Other`, strict or not, in `FromStr` too (`open`: an open enum,
-/// listed values or any string).
+/// per enum for the compiler to check), `Serialize` through `as_str`, and `StringEnum`, which
+/// the one shared `Deserialize` visitor and the one shared `FromStr` body read (serde's derive
+/// wrote a visitor per enum, and also took `{"value": null}` for a value). What becomes of an
+/// unlisted value is a constant, `Unlisted` (emitted beside the macro), not a function of each
+/// enum: refused with serde's "unknown variant" message (`strict`); kept in `Unknown`, or
+/// refused inside `decoding::strict` (`tolerant`); or taken as `Other`, strict or not, in
+/// `FromStr` too (`open`: an open enum, listed values or any string).
 fn string_enum_macro(interface: Interface) -> TokenStream {
     let builder_conversions = (interface == Interface::Builder).then(|| {
         quote! {
