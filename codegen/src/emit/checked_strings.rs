@@ -47,19 +47,19 @@ pub(super) fn fold_checked_strings(
         .collect();
     // Each candidate's impls, by index in `types`, in the order typify wrote them.
     let mut impls: BTreeMap<String, Vec<usize>> = BTreeMap::new();
-    let mut strays = Vec::new();
+    let mut stray = None;
     for (index, item) in types.iter().enumerate() {
         if let syn::Item::Impl(block) = item {
             if let Some(name) = implemented_for(block, |name| candidates.contains(name)) {
                 impls.entry(name).or_default().push(index);
-            } else if let Some(name) = implemented_for(block, |name| markers.contains_key(name)) {
-                strays.push(name);
+            } else if stray.is_none() {
+                stray = implemented_for(block, |name| markers.contains_key(name));
             }
         }
     }
     // The early fold saw a newtype's impls only where typify writes them, right after it; one
     // written elsewhere would have made it a newtype this fold leaves alone.
-    if let Some(name) = strays.first() {
+    if let Some(name) = stray {
         return Err(Error::Mismatch(format!(
             "typify wrote an impl for the string newtype `{name}` apart from the type; it was folded \
              into `CheckedString` before that impl was seen"

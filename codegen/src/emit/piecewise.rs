@@ -98,10 +98,9 @@ fn next_item(
     let mut ends_only_at_semicolon = None;
     for token in tokens.by_ref() {
         if ends_only_at_semicolon.is_none()
-            && let TokenTree::Ident(ident) = &token
-            && !is_qualifier(&ident.to_string())
+            && let Some(keyword) = item_keyword(&token)
         {
-            ends_only_at_semicolon = Some(is_semicolon_item(&ident.to_string()));
+            ends_only_at_semicolon = Some(is_semicolon_item(&keyword));
         }
         let ends = match &token {
             TokenTree::Punct(punct) => punct.as_char() == ';',
@@ -121,9 +120,19 @@ fn next_item(
     )))
 }
 
-/// Words that may come before the keyword that says what an item is.
-fn is_qualifier(word: &str) -> bool {
-    matches!(word, "pub" | "crate" | "unsafe" | "async" | "default")
+/// The word of `token` when it can say what an item is: an identifier other than those that
+/// may come before that keyword (`pub`, `crate`, `unsafe`, `async`, `default`). Attributes
+/// and `pub(..)` are groups, so their words are not seen.
+fn item_keyword(token: &TokenTree) -> Option<String> {
+    let TokenTree::Ident(ident) = token else {
+        return None;
+    };
+    let word = ident.to_string();
+    (!matches!(
+        word.as_str(),
+        "pub" | "crate" | "unsafe" | "async" | "default"
+    ))
+    .then_some(word)
 }
 
 /// Whether an item that starts with this keyword ends only at its `;`. `const fn` and
@@ -169,11 +178,7 @@ fn parse_item(
 fn is_module(tokens: &[TokenTree]) -> bool {
     tokens
         .iter()
-        .filter_map(|token| match token {
-            TokenTree::Ident(ident) => Some(ident.to_string()),
-            _ => None,
-        })
-        .find(|word| !is_qualifier(word))
+        .find_map(item_keyword)
         .is_some_and(|word| word == "mod")
 }
 
