@@ -12,6 +12,7 @@ use crate::model::{Owner, push};
 use crate::patch::Applied;
 
 mod checked_strings;
+mod forms;
 pub(crate) mod open_objects;
 mod piecewise;
 mod replies;
@@ -39,6 +40,25 @@ pub enum Interface {
     Positional,
 }
 
+/// What a step of emit could not do for one item, which it left as the generator wrote it:
+/// the place (a JSON pointer in the down-levelled document, empty when no schema matched) and
+/// what the item lost.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Degraded {
+    /// The schema the item belongs to, when it is known.
+    pub pointer: String,
+    /// What was left undone, naming the item.
+    pub message: String,
+}
+
+/// The generated syntax tree, with what [`emit`] left undone item by item.
+pub struct Emitted {
+    /// The generated file.
+    pub file: syn::File,
+    /// Items a step left as the generator wrote them.
+    pub degraded: Vec<Degraded>,
+}
+
 /// Generates the client as a syntax tree; [`format()`] prints it. The tree is kept so that the
 /// API surface is read from it rather than from the printed text parsed again.
 ///
@@ -51,7 +71,7 @@ pub fn emit(
     fidelity: Fidelity,
     interface: Interface,
     transport: Option<&str>,
-) -> Result<syn::File, Error> {
+) -> Result<Emitted, Error> {
     let spec: openapiv3::OpenAPI = serde_path_to_error::deserialize(document).map_err(|error| {
         let mut pointer = String::new();
         for segment in error.path().iter() {
@@ -85,26 +105,42 @@ pub fn emit(
     }
     for replacement in &applied.replacements {
         let path = format!("{module_path}::types::{}", replacement.type_name);
-        settings.with_replacement(&replacement.schema, path, replacement.impls.iter().cloned());
+        // typify finds a replacement by the name it gives the component's type, not by the
+        // component's key (`nbHits` is replaced as `NbHits`).
+        settings.with_replacement(
+            crate::contract::typify_name(&replacement.schema),
+            path,
+            replacement.impls.iter().cloned(),
+        );
+    }
+    // The file of a multipart body is the emitted `FormFile`.
+    for component in forms::form_file_components(document) {
+        settings.with_replacement(
+            crate::contract::typify_name(&component),
+            format!("{module_path}::types::{}", forms::FORM_FILE_TYPE),
+            std::iter::empty(),
+        );
     }
 
     // Preflight catches the panics we know of; anything else still must not unwind into the
     // maintainer's terminal as a crash.
     let mut generator = Generator::new(&settings);
-    let tokens = catch_unwind(AssertUnwindSafe(|| generator.generate_tokens(&spec)))
-        .map_err(|payload| {
-            let message = payload
-                .downcast_ref::<String>()
-                .cloned()
-                .or_else(|| {
-                    payload
-                        .downcast_ref::<&str>()
-                        .map(|text| (*text).to_owned())
-                })
-                .unwrap_or_else(|| "unknown panic".to_owned());
-            Error::Progenitor(format!("panicked: {message}"))
-        })?
-        .map_err(|error| Error::Progenitor(error.to_string()))?;
+    let tokens = without_panic_output(|| {
+        catch_unwind(AssertUnwindSafe(|| generator.generate_tokens(&spec)))
+    })
+    .map_err(|payload| {
+        let message = payload
+            .downcast_ref::<String>()
+            .cloned()
+            .or_else(|| {
+                payload
+                    .downcast_ref::<&str>()
+                    .map(|text| (*text).to_owned())
+            })
+            .unwrap_or_else(|| "unknown panic".to_owned());
+        Error::Progenitor(format!("panicked: {message}"))
+    })?
+    .map_err(|error| Error::Progenitor(error.to_string()))?;
     // The generator's type space and the parsed spec are as large as the output: freed before
     // the output is parsed, their memory is reused rather than the heap grown.
     drop(generator);
@@ -125,8 +161,9 @@ pub fn emit(
             Default::default(),
         ),
     };
+    let mut degraded = Vec::new();
     if fidelity == Fidelity::Faithful {
-        refuse_null_for_optional_fields(&mut file, document)?;
+        degraded.extend(refuse_null_for_optional_fields(&mut file, document)?);
         let tolerant = tolerant_type_names(document, applied)?;
         let is_tolerant = |name: &str| tolerant.contains(name);
         let types = types_module(&mut file)?;
@@ -136,6 +173,27 @@ pub fn emit(
         checked_strings::fold_checked_strings(types, folded_early)?;
         replies::share_response_handling(&mut file);
         requests::leave_out_version_header(&mut file.items);
+    }
+    let multipart = forms::multipart_operations(document);
+    if !multipart.is_empty() {
+        let changed = forms::send_as_multipart(&mut file.items, &multipart, module_path);
+        if changed != multipart.len() {
+            return Err(Error::Mismatch(format!(
+                "{} operations send a multipart form, but progenitor's form call (`{}`) was found in {changed} of their methods",
+                multipart.len(),
+                crate::contract::PROGENITOR_FORM_CALL
+            )));
+        }
+        types_module(&mut file)?.extend(
+            syn::parse2::<syn::File>(forms::form_file_type())
+                .map_err(|error| Error::Syntax(format!("FormFile: {error}")))?
+                .items,
+        );
+        file.items.extend(
+            syn::parse2::<syn::File>(forms::support())
+                .map_err(|error| Error::Syntax(format!("multipart: {error}")))?
+                .items,
+        );
     }
     // The registry decodes strictly through it, in either fidelity.
     file.items.extend(
@@ -150,7 +208,20 @@ pub fn emit(
             .map_err(|error| Error::Syntax(error.to_string()))?
             .items,
     );
-    Ok(file)
+    Ok(Emitted { file, degraded })
+}
+
+/// Runs `run` with the panic hook silenced: a panic inside progenitor or typify is caught and
+/// becomes an error naming it (which the pipeline then traces to one operation or schema), so
+/// the default hook's message and backtrace on the terminal would only be noise. The previous
+/// hook is put back afterwards. The hook is process-wide: a panic on another thread meanwhile
+/// goes unprinted too, though it still unwinds as usual.
+fn without_panic_output<T>(run: impl FnOnce() -> T) -> T {
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let result = run();
+    std::panic::set_hook(previous);
+    result
 }
 
 /// The rewrites that can work on typify's items as they are parsed, so that what they delete
@@ -259,6 +330,7 @@ pub(crate) const SHARED_TYPE_NAMES: &[&str] = &[
     "CheckedString",
     "DateTimeText",
     "DecodeObject",
+    "FormFile",
     "IntegerBounds",
     "IntegerDefault",
     "NumberSchema",
@@ -371,9 +443,10 @@ fn refuse_names_defined_twice(types: &[syn::Item]) -> Result<(), Error> {
             _ => continue,
         };
         if !seen.insert(ident) {
-            return Err(Error::Mismatch(format!(
-                "`types` defines `{ident}` twice: a schema's type takes the name of a shared item; list the name in `emit::SHARED_TYPE_NAMES`"
-            )));
+            return Err(Error::TypeMismatch {
+                type_name: ident.to_string(),
+                reason: "`types` defines it twice: a schema's type takes the name of a shared item or of another schema's type; list the name in `emit::SHARED_TYPE_NAMES`".into(),
+            });
         }
     }
     Ok(())
@@ -504,10 +577,14 @@ fn schema_registry(document: &Value, applied: &Applied) -> Result<proc_macro2::T
 /// derive through the helper that step emits): absent still means `None` (the field keeps
 /// `default`), but a present `null` must decode as the field's type, which refuses it.
 ///
-/// Each struct is matched to its schema by typify's naming (a component, or a component's
-/// inline object property); a struct with optional fields that matches no schema stops
-/// generation, since its rules could not be checked.
-fn refuse_null_for_optional_fields(file: &mut syn::File, document: &Value) -> Result<(), Error> {
+/// Each struct is matched to its schema by typify's naming (`contract::type_names`). A struct
+/// with optional fields that matches no schema, or a field that matches no property, keeps
+/// serde's reading (`null` as absent) and is returned as a [`Degraded`] entry: the rest of the
+/// crate is generated, and the pipeline reports it (a strict run refuses it).
+fn refuse_null_for_optional_fields(
+    file: &mut syn::File,
+    document: &Value,
+) -> Result<Vec<Degraded>, Error> {
     let schemas = struct_schemas(document)?;
     let types = types_module(file)?;
     // Every struct that does not fit is reported, not only the first.
@@ -530,20 +607,25 @@ fn refuse_null_for_optional_fields(file: &mut syn::File, document: &Value) -> Re
         if optional.is_empty() {
             continue;
         }
-        let Some(schema) = schemas.get(&name) else {
-            problems.push(Error::Mismatch(format!("struct `{name}` has optional fields but matches no schema; name its schema in `components/schemas`")));
+        let Some(at) = schemas.get(&name) else {
+            problems.push(Degraded {
+                pointer: String::new(),
+                message: format!("struct `{name}` matches no schema, so its optional fields read `null` as absent"),
+            });
             continue;
         };
         for index in optional {
             let field = &mut fields.named[index];
             let wire = wire_name(field);
-            let Some(property) = schema
+            let Some(property) = at
+                .schema
                 .get("properties")
                 .and_then(|properties| properties.get(&wire))
             else {
-                problems.push(Error::Mismatch(format!(
-                    "field `{name}.{wire}` matches no property of its schema"
-                )));
+                problems.push(Degraded {
+                    pointer: at.pointer.clone(),
+                    message: format!("field `{name}.{wire}` matches no property of its schema, so it reads `null` as absent"),
+                });
                 continue;
             };
             if is_nullable(document, property) {
@@ -559,7 +641,7 @@ fn refuse_null_for_optional_fields(file: &mut syn::File, document: &Value) -> Re
             }
         }
     }
-    Error::from_problems(problems)
+    Ok(problems)
 }
 
 /// The Rust names of the types that decode tolerantly: every component that is not request-only
@@ -598,13 +680,16 @@ fn tolerant_type_names(
         .collect())
 }
 
-/// Generated struct name -> its object schema: every schema with `properties`, by the name
-/// typify gives its type (a component's own name wins over an inline type named the same).
-fn struct_schemas(document: &Value) -> Result<std::collections::BTreeMap<String, &Value>, Error> {
+/// Generated struct name -> its object schema where it sits: every schema with `properties`,
+/// by the name typify gives its type (a component's own name wins over an inline type named
+/// the same).
+fn struct_schemas(
+    document: &Value,
+) -> Result<std::collections::BTreeMap<String, crate::model::SchemaAt<'_>>, Error> {
     let mut out = std::collections::BTreeMap::new();
     for (name, at) in crate::contract::type_names(document) {
         if at.depth == 0 || at.schema.get("properties").is_some() {
-            out.entry(name).or_insert(at.schema);
+            out.entry(name).or_insert(at);
         }
     }
     Ok(out)
@@ -665,7 +750,9 @@ mod tests {
         };
         let error = refuse_names_defined_twice(&file.items).expect_err("refused");
         assert!(
-            error.to_string().contains("`ObjectWriter` twice"),
+            error
+                .to_string()
+                .contains("type `ObjectWriter`: `types` defines it twice"),
             "{error}"
         );
         assert!(refuse_names_defined_twice(&file.items[..2]).is_ok());

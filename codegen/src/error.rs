@@ -53,6 +53,10 @@ pub enum Error {
     /// contract (`crate::contract`) no longer holds, or the schema needs a name.
     #[error("generated code does not fit: {0}")]
     Mismatch(String),
+    /// Like [`Error::Mismatch`], for one generated type, by its Rust name: outside a strict
+    /// run the schema that type comes from is read as any JSON value and generation goes on.
+    #[error("generated code does not fit: type `{type_name}`: {reason}")]
+    TypeMismatch { type_name: String, reason: String },
     /// A strict run met defects, unenforced rules or things it had to leave out; `report`
     /// lists every one of them, one per line.
     #[error("{count} problems in a strict run:{report}")]

@@ -32,6 +32,7 @@ pub mod patch;
 pub mod rules;
 pub mod standalone;
 pub mod surface;
+pub(crate) mod swagger2;
 
 pub use error::Error;
 pub use normalize::{Finding, FindingKind};
@@ -100,7 +101,8 @@ pub fn generate_plain(
         emit::Fidelity::Plain,
         emit::Interface::Builder,
         None,
-    )?;
+    )?
+    .file;
     Ok(emit::format(&file, &header(spec_name, spec_text)))
 }
 

@@ -1,15 +1,25 @@
 //! Step 1: spec text (YAML or JSON; JSON is YAML) to a JSON value, with the exact location of
 //! a parse error. Map order is kept so generated structs list fields in spec order.
+//!
+//! The YAML reader's events go straight into a `serde_json::Value` through [`JsonValue`], a
+//! visitor of our own, rather than through the YAML library's value type, for two reasons: a
+//! duplicate key must be refused (a decode into a JSON map would silently keep the last one),
+//! and integers beyond 64 bits must load. Real descriptions state bounds such as
+//! `minimum: -9223372036854776000` (i64::MIN printed through a double), which the YAML
+//! library reads as an `i128` and its own value type refuses; here such an integer becomes the
+//! nearest double, which is what its publisher's tools meant by it.
 
-use serde_json::Value;
+use std::fmt;
+
+use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde_json::{Map, Number, Value};
 
 use crate::Error;
 
 /// Parses `text`; `file` names it in error messages.
 pub fn load(text: &str, file: &str) -> Result<Value, Error> {
-    // Through the YAML library's own value first: it refuses duplicate keys, which a direct
-    // decode into a JSON map would silently collapse to the last one.
-    let yaml = serde_norway::from_str::<serde_norway::Value>(text).map_err(|error| {
+    let deserializer = serde_norway::Deserializer::from_str(text);
+    JsonValue.deserialize(deserializer).map_err(|error| {
         let (line, column) = error
             .location()
             .map_or((0, 0), |at| (at.line(), at.column()));
@@ -26,13 +36,119 @@ pub fn load(text: &str, file: &str) -> Result<Value, Error> {
             column,
             message,
         }
-    })?;
-    serde_json::to_value(&yaml).map_err(|error| Error::Parse {
-        file: file.to_owned(),
-        line: 0,
-        column: 0,
-        message: format!("not representable as JSON: {error}"),
     })
+}
+
+/// Reads any YAML node as a JSON value.
+struct JsonValue;
+
+impl<'de> DeserializeSeed<'de> for JsonValue {
+    type Value = Value;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for JsonValue {
+    type Value = Value;
+
+    fn expecting(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        formatter.write_str("any YAML value")
+    }
+
+    fn visit_bool<E>(self, value: bool) -> Result<Value, E> {
+        Ok(Value::Bool(value))
+    }
+
+    fn visit_i64<E>(self, value: i64) -> Result<Value, E> {
+        Ok(Value::Number(value.into()))
+    }
+
+    fn visit_u64<E>(self, value: u64) -> Result<Value, E> {
+        Ok(Value::Number(value.into()))
+    }
+
+    fn visit_i128<E: de::Error>(self, value: i128) -> Result<Value, E> {
+        match i64::try_from(value) {
+            Ok(small) => Ok(Value::Number(small.into())),
+            Err(_) => self.visit_f64(value as f64),
+        }
+    }
+
+    fn visit_u128<E: de::Error>(self, value: u128) -> Result<Value, E> {
+        match u64::try_from(value) {
+            Ok(small) => Ok(Value::Number(small.into())),
+            Err(_) => self.visit_f64(value as f64),
+        }
+    }
+
+    fn visit_f64<E: de::Error>(self, value: f64) -> Result<Value, E> {
+        Number::from_f64(value)
+            .map(Value::Number)
+            .ok_or_else(|| E::custom(format!("{value} is not a JSON number")))
+    }
+
+    fn visit_str<E>(self, value: &str) -> Result<Value, E> {
+        Ok(Value::String(value.to_owned()))
+    }
+
+    fn visit_string<E>(self, value: String) -> Result<Value, E> {
+        Ok(Value::String(value))
+    }
+
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_none<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut sequence: A) -> Result<Value, A::Error> {
+        let mut items = Vec::new();
+        while let Some(item) = sequence.next_element_seed(JsonValue)? {
+            items.push(item);
+        }
+        Ok(Value::Array(items))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut entries: A) -> Result<Value, A::Error> {
+        let mut map = Map::new();
+        while let Some(key) = entries.next_key_seed(JsonKey)? {
+            if map.contains_key(&key) {
+                return Err(de::Error::custom(format_args!(
+                    "duplicate entry with key {key:?}"
+                )));
+            }
+            let value = entries.next_value_seed(JsonValue)?;
+            map.insert(key, value);
+        }
+        Ok(Value::Object(map))
+    }
+}
+
+/// A mapping key as JSON spells it: YAML lets a key be a number or a boolean (`200:` under
+/// `responses`), which JSON writes as its text.
+struct JsonKey;
+
+impl<'de> DeserializeSeed<'de> for JsonKey {
+    type Value = String;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<String, D::Error> {
+        match JsonValue.deserialize(deserializer)? {
+            Value::String(text) => Ok(text),
+            Value::Null => Ok("null".to_owned()),
+            scalar @ (Value::Bool(_) | Value::Number(_)) => Ok(scalar.to_string()),
+            Value::Array(_) | Value::Object(_) => {
+                Err(de::Error::custom("a mapping key must be a scalar"))
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -71,9 +187,45 @@ mod tests {
     #[test]
     fn refuses_duplicate_keys() {
         let error = load("a: 1\nb:\n  c: 1\n  c: 2\n", "t.yaml").unwrap_err();
+        let text = error.to_string();
+        assert!(text.starts_with("t.yaml:3:"), "{text}");
+        assert!(text.contains("duplicate entry with key \"c\""), "{text}");
+    }
+
+    #[test]
+    fn reads_integers_beyond_64_bits_as_the_nearest_double() {
+        let value = load(
+            "minimum: -9223372036854776000\nmaximum: 18446744073709552000\nsmall: -5\n",
+            "t.yaml",
+        )
+        .unwrap();
         assert_eq!(
-            error.to_string(),
-            "t.yaml:3:3: b: duplicate entry with key \"c\""
+            value["minimum"].as_f64(),
+            Some(-9_223_372_036_854_775_808.0)
+        );
+        assert_eq!(
+            value["maximum"].as_f64(),
+            Some(18_446_744_073_709_551_616.0)
+        );
+        assert_eq!(value["small"].as_i64(), Some(-5));
+        let json = load(r#"{"maximum": 18446744073709552000}"#, "t.json").unwrap();
+        assert_eq!(json["maximum"].as_f64(), Some(18_446_744_073_709_551_616.0));
+    }
+
+    #[test]
+    fn reads_scalar_keys_as_their_json_text() {
+        let value = load(
+            "responses:\n  200: {description: ok}\n  true: x\n",
+            "t.yaml",
+        )
+        .unwrap();
+        assert_eq!(
+            value["responses"]
+                .as_object()
+                .unwrap()
+                .keys()
+                .collect::<Vec<_>>(),
+            ["200", "true"]
         );
     }
 }

@@ -16,6 +16,13 @@
 
 use serde_json::Value;
 
+/// The mark `normalize` puts on a request body it hands on as a form that is in truth
+/// `multipart/form-data` (progenitor refuses multipart; `emit` sends the form as multipart).
+pub const MULTIPART: &str = "x-multipart";
+/// The mark of the component schema that stands for a file in a multipart body: typify
+/// replaces it by the emitted `FormFile`.
+pub const FORM_FILE: &str = "x-form-file";
+
 /// Appends one reference token to a pointer, escaping `~` and `/`.
 pub fn push(pointer: &str, token: &str) -> String {
     format!("{pointer}/{}", token.replace('~', "~0").replace('/', "~1"))

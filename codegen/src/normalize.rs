@@ -21,7 +21,9 @@
 //!
 //! Schema-level repairs, on every schema node:
 //!
-//! - `$schema` is dropped (a per-schema dialect means nothing to a client).
+//! - `$schema` is dropped (a per-schema dialect means nothing to a client), and so is `title`
+//!   (an annotation that typify would otherwise take as the name of an inline type, which
+//!   nothing else could then find from the schema's place).
 //! - **Open enums** (`anyOf: [{enum: [...]}, {type: string}]`) become an `enum` of the known
 //!   values marked `x-open-enum` and moved into `components/schemas` like an inline object;
 //!   emit gives the enum an `Other(String)` variant that takes any other string, strict
@@ -135,12 +137,14 @@ pub fn normalize_with_origins(document: &mut Value) -> Normalized {
     document_level(document, &mut findings);
     let renamed = rename_shared_names(document, &mut findings);
     operation_ids(document, &mut findings);
+    parameters_with_content(document, &mut findings);
     for pointer in crate::model::schema_locations(document) {
         if let Some(schema) = document.pointer_mut(&pointer) {
             normalize_schema(schema, &pointer, &mut findings);
         }
     }
     operations(document, &mut findings);
+    multipart_bodies(document, &mut findings);
     let mut origins = hoist(document);
     origins.extend(renamed);
     Normalized { findings, origins }
@@ -160,7 +164,7 @@ fn rename_shared_names(document: &mut Value, findings: &mut Vec<Finding>) -> Ori
     else {
         return origins;
     };
-    let mut taken: BTreeSet<String> = schemas.keys().map(|name| pascal(name)).collect();
+    let mut taken: BTreeSet<String> = schemas.keys().map(|name| type_name(name)).collect();
     taken.extend(
         crate::emit::SHARED_TYPE_NAMES
             .iter()
@@ -171,20 +175,20 @@ fn rename_shared_names(document: &mut Value, findings: &mut Vec<Finding>) -> Ori
     let mut first_named: BTreeMap<String, String> = BTreeMap::new();
     let mut clashing: Vec<(String, Option<String>)> = Vec::new();
     for name in schemas.keys() {
-        let type_name = pascal(name);
-        if crate::emit::SHARED_TYPE_NAMES.contains(&type_name.as_str()) {
+        let typed = type_name(name);
+        if crate::emit::SHARED_TYPE_NAMES.contains(&typed.as_str()) {
             clashing.push((name.clone(), None));
-        } else if let Some(first) = first_named.get(&type_name) {
+        } else if let Some(first) = first_named.get(&typed) {
             clashing.push((name.clone(), Some(first.clone())));
         } else {
-            first_named.insert(type_name, name.clone());
+            first_named.insert(typed, name.clone());
         }
     }
     let mut renames = Vec::new();
     for (old, first) in clashing {
         let new = match &first {
-            None => unique_name(&format!("{}Schema", pascal(&old)), &taken),
-            Some(_) => unique_name(&pascal(&old), &taken),
+            None => unique_name(&format!("{}Schema", type_name(&old)), &taken),
+            Some(_) => unique_name(&type_name(&old), &taken),
         };
         taken.insert(new.clone());
         if let Some(schema) = schemas.remove(&old) {
@@ -204,7 +208,7 @@ fn rename_shared_names(document: &mut Value, findings: &mut Vec<Finding>) -> Ori
         findings.push(Finding::new(
             FindingKind::Repaired,
             &old_pointer,
-            format!("renamed to `{new}`: {why} `{}`", pascal(&old)),
+            format!("renamed to `{new}`: {why} `{}`", type_name(&old)),
         ));
         origins.insert(new_pointer.clone(), old_pointer.clone());
         renames.push((format!("#{old_pointer}"), format!("#{new_pointer}")));
@@ -270,10 +274,22 @@ pub fn source_pointer(origins: &Origins, pointer: &str) -> String {
 /// component of its own, which the emit steps need to match each struct to its rules (a real
 /// description may hold its whole API inline).
 fn hoist(document: &mut Value) -> Origins {
+    // A component's key and the name typify gives its type (`searchResponse` is
+    // `SearchResponse`) are both taken: a hoisted schema must not take either.
     let mut taken: BTreeSet<String> = document
         .pointer("/components/schemas")
         .and_then(Value::as_object)
-        .map(|schemas| schemas.keys().cloned().collect())
+        .map(|schemas| {
+            schemas
+                .keys()
+                .flat_map(|key| {
+                    let type_name = crate::contract::rust_ident(key, "")
+                        .map(|ident| ident.to_string())
+                        .ok();
+                    std::iter::once(key.clone()).chain(type_name)
+                })
+                .collect()
+        })
         .unwrap_or_default();
     taken.extend(
         crate::emit::SHARED_TYPE_NAMES
@@ -358,6 +374,19 @@ fn location_name(document: &Value, pointer: &str) -> Option<(String, bool)> {
         return Some((pascal(&name.replace("~1", "/").replace("~0", "~")), true));
     }
     let tokens: Vec<&str> = pointer.split('/').collect();
+    // `/components/(responses|requestBodies|parameters|headers)/<Name>/...`: progenitor would
+    // name an inline type there after each operation that uses it, so it moves under the
+    // component's own name.
+    if tokens.get(1) == Some(&"components") && tokens.len() > 3 {
+        let name = tokens[3].replace("~1", "/").replace("~0", "~");
+        let suffix = match tokens[2] {
+            "responses" => "response",
+            "requestBodies" => "body",
+            "parameters" | "headers" => "",
+            _ => return None,
+        };
+        return Some((pascal(&format!("{name}_{suffix}")), false));
+    }
     // `/paths/<path>/<method>/(requestBody|responses/<status>)/...`
     if tokens.get(1) != Some(&"paths") || tokens.len() < 5 {
         return None;
@@ -568,6 +597,12 @@ fn document_level(document: &mut Value, findings: &mut Vec<Finding>) {
                 up_level(schema);
             }
         }
+    } else {
+        // A 3.1 description that still spells a schema in 3.0 (`nullable`, a boolean
+        // `exclusiveMinimum`) means what 3.0 means by it.
+        for pointer in crate::model::schema_locations(document) {
+            stray_three_zero(document, &pointer, findings);
+        }
     }
     let Some(root) = document.as_object_mut() else {
         return;
@@ -627,6 +662,37 @@ fn document_level(document: &mut Value, findings: &mut Vec<Finding>) {
                 "reusable path items are not generated; paths that refer to them are left out",
             ));
         }
+    }
+}
+
+/// Reads the schema at `pointer` and below it in 3.0's dialect from the first schema that uses
+/// a keyword only 3.0 has (a defect of a 3.1 description), reporting each such schema.
+fn stray_three_zero(document: &mut Value, pointer: &str, findings: &mut Vec<Finding>) {
+    let Some(schema) = document.pointer_mut(pointer) else {
+        return;
+    };
+    let three_zero = schema.as_object().and_then(|object| {
+        ["nullable", "exclusiveMinimum", "exclusiveMaximum"]
+            .into_iter()
+            .find(|keyword| object.get(*keyword).is_some_and(Value::is_boolean))
+    });
+    if let Some(keyword) = three_zero {
+        up_level(schema);
+        findings.push(Finding::new(
+            FindingKind::Defect,
+            &push(pointer, keyword),
+            format!(
+                "`{keyword}` as OpenAPI 3.0 writes it, in a 3.1 description; read as 3.0 means it"
+            ),
+        ));
+        return;
+    }
+    let children: Vec<String> = crate::model::subschemas(schema)
+        .into_iter()
+        .map(|(suffix, _)| format!("{pointer}{suffix}"))
+        .collect();
+    for child in children {
+        stray_three_zero(document, &child, findings);
     }
 }
 
@@ -729,8 +795,14 @@ pub fn operation_ids(document: &mut Value, findings: &mut Vec<Finding>) {
                 continue;
             }
             match operation.get("operationId").and_then(Value::as_str) {
+                // An id whose method an earlier operation's id already makes (`list` twice, or
+                // `getFoo` after `get_foo`) is named anew, like a missing one.
+                Some(id) if taken.contains(&crate::contract::method_name(id)) => {
+                    missing.push((path.clone(), method.clone()));
+                }
                 Some(id) => {
                     taken.insert(id.to_owned());
+                    taken.insert(crate::contract::method_name(id));
                 }
                 None => missing.push((path.clone(), method.clone())),
             }
@@ -743,12 +815,22 @@ pub fn operation_ids(document: &mut Value, findings: &mut Vec<Finding>) {
             .pointer_mut(&pointer)
             .and_then(Value::as_object_mut)
         {
+            let finding = match operation.get("operationId").and_then(Value::as_str) {
+                Some(repeated) => Finding::new(
+                    FindingKind::Defect,
+                    &push(&pointer, "operationId"),
+                    format!(
+                        "`operationId` `{repeated}` is also an earlier operation's; named `{name}`"
+                    ),
+                ),
+                None => Finding::new(
+                    FindingKind::Repaired,
+                    &pointer,
+                    format!("no `operationId`; named `{name}`"),
+                ),
+            };
             operation.insert("operationId".into(), Value::String(name.clone()));
-            findings.push(Finding::new(
-                FindingKind::Repaired,
-                &pointer,
-                format!("no `operationId`; named `{name}`"),
-            ));
+            findings.push(finding);
         }
     }
 }
@@ -901,6 +983,150 @@ fn singular(word: &str) -> String {
     format!("{head}{one}")
 }
 
+/// Request bodies sent as `multipart/form-data`, which progenitor refuses, are handed on as a
+/// typed form: the media type becomes `application/x-www-form-urlencoded` and the body is
+/// marked [`crate::model::MULTIPART`], so progenitor types the body from its schema and emit
+/// sends it as multipart; every binary string the body's schema reaches (through `$ref`s too)
+/// becomes a `$ref` to one component marked [`crate::model::FORM_FILE`], which emit gives the
+/// type `FormFile` (bytes, file name, media type). A part's `encoding` (its own media type or
+/// headers) is not applied, and is reported.
+fn multipart_bodies(document: &mut Value, findings: &mut Vec<Finding>) {
+    const MULTIPART: &str = "multipart/form-data";
+    const FORM: &str = "application/x-www-form-urlencoded";
+    let mut bodies: Vec<String> = Vec::new();
+    for operation in crate::model::Document::new(document).operations() {
+        let Some(body) = operation.value.get("requestBody") else {
+            continue;
+        };
+        let pointer = match body.get("$ref").and_then(Value::as_str) {
+            Some(reference) => match reference.strip_prefix('#') {
+                Some(target) => target.to_owned(),
+                None => continue,
+            },
+            None => push(&operation.pointer, "requestBody"),
+        };
+        if !bodies.contains(&pointer) {
+            bodies.push(pointer);
+        }
+    }
+    // The file component's name, and whether a body uses it.
+    let mut file_component: Option<(String, bool)> = None;
+    for pointer in bodies {
+        let Some(body) = document
+            .pointer_mut(&pointer)
+            .and_then(Value::as_object_mut)
+        else {
+            continue;
+        };
+        let Some(content) = body.get_mut("content").and_then(Value::as_object_mut) else {
+            continue;
+        };
+        let is_multipart = content.len() == 1
+            && content
+                .keys()
+                .all(|media_type| media_type.split(';').next().map(str::trim) == Some(MULTIPART));
+        if !is_multipart {
+            continue;
+        }
+        let Some(media_type) = content.keys().next().cloned() else {
+            continue;
+        };
+        let Some(mut media) = content.remove(&media_type) else {
+            continue;
+        };
+        let media_pointer = push(&push(&pointer, "content"), &media_type);
+        if let Some(media) = media.as_object_mut()
+            && media.remove("encoding").is_some()
+        {
+            findings.push(Finding::new(
+                FindingKind::Unenforced,
+                &push(&media_pointer, "encoding"),
+                "the parts' own `encoding` is not applied; each part is sent with the media type its value implies",
+            ));
+        }
+        content.insert(FORM.to_owned(), media);
+        body.insert(crate::model::MULTIPART.to_owned(), Value::Bool(true));
+        let schema_pointer = push(&push(&push(&pointer, "content"), FORM), "schema");
+        let name = file_component
+            .get_or_insert_with(|| (form_file_name(document), false))
+            .0
+            .clone();
+        if replace_binary_strings(document, &schema_pointer, &name)
+            && let Some(used) = file_component.as_mut()
+        {
+            used.1 = true;
+        }
+    }
+    let Some((name, true)) = file_component else {
+        return;
+    };
+    let Some(root) = document.as_object_mut() else {
+        return;
+    };
+    let schemas = root
+        .entry("components")
+        .or_insert_with(|| json!({}))
+        .as_object_mut()
+        .map(|components| components.entry("schemas").or_insert_with(|| json!({})));
+    if let Some(Value::Object(schemas)) = schemas {
+        schemas.insert(
+            name,
+            json!({
+                "type": "string",
+                "description": "A file sent as one part of a multipart form.",
+                crate::model::FORM_FILE: true,
+            }),
+        );
+    }
+}
+
+/// The component name of the file type: `FormFile`, unless a component takes it.
+fn form_file_name(document: &Value) -> String {
+    let taken: BTreeSet<String> = document
+        .pointer("/components/schemas")
+        .and_then(Value::as_object)
+        .map(|schemas| schemas.keys().map(|key| type_name(key)).collect())
+        .unwrap_or_default();
+    unique_name("FormFile", &taken)
+}
+
+/// Replaces every binary string (`type: string, format: binary`) the schema at `start` reaches,
+/// through `$ref`s to components too, by a `$ref` to the component `name`; whether it found one.
+fn replace_binary_strings(document: &mut Value, start: &str, name: &str) -> bool {
+    let mut replaced = false;
+    let reference = json!({"$ref": format!("#/components/schemas/{name}")});
+    let mut pending = vec![start.to_owned()];
+    let mut seen = BTreeSet::new();
+    while let Some(pointer) = pending.pop() {
+        if !seen.insert(pointer.clone()) {
+            continue;
+        }
+        let Some(schema) = document.pointer_mut(&pointer) else {
+            continue;
+        };
+        let is_binary = schema.get("format").and_then(Value::as_str) == Some("binary")
+            && schema.get("type").is_none_or(|kind| kind == "string");
+        if is_binary {
+            // A bare `$ref`: a sibling (even a description) would make it `allOf: [$ref]`, a
+            // type of its own around the file.
+            *schema = reference.clone();
+            replaced = true;
+            continue;
+        }
+        if let Some(target) = schema
+            .get("$ref")
+            .and_then(Value::as_str)
+            .and_then(|reference| reference.strip_prefix('#'))
+        {
+            pending.push(target.to_owned());
+        }
+        for (suffix, _) in crate::model::subschemas(schema) {
+            pending.push(format!("{pointer}{suffix}"));
+        }
+    }
+    replaced
+}
+
 /// The operation-level repairs, on every operation.
 fn operations(document: &mut Value, findings: &mut Vec<Finding>) {
     let mut new_components: Vec<(String, Value)> = Vec::new();
@@ -972,6 +1198,7 @@ fn operations(document: &mut Value, findings: &mut Vec<Finding>) {
             else {
                 continue;
             };
+            default_beside_successes(&snapshot, responses, &push(&pointer, "responses"), findings);
             for (class, is_member) in [
                 ("Success", is_success as fn(&str) -> bool),
                 ("Error", is_error as fn(&str) -> bool),
@@ -1009,6 +1236,53 @@ fn operations(document: &mut Value, findings: &mut Vec<Finding>) {
             schemas.extend(new_components);
         }
     }
+}
+
+/// progenitor reads a `default` response as a possible success and as a possible error. Beside
+/// declared successes whose body is not `default`'s (an error body, typically), it would need
+/// two success types, which it cannot have: there `default` is read as what it describes, the
+/// error statuses `4XX` and `5XX` (each only where the operation does not declare it), and the
+/// change is reported. A success status the operation does not declare is then an unexpected
+/// response, kept as bytes.
+fn default_beside_successes(
+    document: &Value,
+    responses: &mut Map<String, Value>,
+    pointer: &str,
+    findings: &mut Vec<Finding>,
+) {
+    let Some(default) = responses.get("default") else {
+        return;
+    };
+    let default_body = body_of(document, default);
+    let differs = responses
+        .iter()
+        .filter(|(status, _)| is_success(status))
+        .any(|(_, response)| body_of(document, response) != default_body);
+    if !differs {
+        return;
+    }
+    let Some(default) = responses.remove("default") else {
+        return;
+    };
+    let mut added = Vec::new();
+    for range in ["4XX", "5XX"] {
+        if !responses.contains_key(range) {
+            responses.insert(range.to_owned(), default.clone());
+            added.push(range);
+        }
+    }
+    findings.push(Finding::new(
+        FindingKind::Repaired,
+        &push(pointer, "default"),
+        format!(
+            "`default` beside successes of another body is read as the error statuses{}",
+            if added.is_empty() {
+                " declared already".to_owned()
+            } else {
+                format!(" {}", added.join(" and "))
+            }
+        ),
+    ));
 }
 
 /// The names of the path parameters a `parameters` list declares (references followed).
@@ -1050,6 +1324,11 @@ pub(crate) fn unique_name(name: &str, taken: &BTreeSet<String>) -> String {
         counter += 1;
     }
     candidate
+}
+
+/// The name typify gives the type of a component named `name` ([`crate::contract::rust_ident`]).
+fn type_name(name: &str) -> String {
+    crate::contract::rust_ident(name, "").map_or_else(|_| pascal(name), |ident| ident.to_string())
 }
 
 fn pascal(text: &str) -> String {
@@ -1282,10 +1561,18 @@ fn normalize_schema(schema: &mut Value, pointer: &str, findings: &mut Vec<Findin
             "`$schema` inside a schema dropped",
         ));
     }
+    // typify names an inline type after its `title` when there is one, which no other step can
+    // predict from the schema's place (and two titles alike make two types of one name). A
+    // title is an annotation: without it, every type is named from where it sits.
+    if object.get("title").is_some_and(Value::is_string) {
+        object.remove("title");
+    }
+    format_as_type(object, pointer, findings);
     type_union(object, pointer, findings);
     members_that_admit_nothing(object, pointer, findings);
     open_enum(object, pointer, findings);
     literal_set(object, pointer, findings);
+    repeated_enum_values(object, pointer, findings);
     any_of(object, pointer, findings);
     closed_object(object, pointer, findings);
     pattern(object, pointer, findings);
@@ -1427,6 +1714,234 @@ fn type_union(object: &mut Map<String, Value>, pointer: &str, findings: &mut Vec
         &push(pointer, "type"),
         "a union of types read as a union of one schema per type",
     ));
+}
+
+/// A parameter described by `content` (`{application/json: {schema}}`) is sent as that media
+/// type's text, which progenitor cannot build: the client takes the text itself, a string
+/// (JSON text for a JSON media type), and the description's schema stays in its docs.
+fn parameters_with_content(document: &mut Value, findings: &mut Vec<Finding>) {
+    let mut lists: Vec<String> = Vec::new();
+    if let Some(paths) = document.get("paths").and_then(Value::as_object) {
+        for (path, item) in paths {
+            let item_pointer = push("/paths", path);
+            lists.push(push(&item_pointer, "parameters"));
+            for method in item.as_object().into_iter().flatten().map(|(key, _)| key) {
+                if is_method(method) {
+                    lists.push(push(&push(&item_pointer, method), "parameters"));
+                }
+            }
+        }
+    }
+    let mut parameters: Vec<String> = lists
+        .iter()
+        .filter_map(|list| Some((list, document.pointer(list)?.as_array()?.len())))
+        .flat_map(|(list, count)| (0..count).map(move |index| format!("{list}/{index}")))
+        .collect();
+    if let Some(components) = document
+        .pointer("/components/parameters")
+        .and_then(Value::as_object)
+    {
+        parameters.extend(
+            components
+                .keys()
+                .map(|name| push("/components/parameters", name)),
+        );
+    }
+    for pointer in parameters {
+        let Some(parameter) = document
+            .pointer_mut(&pointer)
+            .and_then(Value::as_object_mut)
+        else {
+            continue;
+        };
+        let location = parameter
+            .get("in")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned();
+        if matches!(location.as_str(), "header" | "path")
+            && let Some(schema) = parameter.get_mut("schema")
+            && leave_out_null(schema)
+        {
+            findings.push(Finding::new(
+                FindingKind::Repaired,
+                &push(&pointer, "schema"),
+                format!("a {location} parameter cannot be sent as `null`; the schema's `null` is left out"),
+            ));
+        }
+        if parameter.contains_key("schema") {
+            continue;
+        }
+        let Some(content) = parameter.remove("content") else {
+            continue;
+        };
+        let media_type = content
+            .as_object()
+            .and_then(|content| content.keys().next())
+            .cloned()
+            .unwrap_or_default();
+        let described = content
+            .pointer(&format!(
+                "/{}/schema",
+                media_type.replace('~', "~0").replace('/', "~1")
+            ))
+            .map(|schema| format!(" It holds `{media_type}` text of this schema: {schema}"))
+            .unwrap_or_default();
+        let description = parameter
+            .get("description")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned();
+        parameter.insert(
+            "description".into(),
+            Value::String(format!("{description}{described}").trim().to_owned()),
+        );
+        parameter.insert("schema".into(), json!({"type": "string"}));
+        findings.push(Finding::new(
+            FindingKind::Repaired,
+            &push(&pointer, "content"),
+            format!(
+                "a parameter given as `{media_type}` content; the client takes its text as a string"
+            ),
+        ));
+    }
+}
+
+/// Takes `null` out of what `schema` admits at its top (a `null` type, or a `{type: null}`
+/// member of `anyOf`/`oneOf`, the union unwrapped when one member is left); whether it did.
+fn leave_out_null(schema: &mut Value) -> bool {
+    let Some(object) = schema.as_object_mut() else {
+        return false;
+    };
+    if let Some(Value::Array(kinds)) = object.get_mut("type") {
+        let before = kinds.len();
+        kinds.retain(|kind| kind != "null");
+        let changed = kinds.len() < before;
+        if kinds.len() == 1 {
+            let only = kinds.remove(0);
+            object.insert("type".into(), only);
+        }
+        return changed;
+    }
+    for keyword in ["anyOf", "oneOf"] {
+        let Some(Value::Array(members)) = object.get_mut(keyword) else {
+            continue;
+        };
+        let before = members.len();
+        members.retain(|member| member.get("type").and_then(Value::as_str) != Some("null"));
+        if members.len() == before {
+            continue;
+        }
+        if members.len() == 1 {
+            let only = members.remove(0);
+            object.remove(keyword);
+            if object.is_empty() {
+                *schema = only;
+            } else {
+                object.insert("allOf".into(), json!([only]));
+            }
+        }
+        return true;
+    }
+    false
+}
+
+/// `format: string` (or another JSON type's name) where no `type` is given: the author meant
+/// `type`, and progenitor refuses a schema that has a `format` but no type. A defect.
+fn format_as_type(object: &mut Map<String, Value>, pointer: &str, findings: &mut Vec<Finding>) {
+    const TYPES: &[&str] = &["string", "boolean", "object", "integer", "number", "array"];
+    if object.contains_key("type") {
+        return;
+    }
+    let Some(kind) = object
+        .get("format")
+        .and_then(Value::as_str)
+        .filter(|format| TYPES.contains(format))
+        .map(str::to_owned)
+    else {
+        return;
+    };
+    object.remove("format");
+    object.insert("type".into(), Value::String(kind.clone()));
+    findings.push(Finding::new(
+        FindingKind::Defect,
+        &push(pointer, "format"),
+        format!("`format: {kind}` without a `type`; read as `type: {kind}`"),
+    ));
+}
+
+/// An `enum` that lists a value twice means what it means with the value once; typify cannot
+/// name two variants alike, so the repeats go; and a value of a type the schema's `type`
+/// refuses can never be valid, so it goes too (both defects of the description).
+fn repeated_enum_values(
+    object: &mut Map<String, Value>,
+    pointer: &str,
+    findings: &mut Vec<Finding>,
+) {
+    // The JSON types `type` admits, when it states any: a listed value of another type can
+    // never be valid (`type: string, enum: [null, a]`), and typify would read it as optional.
+    let types: Option<Vec<String>> = match object.get("type") {
+        Some(Value::String(kind)) => Some(vec![kind.clone()]),
+        Some(Value::Array(kinds)) => Some(
+            kinds
+                .iter()
+                .filter_map(Value::as_str)
+                .map(str::to_owned)
+                .collect(),
+        ),
+        _ => None,
+    };
+    let admitted = |value: &Value| {
+        types.as_ref().is_none_or(|types| {
+            types.iter().any(|kind| match (kind.as_str(), value) {
+                ("null", Value::Null) | ("boolean", Value::Bool(_)) => true,
+                ("string", Value::String(_)) | ("array", Value::Array(_)) => true,
+                ("object", Value::Object(_)) | ("number", Value::Number(_)) => true,
+                ("integer", Value::Number(number)) => {
+                    number.is_i64()
+                        || number.is_u64()
+                        || number.as_f64().is_some_and(|n| n.fract() == 0.0)
+                }
+                _ => false,
+            })
+        })
+    };
+    let Some(values) = object.get_mut("enum").and_then(Value::as_array_mut) else {
+        return;
+    };
+    let mut kept: Vec<Value> = Vec::with_capacity(values.len());
+    let mut repeated = Vec::new();
+    let mut impossible = Vec::new();
+    for value in values.drain(..) {
+        if !admitted(&value) {
+            impossible.push(value.to_string());
+        } else if kept.contains(&value) {
+            repeated.push(value.to_string());
+        } else {
+            kept.push(value);
+        }
+    }
+    *values = kept;
+    if !repeated.is_empty() {
+        findings.push(Finding::new(
+            FindingKind::Defect,
+            &push(pointer, "enum"),
+            format!(
+                "values listed more than once: {}; each kept once",
+                repeated.join(", ")
+            ),
+        ));
+    }
+    if !impossible.is_empty() {
+        findings.push(Finding::new(
+            FindingKind::Defect,
+            &push(pointer, "enum"),
+            format!(
+                "values the schema's `type` refuses, so no instance can have them: {}; left out",
+                impossible.join(", ")
+            ),
+        ));
+    }
 }
 
 /// A union of literals (`anyOf: [{const: a}, {enum: [b, c]}]`) is the enum of all of them.

@@ -171,15 +171,29 @@ pub(crate) fn pipeline(
     strict: bool,
 ) -> Result<(Output, Vec<Finding>), Error> {
     let mut document = load::load(input.spec_text, input.spec_name)?;
+    // Swagger 2.0 is converted first; its findings name places in the Swagger document, and
+    // later ones places in the converted one.
+    let converted = if crate::swagger2::is_swagger2(&document) {
+        crate::swagger2::convert(&mut document)
+    } else {
+        Vec::new()
+    };
     let normalize::Normalized {
         mut findings,
         origins,
     } = normalize::normalize_with_origins(&mut document);
+    findings.splice(0..0, converted);
     let repaired = findings.len();
     let budget = round_budget(&document);
     for _ in 0..budget {
         match attempt(&document, input, transport, interface) {
-            Ok((output, moved, unenforced)) => {
+            Ok(Attempt {
+                output,
+                moved,
+                unenforced,
+                degraded,
+            }) => {
+                findings.extend(degraded);
                 findings.extend(
                     moved
                         .iter()
@@ -247,13 +261,13 @@ fn attempt(
     input: &Input<'_>,
     transport: Option<&str>,
     interface: emit::Interface,
-) -> Result<(Output, Vec<patch::Moved>, Vec<Error>), Error> {
+) -> Result<Attempt, Error> {
     let (mut downlevelled, provenance) = downlevel::downlevel_traced(document)?;
     let (mut applied, unenforced) =
         patch::apply_reporting(&mut downlevelled, input.patches, &provenance)?;
     let moved = std::mem::take(&mut applied.repairs);
     preflight::check(&downlevelled)?;
-    let file = emit::emit(
+    let emit::Emitted { file, degraded } = emit::emit(
         &downlevelled,
         &applied,
         input.module_path,
@@ -263,8 +277,16 @@ fn attempt(
     )?;
     let surface = surface::render(&file, &downlevelled, &applied.rules);
     let rust = emit::format(&file, &crate::header(input.spec_name, input.spec_text));
-    Ok((
-        Output {
+    // What emit left as the generator wrote it is named in the source, like every finding.
+    let degraded = degraded
+        .into_iter()
+        .map(|item| {
+            let pointer = provenance.source_pointer(&item.pointer);
+            Finding::new(FindingKind::Unenforced, &pointer, item.message)
+        })
+        .collect();
+    Ok(Attempt {
+        output: Output {
             rust,
             downlevelled,
             surface,
@@ -272,7 +294,17 @@ fn attempt(
         },
         moved,
         unenforced,
-    ))
+        degraded,
+    })
+}
+
+/// A round that generated: the output, and what it moved, could not enforce or left as the
+/// generator wrote it.
+struct Attempt {
+    output: Output,
+    moved: Vec<patch::Moved>,
+    unenforced: Vec<Error>,
+    degraded: Vec<Finding>,
 }
 
 /// Leaves out what `error` names, or gives the error back when it names nothing removable.
@@ -320,7 +352,16 @@ fn leave_out_one(
             Some(pointer) => pointer,
             None => return Err(error),
         },
-        _ => match culprit(document, input, interface) {
+        Error::TypeMismatch { type_name, .. } => match schema_of_type(document, type_name)
+            .or_else(|| culprit(document, input, interface, &error))
+            .or_else(|| culprit_schema(document, input, interface, &error))
+        {
+            Some(pointer) => pointer,
+            None => return Err(error),
+        },
+        _ => match culprit(document, input, interface, &error)
+            .or_else(|| culprit_schema(document, input, interface, &error))
+        {
             Some(pointer) => pointer,
             None => return Err(error),
         },
@@ -371,9 +412,34 @@ fn leave_out_one(
     Err(error)
 }
 
-/// The one operation whose presence makes generation fail, found by halving the operations
-/// (about `2 log2 n` attempts); `None` when it takes more than one operation, or none, to fail.
-fn culprit(document: &Value, input: &Input<'_>, interface: emit::Interface) -> Option<String> {
+/// Whether generating `trial` fails with `error` among its problems. Another failure does not
+/// count: a trial that leaves much out can meet a problem of its own, which must not stop the
+/// search for what causes `error`.
+fn fails_the_same(
+    trial: &Value,
+    input: &Input<'_>,
+    interface: emit::Interface,
+    error: &Error,
+) -> bool {
+    let wanted = error.to_string();
+    match attempt(trial, input, None, interface) {
+        Ok(_) => false,
+        Err(found) => found
+            .problems()
+            .iter()
+            .any(|problem| problem.to_string() == wanted),
+    }
+}
+
+/// The one operation whose presence makes generation fail with `error`, found by halving the
+/// operations (about `2 log2 n` attempts); `None` when it takes more than one operation, or
+/// none, to fail.
+fn culprit(
+    document: &Value,
+    input: &Input<'_>,
+    interface: emit::Interface,
+    error: &Error,
+) -> Option<String> {
     let mut suspects: Vec<String> = document
         .get("paths")?
         .as_object()?
@@ -403,7 +469,7 @@ fn culprit(document: &Value, input: &Input<'_>, interface: emit::Interface) -> O
                 }
             }
         }
-        attempt(&trial, input, None, interface).is_err()
+        fails_the_same(&trial, input, interface, error)
     };
     if fails_with_only(&[]) {
         return None;
@@ -422,6 +488,73 @@ fn culprit(document: &Value, input: &Input<'_>, interface: emit::Interface) -> O
     suspects
         .pop()
         .filter(|only| fails_with_only(std::slice::from_ref(only)))
+}
+
+/// The schema whose generated type is named `type_name` (typify's naming, as
+/// [`crate::contract::type_names`] reads it), the first in document order. Only a schema that
+/// is not already any JSON value qualifies, so that the rounds always make progress.
+fn schema_of_type(document: &Value, type_name: &str) -> Option<String> {
+    let names = crate::contract::type_names(document);
+    let found = names.iter().find(|(name, at)| {
+        (name == type_name || name.strip_suffix("Inner") == Some(type_name))
+            && at
+                .schema
+                .as_object()
+                .is_some_and(|schema| !is_any_value(schema))
+    })?;
+    Some(found.1.pointer.clone())
+}
+
+/// Whether a schema admits any JSON value: nothing but annotations.
+fn is_any_value(schema: &serde_json::Map<String, Value>) -> bool {
+    schema.keys().all(|key| key == "description")
+}
+
+/// The one component schema that, read as any JSON value, lets generation through when the
+/// rest are kept, found by halving the component schemas like [`culprit`] halves operations;
+/// `None` when no single component explains the failure.
+fn culprit_schema(
+    document: &Value,
+    input: &Input<'_>,
+    interface: emit::Interface,
+    error: &Error,
+) -> Option<String> {
+    let mut suspects: Vec<String> = document
+        .pointer("/components/schemas")?
+        .as_object()?
+        .iter()
+        .filter(|(_, schema)| {
+            schema
+                .as_object()
+                .is_some_and(|schema| !is_any_value(schema))
+        })
+        .map(|(name, _)| crate::model::push("/components/schemas", name))
+        .collect();
+    // `degraded` are read as any value; generation succeeds when they hold the culprit.
+    let passes_with = |degraded: &[String]| {
+        let mut trial = document.clone();
+        for pointer in degraded {
+            if let Some(schema) = trial.pointer_mut(pointer) {
+                *schema = json!({});
+            }
+        }
+        !fails_the_same(&trial, input, interface, error)
+    };
+    if !passes_with(&suspects) {
+        return None;
+    }
+    while suspects.len() > 1 {
+        let second = suspects.split_off(suspects.len() / 2);
+        if passes_with(&suspects) {
+            continue;
+        }
+        if passes_with(&second) {
+            suspects = second;
+            continue;
+        }
+        return None;
+    }
+    suspects.pop()
 }
 
 /// The innermost schema location (from [`crate::model::schema_locations`] or below it,

@@ -398,8 +398,8 @@ pub mod types {
             ::std::option::Option < Field > { match key { $($wire =>
             ::std::option::Option::Some(Field:: $field),)* _ =>
             ::std::option::Option::None, } } fn read < 'de, A : ::serde::de::MapAccess <
-            'de >> (slots : & mut Slots, field : Field, map : & mut A) ->
-            ::std::result::Result < (), A::Error > { match field { $(Field:: $field =>
+            'de >> (slots : & mut Slots, field_ : Field, map : & mut A) ->
+            ::std::result::Result < (), A::Error > { match field_ { $(Field:: $field =>
             decode_object!(@ read $read map slots. $field, $wire),)* } }
             #[allow(unused_variables)] fn finish < E : ::serde::de::Error > (slots :
             Slots, extra : UnknownFields) -> ::std::result::Result < Self, E > {

@@ -4,6 +4,7 @@
 //! crates so it can be tested there.
 
 mod conformance;
+mod corpus;
 mod spec_checks;
 mod tools;
 
@@ -22,10 +23,13 @@ commands:
                                        write a standalone client crate for any OpenAPI 3.0/3.1
                                        document; report.txt in DIR lists what was repaired or
                                        left out (--strict: fail instead)
+  corpus [--out DIR] [NAME...]         generate and `cargo check` a client for each description in
+                                       ../shared/corpus (or those NAMEd); prints a table, writes it
+                                       to DIR/corpus.md (default target/corpus)
   validate --schema <Name> [--jsonl] <FILE>...
                                        decode instances into the generated type of a component schema
   test                                 everything CI runs: spec checks, regen --check, workspace
-                                       tests, conformance against the Prism mock
+                                       tests, conformance against the Prism mock, corpus
   bench                                the ratio benchmarks (see BENCHMARKS.md)
   synth --out FILE [--operations N]    write the synthetic hub-shaped OpenAPI 3.1 spec (JSON)
 ";
@@ -46,6 +50,7 @@ fn run(args: Vec<String>) -> Result<()> {
     match command {
         "regen" => regen(&root, rest),
         "generate" => generate(&root, rest),
+        "corpus" => corpus::command(&root, rest),
         "test" => test(&root, rest),
         "validate" => validate(&root, rest),
         "bench" => bench(&root, rest),
@@ -166,6 +171,8 @@ fn test(root: &Path, args: &[String]) -> Result<()> {
         let args = ["rustdoc", "-p", package, "--lib", "--all-features"];
         cargo(root, &[&args[..], &["--", "-D", "warnings"]].concat())?;
     }
+    // Last, being the slowest: the generator on real-world descriptions, each crate checked.
+    corpus::test_step(root).context("corpus")?;
     println!("xtask test: all steps passed");
     Ok(())
 }

@@ -92,52 +92,103 @@ pub fn fixed_size(all: &[Rule]) -> Option<u64> {
     (min == max && min > 0 && !all.contains(&Rule::UniqueItems)).then_some(min)
 }
 
-/// The Rust type or variant identifier for a schema name or tag value, in UpperCamelCase as
-/// typify spells them (`community_blog` -> `CommunityBlog`). `pointer` names the place for
-/// the error when no identifier can be made.
+/// The Rust type or variant identifier for a schema name or tag value, spelled by typify's
+/// rule ([`typify_name`]). `pointer` names the place for the error when the name has no letter
+/// or digit at all (typify would call it `X`, which says nothing).
 pub fn rust_ident(name: &str, pointer: &str) -> Result<syn::Ident, Error> {
-    let mut out = String::new();
-    for part in name
-        .split(|c: char| !c.is_ascii_alphanumeric())
-        .filter(|part| !part.is_empty())
-    {
-        let mut chars = part.chars();
-        if let Some(first) = chars.next() {
-            out.push(first.to_ascii_uppercase());
-            out.extend(chars);
-        }
+    if !name.chars().any(char::is_alphanumeric) {
+        return Err(Error::patch(
+            pointer,
+            format!("`{name}` does not make a Rust identifier"),
+        ));
     }
-    if out.starts_with(|c: char| c.is_ascii_digit()) {
-        out.insert(0, 'V');
-    }
-    syn::parse_str::<syn::Ident>(&out)
-        .map(|_| format_ident!("{out}"))
-        .map_err(|_| Error::patch(pointer, format!("`{name}` does not make a Rust identifier")))
+    Ok(format_ident!("{}", typify_name(name)))
 }
 
-/// progenitor's method name for an `operationId` (`listNotifications` -> `list_notifications`).
-pub fn method_name(operation_id: &str) -> String {
-    let mut out = String::new();
-    for (index, c) in operation_id.chars().enumerate() {
-        if c.is_ascii_uppercase() {
-            if index > 0 {
-                out.push('_');
-            }
-            out.push(c.to_ascii_lowercase());
-        } else {
-            out.push(c);
-        }
+/// typify's rule for names: every character that cannot continue an identifier is a word
+/// break, the words are joined in UpperCamelCase by `heck` (`CreatedTeamAPIKey` ->
+/// `CreatedTeamApiKey`, `community_blog` -> `CommunityBlog`), a name that cannot start an
+/// identifier is prefixed with `X` (`2fa` -> `X2fa`, `""` -> `X`), and a keyword gains a
+/// trailing `_`. Every place that finds a type or variant typify named goes through here.
+pub fn typify_name(name: &str) -> String {
+    use heck::ToPascalCase;
+    let out = match name {
+        // typify's two special cases, so that `+1` and `-1` stay apart.
+        "+1" => "Plus1".to_owned(),
+        "-1" => "Minus1".to_owned(),
+        _ => name
+            .replace('\'', "")
+            .replace(|c: char| !unicode_ident::is_xid_continue(c), "-")
+            .to_pascal_case(),
+    };
+    let out = if out.starts_with(unicode_ident::is_xid_start) {
+        out
+    } else {
+        format!("X{out}")
+    };
+    match syn::parse_str::<syn::Ident>(&out) {
+        Ok(_) if out != "Self" => out,
+        _ => format!("{out}_"),
     }
-    out
+}
+
+/// The variant names typify gives a string enum's values, or `None` where it cannot make them
+/// unique and panics instead: first each value by [`typify_name`]; if two collide, again with
+/// every `_` and every character that cannot continue an identifier spelled `X`.
+pub fn typify_variant_names(values: &[&str]) -> Option<Vec<String>> {
+    let unique = |names: &[String]| {
+        let mut seen = std::collections::BTreeSet::new();
+        names.iter().all(|name| seen.insert(name))
+    };
+    let first: Vec<String> = values.iter().map(|value| typify_name(value)).collect();
+    if unique(&first) {
+        return Some(first);
+    }
+    let second: Vec<String> = values
+        .iter()
+        .map(|value| {
+            typify_name(&value.replace(
+                |c: char| c == '_' || !unicode_ident::is_xid_continue(c),
+                "X",
+            ))
+        })
+        .collect();
+    unique(&second).then_some(second)
+}
+
+/// progenitor's method name for an `operationId` (`listNotifications` -> `list_notifications`,
+/// `getMCPSettings` -> `get_mcp_settings`): its snake-case rule ([`progenitor_name`]).
+pub fn method_name(operation_id: &str) -> String {
+    progenitor_name(operation_id, heck::ToSnakeCase::to_snake_case)
 }
 
 /// progenitor's builder type name for an `operationId` (`getMcpSettings` -> `GetMcpSettings`).
 pub fn builder_name(operation_id: &str) -> String {
-    let mut chars = operation_id.chars();
-    chars
-        .next()
-        .map(|first| first.to_ascii_uppercase().to_string() + chars.as_str())
-        .unwrap_or_default()
+    progenitor_name(operation_id, heck::ToPascalCase::to_pascal_case)
+}
+
+/// progenitor's own rule for the names it makes from an `operationId`, which differs from
+/// typify's ([`typify_name`]) in one respect: a name that cannot start an identifier gains a
+/// leading `_`, not `X`, and an empty one is `x` in the case.
+fn progenitor_name(name: &str, case: fn(&str) -> String) -> String {
+    let out = match name {
+        "+1" => case("plus1"),
+        "-1" => case("minus1"),
+        _ => case(
+            &name
+                .replace('\'', "")
+                .replace(|c: char| !unicode_ident::is_xid_continue(c), "-"),
+        ),
+    };
+    let out = match out.chars().next() {
+        None => case("x"),
+        Some(first) if unicode_ident::is_xid_start(first) => out,
+        Some(_) => format!("_{out}"),
+    };
+    match syn::parse_str::<syn::Ident>(&out) {
+        Ok(_) if out != "Self" => out,
+        _ => format!("{out}_"),
+    }
 }
 
 /// The type name typify and progenitor give the schema at `pointer` under the schema root at
@@ -225,11 +276,26 @@ pub fn type_names(document: &Value) -> Vec<(String, SchemaAt<'_>)> {
         };
         // A schema that cannot be named leaves its subschemas unnamed too: their names
         // extend it.
-        if let Ok(name) = name {
+        let Ok(name) = name else { continue };
+        // typify gives a nullable component the component's name as a newtype of `Option`,
+        // and the type inside it (the struct, for an object) the name `<Name>Inner`, which
+        // its subschemas' names then extend.
+        if matches!(root.owner, Owner::Schema(_)) && is_nullable_object(root.schema) {
+            named.push((name.clone(), root.clone()));
+            name_below(root, format!("{name}Inner"), &mut named);
+        } else {
             name_below(root, name, &mut named);
         }
     }
     named
+}
+
+/// Whether typify reads `schema` as `Option` of a struct it names apart: an object, in the
+/// down-levelled spelling, marked `nullable`.
+fn is_nullable_object(schema: &Value) -> bool {
+    schema.get("nullable") == Some(&Value::Bool(true))
+        && (schema.get("type").and_then(Value::as_str) == Some("object")
+            || schema.get("properties").is_some())
 }
 
 /// Names `at` and, depth first, everything below it, each name extending its parent's by one
@@ -395,6 +461,24 @@ mod tests {
     use super::*;
 
     #[test]
+    fn variant_names_follow_typify_or_are_none_where_it_panics() {
+        // `a-b` and `a b` are both `AB` at first, then `AXB` and `AXB`.
+        assert_eq!(typify_variant_names(&["a-b", "a b"]), None);
+        // `a.b` and `ab` are both... `AB` and `Ab`: told apart at once.
+        assert_eq!(
+            typify_variant_names(&["a.b", "ab"]),
+            Some(vec!["AB".to_owned(), "Ab".to_owned()])
+        );
+        assert_eq!(
+            typify_variant_names(&["open", "closed"]),
+            Some(vec!["Open".to_owned(), "Closed".to_owned()])
+        );
+        // `-2` and `2` are both `X2`, and still are with `-` spelled `X`.
+        assert_eq!(typify_variant_names(&["-2", "-1", "0", "1", "2"]), None);
+        assert_eq!(typify_variant_names(&["Foo", "foo"]), None);
+    }
+
+    #[test]
     fn identifiers_follow_typify() {
         assert_eq!(
             rust_ident("community_blog", "").unwrap().to_string(),
@@ -404,7 +488,15 @@ mod tests {
             rust_ident("repo.content", "").unwrap().to_string(),
             "RepoContent"
         );
-        assert_eq!(rust_ident("2fa", "").unwrap().to_string(), "V2fa");
+        assert_eq!(rust_ident("2fa", "").unwrap().to_string(), "X2fa");
+        assert_eq!(
+            rust_ident("CreatedTeamAPIKey", "").unwrap().to_string(),
+            "CreatedTeamApiKey"
+        );
+        assert_eq!(rust_ident("-1", "").unwrap().to_string(), "Minus1");
+        assert_eq!(typify_name(""), "X");
+        assert_eq!(typify_name("type"), "Type");
+        assert_eq!(typify_name("self"), "Self_");
         assert!(rust_ident("---", "").is_err());
         let document = serde_json::json!({"components": {"schemas": {"Settings": {
             "properties": {"ui_theme": {"items": {"enum": ["a"]}}}}}}});
@@ -576,3 +668,8 @@ impl ProgenitorSend {
 /// `info.version` as its value (`HeaderName::from_static("api-version")`); operations'
 /// declared headers are appended by their names as text.
 pub const PROGENITOR_VERSION_HEADER: &str = "api-version";
+
+/// The method progenitor calls on the request builder to send a typed
+/// `application/x-www-form-urlencoded` body (`.form_urlencoded(&body)?`, from
+/// `progenitor_client::RequestBuilderExt`); `emit` renames it for a multipart body.
+pub const PROGENITOR_FORM_CALL: &str = "form_urlencoded";

@@ -53,7 +53,9 @@ pub(super) fn fold_checked_strings(
             if let Some(name) = implemented_for(block, |name| candidates.contains(name)) {
                 impls.entry(name).or_default().push(index);
             } else if stray.is_none() {
-                stray = implemented_for(block, |name| markers.contains_key(name));
+                // Only an impl *for* a folded newtype is a problem: one that converts it into
+                // another type (a union's `From<Newtype>`) holds through the alias.
+                stray = self_type_ident(block).filter(|name| markers.contains_key(name));
             }
         }
     }
@@ -460,6 +462,16 @@ fn is_string_newtype(structure: &syn::ItemStruct) -> bool {
 
 /// The candidate `block` implements something for: its self type, or `T` of a
 /// `From<T> for String`.
+/// The type an impl is for, when it is named by a bare identifier.
+fn self_type_ident(block: &syn::ItemImpl) -> Option<String> {
+    match &*block.self_ty {
+        syn::Type::Path(path) if path.qself.is_none() => {
+            path.path.get_ident().map(|ident| ident.to_string())
+        }
+        _ => None,
+    }
+}
+
 fn implemented_for(block: &syn::ItemImpl, is_candidate: impl Fn(&str) -> bool) -> Option<String> {
     let last_ident = |ty: &syn::Type| match ty {
         syn::Type::Path(path) if path.qself.is_none() => {
@@ -665,6 +677,30 @@ mod tests {
         assert!(
             error.contains("`Title`") && error.contains("apart from"),
             "{error}"
+        );
+    }
+
+    #[test]
+    fn a_conversion_from_a_newtype_folded_early_into_a_union_is_kept() {
+        // typify writes a union's `From<Variant>` after the union, which comes after the
+        // newtype; through the alias it still compiles, so the fold keeps it as written.
+        let mut items = typify_newtype("Title");
+        items.push(syn::parse_quote!(
+            pub enum Union {
+                Title(Title),
+            }
+        ));
+        let conversion: syn::Item = syn::parse_quote! {
+            impl ::std::convert::From<Title> for Union {
+                fn from(value: Title) -> Self { Self::Title(value) }
+            }
+        };
+        items.push(conversion.clone());
+        let folded = fold_early_then_late(items).expect("kept");
+        assert!(
+            folded
+                .iter()
+                .any(|item| tokens(item) == tokens(&conversion))
         );
     }
 

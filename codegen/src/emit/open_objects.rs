@@ -617,8 +617,11 @@ fn decoder_macro() -> TokenStream {
                             }
                         }
 
-                        fn read<'de, A: ::serde::de::MapAccess<'de>>(slots: &mut Slots, field: Field, map: &mut A) -> ::std::result::Result<(), A::Error> {
-                            match field {
+                        // `field_`, not `field`: a property named `field` is a variant
+                        // `Field::field`, which a binding of that name would shadow (E0170).
+                        // typify never writes a field name with a trailing `_` but a keyword.
+                        fn read<'de, A: ::serde::de::MapAccess<'de>>(slots: &mut Slots, field_: Field, map: &mut A) -> ::std::result::Result<(), A::Error> {
+                            match field_ {
                                 $(Field::$field => decode_object!(@read $read map slots.$field, $wire),)*
                             }
                         }

@@ -166,6 +166,17 @@ pub(crate) fn emit_string_enums(
         return Ok(());
     }
     let merged = equal_enums(types, &shapes, &rewritten_names);
+    let same_type: BTreeMap<String, String> = merged
+        .aliases
+        .iter()
+        .filter_map(|(index, canonical)| match &types[*index] {
+            syn::Item::Enum(enumeration) => {
+                Some((enumeration.ident.to_string(), canonical.to_string()))
+            }
+            _ => None,
+        })
+        .collect();
+    let mut conversions_seen = BTreeSet::new();
     let parse = |tokens: TokenStream| {
         syn::parse2::<syn::File>(tokens)
             .map(|file| file.items)
@@ -182,6 +193,13 @@ pub(crate) fn emit_string_enums(
             continue;
         }
         if merged.dropped_impls.contains(&index) {
+            continue;
+        }
+        // Two members of one union whose enums became one type (`From<A>` and `From<B>` with
+        // `B = A`) would implement `From` twice: the first is kept.
+        if let Some(conversion) = from_conversion(&item, &same_type)
+            && !conversions_seen.insert(conversion)
+        {
             continue;
         }
         if !replaced {
@@ -355,7 +373,10 @@ fn add_unlisted_variant(
     tolerant: bool,
 ) -> Result<(), Error> {
     let name = enumeration.ident.to_string();
-    let refuse = |what: &str| Error::Mismatch(format!("string enum `{name}`: {what}"));
+    let refuse = |what: &str| Error::TypeMismatch {
+        type_name: name.clone(),
+        reason: format!("string enum: {what}"),
+    };
     // Every string enum is serialized and decoded by the macro (through `as_str` and the
     // shared visitor), so its variants' `rename`s, read by the caller, go with the derives;
     // anything else stops generation.
@@ -644,6 +665,44 @@ fn string_enum_macro(interface: Interface) -> TokenStream {
             }
         }
     }
+}
+
+/// `(source, target)` of an `impl From<source> for target`, with each enum that became an
+/// alias read as the enum it stands for.
+fn from_conversion(
+    item: &syn::Item,
+    same_type: &BTreeMap<String, String>,
+) -> Option<(String, String)> {
+    let syn::Item::Impl(block) = item else {
+        return None;
+    };
+    let (_, trait_path, _) = block.trait_.as_ref()?;
+    let last = trait_path.segments.last()?;
+    if last.ident != "From" {
+        return None;
+    }
+    let syn::PathArguments::AngleBracketed(arguments) = &last.arguments else {
+        return None;
+    };
+    let Some(syn::GenericArgument::Type(source)) = arguments.args.first() else {
+        return None;
+    };
+    // A plain type name (any path to it) is read through the aliases; any other type (a
+    // reference, `Vec<_>`) is compared as written.
+    let spelled = |ty: &syn::Type| match ty {
+        syn::Type::Path(path)
+            if path
+                .path
+                .segments
+                .last()
+                .is_some_and(|last| last.arguments.is_none()) =>
+        {
+            let name = self_type_name(ty).unwrap_or_default();
+            same_type.get(&name).cloned().unwrap_or(name)
+        }
+        other => quote::ToTokens::to_token_stream(other).to_string(),
+    };
+    Some((spelled(source), spelled(&block.self_ty)))
 }
 
 fn self_type_name(ty: &syn::Type) -> Option<String> {

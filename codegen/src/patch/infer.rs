@@ -23,13 +23,13 @@
 //!
 //! The extensions are read and removed here, so progenitor and typify never see them.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 use serde_json::{Map, Value};
 
 use super::{Action, Patch, has_rust_type};
 use crate::Error;
-use crate::contract::{type_name_at, typify_keeps};
+use crate::contract::{rust_ident, type_name_at, typify_keeps};
 use crate::downlevel::Provenance;
 use crate::model::{self, Document, Owner, SchemaAt, Visit, push, schema_ref_name};
 use crate::rules::Rule;
@@ -164,25 +164,32 @@ pub(crate) fn hoist_inline(document: &mut Value, provenance: &mut Provenance) ->
             Visit::Descend
         });
     }
-    let mut uses: BTreeMap<&str, usize> = BTreeMap::new();
-    for (_, name) in &found {
-        *uses.entry(name.as_str()).or_default() += 1;
+    // A name already taken (by a component's key or its type, or by an earlier inline schema
+    // named alike) gets the first free number from 2, in document order: the schema still
+    // gets its patch, under a name of its own.
+    let mut names_taken: BTreeSet<String> = document
+        .pointer("/components/schemas")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flat_map(|schemas| schemas.keys())
+        .flat_map(|key| {
+            let type_name = rust_ident(key, "").map(|ident| ident.to_string()).ok();
+            std::iter::once(key.clone()).chain(type_name)
+        })
+        .collect();
+    names_taken.extend(
+        crate::emit::SHARED_TYPE_NAMES
+            .iter()
+            .map(|name| (*name).to_owned()),
+    );
+    for (_, name) in &mut found {
+        *name = crate::normalize::unique_name(name, &names_taken);
+        names_taken.insert(name.clone());
     }
     // Deepest first, so that a parent is taken out with its hoisted parts already `$ref`s;
     // then inserted in document order.
     let mut taken_out = Vec::new();
     for (pointer, name) in found.iter().rev() {
-        let clash = document
-            .pointer(&push("/components/schemas", name))
-            .is_some()
-            || uses[name.as_str()] > 1;
-        if clash {
-            problems.push(Error::Inline {
-                pointer: provenance.source_pointer(pointer),
-                reason: format!("it needs a patch and would be named `{name}`, which is taken; give it a name in `components/schemas`"),
-            });
-            continue;
-        }
         let reference = Value::String(format!("#{}", push("/components/schemas", name)));
         let slot = document.pointer_mut(pointer).expect("found above");
         let schema = std::mem::replace(
@@ -343,7 +350,7 @@ fn infer(document: &Value, schema: &Value, decisions: &Decisions) -> Option<Acti
         if super::newtypes::integer_literal(schema).is_some() {
             return Some(Action::BoundedInteger);
         }
-        return boolean_literals(object).map(|variants| Action::LiteralUnion { variants });
+        return literal_variants(object).map(|variants| Action::LiteralUnion { variants });
     }
     match kind {
         Some("integer") => Some(Action::BoundedInteger),
@@ -374,26 +381,65 @@ fn infer(document: &Value, schema: &Value, decisions: &Decisions) -> Option<Acti
     }
 }
 
-/// The variants of an `enum` that lists a boolean (typify would read it as any `bool`), each
-/// named after its value (`true` is `True`, `"auto"` is `Auto`, `null` is `Null`); `None` when
-/// it lists no boolean, a value of another kind, or two values with one name.
-fn boolean_literals(object: &Map<String, Value>) -> Option<Vec<(String, String)>> {
+/// The variants of an `enum` typify cannot emit faithfully, each with a Rust name and its
+/// literal: one that lists a boolean (typify would read it as any `bool`), values of several
+/// JSON types (typify panics on `[true, "true"]`), or strings typify cannot name apart (`-2`
+/// and `2`, `Foo` and `foo`, `""`, where it panics). `None` for any other `enum`.
+///
+/// Names are deterministic: `True`, `False`, `Null`, a string by typify's rule (`Empty` when
+/// it has no letter or digit), a number `V<digits>` (`Minus` for a sign, `Point` for a decimal
+/// point); a name already taken gains its value's kind (`TrueString`), then a number.
+fn literal_variants(object: &Map<String, Value>) -> Option<Vec<(String, String)>> {
     let values = object.get("enum")?.as_array()?;
-    if !values.iter().any(Value::is_boolean) {
+    let kind = |value: &Value| match value {
+        Value::Null => "Null",
+        Value::Bool(_) => "Bool",
+        Value::Number(_) => "Number",
+        Value::String(_) => "String",
+        Value::Array(_) => "Array",
+        Value::Object(_) => "Object",
+    };
+    let kinds: BTreeSet<&str> = values
+        .iter()
+        .filter(|value| !value.is_null())
+        .map(kind)
+        .collect();
+    let strings: Vec<&str> = values.iter().filter_map(Value::as_str).collect();
+    let typify_cannot = kinds.contains("Bool")
+        || kinds.len() > 1
+        || (strings.len() == values.len()
+            && crate::contract::typify_variant_names(&strings).is_none());
+    if !typify_cannot || kinds.contains("Array") || kinds.contains("Object") {
         return None;
     }
-    let mut variants: Vec<(String, String)> = Vec::new();
+    let mut taken = BTreeSet::new();
+    let mut variants = Vec::new();
     for value in values {
-        let name = match value {
+        let base = match value {
             Value::Bool(true) => "True".to_owned(),
             Value::Bool(false) => "False".to_owned(),
             Value::Null => "Null".to_owned(),
-            Value::String(text) => crate::contract::rust_ident(text, "").ok()?.to_string(),
-            _ => return None,
+            Value::String(text) => crate::contract::rust_ident(text, "")
+                .map_or_else(|_| "Empty".to_owned(), |ident| ident.to_string()),
+            Value::Number(number) => {
+                let digits = number
+                    .to_string()
+                    .replace('-', "Minus")
+                    .replace('.', "Point");
+                if digits.starts_with("Minus") {
+                    digits
+                } else {
+                    format!("V{digits}")
+                }
+            }
+            Value::Array(_) | Value::Object(_) => return None,
         };
-        if variants.iter().any(|(taken, _)| *taken == name) {
-            return None;
-        }
+        let name = if taken.contains(&base) {
+            crate::normalize::unique_name(&format!("{base}{}", kind(value)), &taken)
+        } else {
+            base
+        };
+        taken.insert(name.clone());
         variants.push((name, value.to_string()));
     }
     Some(variants)
@@ -695,18 +741,25 @@ mod tests {
     }
 
     #[test]
-    fn a_taken_name_is_refused_with_the_source_pointer() {
+    fn a_taken_name_is_numbered_and_the_move_recorded() {
         let source = json!({"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {},
             "components": {"schemas": {
                 "S": {"type": "object", "properties": {"n": {"type": "integer", "maximum": 3}}},
-                "SN": {"type": "string"}}}});
+                "sN": {"type": "string"}}}});
         let (mut document, mut provenance) = crate::downlevel::downlevel_traced(&source).unwrap();
-        let error = hoist_inline(&mut document, &mut provenance)
-            .unwrap_err()
-            .to_string();
+        hoist_inline(&mut document, &mut provenance).unwrap();
+        // `sN`'s type is `SN`, so the inline `S.n` cannot take that name.
         assert_eq!(
-            error,
-            "inline schema /components/schemas/S/properties/n: it needs a patch and would be named `SN`, which is taken; give it a name in `components/schemas`"
+            document.pointer("/components/schemas/S/properties/n"),
+            Some(&json!({"$ref": "#/components/schemas/SN2"}))
+        );
+        assert_eq!(
+            document.pointer("/components/schemas/SN2"),
+            Some(&json!({"type": "integer", "maximum": 3}))
+        );
+        assert_eq!(
+            provenance.source_pointer("/components/schemas/SN2"),
+            "/components/schemas/S/properties/n"
         );
     }
 }

@@ -66,6 +66,28 @@ pub(super) fn number(target: &Target<'_>, keyword: &str) -> Result<Option<i128>,
     }
 }
 
+/// An integer's bound as the integer it means: a bound written as a number (`minimum: 0.5`,
+/// or `-9223372036854776000`, which loads as a double) admits the integers on its side of it,
+/// so a lower bound rounds up and an upper bound down. `None` when the keyword is absent.
+fn integer_bound(target: &Target<'_>, keyword: &str, upper: bool) -> Result<Option<i128>, Error> {
+    let Some(value) = target.schema.get(keyword) else {
+        return Ok(None);
+    };
+    if let Some(whole) = value
+        .as_i64()
+        .map(i128::from)
+        .or_else(|| value.as_u64().map(i128::from))
+    {
+        return Ok(Some(whole));
+    }
+    match value.as_f64().filter(|bound| bound.is_finite()) {
+        // `as` saturates at i128's range, far beyond any 64-bit type the bound is compared to.
+        Some(bound) if upper => Ok(Some(bound.floor() as i128)),
+        Some(bound) => Ok(Some(bound.ceil() as i128)),
+        None => Err(target.error(format!("`{keyword}` must be a number"))),
+    }
+}
+
 /// The value of a schema that admits one integer and nothing else: `enum: [n]` (a down-levelled
 /// `const`), with `type: integer` or no type.
 pub(super) fn integer_literal(schema: &Value) -> Option<i128> {
@@ -105,9 +127,9 @@ pub(super) fn bounded_integer(target: &Target<'_>, applied: &mut Applied) -> Res
                 &["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"],
             )?;
             (
-                number(target, "minimum")?
+                integer_bound(target, "minimum", false)?
                     .map(|value| value + i128::from(flag(target, "exclusiveMinimum"))),
-                number(target, "maximum")?
+                integer_bound(target, "maximum", true)?
                     .map(|value| value - i128::from(flag(target, "exclusiveMaximum"))),
             )
         }
@@ -118,10 +140,12 @@ pub(super) fn bounded_integer(target: &Target<'_>, applied: &mut Applied) -> Res
     } else {
         (quote! { i64 }, i128::from(i64::MIN), i128::from(i64::MAX))
     };
-    let minimum = minimum.unwrap_or(lowest);
-    let maximum = maximum.unwrap_or(highest);
-    if minimum > maximum || minimum < lowest || maximum > highest {
-        return Err(target.error("the bounds admit no value or do not fit 64 bits"));
+    // A bound beyond the 64-bit type (`maximum: 18446744073709552000` on an unsigned integer)
+    // is met by every value the type holds, so it is the type's own limit.
+    let minimum = minimum.map_or(lowest, |minimum| minimum.max(lowest));
+    let maximum = maximum.map_or(highest, |maximum| maximum.min(highest));
+    if minimum > maximum {
+        return Err(target.error("the bounds admit no value that fits 64 bits"));
     }
     let literal = |value: i128| -> TokenStream {
         if unsigned {

@@ -266,7 +266,27 @@ pub(super) fn literal(
                 quote! { serializer.serialize_unit() },
                 quote! { ::serde_json::Value::Null },
             ),
-            _ => return Err(target.error("only boolean, string and null literals are supported")),
+            // A number is compared by value (JSON Schema's `2` is `2.0`), and sent as written.
+            Value::Number(number) => {
+                let write = if let Some(integer) = number.as_i64() {
+                    quote! { serializer.serialize_i64(#integer) }
+                } else if let Some(integer) = number.as_u64() {
+                    quote! { serializer.serialize_u64(#integer) }
+                } else {
+                    let float = number.as_f64().unwrap_or_default();
+                    quote! { serializer.serialize_f64(#float) }
+                };
+                let float = number.as_f64().unwrap_or_default();
+                (
+                    write,
+                    quote! { ::serde_json::Value::Number(number) if number.as_f64() == ::std::option::Option::Some(#float) },
+                )
+            }
+            _ => {
+                return Err(
+                    target.error("only boolean, number, string and null literals are supported")
+                );
+            }
         };
         serialize.push(quote! { Self::#name => #write, });
         deserialize.push(quote! { #read => Ok(Self::#name), });
