@@ -163,6 +163,7 @@ pub fn emit(
     };
     let mut degraded = Vec::new();
     if fidelity == Fidelity::Faithful {
+        distinct_field_names(types_module(&mut file)?);
         degraded.extend(refuse_null_for_optional_fields(&mut file, document)?);
         let tolerant = tolerant_type_names(document, applied)?;
         let is_tolerant = |name: &str| tolerant.contains(name);
@@ -570,6 +571,48 @@ fn schema_registry(document: &Value, applied: &Applied) -> Result<proc_macro2::T
     })
 }
 
+/// typify names a field after its property in snake case, so two properties of one object
+/// can make one field name (`connectionString` and `connection_string`), and the struct would
+/// not compile. Each repeat is renamed `<name>_2`, `<name>_3`, ... in field order, with its
+/// wire name kept (an explicit `rename` when the old name was the wire name).
+fn distinct_field_names(types: &mut [syn::Item]) {
+    for item in types {
+        let syn::Item::Struct(structure) = item else {
+            continue;
+        };
+        let syn::Fields::Named(fields) = &mut structure.fields else {
+            continue;
+        };
+        let mut taken: std::collections::BTreeSet<String> = fields
+            .named
+            .iter()
+            .filter_map(|field| field.ident.as_ref().map(ToString::to_string))
+            .collect();
+        let mut seen = std::collections::BTreeSet::new();
+        for field in &mut fields.named {
+            let Some(ident) = field.ident.clone() else {
+                continue;
+            };
+            let name = ident.to_string();
+            if seen.insert(name.clone()) {
+                continue;
+            }
+            let wire = serde_attrs::wire_name(&field.attrs, &ident);
+            let renamed = (2..)
+                .map(|counter| format!("{}_{counter}", name.trim_start_matches("r#")))
+                .find(|candidate| !taken.contains(candidate))
+                .unwrap_or_default();
+            taken.insert(renamed.clone());
+            if !serde_attrs::has(&field.attrs, "rename") {
+                field
+                    .attrs
+                    .push(syn::parse_quote!(#[serde(rename = #wire)]));
+            }
+            field.ident = Some(syn::Ident::new(&renamed, ident.span()));
+        }
+    }
+}
+
 /// serde decodes `null` into an optional field as if the field were absent; JSON Schema refuses
 /// `null` unless the property is nullable. typify gives no hook for this, so after it runs,
 /// every optional, non-nullable field of a generated struct gets
@@ -740,6 +783,38 @@ fn wire_name(field: &syn::Field) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fields_named_alike_are_numbered_and_keep_their_wire_names() {
+        let mut items: Vec<syn::Item> = vec![syn::parse_quote! {
+            pub struct Config {
+                #[serde(rename = "connectionString")]
+                pub connection_string: String,
+                pub connection_string: String,
+                pub connection_string_2: String,
+            }
+        }];
+        distinct_field_names(&mut items);
+        let syn::Item::Struct(structure) = &items[0] else {
+            unreachable!()
+        };
+        let named: Vec<(String, String)> = structure
+            .fields
+            .iter()
+            .map(|field| {
+                let ident = field.ident.clone().unwrap();
+                (ident.to_string(), wire_name(field))
+            })
+            .collect();
+        assert_eq!(
+            named,
+            [
+                ("connection_string".into(), "connectionString".into()),
+                ("connection_string_3".into(), "connection_string".into()),
+                ("connection_string_2".into(), "connection_string_2".into()),
+            ]
+        );
+    }
 
     #[test]
     fn a_type_name_defined_twice_is_refused_by_name() {

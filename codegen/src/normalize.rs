@@ -1571,6 +1571,7 @@ fn normalize_schema(schema: &mut Value, pointer: &str, findings: &mut Vec<Findin
     type_union(object, pointer, findings);
     members_that_admit_nothing(object, pointer, findings);
     open_enum(object, pointer, findings);
+    nullable_enum(object);
     literal_set(object, pointer, findings);
     repeated_enum_values(object, pointer, findings);
     any_of(object, pointer, findings);
@@ -1759,6 +1760,33 @@ fn parameters_with_content(document: &mut Value, findings: &mut Vec<Finding>) {
             .and_then(Value::as_str)
             .unwrap_or_default()
             .to_owned();
+        // progenitor writes a header with `to_string`, which only a scalar has: an array or
+        // object header is taken as its text (`simple` style: `a,b`), as sent.
+        let structured = parameter
+            .get("schema")
+            .and_then(|schema| schema.get("type"))
+            .and_then(Value::as_str)
+            .is_some_and(|kind| kind == "array" || kind == "object");
+        if location == "header" && structured {
+            let description = parameter
+                .get("description")
+                .and_then(Value::as_str)
+                .unwrap_or_default();
+            let schema = parameter.get("schema").cloned().unwrap_or_default();
+            let description = format!(
+                "{description} Its text as sent (`simple` style), of this schema: {schema}"
+            );
+            parameter.insert(
+                "description".into(),
+                Value::String(description.trim().to_owned()),
+            );
+            parameter.insert("schema".into(), json!({"type": "string"}));
+            findings.push(Finding::new(
+                FindingKind::Repaired,
+                &push(&pointer, "schema"),
+                "a header parameter of a structured type; the client takes its text as a string",
+            ));
+        }
         if matches!(location.as_str(), "header" | "path")
             && let Some(schema) = parameter.get_mut("schema")
             && leave_out_null(schema)
@@ -1941,6 +1969,61 @@ fn repeated_enum_values(
                 impossible.join(", ")
             ),
         ));
+    }
+}
+
+/// `oneOf: [{type: string, enum: [a, b]}, {type: null}]` is the enum `type: [string, null],
+/// enum: [a, b, null]`, spelled so: 3.0 would say it as `nullable` beside `allOf` of the
+/// member, and typify gives a component spelled that way two types of one name (the `Option`
+/// and the enum inside it).
+fn nullable_enum(object: &mut Map<String, Value>) {
+    for keyword in ["oneOf", "anyOf"] {
+        let Some(Value::Array(members)) = object.get(keyword) else {
+            continue;
+        };
+        let is_null = |member: &Value| {
+            member.get("type").and_then(Value::as_str) == Some("null")
+                && member.as_object().is_some_and(|member| {
+                    member
+                        .keys()
+                        .all(|key| key == "type" || key == "description")
+                })
+        };
+        let [first, second] = members.as_slice() else {
+            continue;
+        };
+        let (enumeration, _) = match (is_null(first), is_null(second)) {
+            (false, true) => (first, second),
+            (true, false) => (second, first),
+            _ => continue,
+        };
+        let Some(kind) = enumeration
+            .get("type")
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+        else {
+            continue;
+        };
+        let Some(member) = enumeration.as_object().filter(|member| {
+            member.contains_key("enum")
+                && member
+                    .keys()
+                    .all(|key| !object.contains_key(key) || key == "description")
+        }) else {
+            continue;
+        };
+        let mut merged = member.clone();
+        object.remove(keyword);
+        merged.insert("type".into(), json!([kind, "null"]));
+        if let Some(Value::Array(values)) = merged.get_mut("enum")
+            && !values.contains(&Value::Null)
+        {
+            values.push(Value::Null);
+        }
+        for (key, value) in merged {
+            object.entry(key).or_insert(value);
+        }
+        return;
     }
 }
 

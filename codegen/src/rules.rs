@@ -87,7 +87,9 @@ impl Rule {
         if let Some(pattern) = object.get("pattern").and_then(Value::as_str) {
             rules.push(Rule::Pattern(pattern.to_owned()));
         }
-        if let Some(format) = object.get("format").and_then(Value::as_str) {
+        if let Some(format) = object.get("format").and_then(Value::as_str)
+            && format_is_a_rule(format)
+        {
             rules.push(Rule::Format(format.to_owned()));
         }
         for (inclusive, exclusive, lower) in [
@@ -393,6 +395,54 @@ impl Rule {
 /// What a `format` requires, in words after "must", and an expression over `value: &str` that
 /// is `true` when the value meets it; `None` for a format without a check. A new format is one
 /// arm here: inference, coverage, the shared `is_<format>` function and the docs follow.
+/// Whether `format` states a rule an instance can break. JSON Schema makes `format` an
+/// annotation unless the format is one it (or OpenAPI's registry) defines as an assertion; an
+/// unknown format (`unixtime`, `url`, `int`) says nothing a validator checks, and neither do
+/// OpenAPI's storage hints `float`, `double`, `password` and `binary`. What stays is every
+/// format a check is written for ([`format_check`]), the standard formats no check is written
+/// for yet (reported as unenforced), and the integer widths ([`integer_width`]).
+pub fn format_is_a_rule(format: &str) -> bool {
+    const STANDARD: &[&str] = &[
+        "date-time",
+        "date",
+        "time",
+        "duration",
+        "email",
+        "idn-email",
+        "hostname",
+        "idn-hostname",
+        "ipv4",
+        "ipv6",
+        "uri",
+        "uri-reference",
+        "iri",
+        "iri-reference",
+        "uuid",
+        "uri-template",
+        "json-pointer",
+        "relative-json-pointer",
+        "regex",
+        "byte",
+    ];
+    format_check(format).is_some() || STANDARD.contains(&format) || integer_width(format).is_some()
+}
+
+/// The range an integer `format` admits (`int32` is `-2^31..=2^31-1`), which the Rust type of
+/// that width holds exactly.
+pub fn integer_width(format: &str) -> Option<(i128, i128)> {
+    Some(match format {
+        "int8" => (i8::MIN.into(), i8::MAX.into()),
+        "int16" => (i16::MIN.into(), i16::MAX.into()),
+        "int32" => (i32::MIN.into(), i32::MAX.into()),
+        "int64" => (i64::MIN.into(), i64::MAX.into()),
+        "uint8" => (0, u8::MAX.into()),
+        "uint16" => (0, u16::MAX.into()),
+        "uint32" => (0, u32::MAX.into()),
+        "uint64" => (0, u64::MAX.into()),
+        _ => return None,
+    })
+}
+
 pub fn format_check(format: &str) -> Option<(&'static str, TokenStream)> {
     Some(match format {
         "date-time" => (

@@ -166,6 +166,53 @@ const FIXTURES: &[(&str, &[&str], &[&str])] = &[
     ),
     ("normalize_untagged_union", &[], &["pub enum Target"]),
     (
+        "normalize_real_world",
+        &[
+            "0 rules not enforced, 0 left out",
+            "defect /paths/~1things/get/operationId: `operationId` `list` is also an earlier operation's; named `get_things`",
+            "repaired /paths/~1items/get/parameters/0/content: a parameter given as `application/json` content",
+            "repaired /paths/~1items/get/parameters/1/schema: a header parameter cannot be sent as `null`",
+            "repaired /paths/~1items/get/responses/default: `default` beside successes of another body is read as the error statuses 4XX and 5XX",
+            "defect /components/schemas/Level/enum: values listed more than once: \"info\"",
+            "defect /components/schemas/Level/enum: values the schema's `type` refuses, so no instance can have them: null",
+            "defect /components/schemas/ItemPage/properties/kind/format: `format: string` without a `type`",
+            "defect /components/schemas/ItemPage/properties/count/nullable",
+        ],
+        &[
+            "pub struct CreatedTeamApiKey {",
+            "pub struct ItemPageExhaustive {",
+            "pub struct ProxyInner {",
+            "pub async fn get_things<'a>(",
+            "metadata: Option<&'a str>,",
+            "last_event_id: Option<&'a str>,",
+            "True,",
+            "TrueString,",
+            "Minus2,",
+            "Level[tolerant Unlisted] {",
+            "Unlisted(::std::string::String)",
+        ],
+    ),
+    (
+        "normalize_multipart",
+        &["unenforced /paths/~1files/post/requestBody/content/multipart~1form-data/encoding"],
+        &[
+            "pub file: crate::normalize_multipart::types::FormFile,",
+            ".multipart_form(&body)?",
+            "pub mod multipart {",
+        ],
+    ),
+    (
+        "normalize_swagger2",
+        &[
+            "repaired /swagger: Swagger 2.0 converted to OpenAPI 3.0.3",
+            "0 rules not enforced, 0 left out",
+        ],
+        &[
+            "pub async fn get_pet<'a>(",
+            "pub nickname: ::std::option::Option<::std::string::String>,",
+        ],
+    ),
+    (
         "normalize_openapi_30",
         &["repaired /openapi: OpenAPI 3.0.3 read as 3.1"],
         &["pub next: ::std::option::Option<::std::string::String>"],

@@ -269,13 +269,17 @@ pub mod types {
         }
     }
     macro_rules! string_enum {
-        ($name:ident [$mode:ident] { $($variant:ident = $wire:literal,)* }) => {
-            string_enum!(@ as_str $name $mode { $($variant = $wire,)* }); impl StringEnum
-            for $name { const EXPECTING : & 'static str = ::std::concat!("a `",
-            ::std::stringify!($name), "` string"); const VALUES : & 'static [& 'static
-            str] = & [$($wire),*]; const UNLISTED : Unlisted < Self > = string_enum!(@
-            unlisted $mode); fn listed(value : & str) -> ::std::option::Option < Self > {
-            match value { $($wire => ::std::option::Option::Some(Self:: $variant),)* _ =>
+        (
+            $name:ident [$mode:ident $($catch:ident)?] { $($variant:ident =
+            $wire:literal,)* }
+        ) => {
+            string_enum!(@ as_str $name $mode [$($catch)?] { $($variant = $wire,)* });
+            impl StringEnum for $name { const EXPECTING : & 'static str =
+            ::std::concat!("a `", ::std::stringify!($name), "` string"); const VALUES : &
+            'static [& 'static str] = & [$($wire),*]; const UNLISTED : Unlisted < Self >
+            = string_enum!(@ unlisted $mode [$($catch)?]); fn listed(value : & str) ->
+            ::std::option::Option < Self > { match value { $($wire =>
+            ::std::option::Option::Some(Self:: $variant),)* _ =>
             ::std::option::Option::None, } } } impl ::std::fmt::Display for $name { fn
             fmt(& self, f : & mut ::std::fmt::Formatter < '_ >) -> ::std::fmt::Result { f
             .write_str(self.as_str()) } } impl ::std::str::FromStr for $name { type Err =
@@ -297,28 +301,46 @@ pub mod types {
             .deserialize_str(StringEnumVisitor:: < Self > (::std::marker::PhantomData)) }
             }
         };
-        (@ as_str $name:ident strict { $($variant:ident = $wire:literal,)* }) => {
+        (@ as_str $name:ident strict[] { $($variant:ident = $wire:literal,)* }) => {
             impl $name { #[doc = r" The value as it is sent on the wire."] pub fn
             as_str(& self) -> & str { match self { $(Self:: $variant => $wire,)* } } }
         };
-        (@ as_str $name:ident tolerant { $($variant:ident = $wire:literal,)* }) => {
-            impl $name { #[doc = r" The value as it is sent on the wire."] pub fn
-            as_str(& self) -> & str { match self { $(Self:: $variant => $wire,)*
-            Self::Unknown(value) => value, } } }
+        (@ as_str $name:ident tolerant[] { $($variant:ident = $wire:literal,)* }) => {
+            string_enum!(@ as_str $name tolerant[Unknown] { $($variant = $wire,)* });
         };
-        (@ as_str $name:ident open { $($variant:ident = $wire:literal,)* }) => {
+        (
+            @ as_str $name:ident tolerant[$catch:ident] { $($variant:ident =
+            $wire:literal,)* }
+        ) => {
             impl $name { #[doc = r" The value as it is sent on the wire."] pub fn
-            as_str(& self) -> & str { match self { $(Self:: $variant => $wire,)*
-            Self::Other(value) => value, } } }
+            as_str(& self) -> & str { match self { $(Self:: $variant => $wire,)* Self::
+            $catch (value) => value, } } }
         };
-        (@ unlisted strict) => {
+        (@ as_str $name:ident open[] { $($variant:ident = $wire:literal,)* }) => {
+            string_enum!(@ as_str $name open[Other] { $($variant = $wire,)* });
+        };
+        (
+            @ as_str $name:ident open[$catch:ident] { $($variant:ident = $wire:literal,)*
+            }
+        ) => {
+            impl $name { #[doc = r" The value as it is sent on the wire."] pub fn
+            as_str(& self) -> & str { match self { $(Self:: $variant => $wire,)* Self::
+            $catch (value) => value, } } }
+        };
+        (@ unlisted strict[]) => {
             Unlisted::Refused
         };
-        (@ unlisted tolerant) => {
+        (@ unlisted tolerant[]) => {
             Unlisted::Tolerated(Self::Unknown)
         };
-        (@ unlisted open) => {
+        (@ unlisted tolerant[$catch:ident]) => {
+            Unlisted::Tolerated(Self:: $catch)
+        };
+        (@ unlisted open[]) => {
             Unlisted::Taken(Self::Other)
+        };
+        (@ unlisted open[$catch:ident]) => {
+            Unlisted::Taken(Self:: $catch)
         };
     }
     /// What `string_enum!` writes for each string enum, read by [`StringEnumVisitor`] and

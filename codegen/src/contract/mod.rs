@@ -60,6 +60,9 @@ pub fn typify_keeps(rule: &Rule, all: &[Rule]) -> Result<(), &'static str> {
         // typify's `chrono::DateTime` writes the instant back in its own spelling
         // (`.000Z` becomes `Z`) and takes years JSON Schema refuses (`-2026-...`).
         Rule::Format(format) if format == "date-time" => Err("`format: date-time` kept as sent"),
+        // typify types an integer of a width format as the Rust integer of that width
+        // (`int32` is `i32`), which holds exactly the format's range.
+        Rule::Format(format) if crate::rules::integer_width(format).is_some() => Ok(()),
         Rule::Format(_) => Err("this `format`"),
         Rule::Integer => Err("integers written as `1.0` and integer bounds"),
         Rule::Minimum { .. } | Rule::Maximum { .. } => Err("numeric bounds"),
@@ -89,7 +92,9 @@ pub fn fixed_size(all: &[Rule]) -> Option<u64> {
         Rule::MaxItems(max) => Some(*max),
         _ => None,
     })?;
-    (min == max && min > 0 && !all.contains(&Rule::UniqueItems)).then_some(min)
+    // serde implements `Deserialize` and `Serialize` for arrays of at most 32 items only;
+    // a longer fixed size is a bounded array (a `Vec` whose count is checked).
+    (min == max && min > 0 && min <= 32 && !all.contains(&Rule::UniqueItems)).then_some(min)
 }
 
 /// The Rust type or variant identifier for a schema name or tag value, spelled by typify's

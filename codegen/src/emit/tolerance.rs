@@ -136,10 +136,13 @@ pub(crate) fn emit_string_enums(
             ));
             idents.push(variant.ident.clone());
         }
-        if let Err(problem) = add_unlisted_variant(enumeration, &idents, open, tolerant) {
-            problems.push(problem);
-            continue;
-        }
+        let catch_all = match add_unlisted_variant(enumeration, &idents, open, tolerant) {
+            Ok(catch_all) => catch_all,
+            Err(problem) => {
+                problems.push(problem);
+                continue;
+            }
+        };
         let ident = &enumeration.ident;
         let mode = if open {
             quote!(open)
@@ -151,6 +154,7 @@ pub(crate) fn emit_string_enums(
         let invocation = StringEnumInvocation {
             name: ident.clone(),
             mode: syn::parse_quote!(#mode),
+            catch_all,
             variants: idents
                 .into_iter()
                 .zip(wires)
@@ -371,7 +375,7 @@ fn add_unlisted_variant(
     idents: &[syn::Ident],
     open: bool,
     tolerant: bool,
-) -> Result<(), Error> {
+) -> Result<Option<syn::Ident>, Error> {
     let name = enumeration.ident.to_string();
     let refuse = |what: &str| Error::TypeMismatch {
         type_name: name.clone(),
@@ -401,31 +405,46 @@ fn add_unlisted_variant(
         !(replaced || not_copy || unordered)
     })
     .map_err(|error| refuse(&error))?;
-    if tolerant {
-        if idents.iter().any(|ident| ident == "Unknown") {
-            return Err(refuse(
-                "a listed value is named `Unknown`, the name of the variant for unlisted values",
-            ));
+    // The variant for unlisted values is `Unknown` (tolerant) or `Other` (open), unless a
+    // listed value is spelled so (`unknown`): then it is the first of `Unlisted`,
+    // `UnlistedValue`, `UnlistedValue2`, ... that no listed value takes.
+    let catch_all_name = |usual: &str| {
+        if !idents.iter().any(|ident| ident == usual) {
+            return None;
         }
+        let taken: std::collections::BTreeSet<String> =
+            idents.iter().map(ToString::to_string).collect();
+        let name = ["Unlisted", "UnlistedValue"]
+            .into_iter()
+            .map(str::to_owned)
+            .chain((2..).map(|counter| format!("UnlistedValue{counter}")))
+            .find(|candidate| !taken.contains(candidate))?;
+        Some(syn::Ident::new(&name, Span::call_site()))
+    };
+    let mut catch_all = None;
+    if tolerant {
+        catch_all = catch_all_name("Unknown");
+        let variant = catch_all
+            .clone()
+            .unwrap_or_else(|| syn::Ident::new("Unknown", Span::call_site()));
         enumeration.attrs.push(syn::parse_quote!(#[non_exhaustive]));
         enumeration.variants.push(syn::parse_quote! {
             /// A value this client's spec does not list, as the hub sent it (a newer hub may
             /// add values). Strict decoding and requests refuse it.
-            Unknown(::std::string::String)
+            #variant(::std::string::String)
         });
     }
     if open {
-        if idents.iter().any(|ident| ident == "Other") {
-            return Err(refuse(
-                "a listed value is named `Other`, the name of the variant for any other string",
-            ));
-        }
+        catch_all = catch_all_name("Other");
+        let variant = catch_all
+            .clone()
+            .unwrap_or_else(|| syn::Ident::new("Other", Span::call_site()));
         enumeration.variants.push(syn::parse_quote! {
             /// Any other string: the schema lists these values but admits every string.
-            Other(::std::string::String)
+            #variant(::std::string::String)
         });
     }
-    Ok(())
+    Ok(catch_all)
 }
 
 /// The arguments of a `string_enum!` invocation, `(Name [mode] { Variant = "wire", ... })`:
@@ -434,6 +453,9 @@ fn add_unlisted_variant(
 pub(crate) struct StringEnumInvocation {
     pub(crate) name: syn::Ident,
     pub(crate) mode: syn::Ident,
+    /// The variant that holds an unlisted value, when it is not the mode's own (`Unknown`,
+    /// `Other`) because a listed value takes that name.
+    pub(crate) catch_all: Option<syn::Ident>,
     pub(crate) variants: Vec<(syn::Ident, syn::LitStr)>,
 }
 
@@ -450,9 +472,14 @@ impl StringEnumInvocation {
 impl syn::parse::Parse for StringEnumInvocation {
     fn parse(input: syn::parse::ParseStream<'_>) -> syn::Result<Self> {
         let name = input.parse()?;
-        let mode;
-        syn::bracketed!(mode in input);
-        let mode = mode.parse()?;
+        let bracketed;
+        syn::bracketed!(bracketed in input);
+        let mode = bracketed.parse()?;
+        let catch_all = if bracketed.is_empty() {
+            None
+        } else {
+            Some(bracketed.parse()?)
+        };
         let body;
         syn::braced!(body in input);
         let mut variants = Vec::new();
@@ -466,6 +493,7 @@ impl syn::parse::Parse for StringEnumInvocation {
         Ok(Self {
             name,
             mode,
+            catch_all,
             variants,
         })
     }
@@ -476,10 +504,11 @@ impl quote::ToTokens for StringEnumInvocation {
         let Self {
             name,
             mode,
+            catch_all,
             variants,
         } = self;
         let (idents, wires): (Vec<_>, Vec<_>) = variants.iter().cloned().unzip();
-        tokens.extend(quote!((#name [#mode] { #(#idents = #wires,)* })));
+        tokens.extend(quote!((#name [#mode #catch_all] { #(#idents = #wires,)* })));
     }
 }
 
@@ -536,12 +565,12 @@ fn string_enum_macro(interface: Interface) -> TokenStream {
     });
     quote! {
         macro_rules! string_enum {
-            ($name:ident [$mode:ident] { $($variant:ident = $wire:literal,)* }) => {
-                string_enum!(@as_str $name $mode { $($variant = $wire,)* });
+            ($name:ident [$mode:ident $($catch:ident)?] { $($variant:ident = $wire:literal,)* }) => {
+                string_enum!(@as_str $name $mode [$($catch)?] { $($variant = $wire,)* });
                 impl StringEnum for $name {
                     const EXPECTING: &'static str = ::std::concat!("a `", ::std::stringify!($name), "` string");
                     const VALUES: &'static [&'static str] = &[$($wire),*];
-                    const UNLISTED: Unlisted<Self> = string_enum!(@unlisted $mode);
+                    const UNLISTED: Unlisted<Self> = string_enum!(@unlisted $mode [$($catch)?]);
                     fn listed(value: &str) -> ::std::option::Option<Self> {
                         match value {
                             $($wire => ::std::option::Option::Some(Self::$variant),)*
@@ -572,7 +601,7 @@ fn string_enum_macro(interface: Interface) -> TokenStream {
                     }
                 }
             };
-            (@as_str $name:ident strict { $($variant:ident = $wire:literal,)* }) => {
+            (@as_str $name:ident strict [] { $($variant:ident = $wire:literal,)* }) => {
                 impl $name {
                     /// The value as it is sent on the wire.
                     pub fn as_str(&self) -> &str {
@@ -582,31 +611,39 @@ fn string_enum_macro(interface: Interface) -> TokenStream {
                     }
                 }
             };
-            (@as_str $name:ident tolerant { $($variant:ident = $wire:literal,)* }) => {
+            (@as_str $name:ident tolerant [] { $($variant:ident = $wire:literal,)* }) => {
+                string_enum!(@as_str $name tolerant [Unknown] { $($variant = $wire,)* });
+            };
+            (@as_str $name:ident tolerant [$catch:ident] { $($variant:ident = $wire:literal,)* }) => {
                 impl $name {
                     /// The value as it is sent on the wire.
                     pub fn as_str(&self) -> &str {
                         match self {
                             $(Self::$variant => $wire,)*
-                            Self::Unknown(value) => value,
+                            Self::$catch(value) => value,
                         }
                     }
                 }
             };
-            (@as_str $name:ident open { $($variant:ident = $wire:literal,)* }) => {
+            (@as_str $name:ident open [] { $($variant:ident = $wire:literal,)* }) => {
+                string_enum!(@as_str $name open [Other] { $($variant = $wire,)* });
+            };
+            (@as_str $name:ident open [$catch:ident] { $($variant:ident = $wire:literal,)* }) => {
                 impl $name {
                     /// The value as it is sent on the wire.
                     pub fn as_str(&self) -> &str {
                         match self {
                             $(Self::$variant => $wire,)*
-                            Self::Other(value) => value,
+                            Self::$catch(value) => value,
                         }
                     }
                 }
             };
-            (@unlisted strict) => { Unlisted::Refused };
-            (@unlisted tolerant) => { Unlisted::Tolerated(Self::Unknown) };
-            (@unlisted open) => { Unlisted::Taken(Self::Other) };
+            (@unlisted strict []) => { Unlisted::Refused };
+            (@unlisted tolerant []) => { Unlisted::Tolerated(Self::Unknown) };
+            (@unlisted tolerant [$catch:ident]) => { Unlisted::Tolerated(Self::$catch) };
+            (@unlisted open []) => { Unlisted::Taken(Self::Other) };
+            (@unlisted open [$catch:ident]) => { Unlisted::Taken(Self::$catch) };
         }
 
         /// What `string_enum!` writes for each string enum, read by [`StringEnumVisitor`] and
@@ -766,29 +803,38 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_enum_that_does_not_fit_is_reported_at_once() {
+    fn a_listed_value_spelled_like_the_catch_all_moves_the_catch_all() {
         let mut types: Vec<syn::Item> = vec![
             syn::parse_quote! {
                 #[derive(::serde::Deserialize)]
-                pub enum First { Unknown }
+                pub enum First { Unknown, Unlisted }
             },
             syn::parse_quote! {
                 #[derive(::serde::Deserialize)]
                 pub enum Second { Other }
             },
         ];
-        let error = emit_string_enums(
+        emit_string_enums(
             &mut types,
             Interface::Builder,
             |name| name == "First",
             |name| name == "Second",
         )
-        .unwrap_err()
-        .to_string();
+        .expect("both fit");
+        let text: String = types
+            .iter()
+            .map(|item| item.to_token_stream().to_string())
+            .collect();
         assert!(
-            error.contains("`First`") && error.contains("`Second`"),
-            "{error}"
+            text.contains("UnlistedValue (:: std :: string :: String)"),
+            "{text}"
         );
+        assert!(text.contains("First [tolerant UnlistedValue]"), "{text}");
+        assert!(
+            text.contains("Unlisted (:: std :: string :: String)"),
+            "{text}"
+        );
+        assert!(text.contains("Second [open Unlisted]"), "{text}");
     }
 
     #[test]

@@ -142,7 +142,10 @@ pub(crate) fn hoist_inline(document: &mut Value, provenance: &mut Provenance) ->
                     }
                 }
             };
-            if !(is_root && component) && action.is_some() && needs_patch(at.schema) {
+            // A literal union is one typify cannot emit at all (it panics on some), so it
+            // moves wherever it sits, rules or not.
+            let literals = matches!(action, Some(Action::LiteralUnion { .. }));
+            if !(is_root && component) && action.is_some() && (literals || needs_patch(at.schema)) {
                 hoist(at.pointer.clone());
             }
             // The parts a patch names by their type get a type of their own.
@@ -192,10 +195,23 @@ pub(crate) fn hoist_inline(document: &mut Value, provenance: &mut Provenance) ->
     for (pointer, name) in found.iter().rev() {
         let reference = Value::String(format!("#{}", push("/components/schemas", name)));
         let slot = document.pointer_mut(pointer).expect("found above");
-        let schema = std::mem::replace(
+        let mut schema = std::mem::replace(
             slot,
-            Value::Object(Map::from_iter([("$ref".to_owned(), reference)])),
+            Value::Object(Map::from_iter([("$ref".to_owned(), reference.clone())])),
         );
+        // A nullable schema with a rule moves without its `null`, which no newtype holds: the
+        // place keeps it, as `Option` of the moved type (3.0's `allOf: [$ref]` beside
+        // `nullable`, which typify reads that way).
+        if let Some(object) = schema.as_object_mut()
+            && object.get("nullable") == Some(&Value::Bool(true))
+            && !object.contains_key("properties")
+        {
+            object.remove("nullable");
+            if let Some(values) = object.get_mut("enum").and_then(Value::as_array_mut) {
+                values.retain(|value| !value.is_null());
+            }
+            *slot = serde_json::json!({"allOf": [{"$ref": reference}], "nullable": true});
+        }
         taken_out.push((name.clone(), schema, provenance.source_pointer(pointer)));
     }
     if taken_out.is_empty() {
@@ -415,23 +431,28 @@ fn literal_variants(object: &Map<String, Value>) -> Option<Vec<(String, String)>
     let mut taken = BTreeSet::new();
     let mut variants = Vec::new();
     for value in values {
+        // A number, or a string that spells one (`"-2"`), is named by its digits.
+        let number_name = |text: &str| {
+            let digits = text
+                .replace('-', "Minus")
+                .replace('.', "Point")
+                .replace('+', "");
+            if digits.starts_with("Minus") {
+                digits
+            } else {
+                format!("V{digits}")
+            }
+        };
         let base = match value {
             Value::Bool(true) => "True".to_owned(),
             Value::Bool(false) => "False".to_owned(),
             Value::Null => "Null".to_owned(),
+            Value::String(text) if serde_json::from_str::<serde_json::Number>(text).is_ok() => {
+                number_name(text)
+            }
             Value::String(text) => crate::contract::rust_ident(text, "")
                 .map_or_else(|_| "Empty".to_owned(), |ident| ident.to_string()),
-            Value::Number(number) => {
-                let digits = number
-                    .to_string()
-                    .replace('-', "Minus")
-                    .replace('.', "Point");
-                if digits.starts_with("Minus") {
-                    digits
-                } else {
-                    format!("V{digits}")
-                }
-            }
+            Value::Number(number) => number_name(&number.to_string()),
             Value::Array(_) | Value::Object(_) => return None,
         };
         let name = if taken.contains(&base) {

@@ -32,6 +32,31 @@ const ANNOTATIONS: &[&str] = &[
     "x-comment",
 ];
 
+/// Keywords that state nothing an instance can break, whatever the action.
+const MORE_ANNOTATIONS: &[&str] = &[
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+    "examples",
+    "externalDocs",
+    "$comment",
+    "xml",
+];
+
+/// Whether `key` is an annotation: a listed one, or a specification extension (`x-...`) other
+/// than the marks that carry rules or meaning through this pipeline.
+fn is_annotation(key: &str) -> bool {
+    const MARKS: &[&str] = &[
+        "x-prefixItems",
+        "x-propertyNames",
+        "x-any-of",
+        "x-open-enum",
+    ];
+    ANNOTATIONS.contains(&key)
+        || MORE_ANNOTATIONS.contains(&key)
+        || (key.starts_with("x-") && !MARKS.contains(&key) && !key.starts_with("x-rust-"))
+}
+
 /// Refuses any keyword the action does not know how to enforce, so nothing is dropped.
 pub(super) fn only_keywords(target: &Target<'_>, enforced: &[&str]) -> Result<(), Error> {
     let object = target
@@ -39,8 +64,15 @@ pub(super) fn only_keywords(target: &Target<'_>, enforced: &[&str]) -> Result<()
         .as_object()
         .ok_or_else(|| target.error("the schema is not a mapping"))?;
     match object
-        .keys()
-        .find(|key| !enforced.contains(&key.as_str()) && !ANNOTATIONS.contains(&key.as_str()))
+        .iter()
+        .find(|(key, value)| {
+            let annotation_format = *key == "format"
+                && value
+                    .as_str()
+                    .is_some_and(|format| !crate::rules::format_is_a_rule(format));
+            !enforced.contains(&key.as_str()) && !is_annotation(key) && !annotation_format
+        })
+        .map(|(key, _)| key)
     {
         Some(key) => Err(target.error(format!("this action cannot enforce `{key}`"))),
         None => Ok(()),
@@ -124,14 +156,32 @@ pub(super) fn bounded_integer(target: &Target<'_>, applied: &mut Applied) -> Res
             expect_type(target, "integer")?;
             only_keywords(
                 target,
-                &["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"],
+                &[
+                    "minimum",
+                    "maximum",
+                    "exclusiveMinimum",
+                    "exclusiveMaximum",
+                    "format",
+                ],
             )?;
-            (
-                integer_bound(target, "minimum", false)?
-                    .map(|value| value + i128::from(flag(target, "exclusiveMinimum"))),
-                integer_bound(target, "maximum", true)?
-                    .map(|value| value - i128::from(flag(target, "exclusiveMaximum"))),
-            )
+            let minimum = integer_bound(target, "minimum", false)?
+                .map(|value| value + i128::from(flag(target, "exclusiveMinimum")));
+            let maximum = integer_bound(target, "maximum", true)?
+                .map(|value| value - i128::from(flag(target, "exclusiveMaximum")));
+            // A width format (`int32`) is one more pair of bounds; any other format on an
+            // integer is an annotation (`unixtime`).
+            match target
+                .schema
+                .get("format")
+                .and_then(Value::as_str)
+                .and_then(crate::rules::integer_width)
+            {
+                Some((lowest, highest)) => (
+                    Some(minimum.map_or(lowest, |minimum| minimum.max(lowest))),
+                    Some(maximum.map_or(highest, |maximum| maximum.min(highest))),
+                ),
+                None => (minimum, maximum),
+            }
         }
     };
     let unsigned = minimum.is_some_and(|minimum| minimum >= 0);
