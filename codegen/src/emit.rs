@@ -334,6 +334,7 @@ pub(crate) const SHARED_TYPE_NAMES: &[&str] = &[
     "FormFile",
     "IntegerBounds",
     "IntegerDefault",
+    "NumberDefault",
     "NumberSchema",
     "ObjectSink",
     "ObjectVisitor",

@@ -189,6 +189,7 @@ const FIXTURES: &[(&str, &[&str], &[&str])] = &[
             "TrueString,",
             "Minus2,",
             "Level[tolerant Unlisted] {",
+            "impl NumberDefault for rules::ItemPageTemperature {",
             "Unlisted(::std::string::String)",
         ],
     ),

@@ -353,3 +353,55 @@ pub(super) fn support() -> TokenStream {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_the_multipart_operations_send_a_form_and_each_once() {
+        let file: syn::File = syn::parse_quote! {
+            impl Client {
+                pub async fn upload_file(&self, body: &Body) -> Result<(), Error> {
+                    let request = self.client.post(url).form_urlencoded(&body)?.build()?;
+                    Ok(())
+                }
+                pub async fn login(&self, body: &Form) -> Result<(), Error> {
+                    let request = self.client.post(url).form_urlencoded(&body)?.build()?;
+                    Ok(())
+                }
+            }
+            pub mod builder {
+                impl<'a> UploadFile<'a> {
+                    pub async fn send(self) -> Result<(), Error> {
+                        let request = client.post(url).form_urlencoded(&body)?.build()?;
+                        Ok(())
+                    }
+                }
+            }
+        };
+        let mut items = file.items;
+        let changed = send_as_multipart(&mut items, &["uploadFile".to_owned()], "crate::generated");
+        assert_eq!(changed, 2, "the positional method and the builder's send");
+        let text: String = items
+            .iter()
+            .map(|item| item.to_token_stream().to_string())
+            .collect();
+        assert_eq!(
+            text.matches(". multipart_form (& body)").count(),
+            2,
+            "{text}"
+        );
+        assert_eq!(
+            text.matches(". form_urlencoded (& body)").count(),
+            1,
+            "{text}"
+        );
+        assert_eq!(
+            text.matches("use crate :: generated :: multipart :: MultipartForm as _ ;")
+                .count(),
+            2,
+            "{text}"
+        );
+    }
+}

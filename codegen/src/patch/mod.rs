@@ -139,6 +139,8 @@ pub enum Shared {
     BoundedInteger,
     /// `BoundedNumber`.
     BoundedNumber,
+    /// `NumberDefault`, the `default` of the bounded numbers that have one.
+    NumberDefault,
     /// `ValidatedString` and `SecretString`.
     ValidatedString,
     /// `bail!`, which a generated check fails through.
@@ -153,6 +155,7 @@ impl Shared {
             Shared::TaggedUnion => unions::replay_support(),
             Shared::BoundedInteger => newtypes::bounded_integer_shared(),
             Shared::BoundedNumber => newtypes::bounded_number_shared(),
+            Shared::NumberDefault => newtypes::number_default_shared(),
             Shared::ValidatedString => newtypes::validated_string_shared(),
             Shared::Bail => newtypes::bail_macro(),
             Shared::Format(format) => newtypes::format_fn(format),

@@ -486,13 +486,28 @@ pub(super) fn bounded_number(target: &Target<'_>, applied: &mut Applied) -> Resu
         .iter()
         .map(|must| must.trim_start_matches("be "))
         .collect();
-    if target.schema.get("default").is_some() {
-        return Err(target.error("a bounded number with a `default` is not supported"));
-    }
     let ident = &target.ident;
+    let rules_module = rules_module();
+    // A `default` is the value `Default` gives; `normalize` has already dropped one that
+    // breaks the schema, so one still outside the bounds is a defect this action refuses.
+    let default = match target.schema.get("default") {
+        None => None,
+        Some(value) => match value.as_f64() {
+            Some(value) if number_within_bounds(target.schema, value) => Some(quote! {
+                impl NumberDefault for #rules_module::#ident {
+                    const DEFAULT: f64 = #value;
+                }
+            }),
+            _ => return Err(target.error("`default` is not a number within the bounds")),
+        },
+    };
     let doc = target.doc(&words.join(", "));
     applied.shared.insert(Shared::BoundedNumber);
-    let rules_module = rules_module();
+    let mut impls = vec![TypeImpl::Display, TypeImpl::FromStr];
+    if default.is_some() {
+        applied.shared.insert(Shared::NumberDefault);
+        impls.push(TypeImpl::Default);
+    }
     let item = quote! {
         #doc
         pub type #ident = BoundedNumber<#rules_module::#ident>;
@@ -502,12 +517,49 @@ pub(super) fn bounded_number(target: &Target<'_>, applied: &mut Applied) -> Resu
                 Ok(())
             }
         }
+        #default
         pub mod #rules_module {
             pub enum #ident {}
         }
     };
-    target.replace(applied, item, vec![TypeImpl::Display, TypeImpl::FromStr]);
+    target.replace(applied, item, impls);
     Ok(())
+}
+
+/// Whether `value` meets a number schema's bounds, in either spelling of exclusive ones.
+fn number_within_bounds(schema: &Value, value: f64) -> bool {
+    let bound = |key: &str| schema.get(key).and_then(Value::as_f64);
+    let flag = |key: &str| schema.get(key) == Some(&Value::Bool(true));
+    let above = match (bound("minimum"), bound("exclusiveMinimum")) {
+        (_, Some(exclusive)) => value > exclusive,
+        (Some(minimum), None) if flag("exclusiveMinimum") => value > minimum,
+        (Some(minimum), None) => value >= minimum,
+        (None, None) => true,
+    };
+    let below = match (bound("maximum"), bound("exclusiveMaximum")) {
+        (_, Some(exclusive)) => value < exclusive,
+        (Some(maximum), None) if flag("exclusiveMaximum") => value < maximum,
+        (Some(maximum), None) => value <= maximum,
+        (None, None) => true,
+    };
+    above && below
+}
+
+/// `NumberDefault`: the `default` of a `BoundedNumber` alias that has one, and the `Default`
+/// it gives. Emitted only where a bounded number has a default.
+pub(super) fn number_default_shared() -> TokenStream {
+    quote! {
+        /// The schema's `default` of a `BoundedNumber` alias that has one.
+        pub trait NumberDefault: NumberSchema {
+            /// The value `Default` gives.
+            const DEFAULT: f64;
+        }
+        impl<R: NumberDefault> ::std::default::Default for BoundedNumber<R> {
+            fn default() -> Self {
+                Self(R::DEFAULT, ::std::marker::PhantomData)
+            }
+        }
+    }
 }
 
 /// What bounded integers and numbers share, for the generic `wrapper` over a marker `R: bound`:
