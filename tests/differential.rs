@@ -71,13 +71,18 @@ fn palette() -> Vec<Value> {
 fn generated_types_agree_with_the_spec() {
     let spec = spec();
     let targets = component_targets(&spec);
-    assert_eq!(
-        targets
-            .iter()
-            .map(|target| target.name.as_str())
-            .collect::<BTreeSet<_>>(),
-        schemas::NAMES.iter().copied().collect::<BTreeSet<_>>(),
-        "every component schema must be decodable by name"
+    // Every component of the spec is in the registry; the registry also holds the inline
+    // schemas regen moved into components (a rule typify drops, named from their place),
+    // which the oracle checks through the components that hold them.
+    let registry = schemas::NAMES.iter().copied().collect::<BTreeSet<_>>();
+    let missing: Vec<&str> = targets
+        .iter()
+        .map(|target| target.name.as_str())
+        .filter(|name| !registry.contains(name))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "every component schema must be decodable by name; not in the registry: {missing:?}"
     );
     let config = Config {
         palette: palette(),

@@ -121,12 +121,21 @@ fn describe(
             "has no operationId",
         )
     })?;
+    // An operation without a tag goes under its path's first word (`/api/settings/papers` is
+    // `hub settings`), beside the tagged operations of the same resource.
+    let untagged_group = path_group(path);
     let tag = operation
         .get("tags")
         .and_then(Value::as_array)
         .and_then(|tags| tags.first())
         .and_then(Value::as_str)
-        .ok_or_else(|| preflight(&id, "has no tag, so no `hub <group>` to put it under"))?;
+        .or(untagged_group.as_deref())
+        .ok_or_else(|| {
+            preflight(
+                &id,
+                "has no tag and its path no word, so no `hub <group>` to put it under",
+            )
+        })?;
     let builder = upper_camel(&id);
     let setters = builders
         .get(&builder)
@@ -271,6 +280,14 @@ fn describe(
         secrets,
         id,
     })
+}
+
+/// The group of an operation without a tag: its path's first segment that is neither `api`
+/// nor a parameter (`/api/settings/papers` is `settings`).
+fn path_group(path: &str) -> Option<String> {
+    path.split('/')
+        .find(|segment| !segment.is_empty() && *segment != "api" && !segment.starts_with('{'))
+        .map(str::to_owned)
 }
 
 /// `hub <group>`: the tag as written, in kebab case.
@@ -673,6 +690,16 @@ fn array(value: Option<&Value>) -> impl Iterator<Item = &Value> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_operation_without_a_tag_goes_under_its_path_s_first_word() {
+        assert_eq!(
+            path_group("/api/settings/papers").as_deref(),
+            Some("settings")
+        );
+        assert_eq!(path_group("/{namespace}/models").as_deref(), Some("models"));
+        assert_eq!(path_group("/api/{id}"), None);
+    }
 
     #[test]
     fn names_come_from_tags_and_operation_ids() {

@@ -138,6 +138,7 @@ pub fn normalize_with_origins(document: &mut Value) -> Normalized {
     let renamed = rename_shared_names(document, &mut findings);
     operation_ids(document, &mut findings);
     parameters_with_content(document, &mut findings);
+    let definitions = local_definitions(document, &mut findings);
     for pointer in crate::model::schema_locations(document) {
         if let Some(schema) = document.pointer_mut(&pointer) {
             normalize_schema(schema, &pointer, &mut findings);
@@ -145,9 +146,151 @@ pub fn normalize_with_origins(document: &mut Value) -> Normalized {
     }
     operations(document, &mut findings);
     multipart_bodies(document, &mut findings);
+    let split = nullable_union_components(document);
     let mut origins = hoist(document);
     origins.extend(renamed);
+    origins.extend(split);
+    origins.extend(definitions);
     Normalized { findings, origins }
+}
+
+/// A component schema's own `$defs` (or draft 4's `definitions`), which progenitor cannot
+/// resolve: each definition a `$ref` points to becomes the component `<Component><Name>`, with
+/// every such `$ref` rewritten; unused ones are dropped. Both are reported.
+fn local_definitions(document: &mut Value, findings: &mut Vec<Finding>) -> Origins {
+    let mut origins = Origins::new();
+    let text = document.to_string();
+    let Some(schemas) = document
+        .pointer_mut("/components/schemas")
+        .and_then(Value::as_object_mut)
+    else {
+        return origins;
+    };
+    let mut taken: BTreeSet<String> = schemas.keys().map(|key| type_name(key)).collect();
+    taken.extend(schemas.keys().cloned());
+    let mut moved = Vec::new();
+    let mut renames = Vec::new();
+    for (name, schema) in schemas.iter_mut() {
+        for keyword in ["$defs", "definitions"] {
+            let Some(Value::Object(definitions)) = schema
+                .as_object_mut()
+                .and_then(|object| object.remove(keyword))
+            else {
+                continue;
+            };
+            let at = push(&push("/components/schemas", name), keyword);
+            for (definition, body) in definitions {
+                let old = push(&at, &definition);
+                let referenced =
+                    text.contains(&format!("\"#{old}\"")) || text.contains(&format!("\"#{old}/"));
+                if !referenced {
+                    findings.push(Finding::new(
+                        FindingKind::Repaired,
+                        &old,
+                        "a local definition no `$ref` uses; dropped",
+                    ));
+                    continue;
+                }
+                let new = unique_name(
+                    &format!("{}{}", type_name(name), type_name(&definition)),
+                    &taken,
+                );
+                taken.insert(new.clone());
+                findings.push(Finding::new(
+                    FindingKind::Repaired,
+                    &old,
+                    format!("a local definition, which progenitor cannot resolve; moved into `components/schemas` as `{new}`"),
+                ));
+                let new_pointer = push("/components/schemas", &new);
+                origins.insert(new_pointer.clone(), old.clone());
+                renames.push((format!("#{old}"), format!("#{new_pointer}")));
+                moved.push((new, body));
+            }
+        }
+    }
+    schemas.extend(moved);
+    if !renames.is_empty() {
+        rewrite_refs(document, &renames);
+    }
+    origins
+}
+
+/// A component that is a union with a `null` member (`oneOf: [string, null, $ref]`) is split
+/// in two: `<Name>Inner`, the union without `null`, and the component, `anyOf: [<Name>Inner,
+/// null]`. typify names both halves of such a component after it (the `Option` newtype and the
+/// union inside it), which would not compile; split, it names them as it names a nullable
+/// object's, `<Name>` holding an `Option<<Name>Inner>`. Returns where each new component came
+/// from.
+fn nullable_union_components(document: &mut Value) -> Origins {
+    let mut origins = Origins::new();
+    let Some(schemas) = document
+        .pointer_mut("/components/schemas")
+        .and_then(Value::as_object_mut)
+    else {
+        return origins;
+    };
+    let mut taken: BTreeSet<String> = schemas.keys().map(|key| type_name(key)).collect();
+    taken.extend(schemas.keys().cloned());
+    let is_null = |member: &Value| member.get("type").and_then(Value::as_str) == Some("null");
+    let mut split = Vec::new();
+    for (name, schema) in schemas.iter_mut() {
+        let Some(object) = schema.as_object_mut() else {
+            continue;
+        };
+        let Some(keyword) = ["oneOf", "anyOf"].into_iter().find(|keyword| {
+            object
+                .get(*keyword)
+                .and_then(Value::as_array)
+                .is_some_and(|members| members.iter().any(is_null))
+        }) else {
+            continue;
+        };
+        let members = object
+            .get(keyword)
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
+        let rest: Vec<Value> = members
+            .into_iter()
+            .filter(|member| !is_null(member))
+            .collect();
+        // One `$ref` beside `null` is typify's `Option` of that type already.
+        let single_reference = matches!(rest.as_slice(), [only] if only.get("$ref").is_some());
+        let structural = object.keys().any(|key| {
+            ![
+                "description",
+                "title",
+                "example",
+                "examples",
+                "default",
+                "deprecated",
+                ANY_OF,
+                keyword,
+            ]
+            .contains(&key.as_str())
+        });
+        if rest.is_empty() || single_reference || structural {
+            continue;
+        }
+        let inner = unique_name(&format!("{}Inner", type_name(name)), &taken);
+        taken.insert(inner.clone());
+        let mut union = json!({ keyword: rest });
+        // `anyOf` handed on as `oneOf` keeps its mark on the half that is the union.
+        if let Some(mark) = object.get(ANY_OF) {
+            union[ANY_OF] = mark.clone();
+        }
+        object.insert(
+            keyword.to_owned(),
+            json!([{"$ref": format!("#/components/schemas/{inner}")}, {"type": "null"}]),
+        );
+        origins.insert(
+            push("/components/schemas", &inner),
+            push("/components/schemas", name),
+        );
+        split.push((inner, union));
+    }
+    schemas.extend(split);
+    origins
 }
 
 /// Renames each component schema whose type would take the name of a type the generated code
@@ -461,6 +604,25 @@ fn child_mut<'a>(schema: &'a mut Value, (keyword, key): &ChildKey) -> Option<&'a
     }
 }
 
+/// A schema without its `null` (from its `type` list and its `enum`), and whether it had one.
+fn without_null(mut schema: Value) -> (Value, bool) {
+    let nullable = match schema.get_mut("type") {
+        Some(Value::Array(kinds)) if kinds.iter().any(|kind| kind == "null") => {
+            kinds.retain(|kind| kind != "null");
+            if let [only] = kinds.as_slice() {
+                let only = only.clone();
+                schema["type"] = only;
+            }
+            if let Some(Value::Array(values)) = schema.get_mut("enum") {
+                values.retain(|value| !value.is_null());
+            }
+            true
+        }
+        _ => false,
+    };
+    (schema, nullable)
+}
+
 struct Hoisting<'a> {
     taken: &'a mut BTreeSet<String>,
     hoisted: &'a mut Vec<(String, Value)>,
@@ -485,26 +647,35 @@ impl Hoisting<'_> {
         if !(is_struct || tagged_union || open_enum) || node.get("$ref").is_some() {
             return;
         }
+        // The same schema met again under the same name (a body repeated for `200` and `201`)
+        // is the same component, so both places have one type, as progenitor needs of the
+        // bodies of one status class.
+        let repeated = self
+            .hoisted
+            .iter()
+            .find(|(hoisted, schema)| {
+                hoisted
+                    .strip_prefix(name)
+                    .is_some_and(|rest| rest.chars().all(|c| c.is_ascii_digit()))
+                    && *schema == without_null(node.clone()).0
+            })
+            .map(|(hoisted, _)| hoisted.clone());
+        if let Some(existing) = repeated {
+            let reference = json!({"$ref": format!("#/components/schemas/{existing}")});
+            *node = if without_null(node.clone()).1 {
+                json!({"anyOf": [reference, {"type": "null"}]})
+            } else {
+                reference
+            };
+            return;
+        }
         let name = unique_name(name, self.taken);
         self.taken.insert(name.clone());
-        let mut schema = std::mem::take(node);
+        let schema = std::mem::take(node);
         let reference = json!({"$ref": format!("#/components/schemas/{name}")});
         // A nullable object (or open enum) stays nullable where it is used; the component is
         // the object (the enum without `null`).
-        let nullable = match schema.get_mut("type") {
-            Some(Value::Array(kinds)) if kinds.iter().any(|kind| kind == "null") => {
-                kinds.retain(|kind| kind != "null");
-                if let [only] = kinds.as_slice() {
-                    let only = only.clone();
-                    schema["type"] = only;
-                }
-                if let Some(Value::Array(values)) = schema.get_mut("enum") {
-                    values.retain(|value| !value.is_null());
-                }
-                true
-            }
-            _ => false,
-        };
+        let (schema, nullable) = without_null(schema);
         *node = if nullable {
             json!({"anyOf": [reference, {"type": "null"}]})
         } else {

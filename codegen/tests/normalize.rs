@@ -177,6 +177,8 @@ const FIXTURES: &[(&str, &[&str], &[&str])] = &[
             "defect /components/schemas/Level/enum: values the schema's `type` refuses, so no instance can have them: null",
             "defect /components/schemas/ItemPage/properties/kind/format: `format: string` without a `type`",
             "defect /components/schemas/ItemPage/properties/count/nullable",
+            "repaired /components/schemas/Settings/$defs/Granularity: a local definition, which progenitor cannot resolve; moved into `components/schemas` as `SettingsGranularity`",
+            "repaired /components/schemas/Settings/$defs/Unused: a local definition no `$ref` uses; dropped",
         ],
         &[
             "pub struct CreatedTeamApiKey {",
@@ -189,6 +191,9 @@ const FIXTURES: &[(&str, &[&str], &[&str])] = &[
             "TrueString,",
             "Minus2,",
             "Level[tolerant Unlisted] {",
+            "pub struct Box(pub ::std::option::Option<BoxInner>);",
+            "pub granularity: ::std::option::Option<SettingsGranularity>,",
+            "pub async fn create_thing<'a>(",
             "impl NumberDefault for rules::ItemPageTemperature {",
             "Unlisted(::std::string::String)",
         ],

@@ -32,7 +32,8 @@ pub(super) fn unenforced_rules(
     provenance: &Provenance,
 ) -> Vec<Error> {
     let mut problems = Vec::new();
-    Document::new(document).visit_schemas(|at| {
+    let model = Document::new(document);
+    model.visit_schemas(|at| {
         if at.depth == 0
             && let Owner::Schema(name) = &at.owner
             && replaced.contains(name.as_str())
@@ -41,6 +42,10 @@ pub(super) fn unenforced_rules(
         }
         let rules = Rule::from_schema(at.schema);
         for rule in &rules {
+            // Members no value can match two of are exclusive whichever one decodes it.
+            if *rule == Rule::ExactlyOne && members_are_disjoint(&model, at.schema) {
+                continue;
+            }
             if let Err(what) = typify_keeps(rule, &rules) {
                 problems.push(Error::Unenforced {
                     pointer: provenance.source_pointer(&push(&at.pointer, rule.keyword())),
@@ -53,6 +58,34 @@ pub(super) fn unenforced_rules(
         Visit::Descend
     });
     problems
+}
+
+/// Whether no JSON value can match two members of the schema's `oneOf`: each member (its
+/// `$ref` followed) states one JSON type (`nullable` adding `null`), and no two share one
+/// (`integer` shares with `number`).
+fn members_are_disjoint(model: &Document<'_>, schema: &Value) -> bool {
+    let Some(members) = schema.get("oneOf").and_then(Value::as_array) else {
+        return false;
+    };
+    let mut seen: BTreeSet<&str> = BTreeSet::new();
+    for member in members {
+        let Some(member) = model.resolve(member) else {
+            return false;
+        };
+        let Some(kind) = member.get("type").and_then(Value::as_str) else {
+            return false;
+        };
+        let mut kinds = vec![if kind == "integer" { "number" } else { kind }];
+        if member.get("nullable") == Some(&Value::Bool(true)) {
+            kinds.push("null");
+        }
+        for kind in kinds {
+            if !seen.insert(kind) {
+                return false;
+            }
+        }
+    }
+    true
 }
 
 #[cfg(test)]
@@ -103,7 +136,11 @@ mod tests {
                 json!({"type": "string", "format": "date-time", "pattern": "Z$"}),
                 "pattern",
             ),
-            (json!({"oneOf": [{"type": "string"}]}), "oneOf"),
+            // Two members a string can both match: exclusivity is a rule no type states.
+            (
+                json!({"oneOf": [{"type": "string"}, {"type": "string", "maxLength": 3}]}),
+                "oneOf",
+            ),
         ] {
             let error = check(&doc(schema), &BTreeSet::new(), &Provenance::default()).unwrap_err();
             let error = error.problems()[0].to_string();
@@ -149,5 +186,15 @@ mod every_problem {
                 "operation make /paths/~1a/post/requestBody/content/application~1json/schema/properties/names/propertyNames",
             ]
         );
+    }
+
+    #[test]
+    fn members_of_distinct_types_are_exclusive_without_a_patch() {
+        let doc = |schema: Value| json!({"components": {"schemas": {"S": schema}}});
+        let disjoint = doc(json!({"oneOf": [{"type": "string"}, {"type": "array", "items": {}}]}));
+        assert!(check(&disjoint, &BTreeSet::new(), &Provenance::default()).is_ok());
+        // `2` is both an integer and a number.
+        let overlapping = doc(json!({"oneOf": [{"type": "integer"}, {"type": "number"}]}));
+        assert!(check(&overlapping, &BTreeSet::new(), &Provenance::default()).is_err());
     }
 }
