@@ -56,6 +56,11 @@ pub fn check(document: &Value) -> Result<(), Error> {
                 check_request_body(model.resolve(body).unwrap_or(body))
             }),
             check_responses(model, operation.value.get("responses")),
+            check_parameter_styles(
+                model,
+                operation.item.get("parameters"),
+                operation.value.get("parameters"),
+            ),
         ];
         problems.extend(checks.into_iter().filter_map(Result::err).map(|reason| {
             Error::Preflight {
@@ -158,6 +163,48 @@ fn check_responses(model: Document<'_>, responses: Option<&Value>) -> Result<(),
     Ok(())
 }
 
+/// progenitor sends a query parameter in `form` style and a path or header parameter in
+/// `simple` style, and refuses any other style (`deepObject`, `pipeDelimited`, ...) or a cookie
+/// parameter; caught here, by name, so that the operation is left out at once rather than
+/// traced by bisection.
+fn check_parameter_styles(
+    model: Document<'_>,
+    item: Option<&Value>,
+    operation: Option<&Value>,
+) -> Result<(), String> {
+    for parameter in [item, operation]
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_array)
+        .flatten()
+    {
+        let parameter = model.resolve(parameter).unwrap_or(parameter);
+        let name = parameter
+            .get("name")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        let location = parameter
+            .get("in")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        let style = parameter.get("style").and_then(Value::as_str);
+        let sendable = match location {
+            "query" => style.is_none_or(|style| style == "form"),
+            "path" | "header" => style.is_none_or(|style| style == "simple"),
+            _ => false,
+        };
+        if !sendable {
+            return Err(format!(
+                "parameter `{name}` is in `{location}`{}, which progenitor cannot send",
+                style
+                    .map(|style| format!(" with style `{style}`"))
+                    .unwrap_or_default()
+            ));
+        }
+    }
+    Ok(())
+}
+
 fn check_path_parameters(
     model: Document<'_>,
     path: &str,
@@ -230,6 +277,20 @@ mod tests {
             "200": {"description": "d", "content": {"application/json": {"schema": {"type": "string"}}}},
             "404": {"description": "d"}, "500": {"description": "d"}}});
         check(&with_operation(ok)).unwrap();
+    }
+
+    #[test]
+    fn refuses_a_parameter_style_progenitor_cannot_send() {
+        let text = error(json!({"operationId": "listJobs", "responses": {"200": {"description": "d"}},
+            "parameters": [{"name": "metadata", "in": "query", "style": "deepObject",
+                "schema": {"type": "object"}}]}));
+        assert_eq!(
+            text,
+            "operation listJobs (GET /things/{id}): parameter `metadata` is in `query` with style `deepObject`, which progenitor cannot send"
+        );
+        let form = json!({"operationId": "listJobs", "responses": {"200": {"description": "d"}},
+            "parameters": [{"name": "q", "in": "query", "style": "form", "schema": {"type": "string"}}]});
+        assert!(check(&with_operation(form)).is_ok());
     }
 
     #[test]
