@@ -160,14 +160,13 @@ pub fn normalize_with_origins(document: &mut Value) -> Normalized {
 fn local_definitions(document: &mut Value, findings: &mut Vec<Finding>) -> Origins {
     let mut origins = Origins::new();
     let text = document.to_string();
+    let mut taken = crate::contract::component_names_in_use(document);
     let Some(schemas) = document
         .pointer_mut("/components/schemas")
         .and_then(Value::as_object_mut)
     else {
         return origins;
     };
-    let mut taken: BTreeSet<String> = schemas.keys().map(|key| type_name(key)).collect();
-    taken.extend(schemas.keys().cloned());
     let mut moved = Vec::new();
     let mut renames = Vec::new();
     for (name, schema) in schemas.iter_mut() {
@@ -223,14 +222,13 @@ fn local_definitions(document: &mut Value, findings: &mut Vec<Finding>) -> Origi
 /// from.
 fn nullable_union_components(document: &mut Value) -> Origins {
     let mut origins = Origins::new();
+    let mut taken = crate::contract::component_names_in_use(document);
     let Some(schemas) = document
         .pointer_mut("/components/schemas")
         .and_then(Value::as_object_mut)
     else {
         return origins;
     };
-    let mut taken: BTreeSet<String> = schemas.keys().map(|key| type_name(key)).collect();
-    taken.extend(schemas.keys().cloned());
     let is_null = |member: &Value| member.get("type").and_then(Value::as_str) == Some("null");
     let mut split = Vec::new();
     for (name, schema) in schemas.iter_mut() {
@@ -419,21 +417,7 @@ pub fn source_pointer(origins: &Origins, pointer: &str) -> String {
 fn hoist(document: &mut Value) -> Origins {
     // A component's key and the name typify gives its type (`searchResponse` is
     // `SearchResponse`) are both taken: a hoisted schema must not take either.
-    let mut taken: BTreeSet<String> = document
-        .pointer("/components/schemas")
-        .and_then(Value::as_object)
-        .map(|schemas| {
-            schemas
-                .keys()
-                .flat_map(|key| {
-                    let type_name = crate::contract::rust_ident(key, "")
-                        .map(|ident| ident.to_string())
-                        .ok();
-                    std::iter::once(key.clone()).chain(type_name)
-                })
-                .collect()
-        })
-        .unwrap_or_default();
+    let mut taken = crate::contract::component_names_in_use(document);
     taken.extend(
         crate::emit::SHARED_TYPE_NAMES
             .iter()
@@ -1253,12 +1237,10 @@ fn multipart_bodies(document: &mut Value, findings: &mut Vec<Finding>) {
 
 /// The component name of the file type: `FormFile`, unless a component takes it.
 fn form_file_name(document: &Value) -> String {
-    let taken: BTreeSet<String> = document
-        .pointer("/components/schemas")
-        .and_then(Value::as_object)
-        .map(|schemas| schemas.keys().map(|key| type_name(key)).collect())
-        .unwrap_or_default();
-    unique_name("FormFile", &taken)
+    unique_name(
+        "FormFile",
+        &crate::contract::component_names_in_use(document),
+    )
 }
 
 /// Replaces every binary string (`type: string, format: binary`) the schema at `start` reaches,

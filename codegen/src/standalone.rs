@@ -440,7 +440,7 @@ fn culprit(
     interface: emit::Interface,
     error: &Error,
 ) -> Option<String> {
-    let mut suspects: Vec<String> = document
+    let suspects: Vec<String> = document
         .get("paths")?
         .as_object()?
         .iter()
@@ -474,12 +474,19 @@ fn culprit(
     if fails_with_only(&[]) {
         return None;
     }
+    halve(suspects, fails_with_only)
+}
+
+/// The one suspect for which `holds` holds alone, found by halving: `holds` is known of all of
+/// them, so it holds of one half or the other unless it takes suspects of both (then `None`).
+/// About `2 log2 n` calls of `holds`, one more to confirm the last.
+fn halve(mut suspects: Vec<String>, holds: impl Fn(&[String]) -> bool) -> Option<String> {
     while suspects.len() > 1 {
         let second = suspects.split_off(suspects.len() / 2);
-        if fails_with_only(&suspects) {
+        if holds(&suspects) {
             continue;
         }
-        if fails_with_only(&second) {
+        if holds(&second) {
             suspects = second;
             continue;
         }
@@ -487,7 +494,7 @@ fn culprit(
     }
     suspects
         .pop()
-        .filter(|only| fails_with_only(std::slice::from_ref(only)))
+        .filter(|only| holds(std::slice::from_ref(only)))
 }
 
 /// The schema whose generated type is named `type_name` (typify's naming, as
@@ -519,7 +526,7 @@ fn culprit_schema(
     interface: emit::Interface,
     error: &Error,
 ) -> Option<String> {
-    let mut suspects: Vec<String> = document
+    let suspects: Vec<String> = document
         .pointer("/components/schemas")?
         .as_object()?
         .iter()
@@ -543,18 +550,7 @@ fn culprit_schema(
     if !passes_with(&suspects) {
         return None;
     }
-    while suspects.len() > 1 {
-        let second = suspects.split_off(suspects.len() / 2);
-        if passes_with(&suspects) {
-            continue;
-        }
-        if passes_with(&second) {
-            suspects = second;
-            continue;
-        }
-        return None;
-    }
-    suspects.pop()
+    halve(suspects, passes_with)
 }
 
 /// The innermost schema location (from [`crate::model::schema_locations`] or below it,

@@ -110,6 +110,19 @@ pub fn rust_ident(name: &str, pointer: &str) -> Result<syn::Ident, Error> {
     Ok(format_ident!("{}", typify_name(name)))
 }
 
+/// Every name a component schema takes: its key and the name typify gives its type
+/// (`searchResponse` is `SearchResponse`), so that a schema moved or added among them takes
+/// neither.
+pub(crate) fn component_names_in_use(document: &Value) -> std::collections::BTreeSet<String> {
+    document
+        .pointer("/components/schemas")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flat_map(|schemas| schemas.keys())
+        .flat_map(|key| [key.clone(), typify_name(key)])
+        .collect()
+}
+
 /// typify's rule for names: every character that cannot continue an identifier is a word
 /// break, the words are joined in UpperCamelCase by `heck` (`CreatedTeamAPIKey` ->
 /// `CreatedTeamApiKey`, `community_blog` -> `CommunityBlog`), a name that cannot start an

@@ -281,9 +281,11 @@ mod tests {
 
     #[test]
     fn refuses_a_parameter_style_progenitor_cannot_send() {
-        let text = error(json!({"operationId": "listJobs", "responses": {"200": {"description": "d"}},
+        let text = error(
+            json!({"operationId": "listJobs", "responses": {"200": {"description": "d"}},
             "parameters": [{"name": "metadata", "in": "query", "style": "deepObject",
-                "schema": {"type": "object"}}]}));
+                "schema": {"type": "object"}}]}),
+        );
         assert_eq!(
             text,
             "operation listJobs (GET /things/{id}): parameter `metadata` is in `query` with style `deepObject`, which progenitor cannot send"

@@ -29,7 +29,7 @@ use serde_json::{Map, Value};
 
 use super::{Action, Patch, has_rust_type};
 use crate::Error;
-use crate::contract::{rust_ident, type_name_at, typify_keeps};
+use crate::contract::{type_name_at, typify_keeps};
 use crate::downlevel::Provenance;
 use crate::model::{self, Document, Owner, SchemaAt, Visit, push, schema_ref_name};
 use crate::rules::Rule;
@@ -170,16 +170,7 @@ pub(crate) fn hoist_inline(document: &mut Value, provenance: &mut Provenance) ->
     // A name already taken (by a component's key or its type, or by an earlier inline schema
     // named alike) gets the first free number from 2, in document order: the schema still
     // gets its patch, under a name of its own.
-    let mut names_taken: BTreeSet<String> = document
-        .pointer("/components/schemas")
-        .and_then(Value::as_object)
-        .into_iter()
-        .flat_map(|schemas| schemas.keys())
-        .flat_map(|key| {
-            let type_name = rust_ident(key, "").map(|ident| ident.to_string()).ok();
-            std::iter::once(key.clone()).chain(type_name)
-        })
-        .collect();
+    let mut names_taken = crate::contract::component_names_in_use(document);
     names_taken.extend(
         crate::emit::SHARED_TYPE_NAMES
             .iter()
