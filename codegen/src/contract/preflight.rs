@@ -163,6 +163,20 @@ fn check_responses(model: Document<'_>, responses: Option<&Value>) -> Result<(),
     Ok(())
 }
 
+/// The parameters a path item and its operation declare, `$ref`s followed.
+fn declared_parameters<'a>(
+    model: Document<'a>,
+    item: Option<&'a Value>,
+    operation: Option<&'a Value>,
+) -> impl Iterator<Item = &'a Value> {
+    [item, operation]
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_array)
+        .flatten()
+        .map(move |parameter| model.resolve(parameter).unwrap_or(parameter))
+}
+
 /// progenitor sends a query parameter in `form` style and a path or header parameter in
 /// `simple` style, and refuses any other style (`deepObject`, `pipeDelimited`, ...) or a cookie
 /// parameter; caught here, by name, so that the operation is left out at once rather than
@@ -172,13 +186,7 @@ fn check_parameter_styles(
     item: Option<&Value>,
     operation: Option<&Value>,
 ) -> Result<(), String> {
-    for parameter in [item, operation]
-        .into_iter()
-        .flatten()
-        .filter_map(Value::as_array)
-        .flatten()
-    {
-        let parameter = model.resolve(parameter).unwrap_or(parameter);
+    for parameter in declared_parameters(model, item, operation) {
         let name = parameter
             .get("name")
             .and_then(Value::as_str)
@@ -222,13 +230,7 @@ fn check_path_parameters(
         rest = &rest[end + 1..];
     }
     let mut declared = Vec::new();
-    for parameter in [item, operation]
-        .into_iter()
-        .flatten()
-        .filter_map(Value::as_array)
-        .flatten()
-    {
-        let parameter = model.resolve(parameter).unwrap_or(parameter);
+    for parameter in declared_parameters(model, item, operation) {
         if parameter.get("in").and_then(Value::as_str) == Some("path") {
             declared.push(
                 parameter
