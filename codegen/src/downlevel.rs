@@ -16,6 +16,7 @@
 //! | `prefixItems: [S, ...]`, `items: false` | `x-prefixItems: [S, ...]`, `maxItems` of its length, for a patch | `normalize_tuple`; `tuples_are_carried_for_patches` |
 //! | `items: false` (`items: true`)        | `x-prefixItems: []`, `maxItems: 0` (no `items`) | `normalize_tuple`; `tuples_are_carried_for_patches` |
 //! | `$comment`                            | `x-comment`                                | none; `comments_become_extensions` |
+//! | `not: S`, S not a literal set         | `x-not: S` (typify panics on it; reported unenforced) | none; `a_not_typify_cannot_convert_is_carried` |
 //!
 //! Schemas are found through [`crate::model`]; every problem is reported together, and the
 //! [`Provenance`] maps each moved schema back to its pointer in the source.
@@ -294,6 +295,15 @@ fn downlevel_schema(schema: &mut Value, down: &str, source: &str, trace: &mut Tr
     if object.contains_key("propertyNames") {
         rename_key(object, "propertyNames", "x-propertyNames");
         moves.insert("/x-propertyNames".into(), "/propertyNames".into());
+    }
+    if object
+        .get("not")
+        .is_some_and(|excluded| !crate::contract::typify_converts_not(excluded))
+    {
+        // typify panics on a `not` it cannot turn into a type; the rule is reported
+        // unenforced either way, and `x-not` keeps it in the document for that report.
+        rename_key(object, "not", "x-not");
+        moves.insert("/x-not".into(), "/not".into());
     }
     if carry_tuple(object, &mut moves) {
         trace
@@ -740,6 +750,22 @@ mod tests {
             ),
             json!({"additionalProperties": {"type": "string"}, "x-propertyNames": {"pattern": "^a$"}})
         );
+    }
+
+    #[test]
+    fn a_not_typify_cannot_convert_is_carried() {
+        assert_eq!(
+            down(json!({"not": {"required": ["a", "b"]}})),
+            json!({"x-not": {"required": ["a", "b"]}})
+        );
+        // A set of literals, `{}` and booleans typify turns into types: they stay.
+        for kept in [
+            json!({"type": "string", "not": {"enum": ["a", "b"]}}),
+            json!({"not": {}}),
+            json!({"not": {"type": "integer", "enum": [1, 2]}}),
+        ] {
+            assert_eq!(down(kept.clone()), kept);
+        }
     }
 
     #[test]

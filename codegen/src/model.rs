@@ -70,6 +70,7 @@ pub enum Nesting {
 pub const SUBSCHEMA_KEYWORDS: &[(&str, Nesting)] = &[
     ("items", Nesting::One),
     ("not", Nesting::One),
+    ("x-not", Nesting::One),
     ("additionalProperties", Nesting::One),
     ("propertyNames", Nesting::One),
     ("x-propertyNames", Nesting::One),

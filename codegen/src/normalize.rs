@@ -13,6 +13,13 @@
 //!   responses, bytes intact). Error bodies (4xx, 5xx, `default`) are unified the same way.
 //! - **More than one request media type**: the JSON one is kept, else one progenitor can send
 //!   (form, octet-stream, text), else the first.
+//! - **Parameters progenitor cannot send as described** (`parameters`): a `deepObject` is
+//!   spelled out per leaf (`filter[state]`), an unexploded array taken as its text, and a
+//!   cookie, a `deepObject` map or a second parameter with the same Rust argument name left
+//!   out of its operation, which stays.
+//! - **`$ref`s that lead nowhere** (`references`; a missing local place or another document)
+//!   are degraded where they are: a schema reads any JSON value, a parameter or request body
+//!   is left out, a response keeps no body.
 //!
 //! - **Component schemas named like a type the generated code shares** (`CheckedString`,
 //!   `ValidationError`, ...) are renamed `<Name>Schema`, and those whose type would be named
@@ -58,6 +65,9 @@ use serde_json::{Map, Value, json};
 
 use crate::model::is_method;
 use crate::model::push;
+
+mod parameters;
+mod references;
 
 /// The mark on a `oneOf` that stands for an `anyOf` (any number of members may match): typify's
 /// first-fit enum is exactly `anyOf`, so no exclusivity is lost, and no union that refuses
@@ -134,10 +144,13 @@ pub struct Normalized {
 /// [`normalize`], with the [`Origins`] of the inline objects it moved.
 pub fn normalize_with_origins(document: &mut Value) -> Normalized {
     let mut findings = Vec::new();
+    references::dangling(document, &mut findings);
     document_level(document, &mut findings);
     let renamed = rename_shared_names(document, &mut findings);
     operation_ids(document, &mut findings);
-    parameters_with_content(document, &mut findings);
+    parameters::with_content(document, &mut findings);
+    parameters::styles(document, &mut findings);
+    parameters::names_alike(document, &mut findings);
     let definitions = local_definitions(document, &mut findings);
     for pointer in crate::model::schema_locations(document) {
         if let Some(schema) = document.pointer_mut(&pointer) {
@@ -1868,163 +1881,6 @@ fn type_union(object: &mut Map<String, Value>, pointer: &str, findings: &mut Vec
         &push(pointer, "type"),
         "a union of types read as a union of one schema per type",
     ));
-}
-
-/// A parameter described by `content` (`{application/json: {schema}}`) is sent as that media
-/// type's text, which progenitor cannot build: the client takes the text itself, a string
-/// (JSON text for a JSON media type), and the description's schema stays in its docs.
-fn parameters_with_content(document: &mut Value, findings: &mut Vec<Finding>) {
-    let mut lists: Vec<String> = Vec::new();
-    if let Some(paths) = document.get("paths").and_then(Value::as_object) {
-        for (path, item) in paths {
-            let item_pointer = push("/paths", path);
-            lists.push(push(&item_pointer, "parameters"));
-            for method in item.as_object().into_iter().flatten().map(|(key, _)| key) {
-                if is_method(method) {
-                    lists.push(push(&push(&item_pointer, method), "parameters"));
-                }
-            }
-        }
-    }
-    let mut parameters: Vec<String> = lists
-        .iter()
-        .filter_map(|list| Some((list, document.pointer(list)?.as_array()?.len())))
-        .flat_map(|(list, count)| (0..count).map(move |index| format!("{list}/{index}")))
-        .collect();
-    if let Some(components) = document
-        .pointer("/components/parameters")
-        .and_then(Value::as_object)
-    {
-        parameters.extend(
-            components
-                .keys()
-                .map(|name| push("/components/parameters", name)),
-        );
-    }
-    for pointer in parameters {
-        let Some(parameter) = document
-            .pointer_mut(&pointer)
-            .and_then(Value::as_object_mut)
-        else {
-            continue;
-        };
-        let location = parameter
-            .get("in")
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_owned();
-        // progenitor writes a header with `to_string`, which only a scalar has: an array or
-        // object header is taken as its text (`simple` style: `a,b`), as sent.
-        let structured = parameter
-            .get("schema")
-            .and_then(|schema| schema.get("type"))
-            .and_then(Value::as_str)
-            .is_some_and(|kind| kind == "array" || kind == "object");
-        if location == "header" && structured {
-            let description = parameter
-                .get("description")
-                .and_then(Value::as_str)
-                .unwrap_or_default();
-            let schema = parameter.get("schema").cloned().unwrap_or_default();
-            let description = format!(
-                "{description} Its text as sent (`simple` style), of this schema: {schema}"
-            );
-            parameter.insert(
-                "description".into(),
-                Value::String(description.trim().to_owned()),
-            );
-            parameter.insert("schema".into(), json!({"type": "string"}));
-            findings.push(Finding::new(
-                FindingKind::Repaired,
-                &push(&pointer, "schema"),
-                "a header parameter of a structured type; the client takes its text as a string",
-            ));
-        }
-        if matches!(location.as_str(), "header" | "path")
-            && let Some(schema) = parameter.get_mut("schema")
-            && leave_out_null(schema)
-        {
-            findings.push(Finding::new(
-                FindingKind::Repaired,
-                &push(&pointer, "schema"),
-                format!("a {location} parameter cannot be sent as `null`; the schema's `null` is left out"),
-            ));
-        }
-        if parameter.contains_key("schema") {
-            continue;
-        }
-        let Some(content) = parameter.remove("content") else {
-            continue;
-        };
-        let media_type = content
-            .as_object()
-            .and_then(|content| content.keys().next())
-            .cloned()
-            .unwrap_or_default();
-        let described = content
-            .pointer(&format!(
-                "/{}/schema",
-                media_type.replace('~', "~0").replace('/', "~1")
-            ))
-            .map(|schema| format!(" It holds `{media_type}` text of this schema: {schema}"))
-            .unwrap_or_default();
-        let description = parameter
-            .get("description")
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_owned();
-        parameter.insert(
-            "description".into(),
-            Value::String(format!("{description}{described}").trim().to_owned()),
-        );
-        parameter.insert("schema".into(), json!({"type": "string"}));
-        findings.push(Finding::new(
-            FindingKind::Repaired,
-            &push(&pointer, "content"),
-            format!(
-                "a parameter given as `{media_type}` content; the client takes its text as a string"
-            ),
-        ));
-    }
-}
-
-/// Takes `null` out of what `schema` admits at its top (a `null` type, or a `{type: null}`
-/// member of `anyOf`/`oneOf`, the union unwrapped when one member is left); whether it did.
-fn leave_out_null(schema: &mut Value) -> bool {
-    let Some(object) = schema.as_object_mut() else {
-        return false;
-    };
-    if let Some(Value::Array(kinds)) = object.get_mut("type") {
-        let before = kinds.len();
-        kinds.retain(|kind| kind != "null");
-        let changed = kinds.len() < before;
-        if kinds.len() == 1 {
-            let only = kinds.remove(0);
-            object.insert("type".into(), only);
-        }
-        return changed;
-    }
-    for keyword in ["anyOf", "oneOf"] {
-        let Some(Value::Array(members)) = object.get_mut(keyword) else {
-            continue;
-        };
-        let before = members.len();
-        members.retain(|member| member.get("type").and_then(Value::as_str) != Some("null"));
-        if members.len() == before {
-            continue;
-        }
-        if members.len() == 1 {
-            let only = members.remove(0);
-            object.remove(keyword);
-            if object.is_empty() {
-                *schema = only;
-            } else {
-                object.insert("allOf".into(), json!([only]));
-            }
-        }
-        return true;
-    }
-    false
 }
 
 /// `format: string` (or another JSON type's name) where no `type` is given: the author meant

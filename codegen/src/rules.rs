@@ -140,7 +140,7 @@ impl Rule {
             (_, Some(value)) => rules.push(Rule::Literals(vec![value.clone()])),
             _ => {}
         }
-        if object.contains_key("not") {
+        if object.contains_key("not") || object.contains_key("x-not") {
             rules.push(Rule::Not);
         }
         if object.contains_key("discriminator") {

@@ -219,6 +219,38 @@ const FIXTURES: &[(&str, &[&str], &[&str])] = &[
         ],
     ),
     (
+        "normalize_dangling",
+        &[
+            "defect /paths/~1items~1{id}/get/parameters/2/$ref: `$ref` to `#/components/parameters/Gone`: a place the document does not have; left out",
+            "defect /paths/~1items~1{id}/get/parameters/3/schema/$ref: `$ref` to `#/components/schemas/Gone`: a place the document does not have; read as any JSON value",
+            "defect /paths/~1items~1{id}/get/responses/404/$ref: `$ref` to `#/components/responses/Gone`: a place the document does not have; the response is kept without a body",
+            "defect /components/schemas/Item/properties/owner/$ref: `$ref` to `shared.yaml#/Owner`: another document, which is not fetched; read as any JSON value",
+            "skipped /paths/~1items~1{id}/get/parameters/1: query parameter `id`: another parameter of the operation has the same Rust argument name",
+            "unenforced /components/schemas/Item/properties/source/not:",
+        ],
+        &[
+            "pub async fn get_item<'a>(",
+            "pub struct ItemSource {",
+            "pub owner: ::std::option::Option<::serde_json::Value>,",
+        ],
+    ),
+    (
+        "normalize_parameter_styles",
+        &[
+            "repaired /paths/~1jobs/get/parameters/1: query parameter `filter` in `deepObject` style, which progenitor does not write; sent as 3 parameters",
+            "skipped /paths/~1jobs/get/parameters/0: query parameter `metadata` in `deepObject` style over an object whose keys are not listed",
+            "skipped /paths/~1jobs/get/parameters/2: cookie parameter `session`",
+            "repaired /paths/~1jobs/get/parameters/3: query parameter `ids` is sent unexploded (`,` between items)",
+            "repaired /paths/~1jobs/get/parameters/4: query parameter `tags` is sent unexploded (`|` between items)",
+        ],
+        &[
+            "pub async fn list_jobs<'a>(",
+            "QueryParam::new(\"filter[state]\"",
+            "\"filter[range][from]\",",
+            "ids: Option<&'a str>,",
+        ],
+    ),
+    (
         "normalize_openapi_30",
         &["repaired /openapi: OpenAPI 3.0.3 read as 3.1"],
         &["pub next: ::std::option::Option<::std::string::String>"],

@@ -31,11 +31,45 @@ pub mod preflight;
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
+use std::collections::BTreeSet;
+
 use serde_json::Value;
 
 use crate::Error;
 use crate::model::{Document, Owner, SchemaAt};
 use crate::rules::Rule;
+
+/// Whether typify 0.8 turns `not: excluded` into a type rather than panicking
+/// (`convert_not`): a boolean, the empty schema, or a set of literals of one scalar JSON type
+/// (with that `type` or none).
+pub fn typify_converts_not(excluded: &Value) -> bool {
+    let Some(object) = excluded.as_object() else {
+        return excluded.is_boolean();
+    };
+    if object
+        .keys()
+        .all(|key| key.starts_with("x-") || key == "description")
+    {
+        return true;
+    }
+    let Some(Value::Array(values)) = object.get("enum") else {
+        return false;
+    };
+    let kind = |value: &Value| match value {
+        Value::Bool(_) => Some("boolean"),
+        Value::Number(_) => Some("number"),
+        Value::String(_) => Some("string"),
+        _ => None,
+    };
+    let kinds: BTreeSet<Option<&str>> = values.iter().map(kind).collect();
+    let only_keys = object.keys().all(|key| {
+        matches!(key.as_str(), "enum" | "type" | "description") || key.starts_with("x-")
+    });
+    only_keys
+        && kinds.len() == 1
+        && !kinds.contains(&None)
+        && object.get("type").is_none_or(Value::is_string)
+}
 
 /// Whether typify 0.8 enforces `rule` in the type it generates for a schema stating `all`
 /// (the rule among them). `Err` says what it drops, for the coverage message.

@@ -1,0 +1,464 @@
+//! Parameters as progenitor can send them: a parameter given as `content`, a structured
+//! header, a `null` a header or path cannot carry (`with_content`), and a style progenitor
+//! does not write (`styles`), each rewritten into what sends the same bytes, or left out and
+//! reported when nothing can.
+
+use serde_json::{Map, Value, json};
+
+use super::{Finding, FindingKind, resolve};
+use crate::model::{is_method, push};
+
+/// How deep a `deepObject` parameter's objects are spelled out (`filter[a][b]`); deeper ones are
+/// left out, as nothing sends them.
+const DEEP_OBJECT_DEPTH: usize = 4;
+
+/// For every operation, the pointers of its path item's `parameters` list and of its own.
+fn operation_lists(document: &Value) -> Vec<(String, String)> {
+    let mut lists = Vec::new();
+    for (path, item) in document
+        .get("paths")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+    {
+        let item_pointer = push("/paths", path);
+        for method in item.as_object().into_iter().flatten().map(|(key, _)| key) {
+            if is_method(method) {
+                lists.push((
+                    push(&item_pointer, "parameters"),
+                    push(&push(&item_pointer, method), "parameters"),
+                ));
+            }
+        }
+    }
+    lists
+}
+
+/// The pointer of every `parameters` list of a path item or an operation, each once.
+fn parameter_lists(document: &Value) -> Vec<String> {
+    let mut lists = Vec::new();
+    for (shared, own) in operation_lists(document) {
+        if !lists.contains(&shared) {
+            lists.push(shared);
+        }
+        lists.push(own);
+    }
+    lists
+}
+
+/// A parameter described by `content` (`{application/json: {schema}}`) is sent as that media
+/// type's text, which progenitor cannot build: the client takes the text itself, a string
+/// (JSON text for a JSON media type), and the description's schema stays in its docs.
+pub(super) fn with_content(document: &mut Value, findings: &mut Vec<Finding>) {
+    let mut parameters: Vec<String> = parameter_lists(document)
+        .iter()
+        .filter_map(|list| Some((list, document.pointer(list)?.as_array()?.len())))
+        .flat_map(|(list, count)| (0..count).map(move |index| format!("{list}/{index}")))
+        .collect();
+    if let Some(components) = document
+        .pointer("/components/parameters")
+        .and_then(Value::as_object)
+    {
+        parameters.extend(
+            components
+                .keys()
+                .map(|name| push("/components/parameters", name)),
+        );
+    }
+    for pointer in parameters {
+        let Some(parameter) = document
+            .pointer_mut(&pointer)
+            .and_then(Value::as_object_mut)
+        else {
+            continue;
+        };
+        let location = parameter
+            .get("in")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned();
+        // progenitor writes a header with `to_string`, which only a scalar has: an array or
+        // object header is taken as its text (`simple` style: `a,b`), as sent.
+        let structured = parameter
+            .get("schema")
+            .and_then(|schema| schema.get("type"))
+            .and_then(Value::as_str)
+            .is_some_and(|kind| kind == "array" || kind == "object");
+        if location == "header" && structured {
+            let description = parameter
+                .get("description")
+                .and_then(Value::as_str)
+                .unwrap_or_default();
+            let schema = parameter.get("schema").cloned().unwrap_or_default();
+            let description = format!(
+                "{description} Its text as sent (`simple` style), of this schema: {schema}"
+            );
+            parameter.insert(
+                "description".into(),
+                Value::String(description.trim().to_owned()),
+            );
+            parameter.insert("schema".into(), json!({"type": "string"}));
+            findings.push(Finding::new(
+                FindingKind::Repaired,
+                &push(&pointer, "schema"),
+                "a header parameter of a structured type; the client takes its text as a string",
+            ));
+        }
+        if matches!(location.as_str(), "header" | "path")
+            && let Some(schema) = parameter.get_mut("schema")
+            && leave_out_null(schema)
+        {
+            findings.push(Finding::new(
+                FindingKind::Repaired,
+                &push(&pointer, "schema"),
+                format!("a {location} parameter cannot be sent as `null`; the schema's `null` is left out"),
+            ));
+        }
+        if parameter.contains_key("schema") {
+            continue;
+        }
+        let Some(content) = parameter.remove("content") else {
+            continue;
+        };
+        let media_type = content
+            .as_object()
+            .and_then(|content| content.keys().next())
+            .cloned()
+            .unwrap_or_default();
+        let described = content
+            .pointer(&format!(
+                "/{}/schema",
+                media_type.replace('~', "~0").replace('/', "~1")
+            ))
+            .map(|schema| format!(" It holds `{media_type}` text of this schema: {schema}"))
+            .unwrap_or_default();
+        let description = parameter
+            .get("description")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned();
+        parameter.insert(
+            "description".into(),
+            Value::String(format!("{description}{described}").trim().to_owned()),
+        );
+        parameter.insert("schema".into(), json!({"type": "string"}));
+        findings.push(Finding::new(
+            FindingKind::Repaired,
+            &push(&pointer, "content"),
+            format!(
+                "a parameter given as `{media_type}` content; the client takes its text as a string"
+            ),
+        ));
+    }
+}
+
+/// Takes `null` out of what `schema` admits at its top (a `null` type, or a `{type: null}`
+/// member of `anyOf`/`oneOf`, the union unwrapped when one member is left); whether it did.
+fn leave_out_null(schema: &mut Value) -> bool {
+    let Some(object) = schema.as_object_mut() else {
+        return false;
+    };
+    if let Some(Value::Array(kinds)) = object.get_mut("type") {
+        let before = kinds.len();
+        kinds.retain(|kind| kind != "null");
+        let changed = kinds.len() < before;
+        if kinds.len() == 1 {
+            let only = kinds.remove(0);
+            object.insert("type".into(), only);
+        }
+        return changed;
+    }
+    for keyword in ["anyOf", "oneOf"] {
+        let Some(Value::Array(members)) = object.get_mut(keyword) else {
+            continue;
+        };
+        let before = members.len();
+        members.retain(|member| member.get("type").and_then(Value::as_str) != Some("null"));
+        if members.len() == before {
+            continue;
+        }
+        if members.len() == 1 {
+            let only = members.remove(0);
+            object.remove(keyword);
+            if object.is_empty() {
+                *schema = only;
+            } else {
+                object.insert("allOf".into(), json!([only]));
+            }
+        }
+        return true;
+    }
+    false
+}
+
+/// progenitor sends a query parameter exploded in `form` style (`a=1&a=2`; an object's entries
+/// as `key=value`), a path or header parameter in `simple` style, and no cookie. A parameter
+/// the description sends another way is rewritten into parameters progenitor sends as the
+/// description means, or, when none can, left out of its operation (which stays) and reported:
+///
+/// - `deepObject` over an object of declared properties becomes one query parameter per leaf,
+///   named as sent (`filter[state]`, `filter[range][from]`), each required when it and every
+///   object above it is; over a map (`additionalProperties`), whose keys no name can list, it
+///   is left out;
+/// - an array or object sent unexploded (`form` with `explode: false`, `pipeDelimited`,
+///   `spaceDelimited`: `a,b`, `a|b`, `a b`) is taken as its text, a string, with the
+///   separator and the schema in its description;
+/// - a cookie parameter is left out (a `Cookie` default header sends it).
+pub(super) fn styles(document: &mut Value, findings: &mut Vec<Finding>) {
+    for list in parameter_lists(document) {
+        let Some(entries) = document.pointer(&list).and_then(Value::as_array) else {
+            continue;
+        };
+        let mut rewritten = Vec::with_capacity(entries.len());
+        let mut changed = false;
+        for (index, entry) in entries.iter().enumerate() {
+            let pointer = format!("{list}/{index}");
+            let parameter = resolve(document, entry);
+            match sent_as(document, parameter, &pointer, findings) {
+                Some(replacement) => {
+                    changed = true;
+                    rewritten.extend(replacement);
+                }
+                None => rewritten.push(entry.clone()),
+            }
+        }
+        if changed && let Some(slot) = document.pointer_mut(&list) {
+            *slot = Value::Array(rewritten);
+        }
+    }
+}
+
+/// The parameters that send what `parameter` means, or `None` when progenitor already sends it
+/// as it is.
+fn sent_as(
+    document: &Value,
+    parameter: &Value,
+    pointer: &str,
+    findings: &mut Vec<Finding>,
+) -> Option<Vec<Value>> {
+    let name = parameter.get("name").and_then(Value::as_str)?;
+    let location = parameter.get("in").and_then(Value::as_str)?;
+    let style = parameter.get("style").and_then(Value::as_str);
+    let schema = parameter
+        .get("schema")
+        .map(|schema| resolve(document, schema));
+    let kind = schema.and_then(json_type);
+    if location == "cookie" {
+        findings.push(Finding::new(
+            FindingKind::Skipped,
+            pointer,
+            format!("cookie parameter `{name}`: progenitor sends no cookie; left out of the operation (send it with a `Cookie` default header)"),
+        ));
+        return Some(Vec::new());
+    }
+    if location != "query" {
+        return None;
+    }
+    let structured = matches!(kind, Some("array" | "object"));
+    // `explode` defaults to true for `form` alone (OpenAPI 3.x, Parameter Object).
+    let explode = parameter
+        .get("explode")
+        .and_then(Value::as_bool)
+        .unwrap_or(matches!(style, None | Some("form")));
+    let separator = match style {
+        Some("deepObject") => {
+            let schema = schema.filter(|_| kind == Some("object"))?;
+            return Some(deep_object(
+                document, parameter, name, schema, pointer, findings,
+            ));
+        }
+        None | Some("form") if structured && !explode => ",",
+        Some("pipeDelimited") if structured && !explode => "|",
+        Some("spaceDelimited") if structured && !explode => " ",
+        _ => return None,
+    };
+    let mut text = parameter.as_object()?.clone();
+    let described = format!(
+        "{} Its items joined by `{separator}`, as sent, of this schema: {}",
+        text.get("description")
+            .and_then(Value::as_str)
+            .unwrap_or_default(),
+        schema.cloned().unwrap_or_default()
+    );
+    text.insert(
+        "description".into(),
+        Value::String(described.trim().to_owned()),
+    );
+    text.insert("schema".into(), json!({"type": "string"}));
+    text.remove("style");
+    text.remove("explode");
+    findings.push(Finding::new(
+        FindingKind::Repaired,
+        pointer,
+        format!("query parameter `{name}` is sent unexploded (`{separator}` between items), which progenitor does not write; the client takes its text as a string"),
+    ));
+    Some(vec![Value::Object(text)])
+}
+
+/// The one JSON type a schema states besides `null` (`type: [object, "null"]` is an object
+/// here: a query parameter has no way to send `null` but leaving it out).
+fn json_type(schema: &Value) -> Option<&str> {
+    match schema.get("type")? {
+        Value::String(kind) => Some(kind),
+        Value::Array(kinds) => {
+            let mut kinds = kinds
+                .iter()
+                .filter_map(Value::as_str)
+                .filter(|kind| *kind != "null");
+            let kind = kinds.next()?;
+            kinds.next().is_none().then_some(kind)
+        }
+        _ => None,
+    }
+}
+
+/// A `deepObject` parameter spelled out as one query parameter per leaf property.
+fn deep_object(
+    document: &Value,
+    parameter: &Value,
+    name: &str,
+    schema: &Value,
+    pointer: &str,
+    findings: &mut Vec<Finding>,
+) -> Vec<Value> {
+    let required = parameter.get("required").and_then(Value::as_bool) == Some(true);
+    let mut leaves = Vec::new();
+    if spell_out(document, name, schema, required, 0, &mut leaves) {
+        findings.push(Finding::new(
+            FindingKind::Repaired,
+            pointer,
+            format!("query parameter `{name}` in `deepObject` style, which progenitor does not write; sent as {} parameters named as the style spells them (`{}`)", leaves.len(), leaves.first().and_then(|leaf: &Value| leaf.get("name")).and_then(Value::as_str).unwrap_or(name)),
+        ));
+        return leaves;
+    }
+    findings.push(Finding::new(
+        FindingKind::Skipped,
+        pointer,
+        format!("query parameter `{name}` in `deepObject` style over an object whose keys are not listed (a map, or deeper than {DEEP_OBJECT_DEPTH}), which progenitor cannot send; left out of the operation"),
+    ));
+    Vec::new()
+}
+
+/// Pushes one query parameter per leaf of `schema` under `name`; false when a part has no
+/// listed keys (a map) or nests too deep.
+fn spell_out(
+    document: &Value,
+    name: &str,
+    schema: &Value,
+    required: bool,
+    depth: usize,
+    leaves: &mut Vec<Value>,
+) -> bool {
+    let schema = resolve(document, schema);
+    let Some(object) = schema.as_object() else {
+        return false;
+    };
+    let is_object = json_type(schema) == Some("object");
+    if !is_object {
+        let mut leaf = Map::new();
+        leaf.insert("name".into(), Value::String(name.to_owned()));
+        leaf.insert("in".into(), json!("query"));
+        leaf.insert("required".into(), Value::Bool(required));
+        if let Some(description) = object.get("description") {
+            leaf.insert("description".into(), description.clone());
+        }
+        leaf.insert("schema".into(), schema.clone());
+        leaves.push(Value::Object(leaf));
+        return true;
+    }
+    let open = object
+        .get("additionalProperties")
+        .is_some_and(|additional| additional != &Value::Bool(false));
+    let Some(properties) = object.get("properties").and_then(Value::as_object) else {
+        return false;
+    };
+    if open || properties.is_empty() || depth >= DEEP_OBJECT_DEPTH {
+        return false;
+    }
+    let listed: Vec<&str> = object
+        .get("required")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect();
+    properties.iter().all(|(property, inner)| {
+        spell_out(
+            document,
+            &format!("{name}[{property}]"),
+            inner,
+            required && listed.contains(&property.as_str()),
+            depth + 1,
+            leaves,
+        )
+    })
+}
+
+/// progenitor names an operation's arguments after its parameters' names in snake case, and
+/// panics (or writes two arguments of one name) when two parameters of an operation share
+/// that name: `id` in the path and `id` in the query, `X-Id` in a header and `x_id` in the
+/// query. A path parameter wins (the request cannot be built without it), then the first
+/// declared; each other is left out of the operation and reported.
+pub(super) fn names_alike(document: &mut Value, findings: &mut Vec<Finding>) {
+    let mut removals: Vec<(String, usize, String)> = Vec::new();
+    for (shared, own) in operation_lists(document) {
+        // (list, index, wire name, location), the operation's own overriding the path
+        // item's of the same name and location.
+        let mut declared: Vec<(&str, usize, &str, &str)> = Vec::new();
+        for list in [&own, &shared] {
+            for (index, entry) in document
+                .pointer(list)
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .enumerate()
+            {
+                let parameter = resolve(document, entry);
+                let (Some(name), Some(location)) = (
+                    parameter.get("name").and_then(Value::as_str),
+                    parameter.get("in").and_then(Value::as_str),
+                ) else {
+                    continue;
+                };
+                if !declared
+                    .iter()
+                    .any(|(_, _, n, l)| *n == name && *l == location)
+                {
+                    declared.push((list.as_str(), index, name, location));
+                }
+            }
+        }
+        declared.sort_by_key(|(_, _, _, location)| *location != "path");
+        let mut taken: Vec<String> = Vec::new();
+        for (list, index, name, location) in declared {
+            let argument = crate::contract::method_name(name);
+            if taken.contains(&argument) {
+                let entry = (
+                    list.to_owned(),
+                    index,
+                    format!("{location} parameter `{name}`"),
+                );
+                if !removals.contains(&entry) {
+                    removals.push(entry);
+                }
+            } else {
+                taken.push(argument);
+            }
+        }
+    }
+    // Last first within each list, so earlier indices stay valid.
+    removals.sort_by(|a, b| (&a.0, b.1).cmp(&(&b.0, a.1)));
+    for (list, index, what) in removals {
+        let Some(Value::Array(entries)) = document.pointer_mut(&list) else {
+            continue;
+        };
+        if index < entries.len() {
+            entries.remove(index);
+        }
+        findings.push(Finding::new(
+            FindingKind::Skipped,
+            &format!("{list}/{index}"),
+            format!("{what}: another parameter of the operation has the same Rust argument name, which progenitor cannot tell apart; left out of the operation"),
+        ));
+    }
+}

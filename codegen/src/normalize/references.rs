@@ -1,0 +1,182 @@
+//! `$ref`s that lead nowhere: a local reference to a place the document does not have, or a
+//! reference into another document, which this generator does not fetch. typify and
+//! progenitor panic on the first they meet, which would leave out whatever holds it; here each
+//! is a defect reported at its own pointer, and only the reference itself is degraded: a
+//! schema becomes any JSON value, a parameter, header, example or request body is left out,
+//! and a response keeps its status without a body.
+
+use serde_json::{Value, json};
+
+use super::{Finding, FindingKind};
+use crate::model::push;
+
+/// Repairs every reference that leads nowhere, all in one run.
+pub(super) fn dangling(document: &mut Value, findings: &mut Vec<Finding>) {
+    let mut found = Vec::new();
+    collect(document, document, "", &mut found);
+    let mut repaired = Vec::new();
+    // Last first, so that removing an item of an array leaves the pointers before it valid.
+    for (pointer, reference) in found.into_iter().rev() {
+        let (parent, key) = pointer.rsplit_once('/').unwrap_or(("", &pointer));
+        let grandparent_key = parent.rsplit('/').next().unwrap_or_default();
+        let what = if reference.starts_with('#') {
+            "a place the document does not have"
+        } else {
+            "another document, which is not fetched"
+        };
+        let (done, replacement) = match (grandparent_key, key) {
+            (_, "requestBody") => ("the request body is left out", None),
+            ("parameters" | "headers" | "examples", _) => ("left out", None),
+            ("responses", _) => (
+                "the response is kept without a body",
+                Some(
+                    json!({"description": format!("(a `$ref` to {reference}, which leads nowhere)")}),
+                ),
+            ),
+            _ => ("read as any JSON value", Some(json!({}))),
+        };
+        let Some(parent_value) = document.pointer_mut(parent) else {
+            continue;
+        };
+        let key = crate::model::unescape(key);
+        match (parent_value, replacement) {
+            (Value::Array(items), None) => {
+                if let Ok(index) = key.parse::<usize>()
+                    && index < items.len()
+                {
+                    items.remove(index);
+                }
+            }
+            (Value::Object(object), None) => {
+                object.remove(&key);
+            }
+            (parent_value, Some(replacement)) => {
+                if let Some(slot) = parent_value.pointer_mut(&push("", &key)) {
+                    *slot = replacement;
+                }
+            }
+            _ => continue,
+        }
+        repaired.push(Finding::new(
+            FindingKind::Defect,
+            &push(&pointer, "$ref"),
+            format!("`$ref` to `{reference}`: {what}; {done}"),
+        ));
+    }
+    findings.extend(repaired.into_iter().rev());
+}
+
+/// The pointer and target of every `$ref` below `value` (at `pointer`) that leads nowhere.
+fn collect(document: &Value, value: &Value, pointer: &str, found: &mut Vec<(String, String)>) {
+    match value {
+        Value::Object(object) => {
+            if let Some(reference) = object.get("$ref").and_then(Value::as_str)
+                && !leads_somewhere(document, reference)
+            {
+                found.push((pointer.to_owned(), reference.to_owned()));
+                return;
+            }
+            for (key, inner) in object {
+                // Examples are data: a `$ref` key inside one is not a reference.
+                if matches!(key.as_str(), "example" | "default" | "const" | "enum") {
+                    continue;
+                }
+                collect(document, inner, &push(pointer, key), found);
+            }
+        }
+        Value::Array(items) => {
+            for (index, inner) in items.iter().enumerate() {
+                collect(document, inner, &format!("{pointer}/{index}"), found);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Whether a `$ref` names a place in this document (its fragment read as a JSON pointer, or
+/// as one percent-encoded).
+fn leads_somewhere(document: &Value, reference: &str) -> bool {
+    let Some(fragment) = reference.strip_prefix('#') else {
+        return false;
+    };
+    document.pointer(fragment).is_some()
+        || percent_decoded(fragment).is_some_and(|decoded| document.pointer(&decoded).is_some())
+}
+
+/// `fragment` with its `%XX` escapes decoded, when it has any and they are valid UTF-8.
+fn percent_decoded(fragment: &str) -> Option<String> {
+    if !fragment.contains('%') {
+        return None;
+    }
+    let bytes = fragment.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut index = 0;
+    while index < bytes.len() {
+        if bytes[index] == b'%' {
+            let hex = fragment.get(index + 1..index + 3)?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            index += 3;
+        } else {
+            out.push(bytes[index]);
+            index += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_reference_to_nothing_is_degraded_where_it_is() {
+        let mut document = json!({
+            "paths": {"/a": {"get": {
+                "parameters": [{"$ref": "#/components/parameters/Gone"}, {"name": "q", "in": "query"}],
+                "requestBody": {"$ref": "other.yaml#/Body"},
+                "responses": {"200": {"$ref": "#/components/responses/Gone"}},
+            }}},
+            "components": {"schemas": {"Thing": {"properties": {
+                "gone": {"$ref": "#/components/schemas/Gone"},
+                "here": {"$ref": "#/components/schemas/Thing"},
+                "spaced": {"$ref": "#/components/schemas/My%20Thing"},
+            }, "example": {"$ref": "not a reference"}}, "My Thing": {}}},
+        });
+        let mut findings = Vec::new();
+        dangling(&mut document, &mut findings);
+        assert_eq!(
+            document["paths"]["/a"]["get"]["parameters"],
+            json!([{"name": "q", "in": "query"}])
+        );
+        assert!(document["paths"]["/a"]["get"].get("requestBody").is_none());
+        assert!(document["paths"]["/a"]["get"]["responses"]["200"]["description"].is_string());
+        let properties = &document["components"]["schemas"]["Thing"]["properties"];
+        assert_eq!(properties["gone"], json!({}));
+        assert_eq!(
+            properties["here"],
+            json!({"$ref": "#/components/schemas/Thing"})
+        );
+        assert_eq!(
+            properties["spaced"],
+            json!({"$ref": "#/components/schemas/My%20Thing"})
+        );
+        let pointers: Vec<&str> = findings
+            .iter()
+            .map(|finding| finding.pointer.as_str())
+            .collect();
+        assert_eq!(
+            pointers,
+            [
+                "/paths/~1a/get/parameters/0/$ref",
+                "/paths/~1a/get/requestBody/$ref",
+                "/paths/~1a/get/responses/200/$ref",
+                "/components/schemas/Thing/properties/gone/$ref",
+            ]
+        );
+        assert!(
+            findings
+                .iter()
+                .all(|finding| finding.kind == FindingKind::Defect)
+        );
+    }
+}
