@@ -392,9 +392,6 @@ impl Rule {
     }
 }
 
-/// What a `format` requires, in words after "must", and an expression over `value: &str` that
-/// is `true` when the value meets it; `None` for a format without a check. A new format is one
-/// arm here: inference, coverage, the shared `is_<format>` function and the docs follow.
 /// Whether `format` states a rule an instance can break. JSON Schema makes `format` an
 /// annotation unless the format is one it (or OpenAPI's registry) defines as an assertion; an
 /// unknown format (`unixtime`, `url`, `int`) says nothing a validator checks, and neither do
@@ -443,6 +440,9 @@ pub fn integer_width(format: &str) -> Option<(i128, i128)> {
     })
 }
 
+/// What a `format` requires, in words after "must", and an expression over `value: &str` that
+/// is `true` when the value meets it; `None` for a format without a check. A new format is one
+/// arm here: inference, coverage, the shared `is_<format>` function and the docs follow.
 pub fn format_check(format: &str) -> Option<(&'static str, TokenStream)> {
     Some(match format {
         "date-time" => (
@@ -513,6 +513,87 @@ pub fn format_check(format: &str) -> Option<(&'static str, TokenStream)> {
                         && !length.starts_with('+')
                         && length.parse::<u8>().is_ok_and(|length| length <= 128)
                 })
+            },
+        ),
+        "time" => (
+            "be an RFC 3339 full-time (HH:MM:SS with an offset)",
+            quote! { ::chrono::DateTime::parse_from_rfc3339(&::std::format!("1970-01-01T{value}")).is_ok() },
+        ),
+        "ipv4" => (
+            "be an IPv4 address in dotted-quad notation",
+            quote! { value.parse::<::std::net::Ipv4Addr>().is_ok() },
+        ),
+        "ipv6" => (
+            "be an IPv6 address (RFC 4291)",
+            quote! { value.parse::<::std::net::Ipv6Addr>().is_ok() },
+        ),
+        // RFC 1123: dot-separated labels of 1 to 63 letters, digits and inner hyphens, 253 in all.
+        "hostname" => (
+            "be a host name (RFC 1123)",
+            quote! {
+                value.len() <= 253
+                    && value.trim_end_matches('.').split('.').all(|label| {
+                        (1..=63).contains(&label.len())
+                            && !label.starts_with('-')
+                            && !label.ends_with('-')
+                            && label.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+                    })
+            },
+        ),
+        // RFC 3986: a URI or a relative reference, only URI characters, `%` starting an escape.
+        "uri-reference" => (
+            "be a URI reference (RFC 3986)",
+            quote! {
+                value.bytes().enumerate().all(|(index, byte)| match byte {
+                    b'%' => value.as_bytes().get(index + 1..index + 3).is_some_and(|hex| hex.iter().all(u8::is_ascii_hexdigit)),
+                    _ => byte.is_ascii_alphanumeric() || b"-._~:/?#[]@!$&'()*+,;=".contains(&byte),
+                })
+            },
+        ),
+        // OpenAPI's `byte`: base64 (RFC 4648, standard alphabet, padded).
+        "byte" => (
+            "be base64 text (RFC 4648, padded)",
+            quote! {
+                let body = value.trim_end_matches('=');
+                value.len() % 4 == 0
+                    && value.len() - body.len() <= 2
+                    && body.bytes().all(|byte| byte.is_ascii_alphanumeric() || byte == b'+' || byte == b'/')
+            },
+        ),
+        // RFC 3339's ISO 8601 duration: `P`, then years, months, days in order and/or `T` with
+        // hours, minutes, seconds in order (each a number and its unit, at least one), or weeks.
+        "duration" => (
+            "be an ISO 8601 duration (RFC 3339, such as P1DT2H)",
+            quote! {
+                fn units(part: &str, order: &[u8]) -> ::std::option::Option<usize> {
+                    let (mut next, mut count, mut digits) = (0, 0, 0);
+                    for byte in part.bytes() {
+                        if byte.is_ascii_digit() {
+                            digits += 1;
+                            continue;
+                        }
+                        let position = order[next..].iter().position(|unit| *unit == byte)?;
+                        if digits == 0 {
+                            return ::std::option::Option::None;
+                        }
+                        next += position + 1;
+                        digits = 0;
+                        count += 1;
+                    }
+                    (digits == 0).then_some(count)
+                }
+                match value.strip_prefix('P') {
+                    ::std::option::Option::Some(weeks) if weeks.ends_with('W') => units(weeks, b"W") == ::std::option::Option::Some(1),
+                    ::std::option::Option::Some(rest) => {
+                        let (date, time) = rest.split_once('T').map_or((rest, ::std::option::Option::None), |(date, time)| (date, ::std::option::Option::Some(time)));
+                        match (units(date, b"YMD"), time.map(|time| units(time, b"HMS"))) {
+                            (::std::option::Option::Some(days), ::std::option::Option::None) => days > 0,
+                            (::std::option::Option::Some(_), ::std::option::Option::Some(::std::option::Option::Some(times))) => times > 0,
+                            _ => false,
+                        }
+                    }
+                    ::std::option::Option::None => false,
+                }
             },
         ),
         _ => return None,
