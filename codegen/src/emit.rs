@@ -661,18 +661,24 @@ fn refuse_null_for_optional_fields(
         for index in optional {
             let field = &mut fields.named[index];
             let wire = wire_name(field);
-            let Some(property) = at
-                .schema
-                .get("properties")
-                .and_then(|properties| properties.get(&wire))
-            else {
+            let mut definitions = Vec::new();
+            property_definitions(document, at.schema, &wire, 0, &mut definitions);
+            if definitions.is_empty() {
                 problems.push(Degraded {
                     pointer: at.pointer.clone(),
                     message: format!("field `{name}.{wire}` matches no property of its schema, so it reads `null` as absent"),
                 });
                 continue;
-            };
-            if is_nullable(document, property) {
+            }
+            // `allOf` is an intersection: `null` is the field's only when every part admits it
+            // (a part that only annotates the property admits anything).
+            let admits_null = definitions
+                .iter()
+                .any(|property| is_nullable(document, property))
+                && definitions
+                    .iter()
+                    .all(|property| is_nullable(document, property) || only_annotates(property));
+            if admits_null {
                 continue;
             }
             // `deserialize_with` turns off serde's "absent Option means None"; `default` restores it.
@@ -686,6 +692,60 @@ fn refuse_null_for_optional_fields(
         }
     }
     Ok(problems)
+}
+
+/// Every definition of the property `wire` in `schema`: its own, and those of the `allOf`
+/// parts it is composed of (followed through `$ref`s), which typify merges into one struct.
+fn property_definitions<'a>(
+    document: &'a Value,
+    schema: &'a Value,
+    wire: &str,
+    depth: usize,
+    out: &mut Vec<&'a Value>,
+) {
+    // A composition deeper than this is a cycle, which no instance could satisfy anyway.
+    const MAX_DEPTH: usize = 16;
+    let schema = crate::model::Document::new(document)
+        .resolve(schema)
+        .unwrap_or(schema);
+    out.extend(
+        schema
+            .get("properties")
+            .and_then(|properties| properties.get(wire)),
+    );
+    if depth >= MAX_DEPTH {
+        return;
+    }
+    for part in schema
+        .get("allOf")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        property_definitions(document, part, wire, depth + 1, out);
+    }
+}
+
+/// Whether a property schema states no rule, only words about it (a `description` an
+/// `allOf` part adds to a property another part defines).
+fn only_annotates(schema: &Value) -> bool {
+    schema.as_object().is_some_and(|object| {
+        object.keys().all(|key| {
+            key.starts_with("x-")
+                || matches!(
+                    key.as_str(),
+                    "description"
+                        | "title"
+                        | "example"
+                        | "examples"
+                        | "default"
+                        | "deprecated"
+                        | "readOnly"
+                        | "writeOnly"
+                        | "externalDocs"
+                )
+        })
+    })
 }
 
 /// The Rust names of the types that decode tolerantly: every component that is not request-only

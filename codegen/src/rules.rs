@@ -690,8 +690,8 @@ mod tests {
             Ok(Enforcement::Shape)
         ));
         assert!(matches!(
-            Rule::Format("hostname".into()).enforcement(),
-            Ok(Enforcement::Unchecked(reason)) if reason == "`format: hostname` is not supported"
+            Rule::Format("iri".into()).enforcement(),
+            Ok(Enforcement::Unchecked(reason)) if reason == "`format: iri` is not supported"
         ));
         assert_eq!(
             Rule::Pattern("(".into()).enforcement().unwrap_err(),

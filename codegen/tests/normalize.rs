@@ -219,6 +219,11 @@ const FIXTURES: &[(&str, &[&str], &[&str])] = &[
         ],
     ),
     (
+        "normalize_all_of",
+        &["0 repaired, 0 defects of the description, 0 rules not enforced, 0 left out"],
+        &["pub struct CreatedKey {"],
+    ),
+    (
         "normalize_dangling",
         &[
             "defect /paths/~1items~1{id}/get/parameters/2/$ref: `$ref` to `#/components/parameters/Gone`: a place the document does not have; left out",
