@@ -9,7 +9,7 @@ pub mod types {
     macro_rules! tagged_union {
         (
             $name:ident, $tag:literal, $expecting:literal, [$($unknown:ident)?] {
-            $($value:literal => $variant:ident ($inner:ty),)* }
+            $($value:literal => $variant:ident ($inner:ty) $([$keeps_tag:ident])?,)* }
         ) => {
             impl < 'de > ::serde::Deserialize < 'de > for $name { fn deserialize < D :
             ::serde::Deserializer < 'de >> (deserializer : D) -> ::std::result::Result <
@@ -19,12 +19,14 @@ pub mod types {
             } fn visit_map < M : ::serde::de::MapAccess < 'de >> (self, mut map : M) ->
             ::std::result::Result < $name, M::Error > { let (tag, before) =
             tagged_union_support::read_tag(& mut map, $tag) ?; match tag.as_str() {
-            $($value => tagged_union_support::variant:: < $inner, M > (before, map)
-            .map($name :: $variant),)* $(other if ! super::decoding::is_strict() => {
-            tagged_union_support::unknown(before, map, $tag, other).map($name ::
-            $unknown) })? other => ::std::result::Result::Err(< M::Error as
-            ::serde::de::Error > ::unknown_variant(other, & [$($value),*])), } } }
-            deserializer.deserialize_map(Visitor) } }
+            $($value => { #[allow(unused_mut)] let mut before = before; $(let _ =
+            stringify!($keeps_tag); before.insert(0, ($tag .to_owned(),
+            ::serde_json::Value::String(tag.clone())));)? tagged_union_support::variant::
+            < $inner, M > (before, map).map($name :: $variant) })* $(other if !
+            super::decoding::is_strict() => { tagged_union_support::unknown(before, map,
+            $tag, other).map($name :: $unknown) })? other => ::std::result::Result::Err(<
+            M::Error as ::serde::de::Error > ::unknown_variant(other, & [$($value),*])),
+            } } } deserializer.deserialize_map(Visitor) } }
         };
     }
     macro_rules! bounded_integer {

@@ -51,21 +51,23 @@ pub(super) fn tagged(
         .map(|variant| applied.ref_counts.get(variant).copied().unwrap_or(0))
         .collect();
     for (variant, uses) in variants.into_iter().zip(uses) {
-        if uses != 1 {
-            return Err(target.error(format!(
-                "variant `{variant}` is referenced {uses} times; it must be used only by this union, because its tag moves to the union"
-            )));
-        }
         let schema = document
             .pointer_mut(&format!("/components/schemas/{variant}"))
             .and_then(Value::as_object_mut)
             .ok_or_else(|| target.error(format!("variant `{variant}` is not a schema mapping")))?;
-        let value = take_tag(schema, tag)
+        // A variant only this union uses gives its tag to the union; one used elsewhere too
+        // keeps it (its own type must still read and write the tag there), and the union hands
+        // the tag on to it.
+        let keeps_tag = uses != 1;
+        let value = tag_value(schema, tag, !keeps_tag)
             .map_err(|reason| target.error(format!("variant `{variant}`: {reason}")))?;
-        arms.push((value, variant));
+        arms.push((value, variant, keeps_tag));
     }
+    // serde writes `#[serde(untagged)]` variants (which write their own tag) only after the
+    // others.
+    arms.sort_by_key(|(_, _, keeps_tag)| *keeps_tag);
     let mut seen = BTreeSet::new();
-    if let Some((duplicate, _)) = arms.iter().find(|(value, _)| !seen.insert(value.clone())) {
+    if let Some((duplicate, ..)) = arms.iter().find(|(value, ..)| !seen.insert(value.clone())) {
         return Err(target.error(format!("two variants share the tag value `{duplicate}`")));
     }
 
@@ -76,16 +78,21 @@ pub(super) fn tagged(
     let rules = format!(
         "tag `{tag}` is one of {}",
         arms.iter()
-            .map(|(value, _)| format!("`{value}`"))
+            .map(|(value, ..)| format!("`{value}`"))
             .collect::<Vec<_>>()
             .join(", ")
     );
-    for (value, variant) in &arms {
+    for (value, variant, keeps_tag) in &arms {
         let variant_ident = rust_ident(value, &target.patch.target)?;
         let inner = rust_ident(variant, &target.patch.target)?;
+        conversions.push(from_variant(ident, &variant_ident, &inner));
+        if *keeps_tag {
+            variants.push(quote! { #[serde(untagged)] #variant_ident(#inner), });
+            decode_arms.push(quote! { #value => #variant_ident(#inner) [keeps_tag], });
+            continue;
+        }
         variants.push(quote! { #[serde(rename = #value)] #variant_ident(#inner), });
         decode_arms.push(quote! { #value => #variant_ident(#inner), });
-        conversions.push(from_variant(ident, &variant_ident, &inner));
         applied
             .tagged_variants
             .push((variant.clone(), ident.clone(), variant_ident.clone()));
@@ -375,8 +382,12 @@ fn from_variant(ident: &syn::Ident, variant: &syn::Ident, inner: &syn::Ident) ->
     }
 }
 
-/// Removes the required, single-valued string property `tag` and returns its value.
-fn take_tag(schema: &mut serde_json::Map<String, Value>, tag: &str) -> Result<String, String> {
+/// The value of the required, single-valued string property `tag`, which `take` removes.
+fn tag_value(
+    schema: &mut serde_json::Map<String, Value>,
+    tag: &str,
+    take: bool,
+) -> Result<String, String> {
     let properties = schema
         .get_mut("properties")
         .and_then(Value::as_object_mut)
@@ -392,15 +403,16 @@ fn take_tag(schema: &mut serde_json::Map<String, Value>, tag: &str) -> Result<St
         Some([Value::String(value)]) => value.clone(),
         _ => return Err(format!("property `{tag}` is not a `const` string")),
     };
-    properties.remove(tag);
     let required = schema
         .get_mut("required")
         .and_then(Value::as_array_mut)
+        .filter(|required| required.iter().any(|name| name == tag))
         .ok_or_else(|| format!("does not require `{tag}`"))?;
-    let before = required.len();
-    required.retain(|name| name != tag);
-    if required.len() == before {
-        return Err(format!("does not require `{tag}`"));
+    if take {
+        required.retain(|name| name != tag);
+        if let Some(properties) = schema.get_mut("properties").and_then(Value::as_object_mut) {
+            properties.remove(tag);
+        }
     }
     Ok(value)
 }
@@ -443,12 +455,13 @@ pub(super) fn schema_ref_counts(document: &Value) -> BTreeMap<String, usize> {
 ///
 /// `tagged_union!(Name, "tag", "expecting", [Unknown] { "value" => Variant(Inner), ... })`:
 /// `[Unknown]` for a tolerant union (an unknown tag is kept unless decoding is strict), `[]`
-/// otherwise.
+/// otherwise; an arm marked `[keeps_tag]` is a variant whose own type reads the tag, which is
+/// then handed on to it first.
 pub(super) fn replay_support() -> TokenStream {
     quote! {
         macro_rules! tagged_union {
             ($name:ident, $tag:literal, $expecting:literal, [$($unknown:ident)?] {
-                $($value:literal => $variant:ident($inner:ty),)*
+                $($value:literal => $variant:ident($inner:ty) $([$keeps_tag:ident])?,)*
             }) => {
                 impl<'de> ::serde::Deserialize<'de> for $name {
                     fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
@@ -461,7 +474,13 @@ pub(super) fn replay_support() -> TokenStream {
                             fn visit_map<M: ::serde::de::MapAccess<'de>>(self, mut map: M) -> ::std::result::Result<$name, M::Error> {
                                 let (tag, before) = tagged_union_support::read_tag(&mut map, $tag)?;
                                 match tag.as_str() {
-                                    $($value => tagged_union_support::variant::<$inner, M>(before, map).map($name::$variant),)*
+                                    $($value => {
+                                        #[allow(unused_mut)]
+                                        let mut before = before;
+                                        // A variant that keeps its tag reads it like any field.
+                                        $(let _ = stringify!($keeps_tag); before.insert(0, ($tag.to_owned(), ::serde_json::Value::String(tag.clone()))); )?
+                                        tagged_union_support::variant::<$inner, M>(before, map).map($name::$variant)
+                                    })*
                                     $(other if !super::decoding::is_strict() => {
                                         tagged_union_support::unknown(before, map, $tag, other).map($name::$unknown)
                                     })?
@@ -596,13 +615,42 @@ mod tests {
     }
 
     #[test]
-    fn tagged_union_refuses_a_variant_used_elsewhere() {
+    fn a_variant_used_elsewhere_keeps_its_tag() {
         let mut doc = document();
         doc["components"]["schemas"]["Other"] = json!({"$ref": "#/components/schemas/Circle"});
-        let error = apply(&mut doc, &[union()]).unwrap_err().to_string();
+        let applied = apply(&mut doc, &[union()]).unwrap();
+        // Circle keeps `kind` (its own type still reads and writes it elsewhere); Square gives
+        // it to the union.
+        assert_eq!(
+            doc["components"]["schemas"]["Circle"]["required"],
+            json!(["kind", "r"])
+        );
         assert!(
-            error.contains("variant `Circle` is referenced 2 times"),
-            "{error}"
+            doc["components"]["schemas"]["Square"]["properties"]
+                .get("kind")
+                .is_none()
+        );
+        let code = applied.items[0].to_string();
+        assert!(
+            code.contains("# [serde (untagged)] Circle (Circle)"),
+            "{code}"
+        );
+        assert!(
+            code.contains("\"circle\" => Circle (Circle) [keeps_tag]"),
+            "{code}"
+        );
+        // Untagged variants come last, as serde requires.
+        assert!(
+            code.find("SquareBox (Square)") < code.find("Circle (Circle)"),
+            "{code}"
+        );
+        assert_eq!(
+            applied
+                .tagged_variants
+                .iter()
+                .map(|(schema, ..)| schema.as_str())
+                .collect::<Vec<_>>(),
+            ["Square"]
         );
     }
 
