@@ -2,19 +2,31 @@
 //! generated from the down-levelled document and the generated client's builder methods.
 //!
 //! What is generated is a table (`Operation`s as Rust constants: names, help, parameters,
-//! body, secrets in the response) and one dispatch function that calls each operation's builder
-//! with typed values; `hub-cli/src/main.rs` builds the clap commands from the table and runs
-//! them. Every name the user types is decided here, in [`group_name`], [`command_name`] and
-//! [`flag_name`], from the spec alone:
+//! body, paging, secrets in the response) and one dispatch function that calls each operation's
+//! builder with typed values; `hub-cli/src/run.rs` builds the clap commands from the table and
+//! runs them (through the library's hand-written helpers where it has one). Every name the user
+//! types is decided here, in [`noun_verb`], [`flag_name`] and [`value_name`], from the spec
+//! alone, by one rule:
 //!
-//! - the group is the operation's first tag (`notifications`, `webhooks`, ...);
-//! - the command is the operationId in kebab case without the words of its tag
-//!   (`listNotifications` under `notifications` is `list`, `getStorageAccessToken` under
-//!   `storage` is `get-access-token`);
+//! - a command is `hub <noun> <verb>`, read from the operationId: the verb is its first word,
+//!   the noun the words after it up to a linking word (`as`, `to`, `for`, ...), and what follows
+//!   the linking word stays with the verb (`listNotifications` is `notifications list`,
+//!   `markNotificationsAsRead` is `notifications mark-as-read`, `getMcpSettings` is
+//!   `mcp-settings get`, `revokeCredentials` is `credentials revoke`,
+//!   `getStorageAccessToken` is `storage-access-token get`);
+//! - nouns that differ only by a final `s` are one noun, spelled with it (`createWebhook` and
+//!   `listWebhooks` are both under `webhooks`);
+//! - an operationId of one word (or a verb and a linking word only) goes under its tag (or its
+//!   path's first word) with the whole id as the verb;
+//! - the spelling of earlier versions, `hub <tag> <operationId without the tag's words>`
+//!   ([`legacy_spelling`]), stays accepted as a hidden command, so scripts keep working;
 //! - path parameters are positional, in path order; query parameters are options named after
 //!   the parameter in kebab case (`readStatus` is `--read-status`; a one-letter name is a short
 //!   option, `p` is `-p`); the body is `--body FILE` (`-` for standard input). A path
 //!   parameter's placeholder is its name in upper snake case (`<WEBHOOK_ID>`).
+//!
+//! An operation pages when it takes an integer query parameter `p` or `page` and its success
+//! body is a list (an array, or an object with one array property): `hub` gets `--paginate` for it.
 //!
 //! progenitor 0.15's own CLI generator was not used: it needs `schemars::JsonSchema` on every
 //! type (the patched types have none), leaves naming and output to hand-written code, and emits
@@ -34,7 +46,23 @@ pub const CLI_PATH: &str = "hub-cli/src/generated.rs";
 
 /// Options every operation command may have besides its parameters; a parameter with one of
 /// these names would be ambiguous.
-const RESERVED_FLAGS: &[&str] = &["--body", "--base-url", "--show-secrets", "--help", "-h"];
+const RESERVED_FLAGS: &[&str] = &[
+    "--body",
+    "--base-url",
+    "--show-secrets",
+    "--paginate",
+    "--field",
+    "--help",
+    "-h",
+    "--version",
+    "-V",
+];
+
+/// Words that end an operationId's noun; they and the words after them stay with the verb
+/// (`markNotificationsAsRead` is `notifications mark-as-read`).
+const LINKING_WORDS: &[&str] = &[
+    "as", "to", "for", "from", "by", "with", "of", "in", "into", "on", "at",
+];
 
 /// Generates the CLI file for `document` (the down-levelled, patched spec) and `client` (the
 /// generated client's Rust text, for the builder method names and parameter types). `header` is
@@ -59,6 +87,14 @@ pub fn generate(
             secret_schemas,
         )?);
     }
+    // Nouns that differ only by a final `s` are one noun, with the `s`.
+    let nouns: BTreeSet<String> = operations.iter().map(|op| op.group.clone()).collect();
+    for operation in &mut operations {
+        let plural = format!("{}s", operation.group);
+        if nouns.contains(&plural) {
+            operation.group = plural;
+        }
+    }
     let mut seen = BTreeMap::new();
     for operation in &operations {
         let name = format!("{} {}", operation.group, operation.name);
@@ -67,6 +103,14 @@ pub fn generate(
                 &operation.id,
                 format!("its command `hub {name}` is also `{other}`'s; rename one operationId"),
             ));
+        }
+    }
+    // The old spelling stays where it is not the new one, nor another operation's command.
+    for operation in &mut operations {
+        if let Some((group, name)) = &operation.legacy
+            && seen.contains_key(&format!("{group} {name}"))
+        {
+            operation.legacy = None;
         }
     }
     let groups = groups(document, &operations);
@@ -79,7 +123,14 @@ pub fn generate(
 /// One operation as the command line sees it.
 struct Operation {
     id: String,
+    /// The noun.
     group: String,
+    /// The tag (or path word) the operation is under in the spec.
+    tag: String,
+    /// The old `hub <tag> <command>` spelling, when it differs from the new one.
+    legacy: Option<(String, String)>,
+    /// The page parameter and the list property (empty for a top-level array).
+    paging: Option<(String, String)>,
     name: String,
     method: String,
     path: String,
@@ -259,9 +310,15 @@ fn describe(
         );
     }
 
+    let paging = paging(document, &params, response_schema);
+    let (noun, verb) = noun_verb(&id, tag);
+    let legacy = legacy_spelling(&id, tag);
     Ok(Operation {
-        group: group_name(tag),
-        name: command_name(&id, tag),
+        legacy: (legacy != (noun.clone(), verb.clone())).then_some(legacy),
+        group: noun,
+        name: verb,
+        tag: tag.to_owned(),
+        paging,
         method: method.to_uppercase(),
         path: path.to_owned(),
         about: text(operation, "summary").unwrap_or_else(|| id.clone()),
@@ -290,14 +347,68 @@ fn path_group(path: &str) -> Option<String> {
         .map(str::to_owned)
 }
 
-/// `hub <group>`: the tag as written, in kebab case.
-pub fn group_name(tag: &str) -> String {
+/// The page parameter and the list property of an operation that pages: an integer query
+/// parameter `p` or `page`, and a success body that is an array (list property `""`) or an
+/// object with exactly one array property.
+fn paging(
+    document: &Value,
+    params: &[Param],
+    response: Option<&Value>,
+) -> Option<(String, String)> {
+    let param = params.iter().find(|param| {
+        !param.positional && param.kind == "Integer" && matches!(param.name.as_str(), "p" | "page")
+    })?;
+    let schema = resolve(document, response?);
+    if text(schema, "type").as_deref() == Some("array") {
+        return Some((param.name.clone(), String::new()));
+    }
+    let arrays: Vec<&String> = object(schema.get("properties"))
+        .filter(|(_, property)| {
+            text(resolve(document, property), "type").as_deref() == Some("array")
+        })
+        .map(|(name, _)| name)
+        .collect();
+    match arrays.as_slice() {
+        [items] => Some((param.name.clone(), (*items).clone())),
+        _ => None,
+    }
+}
+
+/// `hub <noun> <verb>` for an operation (see the [module documentation](self) for the rule;
+/// the merging of singular and plural nouns happens across all operations, in `generate`).
+pub fn noun_verb(operation_id: &str, tag: &str) -> (String, String) {
+    let all = words(operation_id);
+    let Some((verb, rest)) = all.split_first() else {
+        return (group_name(tag), operation_id.to_owned());
+    };
+    let end = rest
+        .iter()
+        .position(|word| LINKING_WORDS.contains(&word.as_str()))
+        .unwrap_or(rest.len());
+    let (noun, tail) = rest.split_at(end);
+    if noun.is_empty() {
+        return (group_name(tag), all.join("-"));
+    }
+    let verb: Vec<&str> = std::iter::once(verb.as_str())
+        .chain(tail.iter().map(String::as_str))
+        .collect();
+    (noun.join("-"), verb.join("-"))
+}
+
+/// The spelling of earlier versions, `hub <tag> <command>`, still accepted.
+pub fn legacy_spelling(operation_id: &str, tag: &str) -> (String, String) {
+    (group_name(tag), command_name(operation_id, tag))
+}
+
+/// `hub <group>` of the old spelling: the tag as written, in kebab case.
+fn group_name(tag: &str) -> String {
     words(tag).join("-")
 }
 
-/// `hub <group> <command>`: the operationId's words without the words of its tag (singular or
-/// plural), in kebab case; the whole operationId when nothing else would be left.
-pub fn command_name(operation_id: &str, tag: &str) -> String {
+/// `hub <group> <command>` of the old spelling: the operationId's words without the words of
+/// its tag (singular or plural), in kebab case; the whole operationId when nothing else would
+/// be left.
+fn command_name(operation_id: &str, tag: &str) -> String {
     let tag_words: Vec<String> = words(tag)
         .into_iter()
         .flat_map(|word| {
@@ -526,21 +637,59 @@ fn for_cli_crate(target: &syn::Type) -> syn::Type {
     }
 }
 
+/// The nouns with their help text, ordered by their tag's place in the spec's `tags`, then by
+/// their first operation. A noun that is the only one of its tag has the tag's description;
+/// otherwise its operations' summaries.
 fn groups(document: &Value, operations: &[Operation]) -> Vec<(String, String)> {
-    let mut groups: Vec<(String, String)> = Vec::new();
-    for tag in array(document.get("tags")) {
-        let name = text(tag, "name").unwrap_or_default();
-        let group = group_name(&name);
-        if operations.iter().any(|operation| operation.group == group) {
-            groups.push((group, text(tag, "description").unwrap_or_default()));
+    let tags: Vec<(String, String)> = array(document.get("tags"))
+        .map(|tag| {
+            (
+                text(tag, "name").unwrap_or_default(),
+                text(tag, "description").unwrap_or_default(),
+            )
+        })
+        .collect();
+    let tag_place = |tag: &str| {
+        tags.iter()
+            .position(|(name, _)| name == tag)
+            .unwrap_or(tags.len())
+    };
+    let mut nouns: Vec<(usize, usize, &Operation)> = Vec::new();
+    for (place, operation) in operations.iter().enumerate() {
+        if !nouns
+            .iter()
+            .any(|(_, _, first)| first.group == operation.group)
+        {
+            nouns.push((tag_place(&operation.tag), place, operation));
         }
     }
-    for operation in operations {
-        if !groups.iter().any(|(name, _)| *name == operation.group) {
-            groups.push((operation.group.clone(), String::new()));
-        }
-    }
-    groups
+    nouns.sort_by_key(|(tag, place, _)| (*tag, *place));
+    nouns
+        .into_iter()
+        .map(|(_, _, first)| {
+            let nouns_of_tag: BTreeSet<&str> = operations
+                .iter()
+                .filter(|op| op.tag == first.tag)
+                .map(|op| op.group.as_str())
+                .collect();
+            let description = tags
+                .iter()
+                .find(|(name, _)| *name == first.tag)
+                .map(|(_, description)| description.as_str())
+                .unwrap_or_default();
+            let about = if nouns_of_tag.len() == 1 && !description.is_empty() {
+                description.to_owned()
+            } else {
+                operations
+                    .iter()
+                    .filter(|op| op.group == first.group)
+                    .map(|op| op.about.as_str())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            };
+            (first.group.clone(), about)
+        })
+        .collect()
 }
 
 fn emit(groups: &[(String, String)], operations: &[Operation]) -> TokenStream {
@@ -560,8 +709,18 @@ fn emit(groups: &[(String, String)], operations: &[Operation]) -> TokenStream {
             returns_body,
             response,
             secrets,
+            legacy,
+            paging,
             ..
         } = operation;
+        let legacy = match legacy {
+            Some((group, name)) => quote! { Some((#group, #name)) },
+            None => quote! { None },
+        };
+        let paging = match paging {
+            Some((param, items)) => quote! { Some(Paging { param: #param, items: #items }) },
+            None => quote! { None },
+        };
         let params = operation.params.iter().map(|param| {
             let Param {
                 name,
@@ -606,6 +765,8 @@ fn emit(groups: &[(String, String)], operations: &[Operation]) -> TokenStream {
                 returns_body: #returns_body,
                 response: #response,
                 secrets: &[#(#secrets),*],
+                legacy: #legacy,
+                paging: #paging,
             }
         }
     });
@@ -642,15 +803,16 @@ fn emit(groups: &[(String, String)], operations: &[Operation]) -> TokenStream {
         //! The `hub` commands, one per operation of the spec: what `cargo xtask regen` derives
         //! from `spec/openapi.yaml` (see `hub-api-codegen`'s `cli` module). Never edited by hand.
 
-        use crate::run::{Body, Call, Failure, Group, Kind, Operation, Param, Reply};
+        use crate::run::{Body, Call, Failure, Group, Kind, Operation, Paging, Param, Reply};
 
-        /// One `hub <group>` per tag that has operations, in the spec's order.
+        /// One `hub <noun>` per noun of the operations, in the order of the spec's tags.
         pub const GROUPS: &[Group] = &[#(#group_items),*];
 
         /// Every operation, in the spec's order.
         pub const OPERATIONS: &[Operation] = &[#(#operation_items),*];
 
-        /// Sends `call`'s operation with its arguments through the generated client's builder.
+        /// Sends `call`'s operation with its arguments through the generated client's builder
+        /// (the library's client, with its transport and retries).
         #[allow(unused_mut, clippy::too_many_lines)]
         pub async fn send(call: &Call<'_>) -> Result<Reply, Failure> {
             match call.operation().id {

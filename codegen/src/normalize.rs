@@ -19,7 +19,15 @@
 //!   out of its operation, which stays.
 //! - **`$ref`s that lead nowhere** (`references`; a missing local place or another document)
 //!   are degraded where they are: a schema reads any JSON value, a parameter or request body
-//!   is left out, a response keeps no body.
+//!   is left out, a response keeps no body. A `$ref` into `#/paths/...` becomes a copy of its
+//!   target, and a path item's shared parameters are copied into its operations (`paths`).
+//! - **Media types** (`media`): JSON without a schema is any JSON value, a `*/*` request body
+//!   the JSON or bytes its schema describes, a byte body's schema bytes, and a form's
+//!   per-property `encoding` dropped and reported.
+//! - **Identical bodies written inline** in several responses of one class become one
+//!   component (`<OperationId>Success`/`Error`), as hoisting would make a type per place.
+//! - Boolean schemas where 3.0 has none, `contentEncoding`/`contentMediaType`/`contentSchema`,
+//!   and a `format` on an object, array or boolean are written as 3.0 can read them.
 //!
 //! - **Component schemas named like a type the generated code shares** (`CheckedString`,
 //!   `ValidationError`, ...) are renamed `<Name>Schema`, and those whose type would be named
@@ -66,7 +74,9 @@ use serde_json::{Map, Value, json};
 use crate::model::is_method;
 use crate::model::push;
 
+mod media;
 mod parameters;
+mod paths;
 mod references;
 
 /// The mark on a `oneOf` that stands for an `anyOf` (any number of members may match): typify's
@@ -144,6 +154,7 @@ pub struct Normalized {
 /// [`normalize`], with the [`Origins`] of the inline objects it moved.
 pub fn normalize_with_origins(document: &mut Value) -> Normalized {
     let mut findings = Vec::new();
+    paths::references_into_paths(document, &mut findings);
     references::dangling(document, &mut findings);
     document_level(document, &mut findings);
     let renamed = rename_shared_names(document, &mut findings);
@@ -151,6 +162,8 @@ pub fn normalize_with_origins(document: &mut Value) -> Normalized {
     parameters::with_content(document, &mut findings);
     parameters::styles(document, &mut findings);
     parameters::names_alike(document, &mut findings);
+    paths::shared_parameters_into_operations(document);
+    media::repair(document, &mut findings);
     let definitions = local_definitions(document, &mut findings);
     for pointer in crate::model::schema_locations(document) {
         if let Some(schema) = document.pointer_mut(&pointer) {
@@ -1564,7 +1577,13 @@ fn unify_bodies(
         .map(|status| (status.clone(), body_of(document, &responses[status])))
         .collect();
     let first = bodies.first()?;
-    if bodies.iter().all(|(_, body)| *body == first.1) {
+    // One schema written inline in several responses would be hoisted once per place, each
+    // a type of its own, which progenitor cannot return from one operation.
+    let all_equal = bodies.iter().all(|(_, body)| *body == first.1);
+    let shared_inline = all_equal
+        && bodies.len() > 1
+        && matches!(&first.1, Body::Json(schema) if schema.get("$ref").is_none());
+    if all_equal && !shared_inline {
         return None;
     }
     let with_json: Vec<&(String, Body)> = bodies
@@ -1597,7 +1616,7 @@ fn unify_bodies(
             members.push(schema.clone());
         }
     }
-    if members.len() < 2 {
+    if members.len() < 2 && !shared_inline {
         return None;
     }
     let reference = json!({"$ref": format!("#/components/schemas/{union_name}")});
@@ -1626,17 +1645,23 @@ fn unify_bodies(
         }
         *response = inline;
     }
+    let statuses = with_json
+        .iter()
+        .map(|(status, _)| status.as_str())
+        .collect::<Vec<_>>()
+        .join(", ");
+    if let [schema] = members.as_slice() {
+        findings.push(Finding::new(
+            FindingKind::Repaired,
+            pointer,
+            format!("responses {statuses} write one body schema inline in each; it becomes one component, `{union_name}`"),
+        ));
+        return Some(schema.clone());
+    }
     findings.push(Finding::new(
         FindingKind::Repaired,
         pointer,
-        format!(
-            "responses {} have different body types; their bodies become one union, `{union_name}`",
-            with_json
-                .iter()
-                .map(|(status, _)| status.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
+        format!("responses {statuses} have different body types; their bodies become one union, `{union_name}`"),
     ));
     // `oneOf` marked `x-any-of`: a first-fit enum, as `any_of` hands on every `anyOf`.
     Some(json!({"oneOf": members, "x-any-of": true}))
@@ -1717,9 +1742,11 @@ const SCHEMA_MAPS: &[&str] = &[
 
 /// The schema-level repairs, on `schema` and every subschema.
 fn normalize_schema(schema: &mut Value, pointer: &str, findings: &mut Vec<Finding>) {
+    boolean_schema(schema, pointer, findings);
     let Some(object) = schema.as_object_mut() else {
         return;
     };
+    annotations_3_0_lacks(object, pointer, findings);
     if object.remove("$schema").is_some() {
         findings.push(Finding::new(
             FindingKind::Repaired,
@@ -1769,6 +1796,72 @@ fn normalize_schema(schema: &mut Value, pointer: &str, findings: &mut Vec<Findin
     }
     // Last, so that the repairs above (a declared property, a pattern) are in place.
     default_value(object, pointer, findings);
+}
+
+/// A boolean schema where 3.0 has none (a property, a union member): `true` admits anything,
+/// `{}`; `false` nothing, `{not: {}}`. (As `additionalProperties` or `items`, 3.0 reads it.)
+fn boolean_schema(schema: &mut Value, pointer: &str, findings: &mut Vec<Finding>) {
+    const HOLDERS: &[&str] = &[
+        "properties",
+        "patternProperties",
+        "dependentSchemas",
+        "allOf",
+        "anyOf",
+        "oneOf",
+    ];
+    let Value::Bool(admits) = *schema else {
+        return;
+    };
+    if !pointer
+        .rsplit('/')
+        .nth(1)
+        .is_some_and(|holder| HOLDERS.contains(&holder))
+    {
+        return;
+    }
+    *schema = if admits {
+        json!({})
+    } else {
+        json!({"not": {}})
+    };
+    findings.push(Finding::new(
+        FindingKind::Repaired,
+        pointer,
+        format!("the boolean schema `{admits}`, which OpenAPI 3.0 cannot say here, written as the schema it means"),
+    ));
+}
+
+/// What a 3.0 reader cannot take and a client does not need: `contentEncoding`,
+/// `contentMediaType` and `contentSchema` (annotations about a string's content), and a
+/// `format` on an object, array or boolean (typify panics on it; no such format asserts
+/// anything a validator checks).
+fn annotations_3_0_lacks(
+    object: &mut Map<String, Value>,
+    pointer: &str,
+    findings: &mut Vec<Finding>,
+) {
+    for keyword in ["contentEncoding", "contentMediaType", "contentSchema"] {
+        if object.remove(keyword).is_some() {
+            findings.push(Finding::new(
+                FindingKind::Repaired,
+                &push(pointer, keyword),
+                format!("`{keyword}`, an annotation OpenAPI 3.0 does not have, dropped"),
+            ));
+        }
+    }
+    let no_format = |kind: &Value| matches!(kind.as_str(), Some("object" | "array" | "boolean"));
+    let structured = match object.get("type") {
+        Some(Value::Array(kinds)) => kinds.iter().any(no_format),
+        Some(kind) => no_format(kind),
+        None => false,
+    };
+    if structured && object.remove("format").is_some() {
+        findings.push(Finding::new(
+            FindingKind::Repaired,
+            &push(pointer, "format"),
+            "a `format` on a type no format applies to, dropped",
+        ));
+    }
 }
 
 /// `propertyNames: {type: string}` says nothing (an object's keys are strings), so the

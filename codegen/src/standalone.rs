@@ -695,7 +695,7 @@ mod tests {
     fn an_operation_progenitor_refuses_is_left_out_and_named() {
         let spec = r##"{"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {
             "/a": {"get": {"responses": {"200": {"description": "ok"}}}},
-            "/b": {"$ref": "#/paths/~1a"}}}"##;
+            "/b": {"get": {"responses": {"101": {"description": "upgrade"}, "200": {"description": "ok"}}}}}}"##;
         let generated = generate_crate(spec, "t.json", "t", &CrateOptions::default()).unwrap();
         let skipped: Vec<&Finding> = generated
             .report
@@ -703,7 +703,7 @@ mod tests {
             .filter(|f| f.kind == FindingKind::Skipped)
             .collect();
         assert_eq!(skipped.len(), 1, "{:?}", generated.report);
-        assert_eq!(skipped[0].pointer, "/paths/~1b");
+        assert_eq!(skipped[0].pointer, "/paths/~1b/get");
         assert!(generated.files["src/generated.rs"].contains("get_a"));
         let strict = generate_crate(spec, "t.json", "t", &CrateOptions { strict: true });
         assert!(strict.is_err());

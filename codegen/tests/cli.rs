@@ -51,7 +51,74 @@ fn a_new_operation_becomes_a_command() {
         "no `hub settings ping`"
     );
     assert!(
+        generated.contains("group: \"settings\""),
+        "`pingSettings` is `hub settings ping`"
+    );
+    assert!(
         generated.contains("\"pingSettings\" =>"),
         "no dispatch for pingSettings"
+    );
+}
+
+/// The naming rule (`cli`'s module documentation), operation by operation of the hub's spec.
+#[test]
+fn commands_are_noun_verb_from_the_operation_id() {
+    let cases = [
+        (
+            "listNotifications",
+            "notifications",
+            "notifications",
+            "list",
+        ),
+        (
+            "deleteNotifications",
+            "notifications",
+            "notifications",
+            "delete",
+        ),
+        (
+            "markNotificationsAsRead",
+            "notifications",
+            "notifications",
+            "mark-as-read",
+        ),
+        (
+            "updateNotificationSettings",
+            "settings",
+            "notification-settings",
+            "update",
+        ),
+        (
+            "updateWatchSettings",
+            "settings",
+            "watch-settings",
+            "update",
+        ),
+        ("getMcpSettings", "settings", "mcp-settings", "get"),
+        ("revokeCredentials", "tokens", "credentials", "revoke"),
+        ("listWebhooks", "webhooks", "webhooks", "list"),
+        // Singular: merged with `webhooks` across operations, in `generate`.
+        ("createWebhook", "webhooks", "webhook", "create"),
+        ("enableWebhook", "webhooks", "webhook", "enable"),
+        (
+            "getStorageAccessToken",
+            "storage",
+            "storage-access-token",
+            "get",
+        ),
+        // No noun: the tag, and the whole id as the verb.
+        ("ping", "health", "health", "ping"),
+        ("logInToHub", "auth", "auth", "log-in-to-hub"),
+    ];
+    for (id, tag, noun, verb) in cases {
+        assert_eq!(
+            codegen::cli::noun_verb(id, tag),
+            (noun.to_owned(), verb.to_owned()),
+            "{id}"
+        );
+    }
+    assert_eq!(
+        codegen::cli::legacy_spelling("getMcpSettings", "settings"),
+        ("settings".to_owned(), "get-mcp".to_owned())
     );
 }

@@ -21,6 +21,7 @@ const FIXTURES: &[&str] = &[
     "patch_bounded_integer",
     "patch_exclusive_union",
     "patch_literal_union",
+    "patch_one_of_union",
     "patch_tagged_union",
     "patch_validated_map",
     "patch_validated_string",

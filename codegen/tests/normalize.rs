@@ -240,6 +240,29 @@ const FIXTURES: &[(&str, &[&str], &[&str])] = &[
         ],
     ),
     (
+        "normalize_media_and_more",
+        &[
+            "1 rules not enforced, 0 left out",
+            "unenforced /paths/~1forms/post/requestBody/content/application~1x-www-form-urlencoded/encoding",
+            "repaired /paths/~1things~1{id}/put/requestBody/content/*~1*: a request body of any media type (`*/*`), which progenitor cannot send; sent as `application/json`",
+            "repaired /paths/~1things~1{id}/put/responses/200/content/application~1json: JSON without a schema",
+            "repaired /paths/~1things~1{id}/put/responses: responses 401, 403 write one body schema inline in each; it becomes one component, `PutThingError`",
+            "repaired /paths/~1things~1{id}/put/parameters/0: query parameter `expand` is an array in `deepObject` style",
+            "repaired /paths/~1uploads/post/requestBody/content/application~1octet-stream/schema: a byte body whose schema is not bytes",
+            "repaired /paths/~1uploads/post/responses: responses 4XX, 5XX write one body schema inline in each",
+            "repaired /components/schemas/Field/properties/links/format: a `format` on a type no format applies to, dropped",
+            "repaired /components/schemas/Field/properties/cavv/contentEncoding",
+        ],
+        &[
+            "pub async fn put_thing<'a>(",
+            "pub async fn upload<'a, B: Into<reqwest::Body>>(",
+            "pub async fn post_form<'a>(",
+            "pub struct Field {",
+            "Plus1,",
+            "\"expand[]\"",
+        ],
+    ),
+    (
         "normalize_parameter_styles",
         &[
             "repaired /paths/~1jobs/get/parameters/1: query parameter `filter` in `deepObject` style, which progenitor does not write; sent as 3 parameters",

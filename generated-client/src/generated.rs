@@ -411,22 +411,22 @@ pub mod types {
             $wire:literal => $read:ident $missing:ident $(($default:path))? $(if
             $skip:path)?,)* }
         ) => {
-            const _ : () = { #[allow(non_camel_case_types)] pub enum Field { $($field),*
-            } pub struct Slots { $($field : ::std::option::Option < $ty >,)* } impl
-            DecodeObject for $name { type Field = Field; type Slots = Slots; const
-            EXPECTING : & 'static str = ::std::concat!("struct ",
+            const _ : () = { #[allow(non_camel_case_types)] pub enum __Field {
+            $($field),* } pub struct __Slots { $($field : ::std::option::Option < $ty
+            >,)* } impl DecodeObject for $name { type Field = __Field; type Slots =
+            __Slots; const EXPECTING : & 'static str = ::std::concat!("struct ",
             ::std::stringify!($name)); const FIELDS : & 'static [& 'static str] = &
             [$($wire),*]; const UNKNOWN : UnknownKeys = decode_object!(@ unknown
-            $unknown); fn slots() -> Slots { Slots { $($field :
+            $unknown); fn slots() -> __Slots { __Slots { $($field :
             ::std::option::Option::None,)* } } fn field(key : & str) ->
-            ::std::option::Option < Field > { match key { $($wire =>
-            ::std::option::Option::Some(Field:: $field),)* _ =>
+            ::std::option::Option < __Field > { match key { $($wire =>
+            ::std::option::Option::Some(__Field:: $field),)* _ =>
             ::std::option::Option::None, } } fn read < 'de, A : ::serde::de::MapAccess <
-            'de >> (slots : & mut Slots, field_ : Field, map : & mut A) ->
-            ::std::result::Result < (), A::Error > { match field_ { $(Field:: $field =>
+            'de >> (slots : & mut __Slots, field_ : __Field, map : & mut A) ->
+            ::std::result::Result < (), A::Error > { match field_ { $(__Field:: $field =>
             decode_object!(@ read $read map slots. $field, $wire),)* } }
             #[allow(unused_variables)] fn finish < E : ::serde::de::Error > (slots :
-            Slots, extra : UnknownFields) -> ::std::result::Result < Self, E > {
+            __Slots, extra : UnknownFields) -> ::std::result::Result < Self, E > {
             ::std::result::Result::Ok($name { $($field : decode_object!(@ missing slots.
             $field, $wire, $missing $(($default))?),)* $($extra : extra,)? }) } } impl <
             'de > ::serde::Deserialize < 'de > for $name { fn deserialize < D :

@@ -595,39 +595,39 @@ fn decoder_macro() -> TokenStream {
             }) => {
                 const _: () = {
                     #[allow(non_camel_case_types)]
-                    pub enum Field { $($field),* }
+                    pub enum __Field { $($field),* }
 
-                    pub struct Slots { $($field: ::std::option::Option<$ty>,)* }
+                    pub struct __Slots { $($field: ::std::option::Option<$ty>,)* }
 
                     impl DecodeObject for $name {
-                        type Field = Field;
-                        type Slots = Slots;
+                        type Field = __Field;
+                        type Slots = __Slots;
                         const EXPECTING: &'static str = ::std::concat!("struct ", ::std::stringify!($name));
                         const FIELDS: &'static [&'static str] = &[$($wire),*];
                         const UNKNOWN: UnknownKeys = decode_object!(@unknown $unknown);
 
-                        fn slots() -> Slots {
-                            Slots { $($field: ::std::option::Option::None,)* }
+                        fn slots() -> __Slots {
+                            __Slots { $($field: ::std::option::Option::None,)* }
                         }
 
-                        fn field(key: &str) -> ::std::option::Option<Field> {
+                        fn field(key: &str) -> ::std::option::Option<__Field> {
                             match key {
-                                $($wire => ::std::option::Option::Some(Field::$field),)*
+                                $($wire => ::std::option::Option::Some(__Field::$field),)*
                                 _ => ::std::option::Option::None,
                             }
                         }
 
                         // `field_`, not `field`: a property named `field` is a variant
-                        // `Field::field`, which a binding of that name would shadow (E0170).
+                        // `__Field::field`, which a binding of that name would shadow (E0170).
                         // typify never writes a field name with a trailing `_` but a keyword.
-                        fn read<'de, A: ::serde::de::MapAccess<'de>>(slots: &mut Slots, field_: Field, map: &mut A) -> ::std::result::Result<(), A::Error> {
+                        fn read<'de, A: ::serde::de::MapAccess<'de>>(slots: &mut __Slots, field_: __Field, map: &mut A) -> ::std::result::Result<(), A::Error> {
                             match field_ {
-                                $(Field::$field => decode_object!(@read $read map slots.$field, $wire),)*
+                                $(__Field::$field => decode_object!(@read $read map slots.$field, $wire),)*
                             }
                         }
 
                         #[allow(unused_variables)]
-                        fn finish<E: ::serde::de::Error>(slots: Slots, extra: UnknownFields) -> ::std::result::Result<Self, E> {
+                        fn finish<E: ::serde::de::Error>(slots: __Slots, extra: UnknownFields) -> ::std::result::Result<Self, E> {
                             ::std::result::Result::Ok($name {
                                 $($field: decode_object!(@missing slots.$field, $wire, $missing $(($default))?),)*
                                 $($extra: extra,)?

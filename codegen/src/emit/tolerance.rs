@@ -129,11 +129,24 @@ pub(crate) fn emit_string_enums(
         let tolerant = !open && is_tolerant(&name);
         let mut idents = Vec::new();
         let mut wires = Vec::new();
-        for variant in &enumeration.variants {
+        let taken: Vec<String> = enumeration
+            .variants
+            .iter()
+            .map(|variant| variant.ident.to_string())
+            .collect();
+        for variant in &mut enumeration.variants {
             wires.push(super::serde_attrs::wire_name(
                 &variant.attrs,
                 &variant.ident,
             ));
+            // typify names `+1` and `-1` `plus1` and `minus1`, which the compiler warns about.
+            let text = variant.ident.to_string();
+            if text.starts_with(|c: char| c.is_ascii_lowercase()) {
+                let capitalized = format!("{}{}", text[..1].to_ascii_uppercase(), &text[1..]);
+                if !taken.contains(&capitalized) {
+                    variant.ident = syn::Ident::new(&capitalized, variant.ident.span());
+                }
+            }
             idents.push(variant.ident.clone());
         }
         let catch_all = match add_unlisted_variant(enumeration, &idents, open, tolerant) {

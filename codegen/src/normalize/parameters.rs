@@ -261,6 +261,20 @@ fn sent_as(
         .and_then(Value::as_bool)
         .unwrap_or(matches!(style, None | Some("form")));
     let separator = match style {
+        Some("deepObject") if kind == Some("array") => {
+            // OpenAPI leaves `deepObject` over an array undefined; the APIs that use it (Stripe's
+            // `expand`) read the bracketed form `expand[]=a&expand[]=b`.
+            let mut exploded = parameter.as_object()?.clone();
+            exploded.insert("name".into(), Value::String(format!("{name}[]")));
+            exploded.remove("style");
+            exploded.remove("explode");
+            findings.push(Finding::new(
+                FindingKind::Repaired,
+                pointer,
+                format!("query parameter `{name}` is an array in `deepObject` style, which OpenAPI leaves undefined; sent as `{name}[]=..` once per item"),
+            ));
+            return Some(vec![Value::Object(exploded)]);
+        }
         Some("deepObject") => {
             let schema = schema.filter(|_| kind == Some("object"))?;
             return Some(deep_object(

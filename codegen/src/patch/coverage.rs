@@ -63,7 +63,7 @@ pub(super) fn unenforced_rules(
 /// Whether no JSON value can match two members of the schema's `oneOf`: each member (its
 /// `$ref` followed) states one JSON type (`nullable` adding `null`), and no two share one
 /// (`integer` shares with `number`).
-fn members_are_disjoint(model: &Document<'_>, schema: &Value) -> bool {
+pub(super) fn members_are_disjoint(model: &Document<'_>, schema: &Value) -> bool {
     let Some(members) = schema.get("oneOf").and_then(Value::as_array) else {
         return false;
     };

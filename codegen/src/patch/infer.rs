@@ -11,6 +11,7 @@
 //! | `type: string` (no `enum`) with a pattern, length or format  | [`Action::ValidatedString`]|
 //! | `oneOf`/`anyOf` of `$ref` objects sharing a required `const` key | [`Action::TaggedUnion`] |
 //! | `oneOf` of `$ref` objects, each with a required key of its own | [`Action::ExclusiveUnion`] |
+//! | any other `oneOf` of `$ref`s (members of disjoint JSON types excepted) | [`Action::OneOfUnion`] |
 //! | literals named by `x-rust-variant-names`, or an `enum` listing a boolean | [`Action::LiteralUnion`] |
 //!
 //! What a schema cannot state is a decision, written beside it in the spec as an `x-rust-`
@@ -342,7 +343,14 @@ fn infer(document: &Value, schema: &Value, decisions: &Decisions) -> Option<Acti
         if crate::rules::stands_for_any_of(object) {
             return tagged;
         }
-        return tagged.or_else(|| own_keys(&members).map(|keys| Action::ExclusiveUnion { keys }));
+        return tagged
+            .or_else(|| own_keys(&members).map(|keys| Action::ExclusiveUnion { keys }))
+            .or_else(|| {
+                // Members of distinct JSON types never both match: typify's first fit is exact.
+                let disjoint =
+                    super::coverage::members_are_disjoint(&Document::new(document), schema);
+                (!disjoint).then_some(Action::OneOfUnion)
+            });
     }
     if has("anyOf") && !has("allOf") && !has("properties") {
         // Members with distinct constant tags never both match, so `anyOf` is a tagged union

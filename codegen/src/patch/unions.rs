@@ -195,6 +195,7 @@ pub(super) fn exclusive(
     } else {
         (quote! {}, quote! {}, quote! {})
     };
+    let decode_variant = decode_variant_fn();
     let item = quote! {
         #doc
         #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -206,15 +207,7 @@ pub(super) fn exclusive(
                 use ::serde::de::Error as _;
                 // The variant depends on which keys are present, so the object is read whole
                 // first; the chosen variant is then decoded with its own error paths.
-                fn decode_variant<T: ::serde::de::DeserializeOwned, E: ::serde::de::Error>(value: ::serde_json::Value) -> ::std::result::Result<T, E> {
-                    ::serde_path_to_error::deserialize(value).map_err(|error| {
-                        if error.path().iter().next().is_none() {
-                            E::custom(error.inner())
-                        } else {
-                            E::custom(::std::format_args!("{}: {}", error.path(), error.inner()))
-                        }
-                    })
-                }
+                #decode_variant
                 let object = match ::serde_json::Value::deserialize(deserializer)? {
                     ::serde_json::Value::Object(object) => object,
                     value => return Err(D::Error::custom(::std::format_args!("must be an object; got {}", value))),
@@ -225,6 +218,101 @@ pub(super) fn exclusive(
                     #unknown_arm
                     [] => Err(D::Error::custom(#neither)),
                     several => Err(D::Error::custom(::std::format_args!("{}{}", #several, several.iter().map(|key| ::std::format!("`{key}`")).collect::<::std::vec::Vec<_>>().join(" and ")))),
+                }
+            }
+        }
+        #(#conversions)*
+    };
+    target.replace(applied, item, Vec::new());
+    Ok(())
+}
+
+/// `fn decode_variant`, which decodes one variant from a JSON value with its error paths
+/// (`items[0].name: ...`), for the unions that read the value whole before choosing.
+fn decode_variant_fn() -> TokenStream {
+    quote! {
+        fn decode_variant<T: ::serde::de::DeserializeOwned, E: ::serde::de::Error>(value: ::serde_json::Value) -> ::std::result::Result<T, E> {
+            ::serde_path_to_error::deserialize(value).map_err(|error| {
+                if error.path().iter().next().is_none() {
+                    E::custom(error.inner())
+                } else {
+                    E::custom(::std::format_args!("{}: {}", error.path(), error.inner()))
+                }
+            })
+        }
+    }
+}
+
+/// A `oneOf` of `$ref` members nothing else tells apart: the value is decoded as every member,
+/// and exactly one must take it (`oneOf`'s rule, which typify's first-fit enum drops). When
+/// several do, strict decoding refuses it and tolerant decoding keeps the first, as typify
+/// would. A member that contains the union again is boxed, as it would otherwise contain
+/// itself.
+pub(super) fn one_of(
+    document: &Value,
+    target: &Target<'_>,
+    applied: &mut Applied,
+) -> Result<(), Error> {
+    let members = ref_members(target)?;
+    let model = crate::model::Document::new(document);
+    let ident = &target.ident;
+    let mut variants = Vec::new();
+    let mut tries = Vec::new();
+    let mut conversions = Vec::new();
+    for member in &members {
+        let inner = rust_ident(member, &target.patch.target)?;
+        let schema = document
+            .pointer(&crate::model::push("/components/schemas", member))
+            .ok_or_else(|| target.error(format!("variant `{member}` is not a component")))?;
+        let recursive =
+            member == target.name || model.reachable_schemas(&[schema]).contains(target.name);
+        let name = member.as_str();
+        if recursive {
+            variants.push(quote! { #inner(::std::boxed::Box<#inner>), });
+            tries.push(quote! {
+                match decode_variant::<#inner, D::Error>(value.clone()) {
+                    Ok(decoded) => { matched.push(#name); found.get_or_insert(Self::#inner(::std::boxed::Box::new(decoded))); }
+                    Err(error) => failed.push(::std::format!("{}: {}", #name, error)),
+                }
+            });
+        } else {
+            variants.push(quote! { #inner(#inner), });
+            conversions.push(from_variant(ident, &inner, &inner));
+            tries.push(quote! {
+                match decode_variant::<#inner, D::Error>(value.clone()) {
+                    Ok(decoded) => { matched.push(#name); found.get_or_insert(Self::#inner(decoded)); }
+                    Err(error) => failed.push(::std::format!("{}: {}", #name, error)),
+                }
+            });
+        }
+    }
+    let listed = members
+        .iter()
+        .map(|member| format!("`{member}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let several = format!("must match exactly one of {listed}; matches ");
+    let none = format!("must match exactly one of {listed}; matches none (");
+    let doc = target.doc(&format!("exactly one of {listed}"));
+    let decode_variant = decode_variant_fn();
+    let item = quote! {
+        #doc
+        #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+        #[serde(untagged)]
+        pub enum #ident { #(#variants)* }
+        impl<'de> ::serde::Deserialize<'de> for #ident {
+            fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
+                use ::serde::de::Error as _;
+                #decode_variant
+                let value = ::serde_json::Value::deserialize(deserializer)?;
+                let mut found = ::std::option::Option::None;
+                let mut matched: ::std::vec::Vec<&str> = ::std::vec::Vec::new();
+                let mut failed: ::std::vec::Vec<::std::string::String> = ::std::vec::Vec::new();
+                #(#tries)*
+                match found {
+                    Some(decoded) if matched.len() == 1 || !super::decoding::is_strict() => Ok(decoded),
+                    Some(_) => Err(D::Error::custom(::std::format_args!("{}{}", #several, matched.join(" and ")))),
+                    None => Err(D::Error::custom(::std::format_args!("{}{})", #none, failed.join("; ")))),
                 }
             }
         }

@@ -1,0 +1,120 @@
+//! Media types as progenitor reads them: a JSON body without a schema is any JSON value, a
+//! request body of `*/*` is the JSON or the bytes its schema describes, a byte body's schema
+//! is bytes, and a form's per-property `encoding` (which progenitor cannot apply) is dropped
+//! and reported.
+
+use serde_json::{Map, Value, json};
+
+use super::{Finding, FindingKind, is_json};
+use crate::model::{is_method, push};
+
+/// Repairs every request body and response, the shared ones in `components` included.
+pub(super) fn repair(document: &mut Value, findings: &mut Vec<Finding>) {
+    let mut bodies: Vec<(String, bool)> = Vec::new();
+    let pointer_of = |base: &str, key: &str| push(base, key);
+    if let Some(paths) = document.get("paths").and_then(Value::as_object) {
+        for (path, item) in paths {
+            for (method, operation) in item.as_object().into_iter().flatten() {
+                if !is_method(method) {
+                    continue;
+                }
+                let at = pointer_of(&push("/paths", path), method);
+                bodies.push((push(&at, "requestBody"), true));
+                for status in operation
+                    .get("responses")
+                    .and_then(Value::as_object)
+                    .into_iter()
+                    .flat_map(Map::keys)
+                {
+                    bodies.push((push(&push(&at, "responses"), status), false));
+                }
+            }
+        }
+    }
+    for (section, is_request) in [("requestBodies", true), ("responses", false)] {
+        for name in document
+            .pointer(&push("/components", section))
+            .and_then(Value::as_object)
+            .into_iter()
+            .flat_map(Map::keys)
+        {
+            bodies.push((push(&push("/components", section), name), is_request));
+        }
+    }
+    for (pointer, is_request) in bodies {
+        let Some(content) = document
+            .pointer_mut(&push(&pointer, "content"))
+            .and_then(Value::as_object_mut)
+        else {
+            continue;
+        };
+        repair_content(content, &push(&pointer, "content"), is_request, findings);
+    }
+}
+
+fn repair_content(
+    content: &mut Map<String, Value>,
+    pointer: &str,
+    is_request: bool,
+    findings: &mut Vec<Finding>,
+) {
+    if is_request && let Some(any) = content.remove("*/*") {
+        let bytes = any.get("schema").is_none_or(is_bytes);
+        let media_type = if bytes {
+            "application/octet-stream"
+        } else {
+            "application/json"
+        };
+        findings.push(Finding::new(
+            FindingKind::Repaired,
+            &push(pointer, "*/*"),
+            format!("a request body of any media type (`*/*`), which progenitor cannot send; sent as `{media_type}`, which its schema describes"),
+        ));
+        content.entry(media_type).or_insert(any);
+    }
+    for (media_type, media) in content.iter_mut() {
+        let Some(media) = media.as_object_mut() else {
+            continue;
+        };
+        let at = push(pointer, media_type);
+        if is_json(media_type) && !media.contains_key("schema") {
+            media.insert("schema".into(), json!({}));
+            findings.push(Finding::new(
+                FindingKind::Repaired,
+                &at,
+                "JSON without a schema; read as any JSON value",
+            ));
+        }
+        let essence = media_type.split(';').next().unwrap_or_default().trim();
+        if is_request
+            && essence == "application/octet-stream"
+            && media.get("schema").is_some_and(|schema| !is_bytes(schema))
+        {
+            media.insert(
+                "schema".into(),
+                json!({"type": "string", "format": "binary"}),
+            );
+            findings.push(Finding::new(
+                FindingKind::Repaired,
+                &push(&at, "schema"),
+                "a byte body whose schema is not bytes; sent as the bytes given",
+            ));
+        }
+        if is_request
+            && essence == "application/x-www-form-urlencoded"
+            && media.remove("encoding").is_some()
+        {
+            findings.push(Finding::new(
+                FindingKind::Unenforced,
+                &push(&at, "encoding"),
+                "a form's per-property `encoding`, which progenitor does not apply; each property is sent in the form's own encoding",
+            ));
+        }
+    }
+}
+
+/// Whether a schema describes bytes: a `binary` string (a `$ref` is read as structured).
+fn is_bytes(schema: &Value) -> bool {
+    schema.get("type").and_then(Value::as_str) == Some("string")
+        && schema.get("format").and_then(Value::as_str) == Some("binary")
+}
