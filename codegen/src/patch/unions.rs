@@ -277,7 +277,11 @@ pub(super) fn one_of(
             });
         } else {
             variants.push(quote! { #inner(#inner), });
-            conversions.push(from_variant(ident, &inner, &inner));
+            // Enums listing the same values become one type under several names (emit's
+            // aliases), whose `From` impls would then collide.
+            if schema.get("enum").is_none() {
+                conversions.push(from_variant(ident, &inner, &inner));
+            }
             tries.push(quote! {
                 match decode_variant::<#inner, D::Error>(value.clone()) {
                     Ok(decoded) => { matched.push(#name); found.get_or_insert(Self::#inner(decoded)); }
