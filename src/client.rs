@@ -11,8 +11,22 @@
 //!
 //! The token is sent as `Authorization: Bearer <token>` on every call except
 //! `revokeCredentials`, which the hub accepts without authentication: that call goes through a
-//! second HTTP client that has no `Authorization` header at all, so a configured token can never
-//! reach it. The header is marked sensitive, so that reqwest and hyper never print it.
+//! second generated client whose transport never adds an `Authorization` header, so a
+//! configured token can never reach it. The header is marked sensitive, so that reqwest and
+//! hyper never print it.
+//!
+//! # Configuration from the environment
+//!
+//! [`Client::from_env`] reads, in this order:
+//! 1. the base URL from `HUB_BASE_URL` ([`BASE_URL_ENV_VAR`]; required, as for the `hub`
+//!    command: there is no default hub);
+//! 2. the token from `HUB_TOKEN` ([`TOKEN_ENV_VAR`]), if set and not blank;
+//! 3. else the token from the token file: `$XDG_CONFIG_HOME/hub/token`, else
+//!    `$HOME/.config/hub/token` (on Windows `%APPDATA%\hub\token`), surrounding whitespace
+//!    trimmed; a missing or blank file means no token. On Unix a file that group or others may
+//!    read is refused with [`Error::TokenFile`] (as `ssh` refuses a readable key): the token
+//!    could already be in other hands, and silently using it would hide that;
+//! 4. else no token (the client is anonymous and a warning is logged).
 //!
 //! # Hostile networks
 //!
@@ -29,20 +43,31 @@
 //! `notifications`, `revoke_credentials`, `webhooks`, `storage_token`. For instance
 //! `HUB_TOKEN=... cargo run --example notifications -- --base-url https://hub.example.com`.
 
+use std::ffi::OsString;
 use std::fmt;
 use std::future::Future;
+use std::io::Read;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use reqwest::header::{AUTHORIZATION, HeaderMap, HeaderValue};
+use reqwest::header::{HeaderName, HeaderValue};
 use serde::de::DeserializeOwned;
 
 use crate::error::{BodyPolicy, FailedCall, Limits, Redactor, Result};
-use crate::transport::{HubTransport, RetryPolicy};
+use crate::transport::{HubTransport, RequestHook, RequestSettings, RetryPolicy, TransportConfig};
 use crate::{Error, Secret, generated, types};
 
 /// The environment variable read for the hub token when none is given to the builder.
 pub const TOKEN_ENV_VAR: &str = "HUB_TOKEN";
+
+/// The environment variable [`Client::from_env`] reads the base URL from (the `hub` command
+/// reads the same one).
+pub const BASE_URL_ENV_VAR: &str = "HUB_BASE_URL";
+
+/// A token file larger than this is not a token file (a token is well under 1 KiB); it is
+/// refused rather than read whole.
+const MAX_TOKEN_FILE_BYTES: u64 = 64 * 1024;
 
 /// The `User-Agent` sent unless the builder sets another.
 pub const DEFAULT_USER_AGENT: &str = concat!("hub-api-rust/", env!("CARGO_PKG_VERSION"));
@@ -76,11 +101,50 @@ struct Inner {
     base_url: String,
     token: Option<Secret>,
     limits: Limits,
-    retry: RetryPolicy,
-    /// Sends `Authorization: Bearer` when a token is configured.
+    /// The one HTTP stack (and connection pool) of both generated clients, and of every client
+    /// [`Client::with_timeout`] derives.
+    http: reqwest::Client,
+    /// The authenticated transport's configuration, to derive clients from.
+    config: TransportConfig,
+    /// Its transport sends `Authorization: Bearer` when a token is configured.
     authenticated: generated::Client,
-    /// Never sends `Authorization`; used for `revokeCredentials` only.
+    /// Its transport never sends `Authorization`; used for `revokeCredentials` only.
     anonymous: generated::Client,
+}
+
+impl Inner {
+    /// Both generated clients over `http`, with transports configured by `config` (the
+    /// anonymous one without its `Authorization`).
+    fn new(
+        base_url: String,
+        token: Option<Secret>,
+        limits: Limits,
+        http: reqwest::Client,
+        config: TransportConfig,
+    ) -> Self {
+        let mut anonymous_config = config.clone();
+        anonymous_config.request.authorization = None;
+        let transport = |config: TransportConfig| {
+            generated::Transport::new(Arc::new(HubTransport::new(config)))
+        };
+        Self {
+            authenticated: generated::Client::new_with_client(
+                &base_url,
+                http.clone(),
+                transport(config.clone()),
+            ),
+            anonymous: generated::Client::new_with_client(
+                &base_url,
+                http.clone(),
+                transport(anonymous_config),
+            ),
+            base_url,
+            token,
+            limits,
+            http,
+            config,
+        }
+    }
 }
 
 impl fmt::Debug for Client {
@@ -89,7 +153,7 @@ impl fmt::Debug for Client {
             .field("base_url", &self.inner.base_url)
             .field("token", &self.inner.token)
             .field("limits", &self.inner.limits)
-            .field("retry", &self.inner.retry)
+            .field("retry", &self.inner.config.retry)
             .finish_non_exhaustive()
     }
 }
@@ -99,6 +163,8 @@ impl fmt::Debug for Client {
 enum TokenSource {
     /// `HUB_TOKEN`, if set and not empty.
     Environment,
+    /// `HUB_TOKEN`, else the token file ([`Client::from_env`]).
+    EnvironmentOrFile,
     Explicit(Secret),
     None,
 }
@@ -113,20 +179,35 @@ pub struct ClientBuilder {
     timeout: Duration,
     connect_timeout: Duration,
     user_agent: String,
+    user_agent_suffix: Option<String>,
     max_response_bytes: u64,
     retry: RetryPolicy,
+    http_client: Option<reqwest::Client>,
+    /// As given; checked by `build`, so that the setter stays infallible.
+    default_headers: Vec<(String, String)>,
+    hooks: Vec<RequestHook>,
 }
 
 impl fmt::Debug for ClientBuilder {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // Header names only: a default header's value may be a credential.
+        let header_names: Vec<&str> = self
+            .default_headers
+            .iter()
+            .map(|(name, _)| name.as_str())
+            .collect();
         f.debug_struct("ClientBuilder")
             .field("base_url", &without_user_info(&self.base_url))
             .field("token", &self.token)
             .field("timeout", &self.timeout)
             .field("connect_timeout", &self.connect_timeout)
             .field("user_agent", &self.user_agent)
+            .field("user_agent_suffix", &self.user_agent_suffix)
             .field("max_response_bytes", &self.max_response_bytes)
             .field("retry", &self.retry)
+            .field("http_client", &self.http_client.is_some())
+            .field("default_headers", &header_names)
+            .field("on_request", &self.hooks.len())
             .finish()
     }
 }
@@ -151,6 +232,14 @@ impl ClientBuilder {
         self
     }
 
+    /// Reads the token as [`Client::from_env`] does (`HUB_TOKEN`, else the token file, else
+    /// none) when the client is built, for a base URL given some other way (the `hub`
+    /// command's `--base-url`).
+    pub fn token_from_env(mut self) -> Self {
+        self.token = TokenSource::EnvironmentOrFile;
+        self
+    }
+
     /// Sends no token at all, whatever `HUB_TOKEN` holds.
     pub fn anonymous(mut self) -> Self {
         self.token = TokenSource::None;
@@ -158,21 +247,125 @@ impl ClientBuilder {
     }
 
     /// Limits a whole call, from sending the request to reading the last byte
-    /// (default [`DEFAULT_TIMEOUT`]).
+    /// (default [`DEFAULT_TIMEOUT`]). Each attempt of a retried call has this long. It is set
+    /// on every request, so it also holds with [`http_client`](Self::http_client), and
+    /// [`Client::with_timeout`] changes it for some calls.
     pub fn timeout(mut self, timeout: Duration) -> Self {
         self.timeout = timeout;
         self
     }
 
-    /// Limits connecting to the hub (default [`DEFAULT_CONNECT_TIMEOUT`]).
+    /// Limits connecting to the hub (default [`DEFAULT_CONNECT_TIMEOUT`]). Not applied with
+    /// [`http_client`](Self::http_client): connecting is that client's business.
     pub fn connect_timeout(mut self, timeout: Duration) -> Self {
         self.connect_timeout = timeout;
         self
     }
 
-    /// Sends this `User-Agent` instead of [`DEFAULT_USER_AGENT`].
+    /// Sends this `User-Agent` instead of [`DEFAULT_USER_AGENT`]. Prefer
+    /// [`user_agent_suffix`](Self::user_agent_suffix), which keeps the crate's name and version
+    /// in the hub's logs.
     pub fn user_agent(mut self, user_agent: impl Into<String>) -> Self {
         self.user_agent = user_agent.into();
+        self
+    }
+
+    /// Appends `suffix` to the user agent, after a space: `hub-api-rust/0.1.0 my-tool/2.0` with
+    /// the default one (or after the one [`user_agent`](Self::user_agent) set), so that the
+    /// hub sees both the application and the client library. Calling it again replaces the
+    /// suffix.
+    pub fn user_agent_suffix(mut self, suffix: impl Into<String>) -> Self {
+        self.user_agent_suffix = Some(suffix.into());
+        self
+    }
+
+    /// Sends the requests with this `reqwest::Client` instead of one the builder makes: for
+    /// proxies, custom root certificates, client certificates, or a test double. Both the
+    /// authenticated and the anonymous calls use it (one connection pool).
+    ///
+    /// What still applies, because the client sets it on each request: the token, the user
+    /// agent ([`user_agent`](Self::user_agent), [`user_agent_suffix`](Self::user_agent_suffix),
+    /// replacing one set on `client`), [`default_header`](Self::default_header)s,
+    /// [`timeout`](Self::timeout) (per request, overriding `client`'s), the
+    /// [`on_request`](Self::on_request) hooks, the response size limit, the redirect rule and
+    /// the [`RetryPolicy`].
+    ///
+    /// What no longer applies: [`connect_timeout`](Self::connect_timeout) (use
+    /// `reqwest::ClientBuilder::connect_timeout`), and anything else below HTTP (TLS, proxies,
+    /// pools), which is `client`'s.
+    ///
+    /// Start from [`Client::http_client_builder`], which turns reqwest's redirects off: a
+    /// client that follows redirects itself does so before this client sees them, so a
+    /// redirected `POST` (token revocation) can turn into a `GET` that looks like success. And
+    /// give `client` no default `Authorization` header: reqwest would add it to the anonymous
+    /// calls too.
+    ///
+    /// ```
+    /// let http = hub_api::Client::http_client_builder()
+    ///     .connect_timeout(std::time::Duration::from_secs(5))
+    ///     .build()
+    ///     .expect("HTTP client");
+    /// let client = hub_api::Client::builder("https://hub.example.com")
+    ///     .anonymous()
+    ///     .http_client(http)
+    ///     .build()?;
+    /// # let _ = client;
+    /// # Ok::<(), hub_api::Error>(())
+    /// ```
+    pub fn http_client(mut self, client: reqwest::Client) -> Self {
+        self.http_client = Some(client);
+        self
+    }
+
+    /// Sends the header `name: value` on every request, unless the operation sets that header
+    /// itself (e.g. a tenant or tracing header a proxy in front of the hub wants). Calling it
+    /// again with the same name replaces the value.
+    ///
+    /// [`build`](Self::build) refuses, with [`Error::Validation`] naming the header (never the
+    /// value): an invalid name or value; `Authorization` and `Proxy-Authorization` (give the
+    /// token with [`token`](Self::token), so that it is kept out of the anonymous calls and out
+    /// of logs); `User-Agent` (see [`user_agent`](Self::user_agent)); `Host`, `Content-Length`
+    /// and the hop-by-hop headers (`Connection`, `Keep-Alive`, `TE`, `Trailer`,
+    /// `Transfer-Encoding`, `Upgrade`), which describe one connection, not the request, and
+    /// would break its framing. Values are marked sensitive, so that reqwest and hyper never
+    /// print them.
+    pub fn default_header(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
+        let name = name.into();
+        self.default_headers
+            .retain(|(existing, _)| !existing.eq_ignore_ascii_case(&name));
+        self.default_headers.push((name, value.into()));
+        self
+    }
+
+    /// Runs `hook` on every request just before it is sent: on every attempt of a retried
+    /// call and on every followed redirect, each time on a fresh copy of the request, so that
+    /// a hook adding a header adds it once. For request signing or tracing headers
+    /// (`traceparent`). Hooks run in the order they were added, after the token, the user
+    /// agent, the default headers and the timeout were set, so a hook sees (and may sign) the
+    /// request as it will be sent.
+    ///
+    /// The request carries the `Authorization` header: a hook must never log or store it (nor
+    /// the body of a revocation, which holds the tokens being revoked). It must be quick and
+    /// must not block: it runs inside the call.
+    ///
+    /// ```
+    /// let client = hub_api::Client::builder("https://hub.example.com")
+    ///     .anonymous()
+    ///     .on_request(|request| {
+    ///         request.headers_mut().insert(
+    ///             "x-trace",
+    ///             reqwest::header::HeaderValue::from_static("abc"),
+    ///         );
+    ///     })
+    ///     .build()?;
+    /// # let _ = client;
+    /// # Ok::<(), hub_api::Error>(())
+    /// ```
+    pub fn on_request(
+        mut self,
+        hook: impl Fn(&mut reqwest::Request) + Send + Sync + 'static,
+    ) -> Self {
+        self.hooks.push(Arc::new(hook));
         self
     }
 
@@ -184,84 +377,240 @@ impl ClientBuilder {
         self
     }
 
-    /// Retries idempotent calls by `policy` (default [`RetryPolicy::default`]; switch retries
-    /// off with [`RetryPolicy::none`]).
+    /// Retries failed calls by `policy` (default [`RetryPolicy::default`]; switch retries off
+    /// with [`RetryPolicy::none`]); see [`RetryPolicy`] for what is retried.
     pub fn retry(mut self, policy: RetryPolicy) -> Self {
         self.retry = policy;
         self
     }
 
     /// Builds the client. Fails with [`Error::Validation`] on a base URL that is not an absolute
-    /// `http`/`https` URL (or carries user info), or a token that cannot be sent in a header,
-    /// and with [`Error::ClientBuild`] when the HTTP stack cannot be set up.
+    /// `http`/`https` URL (or carries user info), a token that cannot be sent in a header, a
+    /// user agent or default header that cannot be sent, with [`Error::TokenFile`] when the
+    /// token file of [`Client::from_env`] cannot be used, and with [`Error::ClientBuild`] when
+    /// the HTTP stack cannot be set up.
     ///
-    /// When the token was to come from `HUB_TOKEN` and that is unset or empty, the client is
-    /// anonymous and a warning is logged: calls that need a token will fail with
+    /// When the token was to come from `HUB_TOKEN` (or the token file) and there is none, the
+    /// client is anonymous and a warning is logged: calls that need a token will fail with
     /// [`Error::Unauthorized`]. Say [`anonymous`](Self::anonymous) to mean it.
     pub fn build(self) -> Result<Client> {
         let base_url = normalize_base_url(&self.base_url)?;
-        let token = match &self.token {
-            TokenSource::Explicit(token) if token.is_empty() => {
-                return Err(Error::validation("token", "must not be empty"));
-            }
-            TokenSource::Explicit(token) => Some(token.clone()),
-            TokenSource::Environment => {
-                let token = token_from_environment();
-                if token.is_none() {
-                    tracing::warn!(
-                        base_url = %base_url,
-                        "{TOKEN_ENV_VAR} is not set (or empty): this hub client sends no token, and calls that need one will fail with HTTP 401 (use ClientBuilder::token, or ClientBuilder::anonymous if this is intended)"
-                    );
-                }
-                token
-            }
-            TokenSource::None => None,
+        let token = self.resolve_token(&base_url, &|name| std::env::var_os(name))?;
+        let user_agent = match &self.user_agent_suffix {
+            Some(suffix) => format!("{} {suffix}", self.user_agent),
+            None => self.user_agent.clone(),
         };
+        let user_agent = HeaderValue::from_str(&user_agent).map_err(|_| {
+            Error::validation(
+                "user_agent",
+                "printable ASCII only (no control characters or line breaks)",
+            )
+        })?;
+        let default_headers = self
+            .default_headers
+            .iter()
+            .map(|(name, value)| default_header(name, value))
+            .collect::<Result<Vec<_>>>()?;
         install_crypto_provider();
-        let mut headers = HeaderMap::new();
-        if let Some(token) = &token {
-            headers.insert(AUTHORIZATION, bearer_header(token)?);
-        }
-        let authenticated = self.http_client(headers)?;
-        let anonymous = self.http_client(HeaderMap::new())?;
-        let transport = generated::Transport::new(Arc::new(HubTransport::new(
-            self.max_response_bytes,
-            self.retry,
-        )));
-        tracing::debug!(base_url = %base_url, authenticated = token.is_some(), "hub client built");
+        let http = match &self.http_client {
+            Some(client) => client.clone(),
+            None => self.own_http_client()?,
+        };
+        let config = TransportConfig {
+            max_response_bytes: self.max_response_bytes,
+            retry: self.retry.clone(),
+            request: RequestSettings {
+                authorization: token.as_ref().map(bearer_header).transpose()?,
+                user_agent,
+                default_headers,
+                timeout: self.timeout,
+                hooks: self.hooks.clone(),
+            },
+        };
+        tracing::debug!(
+            base_url = %base_url,
+            authenticated = token.is_some(),
+            own_http_client = self.http_client.is_some(),
+            "hub client built"
+        );
+        let limits = Limits {
+            timeout: self.timeout,
+            connect_timeout: self.connect_timeout,
+            max_response_bytes: self.max_response_bytes,
+        };
         Ok(Client {
-            inner: Arc::new(Inner {
-                authenticated: generated::Client::new_with_client(
-                    &base_url,
-                    authenticated,
-                    transport.clone(),
-                ),
-                anonymous: generated::Client::new_with_client(&base_url, anonymous, transport),
-                base_url,
-                token,
-                limits: Limits {
-                    timeout: self.timeout,
-                    connect_timeout: self.connect_timeout,
-                    max_response_bytes: self.max_response_bytes,
-                },
-                retry: self.retry,
-            }),
+            inner: Arc::new(Inner::new(base_url, token, limits, http, config)),
         })
     }
 
-    fn http_client(&self, default_headers: HeaderMap) -> Result<reqwest::Client> {
-        reqwest::Client::builder()
-            .user_agent(self.user_agent.as_str())
+    /// The token the client will send, from where the builder was told to take it; `lookup`
+    /// reads the environment (a parameter so that tests need not change the process's).
+    fn resolve_token(
+        &self,
+        base_url: &str,
+        lookup: &dyn Fn(&str) -> Option<OsString>,
+    ) -> Result<Option<Secret>> {
+        let (token, file) = match &self.token {
+            TokenSource::Explicit(token) if token.is_empty() => {
+                return Err(Error::validation("token", "must not be empty"));
+            }
+            TokenSource::Explicit(token) => return Ok(Some(token.clone())),
+            TokenSource::None => return Ok(None),
+            TokenSource::Environment => (token_from_lookup(lookup), None),
+            TokenSource::EnvironmentOrFile => {
+                let path = token_file_path(lookup);
+                let token = match (token_from_lookup(lookup), &path) {
+                    (Some(token), _) => Some(token),
+                    (None, Some(path)) => read_token_file(path)?,
+                    (None, None) => None,
+                };
+                (token, Some(path))
+            }
+        };
+        if token.is_none() {
+            let file = match file {
+                None => String::new(),
+                Some(Some(path)) => format!(" and the token file {} holds none", path.display()),
+                Some(None) => {
+                    " and there is no token file (neither XDG_CONFIG_HOME, HOME nor APPDATA is set)"
+                        .to_owned()
+                }
+            };
+            tracing::warn!(
+                base_url = %base_url,
+                "{TOKEN_ENV_VAR} is not set (or empty){file}: this hub client sends no token, and calls that need one will fail with HTTP 401 (use ClientBuilder::token, or ClientBuilder::anonymous if this is intended)"
+            );
+        }
+        Ok(token)
+    }
+
+    /// The `reqwest::Client` made when the application brings none.
+    fn own_http_client(&self) -> Result<reqwest::Client> {
+        // Redirects are the transport's business: it follows same-origin GETs only.
+        Client::http_client_builder()
             .timeout(self.timeout)
             .connect_timeout(self.connect_timeout)
-            // Redirects are the transport's business: it follows same-origin GETs only.
-            .redirect(reqwest::redirect::Policy::none())
-            .default_headers(default_headers)
             .build()
             .map_err(|source| Error::ClientBuild {
                 source: Arc::new(source),
             })
     }
+
+    /// A builder configured from the environment, as [`Client::from_env`] describes: the base
+    /// URL from `HUB_BASE_URL`, the token from `HUB_TOKEN` or else the token file (read when
+    /// the client is built). Everything else can still be changed before
+    /// [`build`](Self::build). Fails with [`Error::Validation`] (field `HUB_BASE_URL`) when
+    /// `HUB_BASE_URL` is unset or empty.
+    pub fn from_env() -> Result<Self> {
+        Self::from_lookup(&|name| std::env::var_os(name))
+    }
+
+    fn from_lookup(lookup: &dyn Fn(&str) -> Option<OsString>) -> Result<Self> {
+        let base_url = lookup(BASE_URL_ENV_VAR)
+            .filter(|url| !url.is_empty())
+            .ok_or_else(|| {
+                Error::validation(
+                    BASE_URL_ENV_VAR,
+                    "must be set to the hub's URL, e.g. https://hub.example.com",
+                )
+            })?
+            .into_string()
+            .map_err(|_| Error::validation(BASE_URL_ENV_VAR, "must be valid Unicode"))?;
+        Ok(Client::builder(base_url).token_from_env())
+    }
+}
+
+/// A default header, checked: a clear error for what must not be a default header, naming the
+/// header but never the value.
+fn default_header(name: &str, value: &str) -> Result<(HeaderName, HeaderValue)> {
+    let field = format!("default_header({name:?})");
+    let name = HeaderName::from_bytes(name.as_bytes())
+        .map_err(|_| Error::validation(&field, "not a valid header name"))?;
+    let refusal = match name.as_str() {
+        "authorization" | "proxy-authorization" => Some(
+            "credentials are not default headers: give the hub token with ClientBuilder::token (it is kept out of the anonymous calls and out of logs)",
+        ),
+        "user-agent" => Some("use ClientBuilder::user_agent or ClientBuilder::user_agent_suffix"),
+        "host" | "content-length" | "connection" | "keep-alive" | "te" | "trailer"
+        | "transfer-encoding" | "upgrade" | "proxy-connection" => Some(
+            "a hop-by-hop or framing header describes the connection, not the request, and is set by the HTTP stack",
+        ),
+        _ => None,
+    };
+    if let Some(rule) = refusal {
+        return Err(Error::validation(field, rule));
+    }
+    let mut value = HeaderValue::from_str(value).map_err(|_| {
+        Error::validation(
+            &field,
+            "the value must be printable ASCII (no control characters or line breaks)",
+        )
+    })?;
+    value.set_sensitive(true);
+    Ok((name, value))
+}
+
+/// Where the token file is: `$XDG_CONFIG_HOME/hub/token`, else `$HOME/.config/hub/token`;
+/// `%APPDATA%\hub\token` on Windows. `None` when the variables say nothing usable (the XDG
+/// rule: a relative `XDG_CONFIG_HOME` is ignored).
+fn token_file_path(lookup: &dyn Fn(&str) -> Option<OsString>) -> Option<PathBuf> {
+    let absolute = |name: &str| {
+        lookup(name)
+            .map(PathBuf::from)
+            .filter(|path| path.is_absolute())
+    };
+    if cfg!(windows) {
+        return absolute("APPDATA").map(|dir| dir.join("hub").join("token"));
+    }
+    if let Some(config) = absolute("XDG_CONFIG_HOME") {
+        return Some(config.join("hub").join("token"));
+    }
+    absolute("HOME").map(|home| home.join(".config").join("hub").join("token"))
+}
+
+/// The token in the file at `path`: `None` when there is no file or it is blank, an error
+/// (naming the path, never the content) when it cannot be read or, on Unix, when group or
+/// others may read it.
+fn read_token_file(path: &Path) -> Result<Option<Secret>> {
+    let problem = |problem: String| Error::TokenFile {
+        path: path.to_owned(),
+        problem,
+    };
+    let file = match std::fs::File::open(path) {
+        Ok(file) => file,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        // The io error's text is the OS's reason (permission denied, ...), never the content.
+        Err(error) => return Err(problem(format!("cannot be opened: {error}"))),
+    };
+    // The opened file's own metadata, so that the checks and the read see the same file.
+    let metadata = file
+        .metadata()
+        .map_err(|error| problem(format!("cannot be inspected: {error}")))?;
+    if !metadata.is_file() {
+        return Err(problem("is not a regular file".to_owned()));
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = metadata.permissions().mode() & 0o777;
+        if mode & 0o077 != 0 {
+            return Err(problem(format!(
+                "group or others may read it (mode {mode:03o}); restrict it with `chmod 600 {}`",
+                path.display()
+            )));
+        }
+    }
+    if metadata.len() > MAX_TOKEN_FILE_BYTES {
+        return Err(problem(format!(
+            "is larger than {MAX_TOKEN_FILE_BYTES} bytes, too large for a token"
+        )));
+    }
+    let mut text = String::new();
+    file.take(MAX_TOKEN_FILE_BYTES)
+        .read_to_string(&mut text)
+        .map_err(|error| problem(format!("cannot be read as text: {}", error.kind())))?;
+    let token = text.trim();
+    Ok((!token.is_empty()).then(|| Secret::new(token)))
 }
 
 impl Client {
@@ -275,8 +624,78 @@ impl Client {
             timeout: DEFAULT_TIMEOUT,
             connect_timeout: DEFAULT_CONNECT_TIMEOUT,
             user_agent: DEFAULT_USER_AGENT.to_owned(),
+            user_agent_suffix: None,
             max_response_bytes: DEFAULT_MAX_RESPONSE_BYTES,
             retry: RetryPolicy::default(),
+            http_client: None,
+            default_headers: Vec::new(),
+            hooks: Vec::new(),
+        }
+    }
+
+    /// A `reqwest::ClientBuilder` set up as the one the client makes itself, to customise
+    /// (proxies, root certificates) and hand to [`ClientBuilder::http_client`]: redirects off
+    /// (the client follows same-origin `GET` redirects itself), [`DEFAULT_TIMEOUT`] and
+    /// [`DEFAULT_CONNECT_TIMEOUT`], and, with the default `rustls` feature, the `ring` crypto
+    /// provider installed unless the application installed one, without which reqwest cannot
+    /// build a client.
+    pub fn http_client_builder() -> reqwest::ClientBuilder {
+        install_crypto_provider();
+        reqwest::Client::builder()
+            .timeout(DEFAULT_TIMEOUT)
+            .connect_timeout(DEFAULT_CONNECT_TIMEOUT)
+            .redirect(reqwest::redirect::Policy::none())
+    }
+
+    /// A client configured from the environment, read in this order:
+    /// 1. the base URL from `HUB_BASE_URL` ([`BASE_URL_ENV_VAR`]); required, as for the `hub`
+    ///    command: there is no default hub;
+    /// 2. the token from `HUB_TOKEN` ([`TOKEN_ENV_VAR`]), if set and not blank;
+    /// 3. else the token from the token file: `$XDG_CONFIG_HOME/hub/token`, else
+    ///    `$HOME/.config/hub/token` (on Windows `%APPDATA%\hub\token`), surrounding whitespace
+    ///    trimmed; a missing or blank file means no token. On Unix a file that group or others
+    ///    may read is refused with [`Error::TokenFile`] (as `ssh` refuses a readable key): the
+    ///    token may already be in other hands, and silently using it would hide that;
+    /// 4. else no token: the client is anonymous and a warning is logged.
+    ///
+    /// [`ClientBuilder::from_env`] does the same and allows changing other settings first.
+    ///
+    /// ```no_run
+    /// let client = hub_api::Client::from_env()?;
+    /// # let _ = client;
+    /// # Ok::<(), hub_api::Error>(())
+    /// ```
+    pub fn from_env() -> Result<Self> {
+        ClientBuilder::from_env()?.build()
+    }
+
+    /// This client with another [`timeout`](ClientBuilder::timeout) for each attempt of its
+    /// calls, e.g. a short one for a health check or a long one for a large page. Cheap: the
+    /// new client shares this one's connection pool and every other setting, and this client
+    /// keeps its own timeout.
+    ///
+    /// ```no_run
+    /// # async fn demo(client: hub_api::Client) -> hub_api::Result<()> {
+    /// use std::time::Duration;
+    /// let settings = client.with_timeout(Duration::from_secs(2)).mcp_settings().await?;
+    /// # let _ = settings; Ok(()) }
+    /// ```
+    pub fn with_timeout(&self, timeout: Duration) -> Client {
+        let inner = &self.inner;
+        let mut config = inner.config.clone();
+        config.request.timeout = timeout;
+        let limits = Limits {
+            timeout,
+            ..inner.limits
+        };
+        Client {
+            inner: Arc::new(Inner::new(
+                inner.base_url.clone(),
+                inner.token.clone(),
+                limits,
+                inner.http.clone(),
+                config,
+            )),
         }
     }
 
@@ -452,8 +871,8 @@ fn normalize_base_url(base_url: &str) -> Result<String> {
     Ok(base_url.trim_end_matches('/').to_owned())
 }
 
-fn token_from_environment() -> Option<Secret> {
-    let value = std::env::var(TOKEN_ENV_VAR).ok()?;
+fn token_from_lookup(lookup: &dyn Fn(&str) -> Option<OsString>) -> Option<Secret> {
+    let value = lookup(TOKEN_ENV_VAR)?.into_string().ok()?;
     // A token pasted with a trailing newline is still the token.
     let value = value.trim();
     (!value.is_empty()).then(|| Secret::new(value))
@@ -521,6 +940,191 @@ mod tests {
         );
         assert_eq!(without_user_info("https://hub/a@b"), "https://hub/a@b");
         assert_eq!(without_user_info("user:SECRET@hub"), "[redacted]@hub");
+    }
+
+    /// A fresh directory under the system's temporary one, removed when dropped.
+    struct TempDir(PathBuf);
+
+    impl TempDir {
+        fn new(name: &str) -> Self {
+            let path = std::env::temp_dir().join(format!(
+                "hub-api-client-{name}-{}-{:?}",
+                std::process::id(),
+                std::time::SystemTime::now()
+            ));
+            std::fs::create_dir_all(&path).expect("temp dir");
+            Self(path)
+        }
+    }
+
+    impl Drop for TempDir {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    /// An environment of the given variables only.
+    fn environment(vars: &[(&str, &Path)]) -> impl Fn(&str) -> Option<OsString> + use<> {
+        let vars: Vec<(String, OsString)> = vars
+            .iter()
+            .map(|(name, value)| ((*name).to_owned(), value.as_os_str().to_owned()))
+            .collect();
+        move |name| {
+            vars.iter()
+                .find(|(key, _)| key == name)
+                .map(|(_, value)| value.clone())
+        }
+    }
+
+    /// Writes `content` to `<config>/hub/token` with `mode` (on Unix).
+    fn write_token_file(config: &Path, content: &str, mode: u32) -> PathBuf {
+        let path = config.join("hub").join("token");
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("dir");
+        std::fs::write(&path, content).expect("write");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(mode)).expect("chmod");
+        }
+        #[cfg(not(unix))]
+        let _ = mode;
+        path
+    }
+
+    #[cfg(not(windows))]
+    #[test]
+    fn the_token_file_is_found_by_xdg_then_home() {
+        let xdg = Path::new("/xdg");
+        let home = Path::new("/home/me");
+        assert_eq!(
+            token_file_path(&environment(&[("XDG_CONFIG_HOME", xdg), ("HOME", home)])),
+            Some(PathBuf::from("/xdg/hub/token"))
+        );
+        assert_eq!(
+            token_file_path(&environment(&[("HOME", home)])),
+            Some(PathBuf::from("/home/me/.config/hub/token"))
+        );
+        // A relative XDG_CONFIG_HOME is ignored, as the XDG rule says.
+        assert_eq!(
+            token_file_path(&environment(&[
+                ("XDG_CONFIG_HOME", Path::new("relative")),
+                ("HOME", home)
+            ])),
+            Some(PathBuf::from("/home/me/.config/hub/token"))
+        );
+        assert_eq!(token_file_path(&environment(&[])), None);
+    }
+
+    #[test]
+    fn the_token_file_is_trimmed_and_a_blank_or_missing_one_is_no_token() {
+        let dir = TempDir::new("trimmed");
+        assert!(matches!(
+            read_token_file(&dir.0.join("hub/token")),
+            Ok(None)
+        ));
+        let path = write_token_file(&dir.0, "  hub_from_file_SECRET\n", 0o600);
+        let token = read_token_file(&path).ok().flatten();
+        assert_eq!(
+            token.as_ref().map(Secret::expose),
+            Some("hub_from_file_SECRET")
+        );
+        let path = write_token_file(&dir.0, " \n\t", 0o600);
+        assert!(matches!(read_token_file(&path), Ok(None)));
+        let error = read_token_file(&dir.0).err();
+        assert!(
+            matches!(&error, Some(Error::TokenFile { problem, .. }) if problem.contains("not a regular file")),
+            "{error:?}"
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_token_file_others_may_read_is_refused_naming_the_path_only() {
+        let dir = TempDir::new("mode");
+        for mode in [0o644, 0o640, 0o604, 0o660] {
+            let path = write_token_file(&dir.0, "hub_readable_SECRET", mode);
+            let error = read_token_file(&path).expect_err("refused");
+            let Error::TokenFile { path: named, .. } = &error else {
+                panic!("{error:?}");
+            };
+            assert_eq!(named, &path);
+            let message = error.to_string();
+            assert!(message.contains(&path.display().to_string()), "{message}");
+            assert!(message.contains(&format!("{mode:03o}")), "{message}");
+            assert!(!message.contains("SECRET"), "{message}");
+            assert!(!format!("{error:?}").contains("SECRET"));
+        }
+        let path = write_token_file(&dir.0, "hub_private", 0o400);
+        assert!(read_token_file(&path).is_ok_and(|token| token.is_some()));
+    }
+
+    #[test]
+    fn from_env_takes_hub_token_first_then_the_file() {
+        let dir = TempDir::new("order");
+        write_token_file(&dir.0, "hub_from_file\n", 0o600);
+        let url = Path::new("https://hub.example.com");
+        let file_only = environment(&[(BASE_URL_ENV_VAR, url), ("XDG_CONFIG_HOME", &dir.0)]);
+        let builder = ClientBuilder::from_lookup(&file_only).expect("builder");
+        assert_eq!(builder.base_url, "https://hub.example.com");
+        let token = builder.resolve_token("https://hub.example.com", &file_only);
+        assert_eq!(
+            token.ok().flatten().as_ref().map(Secret::expose),
+            Some("hub_from_file")
+        );
+
+        let both = environment(&[
+            (BASE_URL_ENV_VAR, url),
+            ("XDG_CONFIG_HOME", &dir.0),
+            (TOKEN_ENV_VAR, Path::new(" hub_from_env ")),
+        ]);
+        let token = builder.resolve_token("https://hub.example.com", &both);
+        assert_eq!(
+            token.ok().flatten().as_ref().map(Secret::expose),
+            Some("hub_from_env")
+        );
+
+        // A blank HUB_TOKEN falls through to the file.
+        let blank = environment(&[("XDG_CONFIG_HOME", &dir.0), (TOKEN_ENV_VAR, Path::new(""))]);
+        let token = builder.resolve_token("https://hub.example.com", &blank);
+        assert_eq!(
+            token.ok().flatten().as_ref().map(Secret::expose),
+            Some("hub_from_file")
+        );
+
+        // Neither: no token (and a warning), not an error.
+        let empty = TempDir::new("empty");
+        let neither = environment(&[("XDG_CONFIG_HOME", &empty.0)]);
+        assert!(matches!(
+            builder.resolve_token("https://hub.example.com", &neither),
+            Ok(None)
+        ));
+
+        // An explicit token or anonymous() still wins over both.
+        let explicit = builder.clone().token("hub_explicit");
+        let token = explicit.resolve_token("https://hub.example.com", &both);
+        assert_eq!(
+            token.ok().flatten().as_ref().map(Secret::expose),
+            Some("hub_explicit")
+        );
+        let anonymous = builder.anonymous();
+        assert!(matches!(
+            anonymous.resolve_token("https://hub.example.com", &both),
+            Ok(None)
+        ));
+    }
+
+    #[test]
+    fn from_env_needs_hub_base_url() {
+        for lookup in [
+            environment(&[]),
+            environment(&[(BASE_URL_ENV_VAR, Path::new(""))]),
+        ] {
+            let error = ClientBuilder::from_lookup(&lookup).err();
+            assert!(
+                matches!(&error, Some(Error::Validation { field, .. }) if field == BASE_URL_ENV_VAR),
+                "{error:?}"
+            );
+        }
     }
 
     #[test]

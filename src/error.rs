@@ -6,6 +6,7 @@
 //! comes from the server (see [`Redactor`]), revocation response bodies are withheld altogether,
 //! and a redirect is reported by the origin of its target only.
 
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -14,7 +15,9 @@ use reqwest::header::{HeaderMap, LOCATION};
 use serde::de::DeserializeOwned;
 
 use crate::revocation::Revocation;
-use crate::transport::{BodyLimitExceeded, retry_after};
+use crate::transport::{
+    BodyLimitExceeded, request_id, retry_after, transient_failure, transient_status,
+};
 use crate::{Secret, generated, types};
 
 /// The result of a client call.
@@ -76,7 +79,7 @@ pub enum Error {
     },
 
     /// The server answered with a status the operation does not expect.
-    #[error("{operation}: HTTP {status}{}{}", retry_after_suffix(*.retry_after), body_suffix(.body.as_deref()))]
+    #[error("{operation}: HTTP {status}{}{}{}", retry_after_suffix(*.retry_after), request_id_suffix(.request_id.as_deref()), body_suffix(.body.as_deref()))]
     Status {
         /// The operation id of the spec.
         operation: &'static str,
@@ -87,13 +90,16 @@ pub enum Error {
         body: Option<String>,
         /// How long the server asked to wait before trying again (`Retry-After`), if it said.
         retry_after: Option<Duration>,
+        /// The hub's id of the request (`x-request-id`), for the hub's support; see
+        /// [`Error::request_id`].
+        request_id: Option<String>,
     },
 
     /// The hub answered with a redirect, which the client does not follow: only redirects of
     /// `GET` requests to the same origin are followed (at most
     /// [`MAX_REDIRECTS`](crate::MAX_REDIRECTS)); a redirect to another origin, or of a
     /// request with a body, could carry credentials to another host or resend a body.
-    #[error("{operation}: the hub answered HTTP {status} ({}), which is not followed", redirect_target(.location.as_deref()))]
+    #[error("{operation}: the hub answered HTTP {status} ({}), which is not followed{}", redirect_target(.location.as_deref()), request_id_suffix(.request_id.as_deref()))]
     Redirect {
         /// The operation id of the spec.
         operation: &'static str,
@@ -102,6 +108,8 @@ pub enum Error {
         /// The origin (`scheme://host:port`) the redirect points to; never its path or query,
         /// which could carry a secret. `None` when the `Location` header is missing or invalid.
         location: Option<String>,
+        /// The hub's id of the request (`x-request-id`); see [`Error::request_id`].
+        request_id: Option<String>,
     },
 
     /// The response body is larger than the client accepts
@@ -132,12 +140,24 @@ pub enum Error {
     InvalidItem(#[from] crate::partial::ItemError),
 
     /// The hub answered 401: the hub token is invalid, or none was sent.
-    #[error("{operation}: HTTP 401 Unauthorized: {}", unauthorized_reason(*.token_sent))]
+    #[error("{operation}: HTTP 401 Unauthorized{}: {}", request_id_suffix(.request_id.as_deref()), unauthorized_reason(*.token_sent))]
     Unauthorized {
         /// The operation id of the spec.
         operation: &'static str,
         /// Whether the request carried a hub token.
         token_sent: bool,
+        /// The hub's id of the request (`x-request-id`); see [`Error::request_id`].
+        request_id: Option<String>,
+    },
+
+    /// The hub token file ([`Client::from_env`](crate::Client::from_env)) cannot be used. The
+    /// message names the file, never its content.
+    #[error("hub token file {}: {problem}", .path.display())]
+    TokenFile {
+        /// The file, e.g. `~/.config/hub/token`.
+        path: PathBuf,
+        /// Why it cannot be used, e.g. that others may read it.
+        problem: String,
     },
 
     /// The storage-token endpoint answered 403: the hub token lacks the access that a token of
@@ -225,15 +245,37 @@ impl Error {
     /// unavailable (408, 429, 502, 503, 504), could not be reached, or did not answer in time.
     /// Validation, authorization, decoding and size errors are not retryable.
     ///
-    /// The client's [`RetryPolicy`](crate::RetryPolicy) already retried what it safely could
-    /// (429, 503 and connection failures, for idempotent calls) before returning this error.
+    /// This is the classification the client's [`RetryPolicy`](crate::RetryPolicy) retries by
+    /// (the same code decides both), and the client already retried what it safely could
+    /// before returning this error. The policy adds one condition the error cannot see, the
+    /// method: apart from a failure to connect (nothing was sent), it resends only idempotent
+    /// calls. A `POST` that timed out or met a 502/504 is retryable by this answer, since it
+    /// may succeed later, but it may also have been carried out already: check before sending
+    /// it again (webhook and job creation are not deduplicated by the hub).
     pub fn is_retryable(&self) -> bool {
         match self {
-            Self::Status { status, .. } => matches!(status.as_u16(), 408 | 429 | 502 | 503 | 504),
-            Self::Timeout { .. } => true,
-            Self::Transport { source, .. } => source.is_connect(),
+            Self::Status { status, .. } => transient_status(*status).is_some(),
+            Self::Timeout { connecting, .. } => transient_failure(*connecting, true).is_some(),
+            Self::Transport { source, .. } => {
+                transient_failure(source.is_connect(), source.is_timeout()).is_some()
+            }
             Self::RevocationIncomplete { source, .. } => source.is_retryable(),
             _ => false,
+        }
+    }
+
+    /// The hub's id of the request behind the error (its `x-request-id` response header), for
+    /// the hub's support to find the request in its logs. `Some` for the errors read from an
+    /// answer whose headers the client still had ([`Error::Status`], [`Error::Redirect`],
+    /// [`Error::Unauthorized`]) when the hub sent one, `None` otherwise. The id is also shown
+    /// in the error's message.
+    pub fn request_id(&self) -> Option<&str> {
+        match self {
+            Self::Status { request_id, .. }
+            | Self::Redirect { request_id, .. }
+            | Self::Unauthorized { request_id, .. } => request_id.as_deref(),
+            Self::RevocationIncomplete { source, .. } => source.request_id(),
+            _ => None,
         }
     }
 
@@ -297,6 +339,14 @@ fn body_suffix(body: Option<&str>) -> String {
 fn retry_after_suffix(retry_after: Option<Duration>) -> String {
     retry_after
         .map(|wait| format!(" (retry after {} s)", wait.as_secs()))
+        .unwrap_or_default()
+}
+
+/// ` (request id <id>)` when the hub sent one, so that a logged error can be matched with the
+/// hub's own logs.
+fn request_id_suffix(request_id: Option<&str>) -> String {
+    request_id
+        .map(|id| format!(" (request id {id})"))
         .unwrap_or_default()
 }
 
@@ -517,6 +567,7 @@ impl FailedCall<'_> {
                         operation: self.operation,
                         status,
                         location: redirect_origin(&response),
+                        request_id: self.request_id(response.headers()),
                     };
                 }
                 let headers = response.headers().clone();
@@ -558,10 +609,12 @@ impl FailedCall<'_> {
     }
 
     fn status(&self, status: StatusCode, headers: &HeaderMap, body: Option<String>) -> Error {
+        let request_id = self.request_id(headers);
         if status == StatusCode::UNAUTHORIZED {
             return Error::Unauthorized {
                 operation: self.operation,
                 token_sent: self.token_sent,
+                request_id,
             };
         }
         Error::Status {
@@ -569,7 +622,14 @@ impl FailedCall<'_> {
             status,
             body,
             retry_after: retry_after(headers, SystemTime::now()),
+            request_id,
         }
+    }
+
+    /// The hub's request id from `headers`, scrubbed like any text from the server (an id that
+    /// is a secret sent in the request would otherwise be repeated).
+    fn request_id(&self, headers: &HeaderMap) -> Option<String> {
+        request_id(headers).map(|id| self.redactor.scrub(id))
     }
 
     /// The start of an error body as scrubbed text. Only as much is read as is kept, plus the
@@ -804,6 +864,7 @@ mod tests {
             status: StatusCode::BAD_REQUEST,
             body: None,
             retry_after: None,
+            request_id: None,
         };
         assert_eq!(
             error.to_string(),
@@ -814,11 +875,13 @@ mod tests {
             status: StatusCode::TOO_MANY_REQUESTS,
             body: Some("slow down".into()),
             retry_after: Some(Duration::from_secs(7)),
+            request_id: Some("req-42".into()),
         };
         assert_eq!(
             error.to_string(),
-            "listWebhooks: HTTP 429 Too Many Requests (retry after 7 s): slow down"
+            "listWebhooks: HTTP 429 Too Many Requests (retry after 7 s) (request id req-42): slow down"
         );
+        assert_eq!(error.request_id(), Some("req-42"));
         assert!(error.is_retryable());
         assert_eq!(error.retry_after(), Some(Duration::from_secs(7)));
     }

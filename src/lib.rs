@@ -56,16 +56,19 @@ mod transport;
 pub mod webhook_admin;
 
 pub use client::{
-    Client, ClientBuilder, DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT,
-    DEFAULT_USER_AGENT, TOKEN_ENV_VAR,
+    BASE_URL_ENV_VAR, Client, ClientBuilder, DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_RESPONSE_BYTES,
+    DEFAULT_TIMEOUT, DEFAULT_USER_AGENT, TOKEN_ENV_VAR,
 };
 pub use error::{Error, MAX_ERROR_BODY_TEXT, Result};
 pub use payload::{PAYLOAD_ENV_VAR, PayloadError, WebhookPayloadExt};
 pub use storage::{StorageToken, StorageTokenProvider};
-pub use transport::{MAX_REDIRECTS, RetryPolicy};
+pub use transport::{MAX_REDIRECTS, RetryContext, RetryPolicy};
 
 #[cfg(feature = "receiver")]
 pub mod webhooks;
+
+#[cfg(feature = "test-util")]
+pub mod mock;
 
 /// What most programs need, in one import: `use hub_api::prelude::*;`.
 ///

@@ -1,6 +1,12 @@
 //! How the client executes every request the generated operations build (plugged into the
-//! generated client through `hub_api_client::Transport`): same-origin `GET` redirects only, a
-//! response size limit, and the [`RetryPolicy`].
+//! generated client through `hub_api_client::Transport`): the per-request settings (token, user
+//! agent, default headers, timeout, request hooks), same-origin `GET` redirects only, a response
+//! size limit, the [`RetryPolicy`], and the tracing spans of each call and attempt.
+//!
+//! The settings are applied here rather than as defaults of the `reqwest::Client` so that they
+//! hold for a client the application brings itself
+//! ([`ClientBuilder::http_client`](crate::ClientBuilder::http_client)), and so that
+//! [`Client::with_timeout`](crate::Client::with_timeout) can share the connection pool.
 //!
 //! # Redirects
 //!
@@ -22,39 +28,67 @@
 //! # Retries
 //!
 //! See [`RetryPolicy`].
+//!
+//! # Tracing
+//!
+//! Each request the transport executes runs in a `hub_request` span (debug level: `operation`,
+//! the generated client's method name for it, e.g. `get_mcp_settings` for the spec's
+//! `getMcpSettings`; `method`; `path`, without the query, which could carry a secret),
+//! and each attempt in a `hub_attempt` span inside it (`attempt`, `status`, `request_id`, the
+//! hub's `x-request-id`). No header value is ever recorded: the `Authorization` header is only
+//! ever set on the request, never read back.
 
 use std::fmt;
 use std::pin::Pin;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::task::{Context, Poll};
 use std::time::{Duration, Instant, SystemTime};
 
 use bytes::Bytes;
 use http_body::{Body as HttpBody, Frame, SizeHint};
-use reqwest::header::{CONTENT_LENGTH, HeaderMap, LOCATION, RETRY_AFTER};
+use reqwest::header::{
+    AUTHORIZATION, CONTENT_LENGTH, HeaderMap, HeaderName, HeaderValue, LOCATION, RETRY_AFTER,
+    USER_AGENT,
+};
 use reqwest::{Method, StatusCode};
+use tracing::Instrument;
 
 use crate::generated::{Execute, ExecuteFuture};
 
 /// At most this many same-origin `GET` redirects are followed for one request.
 pub const MAX_REDIRECTS: usize = 5;
 
-/// When and how often an idempotent call is retried; set with
+/// When and how often a call is retried; set with
 /// [`ClientBuilder::retry`](crate::ClientBuilder::retry).
 ///
-/// A call is retried when
-/// - the hub answered 429 Too Many Requests or 503 Service Unavailable and the method is
-///   idempotent (`GET`, `HEAD`, `PUT`, `DELETE`, `OPTIONS`): a `POST` or `PATCH` is never sent
-///   twice (token revocation is resumed instead, see
-///   [`Client::revoke`](crate::Client::revoke));
-/// - or the connection could not be established, whatever the method: nothing was sent.
+/// # What is retried
+///
+/// One rule decides, shared with [`Error::is_retryable`](crate::Error::is_retryable) (so that
+/// an error the client returns is retryable exactly when the client would have retried it had
+/// attempts been left):
+/// - **nothing was sent**: the connection could not be established (refused, unreachable, the
+///   connect timeout ran out). Retried whatever the method, since the hub saw nothing.
+/// - **the hub may have done the work, or may not**: 408, 429, 502, 503 and 504 answers, and a
+///   timeout after the request was sent. Retried only when the method is idempotent (`GET`,
+///   `HEAD`, `PUT`, `DELETE`, `OPTIONS`): a `POST` or `PATCH` that timed out, or that a gateway
+///   dropped, may have been carried out, and sending it again could do it twice (a second
+///   webhook, a second job). Token revocation is resumed instead, see
+///   [`Client::revoke`](crate::Client::revoke).
+///
+/// Everything else (other 4xx and 5xx answers, decoding, size limits) is final: asking again
+/// would get the same answer. [`retry_if`](Self::retry_if) replaces the rule with the caller's.
+///
+/// # When
 ///
 /// Between attempts the client waits an exponential backoff with jitter (half the delay fixed,
 /// half random, doubling from `initial_backoff` up to `max_backoff`), or exactly what the hub's
 /// `Retry-After` asks when that is longer. It gives up, returning the last answer (whose
 /// [`Error::retry_after`](crate::Error::retry_after) still says what the hub asked), when
 /// `max_attempts` are used or when the next wait would end more than `max_elapsed` after the
-/// first attempt began. Each attempt keeps its own [`timeout`](crate::ClientBuilder::timeout).
+/// first attempt began. Each attempt keeps its own [`timeout`](crate::ClientBuilder::timeout),
+/// so with the defaults (a 60 s timeout, 15 s in all) a call that timed out is not retried;
+/// shorter timeouts are.
 ///
 /// The default is on: 3 attempts, 250 ms doubling up to 4 s, 15 s in all. A 429 or 503 on a
 /// read is nearly always transient, and two quick retries fix it without the caller writing a
@@ -74,14 +108,57 @@ pub const MAX_REDIRECTS: usize = 5;
 /// # let _ = (client, no_retries);
 /// # Ok::<(), hub_api::Error>(())
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Clone)]
 #[must_use]
 pub struct RetryPolicy {
     max_attempts: u32,
     initial_backoff: Duration,
     max_backoff: Duration,
     max_elapsed: Duration,
+    /// The caller's rule, replacing [`RetryContext::is_retryable`] when set.
+    predicate: Option<RetryPredicate>,
 }
+
+/// The caller's retry rule (see [`RetryPolicy::retry_if`]).
+type RetryPredicate = Arc<dyn Fn(&RetryContext<'_>) -> bool + Send + Sync>;
+
+impl fmt::Debug for RetryPolicy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("RetryPolicy")
+            .field("max_attempts", &self.max_attempts)
+            .field("initial_backoff", &self.initial_backoff)
+            .field("max_backoff", &self.max_backoff)
+            .field("max_elapsed", &self.max_elapsed)
+            .field(
+                "retry_if",
+                &if self.predicate.is_some() {
+                    "custom"
+                } else {
+                    "default"
+                },
+            )
+            .finish()
+    }
+}
+
+/// Policies are equal when their bounds are and they use the same rule (the default one, or
+/// the very same `retry_if` closure): closures cannot be compared otherwise.
+impl PartialEq for RetryPolicy {
+    fn eq(&self, other: &Self) -> bool {
+        let same_rule = match (&self.predicate, &other.predicate) {
+            (None, None) => true,
+            (Some(mine), Some(theirs)) => Arc::ptr_eq(mine, theirs),
+            _ => false,
+        };
+        self.max_attempts == other.max_attempts
+            && self.initial_backoff == other.initial_backoff
+            && self.max_backoff == other.max_backoff
+            && self.max_elapsed == other.max_elapsed
+            && same_rule
+    }
+}
+
+impl Eq for RetryPolicy {}
 
 impl Default for RetryPolicy {
     fn default() -> Self {
@@ -90,6 +167,7 @@ impl Default for RetryPolicy {
             initial_backoff: Duration::from_millis(250),
             max_backoff: Duration::from_secs(4),
             max_elapsed: Duration::from_secs(15),
+            predicate: None,
         }
     }
 }
@@ -129,6 +207,44 @@ impl RetryPolicy {
         self
     }
 
+    /// Decides with `predicate` instead of the built-in rule whether a failed attempt is
+    /// retried. It sees every attempt that did not succeed (any status outside 2xx and 3xx, or
+    /// no answer at all) and is called at most `max_attempts - 1` times per call; the bounds
+    /// and the backoff (with `Retry-After`) still apply. [`RetryContext::is_retryable`] gives
+    /// the built-in answer, to extend it rather than start over.
+    ///
+    /// The predicate may ask to resend a `POST`: the client then does, so only do that for
+    /// calls the hub deduplicates (the hub's revocation, for one, is safe to repeat). It must
+    /// be quick and must not block: it runs inside the call.
+    ///
+    /// ```
+    /// use hub_api::RetryPolicy;
+    /// // Also retry a 500 on reads, and never retry anything on the webhook operations.
+    /// let policy = RetryPolicy::default().retry_if(|attempt| {
+    ///     if attempt.operation().contains("webhook") {
+    ///         return false;
+    ///     }
+    ///     attempt.is_retryable()
+    ///         || (attempt.is_idempotent() && attempt.status().is_some_and(|s| s.as_u16() == 500))
+    /// });
+    /// # let _ = policy;
+    /// ```
+    pub fn retry_if(
+        mut self,
+        predicate: impl Fn(&RetryContext<'_>) -> bool + Send + Sync + 'static,
+    ) -> Self {
+        self.predicate = Some(Arc::new(predicate));
+        self
+    }
+
+    /// Whether the attempt described by `context` is to be retried (bounds aside).
+    fn wants_retry(&self, context: &RetryContext<'_>) -> bool {
+        match &self.predicate {
+            Some(predicate) => predicate(context),
+            None => context.is_retryable(),
+        }
+    }
+
     /// The backoff before retry number `retry` (1 for the first), with `random` (any value)
     /// choosing the jitter: between half and all of `initial_backoff · 2^(retry-1)`, capped.
     fn backoff(&self, retry: u32, random: u64) -> Duration {
@@ -148,6 +264,125 @@ impl RetryPolicy {
     }
 }
 
+/// One failed attempt, as [`RetryPolicy::retry_if`] sees it.
+#[derive(Debug)]
+pub struct RetryContext<'a> {
+    operation: &'static str,
+    method: &'a Method,
+    attempt: u32,
+    outcome: Outcome<'a>,
+}
+
+/// What an attempt ended with.
+#[derive(Debug)]
+enum Outcome<'a> {
+    Answer {
+        status: StatusCode,
+        retry_after: Option<Duration>,
+    },
+    Failure(&'a reqwest::Error),
+}
+
+impl RetryContext<'_> {
+    /// The operation, by the generated client's name for it: its method name, progenitor's
+    /// snake_case form of the spec's operation id (`list_notifications` for
+    /// `listNotifications`), which is what the generated client hands its transport.
+    pub fn operation(&self) -> &'static str {
+        self.operation
+    }
+
+    /// The request's method.
+    pub fn method(&self) -> &Method {
+        self.method
+    }
+
+    /// Whether the method is idempotent (`GET`, `HEAD`, `PUT`, `DELETE`, `OPTIONS`), so that
+    /// sending the request twice has the effect of sending it once.
+    pub fn is_idempotent(&self) -> bool {
+        is_idempotent(self.method)
+    }
+
+    /// The attempt that failed: 1 for the first.
+    pub fn attempt(&self) -> u32 {
+        self.attempt
+    }
+
+    /// The status the hub answered with, if it answered.
+    pub fn status(&self) -> Option<StatusCode> {
+        match self.outcome {
+            Outcome::Answer { status, .. } => Some(status),
+            Outcome::Failure(_) => None,
+        }
+    }
+
+    /// How long the hub asked to wait (`Retry-After`), if it answered and said.
+    pub fn retry_after(&self) -> Option<Duration> {
+        match self.outcome {
+            Outcome::Answer { retry_after, .. } => retry_after,
+            Outcome::Failure(_) => None,
+        }
+    }
+
+    /// Whether the attempt failed without an answer because no connection could be made (the
+    /// hub saw nothing).
+    pub fn is_connect_failure(&self) -> bool {
+        matches!(self.outcome, Outcome::Failure(error) if error.is_connect())
+    }
+
+    /// Whether the attempt failed without an answer because a timeout ran out.
+    pub fn is_timeout(&self) -> bool {
+        matches!(self.outcome, Outcome::Failure(error) if error.is_timeout())
+    }
+
+    /// The built-in rule's answer (see [`RetryPolicy`]): a connection failure, or, for an
+    /// idempotent method, a 408, 429, 502, 503 or 504 answer or a timeout.
+    pub fn is_retryable(&self) -> bool {
+        let kind = match self.outcome {
+            Outcome::Answer { status, .. } => transient_status(status),
+            Outcome::Failure(error) => transient_failure(error.is_connect(), error.is_timeout()),
+        };
+        kind.is_some_and(|kind| kind.may_resend(self.is_idempotent()))
+    }
+}
+
+/// Why an outcome may be different next time: the one classification behind both the
+/// transport's retries and [`Error::is_retryable`](crate::Error::is_retryable).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Transient {
+    /// No connection was made: the hub saw nothing, any request may be sent again.
+    NothingSent,
+    /// The hub was overloaded or unreachable behind a gateway, or did not answer in time: it
+    /// may have carried the request out, so only an idempotent one may be sent again.
+    MaybeDone,
+}
+
+impl Transient {
+    /// Whether a request of this kind may be sent again.
+    pub(crate) fn may_resend(self, idempotent: bool) -> bool {
+        match self {
+            Self::NothingSent => true,
+            Self::MaybeDone => idempotent,
+        }
+    }
+}
+
+/// Whether an answer with `status` may be different later.
+pub(crate) fn transient_status(status: StatusCode) -> Option<Transient> {
+    matches!(status.as_u16(), 408 | 429 | 502 | 503 | 504).then_some(Transient::MaybeDone)
+}
+
+/// Whether a failure without an answer may be different later: connecting failed (whether
+/// refused or timed out), or the exchange timed out.
+pub(crate) fn transient_failure(connect: bool, timeout: bool) -> Option<Transient> {
+    if connect {
+        Some(Transient::NothingSent)
+    } else if timeout {
+        Some(Transient::MaybeDone)
+    } else {
+        None
+    }
+}
+
 /// The wait a response's `Retry-After` asks for (delay seconds or an HTTP date), if any.
 pub(crate) fn retry_after(headers: &HeaderMap, now: SystemTime) -> Option<Duration> {
     let value = headers.get(RETRY_AFTER)?.to_str().ok()?.trim();
@@ -158,10 +393,35 @@ pub(crate) fn retry_after(headers: &HeaderMap, now: SystemTime) -> Option<Durati
     Some(date.duration_since(now).unwrap_or(Duration::ZERO))
 }
 
-/// The executor the hub client installs in its generated clients.
-pub(crate) struct HubTransport {
+/// A function run on every request just before it is sent (see
+/// [`ClientBuilder::on_request`](crate::ClientBuilder::on_request)).
+pub(crate) type RequestHook = Arc<dyn Fn(&mut reqwest::Request) + Send + Sync>;
+
+/// What the transport sets on every request of one generated client.
+#[derive(Clone)]
+pub(crate) struct RequestSettings {
+    /// `Bearer <token>`, marked sensitive; `None` for the anonymous client.
+    pub(crate) authorization: Option<HeaderValue>,
+    pub(crate) user_agent: HeaderValue,
+    /// Added unless the request already has a header of that name; values marked sensitive.
+    pub(crate) default_headers: Vec<(HeaderName, HeaderValue)>,
+    /// The limit on each attempt.
+    pub(crate) timeout: Duration,
+    /// Run in order on every attempt (and every followed redirect), after the above.
+    pub(crate) hooks: Vec<RequestHook>,
+}
+
+/// Everything the transport needs, cloned to make a variant (anonymous, another timeout).
+#[derive(Clone)]
+pub(crate) struct TransportConfig {
     pub(crate) max_response_bytes: u64,
     pub(crate) retry: RetryPolicy,
+    pub(crate) request: RequestSettings,
+}
+
+/// The executor the hub client installs in its generated clients.
+pub(crate) struct HubTransport {
+    config: TransportConfig,
     /// State of the jitter's generator (splitmix64): cheap, and good enough to keep clients
     /// that failed together from retrying together.
     jitter: AtomicU64,
@@ -169,9 +429,12 @@ pub(crate) struct HubTransport {
 
 impl fmt::Debug for HubTransport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // Never the headers: the token is among them.
         f.debug_struct("HubTransport")
-            .field("max_response_bytes", &self.max_response_bytes)
-            .field("retry", &self.retry)
+            .field("max_response_bytes", &self.config.max_response_bytes)
+            .field("retry", &self.config.retry)
+            .field("timeout", &self.config.request.timeout)
+            .field("hooks", &self.config.request.hooks.len())
             .finish_non_exhaustive()
     }
 }
@@ -183,20 +446,44 @@ impl Execute for HubTransport {
         request: reqwest::Request,
         operation_id: &'static str,
     ) -> ExecuteFuture<'a> {
-        Box::pin(self.execute_with_retries(client, request, operation_id))
+        let span = tracing::debug_span!(
+            "hub_request",
+            operation = operation_id,
+            method = %request.method(),
+            path = request.url().path(),
+        );
+        Box::pin(
+            self.execute_with_retries(client, request, operation_id)
+                .instrument(span),
+        )
     }
 }
 
 impl HubTransport {
-    pub(crate) fn new(max_response_bytes: u64, retry: RetryPolicy) -> Self {
+    pub(crate) fn new(config: TransportConfig) -> Self {
         let seed = SystemTime::now()
             .duration_since(SystemTime::UNIX_EPOCH)
             .map_or(0, |since| since.as_nanos() as u64);
         Self {
-            max_response_bytes,
-            retry,
+            config,
             jitter: AtomicU64::new(seed),
         }
+    }
+
+    /// Sets the token, the user agent, the default headers and the timeout on `request`.
+    fn prepare(&self, request: &mut reqwest::Request) {
+        let settings = &self.config.request;
+        let headers = request.headers_mut();
+        for (name, value) in &settings.default_headers {
+            if !headers.contains_key(name) {
+                headers.insert(name.clone(), value.clone());
+            }
+        }
+        headers.insert(USER_AGENT, settings.user_agent.clone());
+        if let Some(authorization) = &settings.authorization {
+            headers.insert(AUTHORIZATION, authorization.clone());
+        }
+        *request.timeout_mut() = Some(settings.timeout);
     }
 
     async fn execute_with_retries(
@@ -205,39 +492,58 @@ impl HubTransport {
         request: reqwest::Request,
         operation_id: &'static str,
     ) -> reqwest::Result<reqwest::Response> {
+        let retry = &self.config.retry;
         let started = Instant::now();
-        let idempotent = is_idempotent(request.method());
+        let method = request.method().clone();
         let mut request = request;
+        self.prepare(&mut request);
         let mut attempt = 1;
         loop {
             // A copy for the next attempt, taken before this one consumes the request (every
             // body the generated client builds is in memory, so copies always succeed).
-            let next = (attempt < self.retry.max_attempts)
+            let next = (attempt < retry.max_attempts)
                 .then(|| request.try_clone())
                 .flatten();
-            let outcome = execute_following_redirects(client, request).await;
-            let Some(next) = next else {
+            let span = tracing::debug_span!(
+                "hub_attempt",
+                attempt,
+                status = tracing::field::Empty,
+                request_id = tracing::field::Empty,
+            );
+            let outcome = self
+                .execute_following_redirects(client, request)
+                .instrument(span.clone())
+                .await;
+            if let Ok(response) = &outcome {
+                span.record("status", response.status().as_u16());
+                if let Some(id) = request_id(response.headers()) {
+                    span.record("request_id", id);
+                }
+            }
+            let answered = matches!(&outcome, Ok(response)
+                if response.status().is_success() || response.status().is_redirection());
+            let Some(next) = next.filter(|_| !answered) else {
                 return outcome.map(|response| self.limit(response));
             };
-            let wait = match &outcome {
-                Err(error) if error.is_connect() => Some(self.backoff(attempt)),
-                Ok(response)
-                    if idempotent
-                        && matches!(
-                            response.status(),
-                            StatusCode::TOO_MANY_REQUESTS | StatusCode::SERVICE_UNAVAILABLE
-                        ) =>
-                {
-                    let asked = retry_after(response.headers(), SystemTime::now());
-                    Some(asked.map_or_else(
-                        || self.backoff(attempt),
-                        |asked| asked.max(self.backoff(attempt)),
-                    ))
-                }
-                _ => None,
+            let context = RetryContext {
+                operation: operation_id,
+                method: &method,
+                attempt,
+                outcome: match &outcome {
+                    Ok(response) => Outcome::Answer {
+                        status: response.status(),
+                        retry_after: retry_after(response.headers(), SystemTime::now()),
+                    },
+                    Err(error) => Outcome::Failure(error),
+                },
             };
-            let Some(wait) =
-                wait.filter(|wait| started.elapsed() + *wait <= self.retry.max_elapsed)
+            let wait = retry.wants_retry(&context).then(|| {
+                let backoff = self.backoff(attempt);
+                context
+                    .retry_after()
+                    .map_or(backoff, |asked| asked.max(backoff))
+            });
+            let Some(wait) = wait.filter(|wait| started.elapsed() + *wait <= retry.max_elapsed)
             else {
                 return outcome.map(|response| self.limit(response));
             };
@@ -245,10 +551,8 @@ impl HubTransport {
                 operation = operation_id,
                 attempt,
                 wait_ms = wait.as_millis(),
-                status = outcome
-                    .as_ref()
-                    .ok()
-                    .map(|response| response.status().as_u16()),
+                status = context.status().map(|status| status.as_u16()),
+                timeout = context.is_timeout(),
                 "hub call will be retried"
             );
             // The response is dropped unread: its connection is closed rather than drained.
@@ -260,7 +564,7 @@ impl HubTransport {
     }
 
     fn backoff(&self, attempt: u32) -> Duration {
-        self.retry.backoff(attempt, self.random())
+        self.config.retry.backoff(attempt, self.random())
     }
 
     fn random(&self) -> u64 {
@@ -273,9 +577,48 @@ impl HubTransport {
         z ^ (z >> 31)
     }
 
+    /// Sends `request` (after the request hooks), following only same-origin redirects of
+    /// `GET` and `HEAD` requests. The hooks see each request sent, redirects included, and
+    /// always a copy taken before any hook ran, so that a hook that adds a header adds it once.
+    async fn execute_following_redirects(
+        &self,
+        client: &reqwest::Client,
+        request: reqwest::Request,
+    ) -> reqwest::Result<reqwest::Response> {
+        let mut request = request;
+        for _ in 0..MAX_REDIRECTS {
+            let follow_up = [Method::GET, Method::HEAD]
+                .contains(request.method())
+                .then(|| request.try_clone())
+                .flatten();
+            let response = client.execute(self.hooked(request)).await?;
+            let Some(mut follow_up) = follow_up else {
+                return Ok(response);
+            };
+            let Some(target) = same_origin_redirect(&response) else {
+                return Ok(response);
+            };
+            tracing::debug!(
+                status = response.status().as_u16(),
+                "following a same-origin redirect"
+            );
+            *follow_up.url_mut() = target;
+            request = follow_up;
+        }
+        client.execute(self.hooked(request)).await
+    }
+
+    /// `request` after every request hook.
+    fn hooked(&self, mut request: reqwest::Request) -> reqwest::Request {
+        for hook in &self.config.request.hooks {
+            hook(&mut request);
+        }
+        request
+    }
+
     /// The response with its body limited to `max_response_bytes`.
     fn limit(&self, response: reqwest::Response) -> reqwest::Response {
-        let limit = self.max_response_bytes;
+        let limit = self.config.max_response_bytes;
         let declared = response
             .headers()
             .get(CONTENT_LENGTH)
@@ -321,32 +664,16 @@ fn is_idempotent(method: &Method) -> bool {
     .contains(method)
 }
 
-/// Sends `request`, following only same-origin redirects of `GET` and `HEAD` requests.
-async fn execute_following_redirects(
-    client: &reqwest::Client,
-    request: reqwest::Request,
-) -> reqwest::Result<reqwest::Response> {
-    let mut request = request;
-    for _ in 0..MAX_REDIRECTS {
-        let follow_up = [Method::GET, Method::HEAD]
-            .contains(request.method())
-            .then(|| request.try_clone())
-            .flatten();
-        let response = client.execute(request).await?;
-        let Some(mut follow_up) = follow_up else {
-            return Ok(response);
-        };
-        let Some(target) = same_origin_redirect(&response) else {
-            return Ok(response);
-        };
-        tracing::debug!(
-            status = response.status().as_u16(),
-            "following a same-origin redirect"
-        );
-        *follow_up.url_mut() = target;
-        request = follow_up;
-    }
-    client.execute(request).await
+/// The response header that carries the hub's id of a request, for its support to find it.
+pub(crate) const REQUEST_ID_HEADER: &str = "x-request-id";
+
+/// The hub's id of the request that got `headers`, if it is short visible ASCII (anything else
+/// is not an id, and is not worth repeating in logs and errors).
+pub(crate) fn request_id(headers: &HeaderMap) -> Option<&str> {
+    let id = headers.get(REQUEST_ID_HEADER)?.to_str().ok()?.trim();
+    let plausible =
+        !id.is_empty() && id.len() <= 128 && id.bytes().all(|byte| byte.is_ascii_graphic());
+    plausible.then_some(id)
 }
 
 /// The target of a redirect response, when it is a redirect to the same origin.
@@ -476,6 +803,40 @@ mod tests {
         assert_eq!(retry_after(&headers, now), Some(Duration::ZERO));
         headers.insert(RETRY_AFTER, "soon".parse().expect("header"));
         assert_eq!(retry_after(&headers, now), None);
+    }
+
+    #[test]
+    fn the_one_retry_rule() {
+        for code in [408, 429, 502, 503, 504] {
+            let status = StatusCode::from_u16(code).expect("status");
+            assert_eq!(
+                transient_status(status),
+                Some(Transient::MaybeDone),
+                "{code}"
+            );
+        }
+        for code in [400, 401, 403, 404, 409, 422, 500, 501] {
+            let status = StatusCode::from_u16(code).expect("status");
+            assert_eq!(transient_status(status), None, "{code}");
+        }
+        // A connect timeout is a connect failure: nothing was sent.
+        assert_eq!(transient_failure(true, true), Some(Transient::NothingSent));
+        assert_eq!(transient_failure(false, true), Some(Transient::MaybeDone));
+        assert_eq!(transient_failure(false, false), None);
+        assert!(Transient::NothingSent.may_resend(false));
+        assert!(Transient::MaybeDone.may_resend(true));
+        assert!(!Transient::MaybeDone.may_resend(false));
+        let post = Method::POST;
+        let context = RetryContext {
+            operation: "revoke_credentials",
+            method: &post,
+            attempt: 1,
+            outcome: Outcome::Answer {
+                status: StatusCode::SERVICE_UNAVAILABLE,
+                retry_after: None,
+            },
+        };
+        assert!(!context.is_retryable(), "a POST is not resent on a 503");
     }
 
     #[test]

@@ -194,7 +194,8 @@ async fn statuses_401_403_404_have_their_own_errors() {
         call("private/x", StorageTokenType::Read).await,
         Some(Error::Unauthorized {
             operation: "getStorageAccessToken",
-            token_sent: true
+            token_sent: true,
+            ..
         })
     ));
     assert!(matches!(

@@ -1,6 +1,8 @@
-//! What every `hub` command shares: the clap commands built from the generated table, turning
-//! arguments into the generated types, and turning a reply or an error into output.
+//! What every `hub` command shares: the clap commands built from the generated table, the
+//! client, turning arguments into the generated types, and turning a reply or an error into
+//! output and an exit status.
 
+use std::cell::Cell;
 use std::io::Read;
 
 use clap::{Arg, ArgAction, ArgMatches, Command};
@@ -47,6 +49,19 @@ pub struct Operation {
     pub response: &'static str,
     /// `/`-separated paths (`*` for any item) of secrets in the response.
     pub secrets: &'static [&'static str],
+    /// The spelling of earlier versions, `hub <tag> <command>`, when it differs; still
+    /// accepted, hidden from `--help`.
+    pub legacy: Option<(&'static str, &'static str)>,
+    /// How the operation pages, if it does (then it has `--paginate`).
+    pub paging: Option<Paging>,
+}
+
+/// How a list operation pages: a page number parameter, counting from 0.
+pub struct Paging {
+    /// The page parameter (`p`).
+    pub param: &'static str,
+    /// The response's list property (`notifications`); empty when the response is the list.
+    pub items: &'static str,
 }
 
 /// One parameter of an operation.
@@ -90,10 +105,27 @@ pub struct Body {
     pub example: &'static str,
 }
 
-/// The exit status of a usage or input error (clap's own too).
-pub const EXIT_USAGE: u8 = 2;
 /// The exit status of a call that failed: transport, HTTP status, unexpected response.
 pub const EXIT_API: u8 = 1;
+/// The exit status of a usage or input error (clap's own too): nothing was sent.
+pub const EXIT_USAGE: u8 = 2;
+/// The exit status when authentication is required: the hub answered 401 (no token, or one it
+/// refused), or the token file cannot be used.
+pub const EXIT_AUTH: u8 = 3;
+
+/// The environment and exit statuses, at the end of `hub --help`.
+pub const AFTER_HELP: &str = "\
+Environment:
+  HUB_BASE_URL  the hub, e.g. https://hub.example.com (--base-url overrides it)
+  HUB_TOKEN     the hub token; else the token file $XDG_CONFIG_HOME/hub/token
+                (~/.config/hub/token), which only its owner may read
+
+Exit status:
+  0  success
+  1  the call failed (network, HTTP status, a response that does not match the spec)
+  2  usage or input error; nothing was sent
+  3  not authenticated: HTTP 401 (no token, or the hub refused it), or the token
+     file cannot be used";
 
 /// Why a command failed, as one line.
 #[derive(Debug)]
@@ -102,6 +134,8 @@ pub enum Failure {
     Usage(String),
     /// The call failed.
     Api(String),
+    /// The hub wants a (valid) token.
+    Auth(String),
 }
 
 impl Failure {
@@ -114,7 +148,7 @@ impl Failure {
     /// The one line printed on standard error.
     pub fn message(&self) -> &str {
         match self {
-            Self::Usage(message) | Self::Api(message) => message,
+            Self::Usage(message) | Self::Api(message) | Self::Auth(message) => message,
         }
     }
 
@@ -123,6 +157,7 @@ impl Failure {
         match self {
             Self::Usage(_) => EXIT_USAGE,
             Self::Api(_) => EXIT_API,
+            Self::Auth(_) => EXIT_AUTH,
         }
     }
 }
@@ -132,16 +167,26 @@ impl Failure {
 pub struct Reply {
     /// The response body, secrets redacted unless asked for; `None` when the operation has none.
     pub body: Option<Value>,
+    /// Lines for standard error (items of a list that break the spec, left out of `body`).
+    pub warnings: Vec<String>,
 }
 
-/// The whole command tree.
+impl Reply {
+    fn body(body: Value) -> Self {
+        Self {
+            body: Some(body),
+            warnings: Vec::new(),
+        }
+    }
+}
+
+/// The whole command tree: one `hub <noun>` per group of the generated table, the old
+/// spellings as hidden commands, and `hub completions`.
 pub fn command() -> Command {
     let mut root = Command::new("hub")
+        .version(env!("CARGO_PKG_VERSION"))
         .about("The hub API on the command line: one command per operation, JSON in and out.")
-        .after_help(
-            "The hub token is read from HUB_TOKEN. Exit status: 0 on success, 1 when the call \
-             failed, 2 on a usage or input error.",
-        )
+        .after_help(AFTER_HELP)
         .subcommand_required(true)
         .arg_required_else_help(true)
         .arg(
@@ -157,14 +202,93 @@ pub fn command() -> Command {
             .subcommand_required(true)
             .arg_required_else_help(true);
         for operation in OPERATIONS.iter().filter(|op| op.group == group.name) {
-            command = command.subcommand(operation_command(operation));
+            command = command.subcommand(operation_command(operation, operation.name));
         }
+        command = legacy_commands(command, group.name);
         root = root.subcommand(command);
     }
-    root
+    // Old group names that are no noun now (`settings`, `tokens`, `storage`).
+    let mut legacy_groups: Vec<&str> = Vec::new();
+    for (group, _) in OPERATIONS.iter().filter_map(|op| op.legacy) {
+        if !legacy_groups.contains(&group) && !GROUPS.iter().any(|g| g.name == group) {
+            legacy_groups.push(group);
+        }
+    }
+    for group in legacy_groups {
+        let command = Command::new(group)
+            .about("The commands of earlier versions, still accepted")
+            .hide(true)
+            .subcommand_required(true)
+            .arg_required_else_help(true);
+        root = root.subcommand(legacy_commands(command, group));
+    }
+    root.subcommand(
+        Command::new(COMPLETIONS)
+            .about("Print a completion script for bash, zsh or fish")
+            .long_about(
+                "Print a completion script for bash, zsh or fish, e.g. \
+                 `hub completions bash > ~/.local/share/bash-completion/completions/hub`",
+            )
+            .arg(
+                Arg::new("shell")
+                    .required(true)
+                    .value_parser(["bash", "zsh", "fish"])
+                    .help("The shell"),
+            ),
+    )
 }
 
-fn operation_command(operation: &Operation) -> Command {
+/// The command that prints a completion script.
+pub const COMPLETIONS: &str = "completions";
+
+/// `group` with the operations whose old spelling is under it, each saying its new spelling;
+/// hidden in a group of today's (a group of old spellings only is hidden itself).
+fn legacy_commands(mut group: Command, name: &str) -> Command {
+    let current = GROUPS.iter().any(|g| g.name == name);
+    for operation in OPERATIONS {
+        if let Some((legacy_group, legacy_name)) = operation.legacy
+            && legacy_group == name
+        {
+            let command = operation_command(operation, legacy_name)
+                .about(format!(
+                    "Now `hub {} {}`: {}",
+                    operation.group, operation.name, operation.about
+                ))
+                .hide(current);
+            group = group.subcommand(command);
+        }
+    }
+    group
+}
+
+/// The operation `hub <group> <name>` runs, in the new spelling or the old.
+pub fn find_operation(group: &str, name: &str) -> Option<&'static Operation> {
+    OPERATIONS
+        .iter()
+        .find(|op| op.group == group && op.name == name)
+        .or_else(|| {
+            OPERATIONS
+                .iter()
+                .find(|op| op.legacy == Some((group, name)))
+        })
+}
+
+/// The completion script for `shell` (`bash`, `zsh` or `fish`). Written to memory first:
+/// `clap_complete` panics when its output fails (a closed pipe).
+pub fn completions(shell: &str) -> Result<Vec<u8>, Failure> {
+    use clap_complete::Shell;
+    let shell = match shell {
+        "bash" => Shell::Bash,
+        "zsh" => Shell::Zsh,
+        "fish" => Shell::Fish,
+        other => return Err(Failure::Usage(format!("no completions for `{other}`"))),
+    };
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut command(), "hub", &mut script);
+    Ok(script)
+}
+
+fn operation_command(operation: &Operation, name: &'static str) -> Command {
     let mut long_about = format!(
         "{}\n\n{} {}",
         operation.about, operation.method, operation.path
@@ -172,7 +296,7 @@ fn operation_command(operation: &Operation) -> Command {
     if !operation.long_about.is_empty() {
         long_about = format!("{long_about}\n\n{}", operation.long_about);
     }
-    let mut command = Command::new(operation.name)
+    let mut command = Command::new(name)
         .about(operation.about)
         .long_about(long_about);
     for param in operation.params {
@@ -205,6 +329,23 @@ fn operation_command(operation: &Operation) -> Command {
                 )),
         );
     }
+    if let Some(paging) = &operation.paging {
+        command = command.arg(
+            Arg::new("paginate")
+                .long("paginate")
+                .action(ArgAction::SetTrue)
+                .conflicts_with(paging.param)
+                .help("Fetch every page and print one JSON array of all the items"),
+        );
+    }
+    if operation.returns_body {
+        command = command.arg(Arg::new("field").long("field").value_name("PATH").help(
+            "Print only the values at PATH, one per line: dot-separated keys, a \
+                     number indexes an array, a key applied to an array is applied to each \
+                     item; an array is printed one item per line, strings unquoted, anything \
+                     else as compact JSON (so `--field .` prints a list as JSON lines)",
+        ));
+    }
     if !operation.secrets.is_empty() {
         command = command.arg(
             Arg::new("show-secrets")
@@ -221,10 +362,15 @@ pub struct Call<'a> {
     operation: &'static Operation,
     matches: &'a ArgMatches,
     client: hub_api::Client,
+    /// The page to ask for instead of the page parameter's argument, while paginating.
+    page: Cell<Option<u64>>,
 }
 
 impl<'a> Call<'a> {
-    /// Finds the operation `matches` selected and builds the client it needs.
+    /// Finds the operation `matches` selected and builds the client it needs: the base URL from
+    /// `--base-url`, else `HUB_BASE_URL`; the token as [`hub_api::Client::from_env`] reads it
+    /// (`HUB_TOKEN`, else the token file). Without a token, for an operation that needs one, a
+    /// warning goes to standard error.
     pub fn new(matches: &'a ArgMatches) -> Result<Self, Failure> {
         let (group, group_matches) = matches
             .subcommand()
@@ -232,32 +378,14 @@ impl<'a> Call<'a> {
         let (name, matches) = group_matches
             .subcommand()
             .ok_or_else(|| Failure::Usage(format!("no command given; see `hub {group} --help`")))?;
-        let operation = OPERATIONS
-            .iter()
-            .find(|op| op.group == group && op.name == name)
+        let operation = find_operation(group, name)
             .ok_or_else(|| Failure::Usage(format!("no command `hub {group} {name}`")))?;
-        let base_url = matches
-            .get_one::<String>("base-url")
-            .cloned()
-            .or_else(|| {
-                std::env::var("HUB_BASE_URL")
-                    .ok()
-                    .filter(|url| !url.is_empty())
-            })
-            .ok_or_else(|| {
-                Failure::Usage("no hub: give --base-url URL or set HUB_BASE_URL".to_owned())
-            })?;
-        let mut builder = hub_api::Client::builder(base_url);
-        if operation.anonymous {
-            builder = builder.anonymous();
-        }
-        let client = builder
-            .build()
-            .map_err(|error| Failure::Usage(error.to_string()))?;
+        let client = build_client(operation, matches.get_one::<String>("base-url"))?;
         Ok(Self {
             operation,
             matches,
             client,
+            page: Cell::new(None),
         })
     }
 
@@ -266,9 +394,25 @@ impl<'a> Call<'a> {
         self.operation
     }
 
-    /// The generated client, with a token unless the operation is anonymous.
+    /// The generated client behind the library's client (its transport: token, retries,
+    /// redirect and size rules), with a token unless the operation is anonymous.
     pub fn client(&self) -> &generated::Client {
         self.client.generated()
+    }
+
+    /// The library's client, for the operations it has a helper for.
+    pub fn library(&self) -> &hub_api::Client {
+        &self.client
+    }
+
+    /// Asks for `page` instead of the page parameter's argument (for `--paginate`).
+    pub fn set_page(&self, page: u64) {
+        self.page.set(Some(page));
+    }
+
+    /// Whether `--paginate` was given.
+    pub fn paginate(&self) -> bool {
+        self.matches.get_flag_if_present("paginate")
     }
 
     /// The parameter `name` as its generated type, if given.
@@ -276,20 +420,25 @@ impl<'a> Call<'a> {
         let Some(param) = self.operation.params.iter().find(|p| p.name == name) else {
             return Ok(None);
         };
-        let Some(text) = self.matches.get_one::<String>(name) else {
-            return Ok(None);
-        };
         let shown = if param.positional {
             format!("<{}>", param.flag)
         } else {
             param.flag.to_owned()
         };
-        let value = json_value(text, param.kind).ok_or_else(|| {
-            Failure::Usage(format!(
-                "invalid {shown}: {text:?} is not {}",
-                kind_name(param.kind)
-            ))
-        })?;
+        let value = match (self.page.get(), &self.operation.paging) {
+            (Some(page), Some(paging)) if paging.param == name => Value::from(page),
+            _ => {
+                let Some(text) = self.matches.get_one::<String>(name) else {
+                    return Ok(None);
+                };
+                json_value(text, param.kind).ok_or_else(|| {
+                    Failure::Usage(format!(
+                        "invalid {shown}: {text:?} is not {}",
+                        kind_name(param.kind)
+                    ))
+                })?
+            }
+        };
         serde_json::from_value(value)
             .map(Some)
             .map_err(|error| Failure::Usage(format!("invalid {shown}: {error}")))
@@ -316,6 +465,22 @@ impl<'a> Call<'a> {
         Ok(Some(body))
     }
 
+    /// A response body as printed: secrets redacted unless `--show-secrets`.
+    pub fn redacted(&self, mut body: Value) -> Value {
+        if !self.matches.get_flag_if_present("show-secrets") {
+            for path in self.operation.secrets {
+                redact(
+                    &mut body,
+                    path.split('/')
+                        .filter(|s| !s.is_empty())
+                        .collect::<Vec<_>>()
+                        .as_slice(),
+                );
+            }
+        }
+        body
+    }
+
     /// Turns the generated call's result into output or a one-line failure.
     pub async fn reply<T: Serialize>(
         &self,
@@ -325,26 +490,225 @@ impl<'a> Call<'a> {
         match result {
             Ok(response) => {
                 if !self.operation.returns_body {
-                    return Ok(Reply { body: None });
+                    return Ok(Reply {
+                        body: None,
+                        warnings: Vec::new(),
+                    });
                 }
-                let mut body = serde_json::to_value(response.into_inner()).map_err(|error| {
+                let body = serde_json::to_value(response.into_inner()).map_err(|error| {
                     Failure::Api(format!("{id}: cannot print the response: {error}"))
                 })?;
-                if !self.matches.get_flag_if_present("show-secrets") {
-                    for path in self.operation.secrets {
-                        redact(
-                            &mut body,
-                            path.split('/')
-                                .filter(|s| !s.is_empty())
-                                .collect::<Vec<_>>()
-                                .as_slice(),
-                        );
-                    }
-                }
-                Ok(Reply { body: Some(body) })
+                Ok(Reply::body(self.redacted(body)))
             }
-            Err(error) => Err(Failure::Api(format!("{id}: {}", describe(error).await))),
+            Err(error) => Err(self.generated_failure(error).await),
         }
+    }
+
+    /// Whether the calls of this operation carry a token.
+    fn token_sent(&self) -> bool {
+        !self.operation.anonymous && self.client.is_authenticated()
+    }
+
+    /// One line, and its exit status, for a failed generated call. Server text is not printed
+    /// beyond a JSON `error` message, since a body could echo what was sent (tokens being
+    /// revoked, secrets).
+    async fn generated_failure(&self, error: generated::Error<()>) -> Failure {
+        let id = self.operation.id;
+        let (status, server) = match error {
+            generated::Error::ErrorResponse(response) => (response.status(), None),
+            generated::Error::UnexpectedResponse(response) => {
+                let status = response.status();
+                let text = response.text().await.unwrap_or_default();
+                (status, server_message(&text))
+            }
+            generated::Error::InvalidResponsePayload(_, error) => {
+                return Failure::Api(format!(
+                    "{id}: the response does not match the spec: {error}"
+                ));
+            }
+            generated::Error::CommunicationError(error)
+            | generated::Error::ResponseBodyError(error) => {
+                return Failure::Api(format!("{id}: {}", one_line(&error_chain(&error))));
+            }
+            generated::Error::InvalidRequest(message) => {
+                return Failure::Usage(format!("{id}: {}", one_line(&message)));
+            }
+            other => return Failure::Api(format!("{id}: {}", one_line(&other.to_string()))),
+        };
+        self.status_failure(status.as_u16(), &status.to_string(), server, None)
+    }
+
+    /// The failure for an HTTP error status, with a hint for 401, 403 and 404.
+    /// `shown` is the status as printed (`401 Unauthorized`).
+    fn status_failure(
+        &self,
+        status: u16,
+        shown: &str,
+        server: Option<String>,
+        request_id: Option<&str>,
+    ) -> Failure {
+        let id = self.operation.id;
+        let mut message = format!("{id}: HTTP {shown}");
+        if let Some(server) = server {
+            message.push_str(&format!(": {server}"));
+        }
+        if let Some(request_id) = request_id {
+            message.push_str(&format!(" (request id {request_id})"));
+        }
+        match status {
+            401 => Failure::Auth(format!("{message}; {}", auth_hint(self.token_sent()))),
+            403 => Failure::Api(format!(
+                "{message}; hint: the token lacks the permission this needs (a fine-grained \
+                 token may need another scope, or the resource is someone else's)"
+            )),
+            404 => Failure::Api(format!("{message}; hint: {}", self.not_found_hint())),
+            _ => Failure::Api(message),
+        }
+    }
+
+    fn not_found_hint(&self) -> String {
+        let positional: Vec<String> = self
+            .operation
+            .params
+            .iter()
+            .filter(|param| param.positional)
+            .map(|param| format!("<{}>", param.flag))
+            .collect();
+        if positional.is_empty() {
+            "check the hub's URL (--base-url, HUB_BASE_URL)".to_owned()
+        } else {
+            format!(
+                "check {} and the hub's URL (--base-url, HUB_BASE_URL)",
+                positional.join(", ")
+            )
+        }
+    }
+
+    /// One line, and its exit status, for a failed call of the library.
+    pub fn library_failure(&self, error: hub_api::Error) -> Failure {
+        use hub_api::Error;
+        match &error {
+            Error::Validation { .. } => Failure::Usage(one_line(&error.to_string())),
+            Error::TokenFile { .. } => Failure::Auth(one_line(&error.to_string())),
+            Error::Unauthorized { request_id, .. } => {
+                self.status_failure(401, "401 Unauthorized", None, request_id.as_deref())
+            }
+            Error::Status {
+                status,
+                body,
+                request_id,
+                ..
+            } => self.status_failure(
+                status.as_u16(),
+                &status.to_string(),
+                body.as_deref().and_then(server_message),
+                request_id.as_deref(),
+            ),
+            Error::Forbidden { .. } | Error::NotFound { .. } => {
+                let hint = match error.status().map(|status| status.as_u16()) {
+                    Some(403) => "hint: the token lacks the permission this needs".to_owned(),
+                    _ => format!("hint: {}", self.not_found_hint()),
+                };
+                Failure::Api(format!("{}; {hint}", one_line(&error.to_string())))
+            }
+            _ => Failure::Api(one_line(&error.to_string())),
+        }
+    }
+}
+
+/// The library's client for `operation`, from the environment; anonymous for `security: []`.
+fn build_client(
+    operation: &Operation,
+    base_url: Option<&String>,
+) -> Result<hub_api::Client, Failure> {
+    let base_url = base_url
+        .cloned()
+        .or_else(|| std::env::var(hub_api::BASE_URL_ENV_VAR).ok())
+        .unwrap_or_default();
+    if base_url.is_empty() {
+        return Err(Failure::Usage(
+            "no hub: give --base-url URL or set HUB_BASE_URL".to_owned(),
+        ));
+    }
+    let mut builder = hub_api::Client::builder(base_url)
+        .token_from_env()
+        .user_agent_suffix(concat!("hub-cli/", env!("CARGO_PKG_VERSION")));
+    if operation.anonymous {
+        builder = builder.anonymous();
+    }
+    let client = builder.build().map_err(|error| match error {
+        hub_api::Error::TokenFile { .. } => Failure::Auth(one_line(&error.to_string())),
+        other => Failure::Usage(one_line(&other.to_string())),
+    })?;
+    if !operation.anonymous && !client.is_authenticated() {
+        // The library logs this through `tracing`, which `hub` does not print.
+        eprintln!(
+            "warning: no hub token (HUB_TOKEN is not set and there is no token file); {} \
+             will likely fail with HTTP 401",
+            operation.id
+        );
+    }
+    Ok(client)
+}
+
+/// The hint after a 401.
+fn auth_hint(token_sent: bool) -> &'static str {
+    if token_sent {
+        "not authenticated: the hub refused the token (expired or revoked?); set HUB_TOKEN \
+         (or the token file ~/.config/hub/token) to a valid token"
+    } else {
+        "not authenticated: set HUB_TOKEN, or put the token in ~/.config/hub/token (chmod 600)"
+    }
+}
+
+/// The items of a page, per [`Paging::items`].
+pub fn page_items(body: Option<Value>, items: &str) -> Vec<Value> {
+    match body {
+        Some(Value::Array(list)) if items.is_empty() => list,
+        Some(Value::Object(mut object)) if !items.is_empty() => match object.remove(items) {
+            Some(Value::Array(list)) => list,
+            _ => Vec::new(),
+        },
+        _ => Vec::new(),
+    }
+}
+
+/// The values at `path` in `value` (see `--field`).
+pub fn select<'v>(value: &'v Value, path: &str) -> Vec<&'v Value> {
+    let segments: Vec<&str> = path.split('.').filter(|s| !s.is_empty()).collect();
+    let mut out = Vec::new();
+    select_into(value, &segments, &mut out);
+    out
+}
+
+fn select_into<'v>(value: &'v Value, path: &[&str], out: &mut Vec<&'v Value>) {
+    let Some((first, rest)) = path.split_first() else {
+        out.push(value);
+        return;
+    };
+    match value {
+        Value::Array(items) => match first.parse::<usize>() {
+            Ok(index) => {
+                if let Some(item) = items.get(index) {
+                    select_into(item, rest, out);
+                }
+            }
+            Err(_) => items.iter().for_each(|item| select_into(item, path, out)),
+        },
+        Value::Object(map) => {
+            if let Some(child) = map.get(*first) {
+                select_into(child, rest, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// A selected value as one line: a string as it is, anything else as compact JSON.
+pub fn field_line(value: &Value) -> String {
+    match value {
+        Value::String(text) => text.clone(),
+        other => other.to_string(),
     }
 }
 
@@ -356,28 +720,6 @@ trait FlagIfPresent {
 impl FlagIfPresent for ArgMatches {
     fn get_flag_if_present(&self, id: &str) -> bool {
         matches!(self.try_get_one::<bool>(id), Ok(Some(true)))
-    }
-}
-
-/// One line for a failed call. Server text is not printed beyond a JSON `error` message,
-/// since a body could echo what was sent (tokens being revoked, secrets).
-async fn describe(error: generated::Error<()>) -> String {
-    match error {
-        generated::Error::ErrorResponse(response) => format!("HTTP {}", response.status()),
-        generated::Error::UnexpectedResponse(response) => {
-            let status = response.status();
-            let text = response.text().await.unwrap_or_default();
-            match server_message(&text) {
-                Some(message) => format!("HTTP {status}: {message}"),
-                None => format!("HTTP {status}"),
-            }
-        }
-        generated::Error::InvalidResponsePayload(_, error) => {
-            format!("the response does not match the spec: {error}")
-        }
-        generated::Error::CommunicationError(error)
-        | generated::Error::ResponseBodyError(error) => one_line(&error_chain(&error)),
-        other => one_line(&other.to_string()),
     }
 }
 
@@ -514,10 +856,55 @@ mod command_tests {
     fn the_command_tree_is_consistent() {
         // clap's own checks: no duplicate names or flags, positionals in order.
         command().debug_assert();
+        let root = command();
+        let visible: Vec<&str> = root
+            .get_subcommands()
+            .filter(|command| !command.is_hide_set())
+            .map(Command::get_name)
+            .collect();
+        let mut expected: Vec<&str> = GROUPS.iter().map(|group| group.name).collect();
+        expected.push(COMPLETIONS);
+        assert_eq!(visible, expected, "one command per group, and completions");
+    }
+
+    #[test]
+    fn every_operation_is_found_by_its_new_and_its_old_spelling() {
+        for operation in OPERATIONS {
+            let found = find_operation(operation.group, operation.name).map(|op| op.id);
+            assert_eq!(found, Some(operation.id));
+            if let Some((group, name)) = operation.legacy {
+                assert_eq!(
+                    find_operation(group, name).map(|op| op.id),
+                    Some(operation.id)
+                );
+                parse(&[group, name, "--help"]).expect_err("the old spelling answers help");
+            }
+        }
         assert_eq!(
-            command().get_subcommands().count(),
-            GROUPS.len(),
-            "one command per group"
+            find_operation("settings", "get-mcp").map(|op| op.id),
+            Some("getMcpSettings")
+        );
+    }
+
+    #[test]
+    fn field_paths_select_through_arrays() {
+        let body = serde_json::json!({"items": [{"id": "a"}, {"id": "b", "n": 2}], "count": 2});
+        let lines = |path| {
+            select(&body, path)
+                .into_iter()
+                .map(field_line)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(lines("items.id"), ["a", "b"]);
+        assert_eq!(lines("items.1.n"), ["2"]);
+        assert_eq!(lines("count"), ["2"]);
+        assert!(lines("missing").is_empty());
+        assert_eq!(
+            page_items(
+                Some(serde_json::json!({"notifications": [1, 2]})),
+                "notifications"
+            ),
+            [serde_json::json!(1), serde_json::json!(2)]
         );
     }
 

@@ -14,7 +14,14 @@ const MOCK_URL_VAR: &str = "HUB_API_MOCK_URL";
 
 fn hub(base_url: &str, args: &[String], token: bool) -> Output {
     let mut command = Command::new(env!("CARGO_BIN_EXE_hub"));
-    command.args(args).env("HUB_BASE_URL", base_url);
+    // No token file of the machine running the tests is read.
+    let config = std::env::temp_dir().join(format!("hub-cli-mock-config-{}", std::process::id()));
+    std::fs::create_dir_all(&config).expect("temporary directory");
+    command
+        .args(args)
+        .env("HUB_BASE_URL", base_url)
+        .env("XDG_CONFIG_HOME", &config)
+        .env("HOME", &config);
     if token {
         command.env("HUB_TOKEN", "hub_mock_token");
     } else {
@@ -116,19 +123,22 @@ fn every_command_against_the_mock() {
 }
 
 #[test]
-fn a_refused_call_is_one_line_and_status_one() {
+fn a_refused_call_is_one_line_and_the_auth_status() {
     let Ok(base_url) = std::env::var(MOCK_URL_VAR) else {
         eprintln!("skipped: {MOCK_URL_VAR} is not set (cargo xtask test sets it)");
         return;
     };
-    // Without a token the mock refuses an authenticated operation.
+    // Without a token the mock refuses an authenticated operation: the warning that no token
+    // is configured, then the error with its hint, and status 3.
     let output = hub(
         &base_url,
-        &["settings".to_owned(), "get-mcp".to_owned()],
+        &["mcp-settings".to_owned(), "get".to_owned()],
         false,
     );
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(1), "{stderr}");
-    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert_eq!(output.status.code(), Some(3), "{stderr}");
+    assert_eq!(stderr.lines().count(), 2, "{stderr}");
+    assert!(stderr.starts_with("warning: no hub token"), "{stderr}");
     assert!(stderr.contains("getMcpSettings: HTTP 401"), "{stderr}");
+    assert!(stderr.contains("not authenticated"), "{stderr}");
 }

@@ -1,0 +1,443 @@
+//! `hub` over the `hub-api` library (issue 31, item 6), against the library's mock hub
+//! (`hub_api::mock`, feature `test-util`) serving on this test's runtime while the built binary
+//! runs: `--version`, completions, `--paginate`, batching of revocation beyond 1,000 tokens,
+//! the tolerant lists, hints and the exit status of a 401, `--field`, and the old spellings.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+use hub_api::mock::{Method, MockHub, MockResponse, notification_page};
+use serde_json::{Value, json};
+
+/// A directory for `XDG_CONFIG_HOME` and `HOME` without a token file, so no real token of the
+/// machine running the tests is ever read.
+fn empty_config_dir() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("hub-cli-no-config-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temporary directory");
+    dir
+}
+
+/// Runs `hub args` with `HUB_BASE_URL` set to `base_url` and the token if given; blocking, so
+/// call it through [`hub`] from the tests' runtime.
+fn hub_blocking(
+    base_url: &str,
+    args: &[&str],
+    token: Option<&str>,
+    stdin: Option<PathBuf>,
+) -> Output {
+    let config = empty_config_dir();
+    let mut command = Command::new(env!("CARGO_BIN_EXE_hub"));
+    command
+        .args(args)
+        .env("HUB_BASE_URL", base_url)
+        .env("XDG_CONFIG_HOME", &config)
+        .env("HOME", &config);
+    match token {
+        Some(token) => command.env("HUB_TOKEN", token),
+        None => command.env_remove("HUB_TOKEN"),
+    };
+    if let Some(path) = stdin {
+        command.stdin(std::fs::File::open(path).expect("body file"));
+    }
+    command.output().expect("the hub binary runs")
+}
+
+async fn hub(base_url: &str, args: &[&str], token: Option<&str>) -> Output {
+    let base_url = base_url.to_owned();
+    let args: Vec<String> = args.iter().map(|arg| (*arg).to_owned()).collect();
+    let token = token.map(str::to_owned);
+    tokio::task::spawn_blocking(move || {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        hub_blocking(&base_url, &args, token.as_deref(), None)
+    })
+    .await
+    .expect("the hub binary ran")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn notification(id: &str) -> Value {
+    json!({
+        "type": "repo",
+        "updatedAt": "2026-11-01T18:42:07Z",
+        "read": false,
+        "repo": { "name": "acme/bert-tiny", "type": "model" },
+        "discussion": {
+            "num": 12, "title": "Add safetensors weights", "status": "open",
+            "id": id, "isPullRequest": true, "participating": []
+        }
+    })
+}
+
+fn webhook(id: &str) -> Value {
+    json!({
+        "id": id,
+        "url": "https://ci.acme.example/hooks/hub",
+        "disabled": false,
+        "watched": [{ "name": "acme/bert-tiny", "type": "model" }],
+        "hasSecret": true,
+        "domains": ["repo", "discussion"]
+    })
+}
+
+const TOKEN: &str = MockHub::TOKEN;
+
+#[test]
+fn version_exits_zero() {
+    let output = hub_blocking("http://127.0.0.1:1", &["--version"], None, None);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    assert_eq!(
+        text(&output.stdout).trim(),
+        format!("hub {}", env!("CARGO_PKG_VERSION"))
+    );
+}
+
+#[test]
+fn completions_name_the_commands() {
+    for shell in ["bash", "zsh", "fish"] {
+        let output = hub_blocking("http://127.0.0.1:1", &["completions", shell], None, None);
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "{shell}: {}",
+            text(&output.stderr)
+        );
+        let script = text(&output.stdout);
+        for name in [
+            "notifications",
+            "mcp-settings",
+            "webhooks",
+            "storage-access-token",
+            "paginate",
+        ] {
+            assert!(script.contains(name), "{shell}: no {name}");
+        }
+    }
+    let unknown = hub_blocking("http://127.0.0.1:1", &["completions", "tcsh"], None, None);
+    assert_eq!(unknown.status.code(), Some(2));
+}
+
+#[test]
+fn help_documents_the_exit_statuses_and_hides_the_old_spellings() {
+    let output = hub_blocking("http://127.0.0.1:1", &["--help"], None, None);
+    assert_eq!(output.status.code(), Some(0));
+    let help = text(&output.stdout);
+    for line in [
+        "0  success",
+        "1  the call failed",
+        "2  usage",
+        "3  not authenticated",
+    ] {
+        assert!(help.contains(line), "no `{line}` in\n{help}");
+    }
+    assert!(help.contains("mcp-settings"), "{help}");
+    for old in ["  settings ", "  tokens ", "  storage "] {
+        assert!(
+            !help.contains(old),
+            "the old group `{old}` is listed:\n{help}"
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_401_exits_three_with_a_hint() {
+    let mock = MockHub::start().await;
+    mock.on(Method::GET, "/api/settings/mcp")
+        .reply(MockResponse::hub_error(
+            401,
+            "Invalid credentials in Authorization header",
+        ));
+    let output = hub(mock.url(), &["mcp-settings", "get"], Some(TOKEN)).await;
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(3), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("getMcpSettings: HTTP 401"), "{stderr}");
+    assert!(stderr.contains("not authenticated"), "{stderr}");
+    assert!(stderr.contains("HUB_TOKEN"), "{stderr}");
+    assert!(!stderr.contains(TOKEN), "{stderr}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn without_a_token_the_warning_shows_and_a_401_exits_three() {
+    let mock = MockHub::start().await;
+    mock.on(Method::GET, "/api/settings/webhooks")
+        .reply(MockResponse::hub_error(401, "Authentication required"));
+    let output = hub(mock.url(), &["webhooks", "list"], None).await;
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(3), "{stderr}");
+    assert!(stderr.starts_with("warning: no hub token"), "{stderr}");
+    assert!(stderr.contains("set HUB_TOKEN"), "{stderr}");
+    assert_eq!(mock.requests()[0].header("authorization"), None);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_404_and_a_403_give_hints() {
+    let mock = MockHub::start().await;
+    mock.on(Method::GET, "/api/settings/webhooks/{webhookId}")
+        .reply(MockResponse::hub_error(404, "Webhook not found"));
+    mock.on(Method::POST, "/api/settings/webhooks/{webhookId}/enable")
+        .reply(MockResponse::hub_error(403, "Forbidden"));
+    let output = hub(
+        mock.url(),
+        &["webhooks", "get", "6729a1f0c3d4e5f6a7b8c90a"],
+        Some(TOKEN),
+    )
+    .await;
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("HTTP 404"), "{stderr}");
+    assert!(stderr.contains("hint: check <WEBHOOK_ID>"), "{stderr}");
+
+    let output = hub(
+        mock.url(),
+        &["webhooks", "enable", "6729a1f0c3d4e5f6a7b8c90a"],
+        Some(TOKEN),
+    )
+    .await;
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("HTTP 403"), "{stderr}");
+    assert!(
+        stderr.contains("hint: the token lacks the permission"),
+        "{stderr}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn paginate_concatenates_the_pages() {
+    let mock = MockHub::start().await;
+    let mut first = notification_page([notification("6729a1f0c3d4e5f6a7b8c904")]);
+    first["count"]["view"] = json!(2);
+    let mut second = notification_page([notification("6729a1f0c3d4e5f6a7b8c905")]);
+    second["count"]["view"] = json!(2);
+    second["start"] = json!(1);
+    mock.on(Method::GET, "/api/notifications")
+        .query("p", "0")
+        .respond(200, first);
+    mock.on(Method::GET, "/api/notifications")
+        .query("p", "1")
+        .respond(200, second);
+    let output = hub(
+        mock.url(),
+        &[
+            "notifications",
+            "list",
+            "--paginate",
+            "--read-status",
+            "unread",
+        ],
+        Some(TOKEN),
+    )
+    .await;
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    let printed: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    let ids: Vec<&str> = printed
+        .as_array()
+        .expect("one array")
+        .iter()
+        .map(|item| item["discussion"]["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        ids,
+        ["6729a1f0c3d4e5f6a7b8c904", "6729a1f0c3d4e5f6a7b8c905"]
+    );
+    let requests = mock.requests();
+    assert_eq!(requests.len(), 2);
+    assert!(
+        requests
+            .iter()
+            .all(|r| r.query_param("readStatus").as_deref() == Some("unread"))
+    );
+
+    // Without --paginate: the one page asked for, as the hub sent it.
+    let output = hub(
+        mock.url(),
+        &["notifications", "list", "-p", "1"],
+        Some(TOKEN),
+    )
+    .await;
+    let printed: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    assert_eq!(printed["start"].as_f64(), Some(1.0));
+    // --paginate and -p together are a usage error.
+    let output = hub(
+        mock.url(),
+        &["notifications", "list", "--paginate", "-p", "1"],
+        Some(TOKEN),
+    )
+    .await;
+    assert_eq!(output.status.code(), Some(2));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn revoking_more_than_a_thousand_tokens_sends_batches() {
+    let mock = MockHub::start().await;
+    mock.on(Method::POST, "/api/credentials/revoke")
+        .reply(MockResponse::empty(202));
+    let tokens: Vec<String> = (0..1500)
+        .map(|i| format!("hub_leaked_{i:06}_0123456789"))
+        .collect();
+    let body = std::env::temp_dir().join(format!("hub-cli-revoke-{}.json", std::process::id()));
+    std::fs::write(&body, json!({ "credentials": tokens }).to_string()).unwrap();
+    let url = mock.url().to_owned();
+    let stdin = body.clone();
+    let output = tokio::task::spawn_blocking(move || {
+        hub_blocking(
+            &url,
+            &["credentials", "revoke", "--body", "-"],
+            Some(TOKEN),
+            Some(stdin),
+        )
+    })
+    .await
+    .unwrap();
+    let _ = std::fs::remove_file(&body);
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    assert_eq!(text(&output.stdout), "");
+    let requests = mock.requests();
+    let sizes: Vec<usize> = requests
+        .iter()
+        .map(|r| r.json().unwrap()["credentials"].as_array().unwrap().len())
+        .collect();
+    assert_eq!(sizes, [1000, 500]);
+    assert!(
+        requests.iter().all(|r| r.header("authorization").is_none()),
+        "sent anonymously"
+    );
+    assert!(!stderr.contains("hub_leaked_"), "{stderr}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bad_revocation_body_names_no_token() {
+    let mock = MockHub::start().await;
+    let body = std::env::temp_dir().join(format!("hub-cli-revoke-bad-{}.json", std::process::id()));
+    std::fs::write(&body, r#"{"credentials": "hub_leaked_SECRET_0123456789"}"#).unwrap();
+    let output = hub(
+        mock.url(),
+        &["credentials", "revoke", "--body", body.to_str().unwrap()],
+        None,
+    )
+    .await;
+    let _ = std::fs::remove_file(&body);
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(!stderr.contains("SECRET"), "{stderr}");
+    assert!(mock.requests().is_empty());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_list_keeps_its_good_items_and_warns_of_the_bad() {
+    let mock = MockHub::start().await;
+    let mut bad = webhook("6729a1f0c3d4e5f6a7b8c90b");
+    bad["domains"] = json!("repo");
+    mock.on(Method::GET, "/api/settings/webhooks")
+        .respond(200, json!([webhook("6729a1f0c3d4e5f6a7b8c90a"), bad]));
+    let output = hub(
+        mock.url(),
+        &["webhooks", "list", "--field", "id"],
+        Some(TOKEN),
+    )
+    .await;
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    assert_eq!(text(&output.stdout), "6729a1f0c3d4e5f6a7b8c90a\n");
+    assert!(
+        stderr.starts_with("warning: skipped listWebhooks: item [1]"),
+        "{stderr}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn field_selects_values() {
+    let mock = MockHub::start().await;
+    mock.on(Method::GET, "/api/settings/mcp").respond(
+        200,
+        json!({ "builtInTools": ["hub_search", "paper_search"], "spaceTools": [] }),
+    );
+    let output = hub(
+        mock.url(),
+        &["mcp-settings", "get", "--field", "builtInTools"],
+        Some(TOKEN),
+    )
+    .await;
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    assert_eq!(text(&output.stdout), "hub_search\npaper_search\n");
+    let output = hub(
+        mock.url(),
+        &["mcp-settings", "get", "--field", "builtInTools.1"],
+        Some(TOKEN),
+    )
+    .await;
+    assert_eq!(text(&output.stdout), "paper_search\n");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn old_spellings_still_work() {
+    let mock = MockHub::start().await;
+    mock.on(Method::GET, "/api/settings/mcp")
+        .respond(200, json!({ "builtInTools": [], "spaceTools": [] }));
+    mock.on(Method::GET, "/api/{repo_type}s/{namespace}/{repo}/cas-{token_type}-token/{revision}")
+        .respond(
+            200,
+            json!({ "accessToken": "storage_SECRET", "exp": 1795000000, "casUrl": "https://cas.hub.example.com" }),
+        );
+    let new = hub(mock.url(), &["mcp-settings", "get"], Some(TOKEN)).await;
+    let old = hub(mock.url(), &["settings", "get-mcp"], Some(TOKEN)).await;
+    assert_eq!(old.status.code(), Some(0), "{}", text(&old.stderr));
+    assert_eq!(old.stdout, new.stdout);
+
+    let args = ["model", "acme", "bert-tiny", "read", "main"];
+    let new = hub(
+        mock.url(),
+        &[&["storage-access-token", "get"][..], &args].concat(),
+        Some(TOKEN),
+    )
+    .await;
+    let old = hub(
+        mock.url(),
+        &[&["storage", "get-access-token"][..], &args].concat(),
+        Some(TOKEN),
+    )
+    .await;
+    assert_eq!(old.status.code(), Some(0), "{}", text(&old.stderr));
+    assert_eq!(old.stdout, new.stdout);
+    let printed: Value = serde_json::from_slice(&new.stdout).expect("JSON");
+    assert_eq!(
+        printed,
+        json!({ "accessToken": "[redacted]", "exp": 1795000000, "casUrl": "https://cas.hub.example.com" })
+    );
+    let shown = hub(
+        mock.url(),
+        &[
+            &["storage-access-token", "get"][..],
+            &args,
+            &["--show-secrets"],
+        ]
+        .concat(),
+        Some(TOKEN),
+    )
+    .await;
+    let printed: Value = serde_json::from_slice(&shown.stdout).expect("JSON");
+    assert_eq!(printed["accessToken"], "storage_SECRET");
+    let path = mock.requests().last().unwrap().path().to_owned();
+    assert_eq!(path, "/api/models/acme/bert-tiny/cas-read-token/main");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn base_url_overrides_the_environment() {
+    let mock = MockHub::start().await;
+    mock.on(Method::GET, "/api/settings/mcp")
+        .respond(200, json!({ "builtInTools": [], "spaceTools": [] }));
+    let output = hub(
+        "http://127.0.0.1:1",
+        &["mcp-settings", "get", "--base-url", mock.url()],
+        Some(TOKEN),
+    )
+    .await;
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    assert_eq!(mock.requests().len(), 1);
+    assert!(mock.requests()[0].has_bearer_token(TOKEN));
+}
