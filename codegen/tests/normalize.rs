@@ -270,6 +270,7 @@ const FIXTURES: &[(&str, &[&str], &[&str])] = &[
             "skipped /paths/~1jobs/get/parameters/2: cookie parameter `session`",
             "repaired /paths/~1jobs/get/parameters/3: query parameter `ids` is sent unexploded (`,` between items)",
             "repaired /paths/~1jobs/get/parameters/4: query parameter `tags` is sent unexploded (`|` between items)",
+            "repaired /paths/~1jobs/get/parameters/5: query parameter `created` in `deepObject` style over a union; each member's form sent as its own optional parameters (3 in all)",
         ],
         &[
             "pub async fn list_jobs<'a>(",

@@ -275,6 +275,11 @@ fn sent_as(
             ));
             return Some(vec![Value::Object(exploded)]);
         }
+        Some("deepObject")
+            if kind.is_none() && schema.is_some_and(|schema| union_members(schema).is_some()) =>
+        {
+            return Some(deep_union(document, name, schema?, pointer, findings));
+        }
         Some("deepObject") => {
             let schema = schema.filter(|_| kind == Some("object"))?;
             return Some(deep_object(
@@ -351,6 +356,60 @@ fn deep_object(
         format!("query parameter `{name}` in `deepObject` style over an object whose keys are not listed (a map, or deeper than {DEEP_OBJECT_DEPTH}), which progenitor cannot send; left out of the operation"),
     ));
     Vec::new()
+}
+
+/// The members of a union schema (`anyOf` or `oneOf`).
+fn union_members(schema: &Value) -> Option<&Vec<Value>> {
+    schema
+        .get("anyOf")
+        .or_else(|| schema.get("oneOf"))
+        .and_then(Value::as_array)
+}
+
+/// A `deepObject` parameter whose schema is a union of an object and scalars (Stripe's
+/// `created`: a timestamp, or a range `{gt, lte, ...}`): the object spelled out per leaf and
+/// the scalar sent under the plain name, all optional, as either form may be given.
+fn deep_union(
+    document: &Value,
+    name: &str,
+    schema: &Value,
+    pointer: &str,
+    findings: &mut Vec<Finding>,
+) -> Vec<Value> {
+    let mut leaves: Vec<Value> = Vec::new();
+    for member in union_members(schema).into_iter().flatten() {
+        let member = resolve(document, member);
+        if json_type(member) == Some("object") {
+            let mut spelled = Vec::new();
+            if spell_out(document, name, member, false, 0, &mut spelled) {
+                leaves.extend(spelled);
+            }
+        } else {
+            leaves.push(json!({"name": name, "in": "query", "required": false, "schema": member}));
+        }
+    }
+    // Two members may name one leaf; the first keeps it.
+    let mut seen = Vec::new();
+    leaves.retain(|leaf| {
+        let leaf_name = leaf.get("name").cloned();
+        let fresh = !seen.contains(&leaf_name);
+        seen.push(leaf_name);
+        fresh
+    });
+    if leaves.is_empty() {
+        findings.push(Finding::new(
+            FindingKind::Skipped,
+            pointer,
+            format!("query parameter `{name}` in `deepObject` style over a union none of whose members can be spelled out; left out of the operation"),
+        ));
+    } else {
+        findings.push(Finding::new(
+            FindingKind::Repaired,
+            pointer,
+            format!("query parameter `{name}` in `deepObject` style over a union; each member's form sent as its own optional parameters ({} in all)", leaves.len()),
+        ));
+    }
+    leaves
 }
 
 /// Pushes one query parameter per leaf of `schema` under `name`; false when a part has no
