@@ -231,6 +231,28 @@ impl Error {
         }
     }
 
+    /// Whether the hub answered 404: what the call named does not exist (or is not visible to
+    /// this token), whichever operation it was (`Error::NotFound` from the storage-token
+    /// calls, `Error::Status` from the others).
+    pub fn is_not_found(&self) -> bool {
+        self.status() == Some(StatusCode::NOT_FOUND)
+    }
+
+    /// Whether the hub answered 401: no token was sent, or the hub refused it.
+    pub fn is_unauthorized(&self) -> bool {
+        self.status() == Some(StatusCode::UNAUTHORIZED)
+    }
+
+    /// Whether the hub answered 403: the token is valid but may not do this.
+    pub fn is_forbidden(&self) -> bool {
+        self.status() == Some(StatusCode::FORBIDDEN)
+    }
+
+    /// Whether the hub answered 429: too many requests (see [`Error::retry_after`]).
+    pub fn is_rate_limited(&self) -> bool {
+        self.status() == Some(StatusCode::TOO_MANY_REQUESTS)
+    }
+
     /// How long the server asked to wait before trying again (`Retry-After` of a 429 or 503),
     /// if it said.
     pub fn retry_after(&self) -> Option<Duration> {

@@ -406,4 +406,8 @@ async fn a_missing_webhook_is_a_404_status() {
         matches!(&error, Some(Error::Status { status, body: Some(body), .. }) if status.as_u16() == 404 && body == "webhook not found"),
         "{error:?}"
     );
+    // One question for every operation, whichever variant carries the 404.
+    let error = error.expect("an error");
+    assert!(error.is_not_found());
+    assert!(!error.is_unauthorized() && !error.is_forbidden() && !error.is_rate_limited());
 }

@@ -209,6 +209,7 @@ async fn statuses_401_403_404_have_their_own_errors() {
         matches!(&not_found, Some(Error::NotFound { repo_id, revision }) if repo_id == "missing/x" && revision == "v1"),
         "{not_found:?}"
     );
+    assert!(not_found.is_some_and(|error| error.is_not_found()));
     assert!(matches!(
         call("acme/bert", StorageTokenType::Read).await,
         Some(Error::Status { status, .. }) if status.as_u16() == 500
