@@ -7,10 +7,7 @@
 
 mod client_support;
 
-use std::io::Write;
-use std::sync::{Arc, Mutex};
-
-use client_support::{Reply, StubHub};
+use client_support::{Capture, Reply, StubHub};
 use hub_api::{Client, ClientBuilder, TOKEN_ENV_VAR};
 use serde_json::json;
 
@@ -34,24 +31,6 @@ fn set_hub_token(value: Option<&str>) {
     }
 }
 
-/// Log output captured from this thread.
-#[derive(Clone, Default)]
-struct Capture(Arc<Mutex<Vec<u8>>>);
-
-impl Write for Capture {
-    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        self.0
-            .lock()
-            .expect("capture lock")
-            .extend_from_slice(bytes);
-        Ok(bytes.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
 /// Builds a client and returns it with the warnings logged meanwhile.
 fn build_capturing_warnings(builder: ClientBuilder) -> (Client, String) {
     let capture = Capture::default();
@@ -61,7 +40,7 @@ fn build_capturing_warnings(builder: ClientBuilder) -> (Client, String) {
         .with_writer(move || writer.clone())
         .finish();
     let client = tracing::subscriber::with_default(subscriber, || builder.build()).expect("client");
-    let logged = String::from_utf8_lossy(&capture.0.lock().expect("capture lock")).into_owned();
+    let logged = capture.text();
     (client, logged)
 }
 
@@ -117,7 +96,7 @@ fn the_token_comes_from_hub_token_unless_given() {
             tracing::subscriber::with_default(subscriber, || Client::anonymous(&hub.base_url))
                 .expect("client");
         assert!(!anonymous.is_authenticated());
-        assert!(capture.0.lock().expect("capture lock").is_empty());
+        assert!(capture.text().is_empty());
         anonymous.mcp_settings().await.expect("mcp");
         set_hub_token(None);
 

@@ -8,34 +8,14 @@
 
 mod client_support;
 
-use std::io::Write;
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use client_support::{Counter, HUB_TOKEN, Reply, StubHub};
+use client_support::{Capture, Counter, HUB_TOKEN, Reply, StubHub};
 use hub_api::{Client, RetryPolicy};
 use serde_json::json;
 
 fn mcp_body() -> serde_json::Value {
     json!({ "builtInTools": [], "spaceTools": [] })
-}
-
-/// Captured log output.
-#[derive(Clone, Default)]
-struct Capture(Arc<Mutex<Vec<u8>>>);
-
-impl Write for Capture {
-    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        self.0
-            .lock()
-            .expect("capture lock")
-            .extend_from_slice(bytes);
-        Ok(bytes.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
 }
 
 #[tokio::test]
@@ -69,7 +49,7 @@ async fn each_call_and_attempt_has_a_span_without_secrets() {
 
     client.mcp_settings().await.expect("mcp");
 
-    let logged = String::from_utf8_lossy(&capture.0.lock().expect("lock")).into_owned();
+    let logged = capture.text();
     assert!(
         logged.contains(
             "hub_request{operation=\"get_mcp_settings\" method=GET path=\"/api/settings/mcp\"}"

@@ -7,11 +7,10 @@
 
 mod client_support;
 
-use std::io::Write;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use client_support::{Counter, HUB_TOKEN, Reply, StubHub};
+use client_support::{Capture, Counter, HUB_TOKEN, Reply, StubHub};
 use futures_util::TryStreamExt;
 use hub_api::notifications::{NotificationFilter, NotificationSelection};
 use hub_api::storage::{Clock, StorageRepoType, StorageTokenProvider, StorageTokenType};
@@ -29,30 +28,6 @@ const WEBHOOK_SECRET: &str = "webhook-signing-secret-XYZ";
 const JOB_SECRET: &str = "job-secret-value-PQR";
 const STORAGE_TOKEN: &str = "storage-access-token-LMN";
 const START: u64 = 1_795_305_600;
-
-/// Captured log output.
-#[derive(Clone, Default)]
-struct Capture(Arc<Mutex<Vec<u8>>>);
-
-impl Write for Capture {
-    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        self.0
-            .lock()
-            .expect("capture lock")
-            .extend_from_slice(bytes);
-        Ok(bytes.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-impl Capture {
-    fn text(&self) -> String {
-        String::from_utf8_lossy(&self.0.lock().expect("capture lock")).into_owned()
-    }
-}
 
 struct FakeClock(Mutex<SystemTime>);
 

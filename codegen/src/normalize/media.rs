@@ -11,14 +11,13 @@ use crate::model::{is_method, push};
 /// Repairs every request body and response, the shared ones in `components` included.
 pub(super) fn repair(document: &mut Value, findings: &mut Vec<Finding>) {
     let mut bodies: Vec<(String, bool)> = Vec::new();
-    let pointer_of = |base: &str, key: &str| push(base, key);
     if let Some(paths) = document.get("paths").and_then(Value::as_object) {
         for (path, item) in paths {
             for (method, operation) in item.as_object().into_iter().flatten() {
                 if !is_method(method) {
                     continue;
                 }
-                let at = pointer_of(&push("/paths", path), method);
+                let at = push(&push("/paths", path), method);
                 bodies.push((push(&at, "requestBody"), true));
                 for status in operation
                     .get("responses")

@@ -68,13 +68,19 @@ pub(super) fn shared_parameters_into_operations(document: &mut Value) {
 pub(super) fn references_into_paths(document: &mut Value, findings: &mut Vec<Finding>) {
     for _ in 0..MAX_ROUNDS {
         let mut found = Vec::new();
-        collect(document, "", &mut found);
+        super::references::collect(
+            document,
+            "",
+            &|reference| reference.starts_with("#/paths/"),
+            &mut found,
+        );
         if found.is_empty() {
             return;
         }
         let mut replaced = false;
-        for (pointer, target) in found {
-            let Some(copy) = document.pointer(&target).cloned() else {
+        for (pointer, reference) in found {
+            let target = reference.trim_start_matches('#');
+            let Some(copy) = document.pointer(target).cloned() else {
                 continue;
             };
             // A target that is itself a reference into `paths` waits for the next round.
@@ -98,38 +104,6 @@ pub(super) fn references_into_paths(document: &mut Value, findings: &mut Vec<Fin
         if !replaced {
             return;
         }
-    }
-}
-
-/// The pointer and target pointer of every `$ref` into `#/paths/` below `value`.
-fn collect(value: &Value, pointer: &str, found: &mut Vec<(String, String)>) {
-    match value {
-        Value::Object(object) => {
-            if let Some(target) = object
-                .get("$ref")
-                .and_then(Value::as_str)
-                .and_then(|reference| reference.strip_prefix('#'))
-                .filter(|target| target.starts_with("/paths/"))
-            {
-                found.push((pointer.to_owned(), target.to_owned()));
-                return;
-            }
-            for (key, inner) in object {
-                if matches!(
-                    key.as_str(),
-                    "example" | "examples" | "default" | "const" | "enum"
-                ) {
-                    continue;
-                }
-                collect(inner, &push(pointer, key), found);
-            }
-        }
-        Value::Array(items) => {
-            for (index, inner) in items.iter().enumerate() {
-                collect(inner, &format!("{pointer}/{index}"), found);
-            }
-        }
-        _ => {}
     }
 }
 

@@ -13,7 +13,12 @@ use crate::model::push;
 /// Repairs every reference that leads nowhere, all in one run.
 pub(super) fn dangling(document: &mut Value, findings: &mut Vec<Finding>) {
     let mut found = Vec::new();
-    collect(document, document, "", &mut found);
+    collect(
+        document,
+        "",
+        &|reference| !leads_somewhere(document, reference),
+        &mut found,
+    );
     let mut repaired = Vec::new();
     // Last first, so that removing an item of an array leaves the pointers before it valid.
     for (pointer, reference) in found.into_iter().rev() {
@@ -66,27 +71,37 @@ pub(super) fn dangling(document: &mut Value, findings: &mut Vec<Finding>) {
     findings.extend(repaired.into_iter().rev());
 }
 
-/// The pointer and target of every `$ref` below `value` (at `pointer`) that leads nowhere.
-fn collect(document: &Value, value: &Value, pointer: &str, found: &mut Vec<(String, String)>) {
+/// The pointer and target of every `$ref` below `value` (at `pointer`) that `wanted` picks,
+/// the places that hold data, not schemas (`example`, `default`, `const`, `enum`), passed over.
+/// Shared by the repairs of references that lead nowhere and of references into `paths`.
+pub(super) fn collect(
+    value: &Value,
+    pointer: &str,
+    wanted: &dyn Fn(&str) -> bool,
+    found: &mut Vec<(String, String)>,
+) {
     match value {
         Value::Object(object) => {
             if let Some(reference) = object.get("$ref").and_then(Value::as_str)
-                && !leads_somewhere(document, reference)
+                && wanted(reference)
             {
                 found.push((pointer.to_owned(), reference.to_owned()));
                 return;
             }
             for (key, inner) in object {
                 // Examples are data: a `$ref` key inside one is not a reference.
-                if matches!(key.as_str(), "example" | "default" | "const" | "enum") {
+                if matches!(
+                    key.as_str(),
+                    "example" | "examples" | "default" | "const" | "enum"
+                ) {
                     continue;
                 }
-                collect(document, inner, &push(pointer, key), found);
+                collect(inner, &push(pointer, key), wanted, found);
             }
         }
         Value::Array(items) => {
             for (index, inner) in items.iter().enumerate() {
-                collect(document, inner, &format!("{pointer}/{index}"), found);
+                collect(inner, &format!("{pointer}/{index}"), wanted, found);
             }
         }
         _ => {}
