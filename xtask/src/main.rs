@@ -224,8 +224,16 @@ fn examples_answer_help(root: &Path) -> Result<()> {
 }
 
 /// The cargo that runs xtask (`CARGO`), so every step uses one toolchain.
+///
+/// Under CI the build is never repeated, so incremental compilation only costs disk: its
+/// caches were over a third of a fresh run's target directory. Locally it stays on, since
+/// switching it changes every crate's fingerprint and `cargo test` would then rebuild all.
 pub(crate) fn cargo_command() -> Command {
-    Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
+    let mut command = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
+    if std::env::var_os("CI").is_some() {
+        command.env("CARGO_INCREMENTAL", "0");
+    }
+    command
 }
 
 /// Runs cargo in the workspace root; under CI insta must never write snapshots.
