@@ -30,7 +30,7 @@ use std::collections::BTreeMap;
 use serde_json::{Map, Value, json};
 
 use crate::Error;
-use crate::model::{self, Document, push};
+use crate::model::{self, Document, mark, push};
 
 /// JSON Schema 2020-12 keywords that have no OpenAPI 3.0 counterpart.
 const UNSUPPORTED: &[(&str, &str)] = &[
@@ -293,7 +293,7 @@ fn downlevel_schema(schema: &mut Value, down: &str, source: &str, trace: &mut Tr
         .problems
         .extend(folds.into_iter().filter_map(Result::err));
     if object.contains_key("propertyNames") {
-        rename_key(object, "propertyNames", "x-propertyNames");
+        rename_key(object, "propertyNames", mark::PROPERTY_NAMES);
         moves.insert("/x-propertyNames".into(), "/propertyNames".into());
     }
     if object
@@ -302,14 +302,14 @@ fn downlevel_schema(schema: &mut Value, down: &str, source: &str, trace: &mut Tr
     {
         // typify panics on a `not` it cannot turn into a type; the rule is reported
         // unenforced either way, and `x-not` keeps it in the document for that report.
-        rename_key(object, "not", "x-not");
+        rename_key(object, "not", mark::NOT);
         moves.insert("/x-not".into(), "/not".into());
     }
     if carry_tuple(object, &mut moves) {
         trace
             .provenance
             .moved
-            .insert(push(down, "x-prefixItems"), push(pointer, "prefixItems"));
+            .insert(push(down, mark::PREFIX_ITEMS), push(pointer, "prefixItems"));
     }
     rename_key(object, "$comment", "x-comment");
 
@@ -373,7 +373,7 @@ fn carry_tuple(object: &mut Map<String, Value>, moves: &mut Moves) -> bool {
     else {
         return false;
     };
-    rename_key(object, "prefixItems", "x-prefixItems");
+    rename_key(object, "prefixItems", mark::PREFIX_ITEMS);
     for index in 0..length {
         moves.insert(
             format!("/x-prefixItems/{index}"),

@@ -8,8 +8,9 @@ use progenitor::{GenerationSettings, Generator, HooksMode, InterfaceStyle, TagSt
 use serde_json::Value;
 
 use crate::Error;
-use crate::model::{Owner, push};
+use crate::model::{Owner, mark, push};
 use crate::patch::Applied;
+use crate::runtime::rules_module;
 
 mod checked_strings;
 mod forms;
@@ -319,49 +320,6 @@ fn splice_into_types(file: &mut syn::File, applied: &Applied) -> Result<(), Erro
     merge_rules_modules(types)
 }
 
-/// The shared types and traits the generated code defines in `types` beside the description's
-/// types. `normalize` renames a component schema that would take one of these names, and
-/// [`emit`] refuses a `types` module that defines a name twice, so a name missing here is
-/// found by the first description that uses it, not by the compiler.
-pub(crate) const SHARED_TYPE_NAMES: &[&str] = &[
-    "AliasMarker",
-    "BoundedInteger",
-    "BoundedIntegerVisitor",
-    "BoundedNumber",
-    "CheckedString",
-    "DateTimeText",
-    "DecodeObject",
-    "FormFile",
-    "IntegerBounds",
-    "IntegerDefault",
-    "NumberDefault",
-    "NumberSchema",
-    "ObjectSink",
-    "ObjectVisitor",
-    "ObjectWriter",
-    "OpenKey",
-    "OpenKeySeed",
-    "RawJson",
-    "SecretString",
-    "StringEnum",
-    "StringEnumVisitor",
-    "StringRules",
-    "StringSchema",
-    "UnknownFields",
-    "UnknownKeys",
-    "Unlisted",
-    "ValidatedString",
-    "ValidationError",
-];
-
-/// The module of `types` that holds the marker of each alias of a generic checked type
-/// (`CheckedString`, `ValidatedString`, `BoundedInteger`, ...): one uninhabited type per alias,
-/// named as the alias is, whose impl states the schema's rules. Lower case, so no schema's
-/// type name (UpperCamelCase) takes it.
-pub(crate) fn rules_module() -> syn::Ident {
-    syn::Ident::new("rules", proc_macro2::Span::call_site())
-}
-
 /// Gathers the markers of every `mod rules { pub enum Name {} }` fragment of `types` (each
 /// patch and step writes the markers of its aliases in one) into one module, last, written
 /// as one `marker!` list, with the `AliasMarker` trait every generic checked type reads the alias's
@@ -431,7 +389,7 @@ fn merge_rules_modules(types: &mut Vec<syn::Item>) -> Result<(), Error> {
 }
 
 /// Stops on a type name `types` defines twice (a schema's type and a shared item of the same
-/// name), which would not compile: the shared item's name belongs in [`SHARED_TYPE_NAMES`],
+/// name), which would not compile: the shared item's name belongs in [`crate::runtime::SHARED_TYPE_NAMES`],
 /// whose names `normalize` keeps schemas from taking.
 fn refuse_names_defined_twice(types: &[syn::Item]) -> Result<(), Error> {
     let mut seen = std::collections::BTreeSet::new();
@@ -447,7 +405,7 @@ fn refuse_names_defined_twice(types: &[syn::Item]) -> Result<(), Error> {
         if !seen.insert(ident) {
             return Err(Error::TypeMismatch {
                 type_name: ident.to_string(),
-                reason: "`types` defines it twice: a schema's type takes the name of a shared item or of another schema's type; list the name in `emit::SHARED_TYPE_NAMES`".into(),
+                reason: "`types` defines it twice: a schema's type takes the name of a shared item or of another schema's type; list the name in `runtime::SHARED_TYPE_NAMES`".into(),
             });
         }
     }
@@ -761,7 +719,7 @@ fn open_enum_type_names(document: &Value) -> Result<std::collections::BTreeSet<S
     };
     schemas
         .iter()
-        .filter(|(_, schema)| schema.get(crate::normalize::OPEN_ENUM) == Some(&Value::Bool(true)))
+        .filter(|(_, schema)| schema.get(mark::OPEN_ENUM) == Some(&Value::Bool(true)))
         .map(|(name, _)| {
             crate::contract::rust_ident(name, &push("/components/schemas", name))
                 .map(|ident| ident.to_string())

@@ -29,14 +29,16 @@ pub mod load;
 pub mod model;
 pub mod normalize;
 pub mod patch;
+pub mod report;
 pub mod rules;
+mod runtime;
 pub mod standalone;
 pub mod surface;
 pub(crate) mod swagger2;
 
 pub use error::Error;
-pub use normalize::{Finding, FindingKind};
 pub use patch::{Action, Patch};
+pub use report::{Finding, FindingKind};
 pub use standalone::{CrateOptions, GeneratedCrate, generate_crate};
 
 use serde_json::Value;

@@ -16,12 +16,41 @@
 
 use serde_json::Value;
 
-/// The mark `normalize` puts on a request body it hands on as a form that is in truth
-/// `multipart/form-data` (progenitor refuses multipart; `emit` sends the form as multipart).
-pub const MULTIPART: &str = "x-multipart";
-/// The mark of the component schema that stands for a file in a multipart body: typify
-/// replaces it by the emitted `FormFile`.
-pub const FORM_FILE: &str = "x-form-file";
+pub use mark::{FORM_FILE, MULTIPART};
+
+/// The `x-` marks: what one step writes into the document for the steps after it, and the
+/// `x-rust-` extensions a spec's author writes for the generator. Each is spelled here only.
+pub mod mark {
+    /// The mark `normalize` puts on a request body it hands on as a form that is in truth
+    /// `multipart/form-data` (progenitor refuses multipart; `emit` sends the form as multipart).
+    pub const MULTIPART: &str = "x-multipart";
+    /// The mark of the component schema that stands for a file in a multipart body: typify
+    /// replaces it by the emitted `FormFile`.
+    pub const FORM_FILE: &str = "x-form-file";
+    /// The mark on a `oneOf` that stands for an `anyOf` (any number of members may match):
+    /// typify's first-fit enum is exactly `anyOf`, so no exclusivity is lost, and no union that
+    /// refuses several matching members may be inferred for it.
+    pub const ANY_OF: &str = "x-any-of";
+    /// Marks an `enum` of strings that also admits any other string (an open enum, see
+    /// `normalize`'s `open_enum`): its type gets an `Other(String)` variant (`emit::tolerance`).
+    pub const OPEN_ENUM: &str = "x-open-enum";
+    /// `prefixItems` as `downlevel` carries it: OpenAPI 3.0 has no tuples, and typify must not
+    /// read the keyword, so a patch enforces it.
+    pub const PREFIX_ITEMS: &str = "x-prefixItems";
+    /// `propertyNames` as `downlevel` carries it (typify drops the keyword).
+    pub const PROPERTY_NAMES: &str = "x-propertyNames";
+    /// A `not` that typify cannot convert, as `downlevel` carries it (reported unenforced).
+    pub const NOT: &str = "x-not";
+    /// The prefix of the extensions a spec's author writes for the generator (`x-rust-secret`,
+    /// ...); `patch::infer` reads them and refuses one it does not know.
+    pub const AUTHORED_PREFIX: &str = "x-rust-";
+    /// Author's extension: the string is a secret (never printed by `Debug`).
+    pub const SECRET: &str = "x-rust-secret";
+    /// Author's extension: the Rust names of an enum's variants, `{value, name}` each.
+    pub const VARIANT_NAMES: &str = "x-rust-variant-names";
+    /// Author's extension: the one-line reason a patch entry reports.
+    pub const REASON: &str = "x-rust-reason";
+}
 
 /// Appends one reference token to a pointer, escaping `~` and `/`.
 pub fn push(pointer: &str, token: &str) -> String {
@@ -70,10 +99,10 @@ pub enum Nesting {
 pub const SUBSCHEMA_KEYWORDS: &[(&str, Nesting)] = &[
     ("items", Nesting::One),
     ("not", Nesting::One),
-    ("x-not", Nesting::One),
+    (mark::NOT, Nesting::One),
     ("additionalProperties", Nesting::One),
     ("propertyNames", Nesting::One),
-    ("x-propertyNames", Nesting::One),
+    (mark::PROPERTY_NAMES, Nesting::One),
     ("contains", Nesting::One),
     ("if", Nesting::One),
     ("then", Nesting::One),
@@ -85,7 +114,7 @@ pub const SUBSCHEMA_KEYWORDS: &[(&str, Nesting)] = &[
     ("anyOf", Nesting::List),
     ("oneOf", Nesting::List),
     ("prefixItems", Nesting::List),
-    ("x-prefixItems", Nesting::List),
+    (mark::PREFIX_ITEMS, Nesting::List),
     ("properties", Nesting::Map),
     ("patternProperties", Nesting::Map),
     ("dependentSchemas", Nesting::Map),
@@ -385,6 +414,26 @@ impl<'a> Document<'a> {
         Some(value)
     }
 
+    /// Component schemas that only requests use: reachable from a request body or parameter and
+    /// from no response. Every other component (responses, deliveries, unreferenced ones) is
+    /// decoded tolerantly.
+    pub fn request_only_schemas(&self) -> std::collections::BTreeSet<String> {
+        let mut request_roots = Vec::new();
+        let mut response_roots = Vec::new();
+        for operation in self.operations() {
+            request_roots.extend(operation.item.get("parameters"));
+            request_roots.extend(operation.value.get("parameters"));
+            request_roots.extend(operation.value.get("requestBody"));
+            response_roots.extend(operation.value.get("responses"));
+        }
+        let from_requests = self.reachable_schemas(&request_roots);
+        let from_responses = self.reachable_schemas(&response_roots);
+        from_requests
+            .difference(&from_responses)
+            .map(|name| (*name).to_owned())
+            .collect()
+    }
+
     /// The component schema names that `roots` reach through `$ref`s, transitively. Every
     /// local `$ref` is followed (`#/components/parameters/...` and the other reusable
     /// components lead to schemas too); only schema names are collected.
@@ -604,5 +653,47 @@ mod tests {
         let looping = json!({"a": {"$ref": "#/a"}});
         let model = Document::new(&looping);
         assert!(model.resolve(&looping["a"]).is_some());
+    }
+
+    #[test]
+    fn request_only_schemas_are_those_no_response_reaches() {
+        let document = json!({
+            "paths": {"/a": {
+                "parameters": [{"schema": {"$ref": "#/components/schemas/Shared"}}],
+                "post": {
+                    "requestBody": {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Request"}}}},
+                    "responses": {"200": {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Response"}}}}}
+                }
+            }},
+            "components": {"schemas": {
+                "Request": {"properties": {"kind": {"$ref": "#/components/schemas/Kind"}, "shared": {"$ref": "#/components/schemas/Shared"}}},
+                "Response": {"properties": {"shared": {"$ref": "#/components/schemas/Shared"}}},
+                "Kind": {"enum": ["a"]},
+                "Shared": {"enum": ["b"]},
+                "Delivery": {"enum": ["c"]}
+            }}
+        });
+        assert_eq!(
+            Document::new(&document).request_only_schemas(),
+            std::collections::BTreeSet::from(["Kind".to_owned(), "Request".to_owned()])
+        );
+    }
+
+    #[test]
+    fn parameters_behind_a_reusable_component_are_requests_too() {
+        let document = json!({
+            "paths": {"/a": {"get": {
+                "parameters": [{"$ref": "#/components/parameters/Status"}],
+                "responses": {"200": {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Page"}}}}}
+            }}},
+            "components": {
+                "parameters": {"Status": {"name": "status", "in": "query", "schema": {"$ref": "#/components/schemas/Status"}}},
+                "schemas": {"Status": {"enum": ["all", "unread"]}, "Page": {"type": "object"}}
+            }
+        });
+        assert_eq!(
+            Document::new(&document).request_only_schemas(),
+            std::collections::BTreeSet::from(["Status".to_owned()])
+        );
     }
 }

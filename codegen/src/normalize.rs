@@ -72,66 +72,14 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde_json::{Map, Value, json};
 
 use crate::model::is_method;
+use crate::model::mark;
 use crate::model::push;
+use crate::report::{Finding, FindingKind};
 
 mod media;
 mod parameters;
 mod paths;
 mod references;
-
-/// The mark on a `oneOf` that stands for an `anyOf` (any number of members may match): typify's
-/// first-fit enum is exactly `anyOf`, so no exclusivity is lost, and no union that refuses
-/// several matching members may be inferred for it.
-pub(crate) const ANY_OF: &str = "x-any-of";
-/// Marks an `enum` of strings that also admits any other string (an open enum, see
-/// `open_enum`): its type gets an `Other(String)` variant (`emit::tolerance`).
-pub(crate) const OPEN_ENUM: &str = "x-open-enum";
-
-/// What became of one thing the pipeline met.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum FindingKind {
-    /// Repaired so that it can be generated; the client stays faithful to what was meant.
-    Repaired,
-    /// A defect of the description (it contradicts itself), handled as its authors meant.
-    Defect,
-    /// A rule the generated types do not enforce.
-    Unenforced,
-    /// An operation or schema left out of the generated client.
-    Skipped,
-}
-
-/// One entry of the generation report.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub struct Finding {
-    /// Which kind of entry this is.
-    pub kind: FindingKind,
-    /// The JSON pointer of the source in the original document.
-    pub pointer: String,
-    /// What was found and what was done.
-    pub message: String,
-}
-
-impl Finding {
-    pub(crate) fn new(kind: FindingKind, pointer: &str, message: impl Into<String>) -> Self {
-        Self {
-            kind,
-            pointer: pointer.to_owned(),
-            message: message.into(),
-        }
-    }
-}
-
-impl std::fmt::Display for Finding {
-    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let kind = match self.kind {
-            FindingKind::Repaired => "repaired",
-            FindingKind::Defect => "defect",
-            FindingKind::Unenforced => "unenforced",
-            FindingKind::Skipped => "skipped",
-        };
-        write!(formatter, "{kind} {}: {}", self.pointer, self.message)
-    }
-}
 
 /// Applies every repair to `document` (a loaded 3.0 or 3.1 document) and returns what it did.
 pub fn normalize(document: &mut Value) -> Vec<Finding> {
@@ -288,7 +236,7 @@ fn nullable_union_components(document: &mut Value) -> Origins {
                 "examples",
                 "default",
                 "deprecated",
-                ANY_OF,
+                mark::ANY_OF,
                 keyword,
             ]
             .contains(&key.as_str())
@@ -300,8 +248,8 @@ fn nullable_union_components(document: &mut Value) -> Origins {
         taken.insert(inner.clone());
         let mut union = json!({ keyword: rest });
         // `anyOf` handed on as `oneOf` keeps its mark on the half that is the union.
-        if let Some(mark) = object.get(ANY_OF) {
-            union[ANY_OF] = mark.clone();
+        if let Some(mark) = object.get(mark::ANY_OF) {
+            union[mark::ANY_OF] = mark.clone();
         }
         object.insert(
             keyword.to_owned(),
@@ -318,7 +266,7 @@ fn nullable_union_components(document: &mut Value) -> Origins {
 }
 
 /// Renames each component schema whose type would take the name of a type the generated code
-/// shares ([`crate::emit::SHARED_TYPE_NAMES`], compared as typify names types, in
+/// shares ([`crate::runtime::SHARED_TYPE_NAMES`], compared as typify names types, in
 /// UpperCamelCase) to `<Name>Schema`, and each whose type would take the name of an earlier
 /// component's (`foo_bar` after `FooBar`) to `<Name>2`, with every `$ref` to them: two items of
 /// one name would not compile, and the description's name is the one that can move. Returns
@@ -333,7 +281,7 @@ fn rename_shared_names(document: &mut Value, findings: &mut Vec<Finding>) -> Ori
     };
     let mut taken: BTreeSet<String> = schemas.keys().map(|name| type_name(name)).collect();
     taken.extend(
-        crate::emit::SHARED_TYPE_NAMES
+        crate::runtime::SHARED_TYPE_NAMES
             .iter()
             .map(|name| (*name).to_owned()),
     );
@@ -343,7 +291,7 @@ fn rename_shared_names(document: &mut Value, findings: &mut Vec<Finding>) -> Ori
     let mut clashing: Vec<(String, Option<String>)> = Vec::new();
     for name in schemas.keys() {
         let typed = type_name(name);
-        if crate::emit::SHARED_TYPE_NAMES.contains(&typed.as_str()) {
+        if crate::runtime::SHARED_TYPE_NAMES.contains(&typed.as_str()) {
             clashing.push((name.clone(), None));
         } else if let Some(first) = first_named.get(&typed) {
             clashing.push((name.clone(), Some(first.clone())));
@@ -445,7 +393,7 @@ fn hoist(document: &mut Value) -> Origins {
     // `SearchResponse`) are both taken: a hoisted schema must not take either.
     let mut taken = crate::contract::component_names_in_use(document);
     taken.extend(
-        crate::emit::SHARED_TYPE_NAMES
+        crate::runtime::SHARED_TYPE_NAMES
             .iter()
             .map(|name| (*name).to_owned()),
     );
@@ -480,7 +428,8 @@ fn hoist(document: &mut Value) -> Origins {
                         }
                         // A tagged union moves even here: its patch needs a component; so
                         // does an open enum, which emit finds by its component.
-                        if context.union_tag(node).is_some() || node.get(OPEN_ENUM).is_some() {
+                        if context.union_tag(node).is_some() || node.get(mark::OPEN_ENUM).is_some()
+                        {
                             context.visit(node, &name, &child_pointer);
                         }
                     } else {
@@ -653,7 +602,7 @@ impl Hoisting<'_> {
             .and_then(Value::as_object)
             .is_some_and(|properties| !properties.is_empty());
         let tagged_union = self.union_tag(node).is_some();
-        let open_enum = node.get(OPEN_ENUM).is_some();
+        let open_enum = node.get(mark::OPEN_ENUM).is_some();
         if !(is_struct || tagged_union || open_enum) || node.get("$ref").is_some() {
             return;
         }
@@ -1664,7 +1613,7 @@ fn unify_bodies(
         format!("responses {statuses} have different body types; their bodies become one union, `{union_name}`"),
     ));
     // `oneOf` marked `x-any-of`: a first-fit enum, as `any_of` hands on every `anyOf`.
-    Some(json!({"oneOf": members, "x-any-of": true}))
+    Some(json!({"oneOf": members, (mark::ANY_OF): true}))
 }
 
 /// Keeps one media type of a request body with several: the JSON one, else the first.
@@ -1929,7 +1878,7 @@ fn open_enum(object: &mut Map<String, Value>, pointer: &str, findings: &mut Vec<
             },
         );
         object.insert("enum".into(), Value::Array(listed));
-        object.insert(OPEN_ENUM.into(), Value::Bool(true));
+        object.insert(mark::OPEN_ENUM.into(), Value::Bool(true));
         findings.push(Finding::new(
             FindingKind::Repaired,
             &push(pointer, keyword),
@@ -2250,7 +2199,7 @@ fn any_of(object: &mut Map<String, Value>, pointer: &str, findings: &mut Vec<Fin
     }
     object.remove("anyOf");
     object.insert("oneOf".into(), Value::Array(distinct));
-    object.insert(ANY_OF.into(), Value::Bool(true));
+    object.insert(mark::ANY_OF.into(), Value::Bool(true));
 }
 
 /// A closed object that requires a property it does not declare can hold no value at all.

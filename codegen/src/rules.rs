@@ -10,6 +10,8 @@ use proc_macro2::TokenStream;
 use quote::quote;
 use serde_json::Value;
 
+use crate::model::mark;
+
 /// One rule a schema states about the values it admits.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Rule {
@@ -118,14 +120,14 @@ impl Rule {
         }
         if let Some(positions) = object
             .get("prefixItems")
-            .or_else(|| object.get("x-prefixItems"))
+            .or_else(|| object.get(mark::PREFIX_ITEMS))
             .and_then(Value::as_array)
         {
             rules.push(Rule::Tuple(positions.len()));
         }
         rules.extend(count("minProperties").map(Rule::MinProperties));
         rules.extend(count("maxProperties").map(Rule::MaxProperties));
-        if object.contains_key("propertyNames") || object.contains_key("x-propertyNames") {
+        if object.contains_key("propertyNames") || object.contains_key(mark::PROPERTY_NAMES) {
             rules.push(Rule::PropertyNames);
         }
         if let Some(required) = object.get("required").and_then(Value::as_array) {
@@ -140,7 +142,7 @@ impl Rule {
             (_, Some(value)) => rules.push(Rule::Literals(vec![value.clone()])),
             _ => {}
         }
-        if object.contains_key("not") || object.contains_key("x-not") {
+        if object.contains_key("not") || object.contains_key(mark::NOT) {
             rules.push(Rule::Not);
         }
         if object.contains_key("discriminator") {
@@ -167,10 +169,10 @@ impl Rule {
             Rule::MinItems(_) => "minItems",
             Rule::MaxItems(_) => "maxItems",
             Rule::UniqueItems => "uniqueItems",
-            Rule::Tuple(_) => "x-prefixItems",
+            Rule::Tuple(_) => mark::PREFIX_ITEMS,
             Rule::MinProperties(_) => "minProperties",
             Rule::MaxProperties(_) => "maxProperties",
-            Rule::PropertyNames => "x-propertyNames",
+            Rule::PropertyNames => mark::PROPERTY_NAMES,
             Rule::Required(_) => "required",
             Rule::Closed => "additionalProperties",
             Rule::Literals(_) => "enum",
@@ -607,7 +609,7 @@ pub fn format_fn_name(format: &str) -> syn::Ident {
 
 /// A `oneOf` that `normalize` made of an `anyOf`: typify's first-fit enum keeps its meaning.
 pub(crate) fn stands_for_any_of(object: &serde_json::Map<String, Value>) -> bool {
-    object.get(crate::normalize::ANY_OF) == Some(&Value::Bool(true))
+    object.get(mark::ANY_OF) == Some(&Value::Bool(true))
 }
 
 #[cfg(test)]

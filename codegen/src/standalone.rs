@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 use serde_json::{Value, json};
 
 use crate::contract::preflight;
-use crate::normalize::{Finding, FindingKind};
+use crate::report::{Finding, FindingKind};
 use crate::{Error, Input, Output, downlevel, emit, load, normalize, patch, surface};
 
 /// How [`generate_crate`] treats what it cannot generate faithfully.

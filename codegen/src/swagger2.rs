@@ -28,7 +28,7 @@ use std::collections::BTreeSet;
 use serde_json::{Map, Value, json};
 
 use crate::model::{Nesting, SUBSCHEMA_KEYWORDS, push, unescape};
-use crate::normalize::{Finding, FindingKind};
+use crate::report::{Finding, FindingKind};
 
 /// The media type an operation consumes and produces when neither it nor the document says.
 const JSON: &str = "application/json";

@@ -5,6 +5,7 @@
 
 mod conformance;
 mod corpus;
+mod layers;
 mod spec_checks;
 mod tools;
 
@@ -31,6 +32,8 @@ commands:
   test                                 everything CI runs: spec checks, regen --check, workspace
                                        tests, conformance against the Prism mock, corpus
   bench                                the ratio benchmarks (see BENCHMARKS.md)
+  layers                               print codegen's import graph by layer; fail on an import
+                                       that does not look down
   synth --out FILE [--operations N]    write the synthetic hub-shaped OpenAPI 3.1 spec (JSON)
 ";
 
@@ -54,6 +57,7 @@ fn run(args: Vec<String>) -> Result<()> {
         "test" => test(&root, rest),
         "validate" => validate(&root, rest),
         "bench" => bench(&root, rest),
+        "layers" => layers::command(&root, rest),
         "synth" => synth(rest),
         "" | "help" | "--help" | "-h" => {
             print!("{USAGE}");

@@ -36,7 +36,7 @@ use std::collections::BTreeSet;
 use serde_json::Value;
 
 use crate::Error;
-use crate::model::{Document, Owner, SchemaAt};
+use crate::model::{Document, Owner, SchemaAt, mark};
 use crate::rules::Rule;
 
 /// Whether typify 0.8 turns `not: excluded` into a type rather than panicking
@@ -302,8 +302,8 @@ fn step_word(keyword: &str, key: Option<&str>, pointer: &str) -> Result<String, 
         ("properties", Some(name)) => rust_ident(name, pointer)?.to_string(),
         ("items", _) => "Item".to_owned(),
         ("additionalProperties", _) => "Value".to_owned(),
-        ("x-propertyNames", _) => "Key".to_owned(),
-        ("prefixItems" | "x-prefixItems", index) => format!("Item{}", index.unwrap_or_default()),
+        (mark::PROPERTY_NAMES, _) => "Key".to_owned(),
+        ("prefixItems" | mark::PREFIX_ITEMS, index) => format!("Item{}", index.unwrap_or_default()),
         ("allOf" | "anyOf" | "oneOf", index) => format!("Variant{}", index.unwrap_or_default()),
         (other, None) => rust_ident(other, pointer)?.to_string(),
         (other, Some(key)) => format!(

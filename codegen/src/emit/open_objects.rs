@@ -685,6 +685,7 @@ fn decoder_macro() -> TokenStream {
 
 /// The key decoding every open object shares, emitted once.
 fn shared_items() -> TokenStream {
+    let is_strict = crate::runtime::is_strict();
     quote! {
         /// A key of an open object: one of its properties, or an unknown one bound for `extra`.
         enum OpenKey<F> {
@@ -771,7 +772,7 @@ fn shared_items() -> TokenStream {
                                 let value = map.next_value()?;
                                 extra.insert(key, value);
                             }
-                            UnknownKeys::Tolerant if !super::decoding::is_strict() => {
+                            UnknownKeys::Tolerant if !#is_strict => {
                                 map.next_value::<::serde::de::IgnoredAny>()?;
                             }
                             UnknownKeys::Skipped => {

@@ -24,32 +24,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use proc_macro2::{Span, TokenStream};
 use quote::quote;
-use serde_json::Value;
 
 use crate::Error;
 use crate::emit::Interface;
-use crate::model::Document;
-
-/// Component schemas that only requests use: reachable from a request body or parameter and
-/// from no response. Every other component (responses, deliveries, unreferenced ones) is
-/// decoded tolerantly.
-pub(crate) fn request_only_schemas(document: &Value) -> BTreeSet<String> {
-    let model = Document::new(document);
-    let mut request_roots = Vec::new();
-    let mut response_roots = Vec::new();
-    for operation in model.operations() {
-        request_roots.extend(operation.item.get("parameters"));
-        request_roots.extend(operation.value.get("parameters"));
-        request_roots.extend(operation.value.get("requestBody"));
-        response_roots.extend(operation.value.get("responses"));
-    }
-    let from_requests = model.reachable_schemas(&request_roots);
-    let from_responses = model.reachable_schemas(&response_roots);
-    from_requests
-        .difference(&from_responses)
-        .map(|name| (*name).to_owned())
-        .collect()
-}
 
 /// The `decoding` module of the generated file: the per-thread mode the tolerant types consult.
 pub(crate) fn decoding_module() -> TokenStream {
@@ -560,6 +537,7 @@ fn is_typify_string_conversion(path: &syn::Path) -> bool {
 /// refused inside `decoding::strict` (`tolerant`); or taken as `Other`, strict or not, in
 /// `FromStr` too (`open`: an open enum, listed values or any string).
 fn string_enum_macro(interface: Interface) -> TokenStream {
+    let is_strict = crate::runtime::is_strict();
     let builder_conversions = (interface == Interface::Builder).then(|| {
         quote! {
             impl ::std::convert::TryFrom<&str> for $name {
@@ -708,7 +686,7 @@ fn string_enum_macro(interface: Interface) -> TokenStream {
                     return Ok(listed);
                 }
                 match T::UNLISTED {
-                    Unlisted::Tolerated(keep) if !super::decoding::is_strict() => Ok(keep(value.to_owned())),
+                    Unlisted::Tolerated(keep) if !#is_strict => Ok(keep(value.to_owned())),
                     Unlisted::Taken(other) => Ok(other(value.to_owned())),
                     Unlisted::Refused | Unlisted::Tolerated(_) => Err(E::unknown_variant(value, T::VALUES)),
                 }
@@ -811,7 +789,6 @@ pub(crate) fn retain_derives(
 #[cfg(test)]
 mod tests {
     use quote::ToTokens;
-    use serde_json::json;
 
     use super::*;
 
@@ -883,48 +860,6 @@ mod tests {
         for item in &kept {
             assert!(early.keep(item), "{}", item.to_token_stream());
         }
-    }
-
-    #[test]
-    fn request_only_schemas_are_those_no_response_reaches() {
-        let document = json!({
-            "paths": {"/a": {
-                "parameters": [{"schema": {"$ref": "#/components/schemas/Shared"}}],
-                "post": {
-                    "requestBody": {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Request"}}}},
-                    "responses": {"200": {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Response"}}}}}
-                }
-            }},
-            "components": {"schemas": {
-                "Request": {"properties": {"kind": {"$ref": "#/components/schemas/Kind"}, "shared": {"$ref": "#/components/schemas/Shared"}}},
-                "Response": {"properties": {"shared": {"$ref": "#/components/schemas/Shared"}}},
-                "Kind": {"enum": ["a"]},
-                "Shared": {"enum": ["b"]},
-                "Delivery": {"enum": ["c"]}
-            }}
-        });
-        assert_eq!(
-            request_only_schemas(&document),
-            BTreeSet::from(["Kind".to_owned(), "Request".to_owned()])
-        );
-    }
-
-    #[test]
-    fn parameters_behind_a_reusable_component_are_requests_too() {
-        let document = json!({
-            "paths": {"/a": {"get": {
-                "parameters": [{"$ref": "#/components/parameters/Status"}],
-                "responses": {"200": {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Page"}}}}}
-            }}},
-            "components": {
-                "parameters": {"Status": {"name": "status", "in": "query", "schema": {"$ref": "#/components/schemas/Status"}}},
-                "schemas": {"Status": {"enum": ["all", "unread"]}, "Page": {"type": "object"}}
-            }
-        });
-        assert_eq!(
-            request_only_schemas(&document),
-            BTreeSet::from(["Status".to_owned()])
-        );
     }
 
     #[test]

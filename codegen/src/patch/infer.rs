@@ -32,15 +32,9 @@ use super::{Action, Patch, has_rust_type};
 use crate::Error;
 use crate::contract::{type_name_at, typify_keeps};
 use crate::downlevel::Provenance;
-use crate::model::{self, Document, Owner, SchemaAt, Visit, push, schema_ref_name};
+use crate::model::mark::{REASON, SECRET, VARIANT_NAMES};
+use crate::model::{self, Document, Owner, SchemaAt, Visit, mark, push, schema_ref_name};
 use crate::rules::Rule;
-
-/// The decisions a schema states beside itself.
-pub(crate) const SECRET: &str = "x-rust-secret";
-/// The Rust names of a literal union's variants.
-pub(crate) const VARIANT_NAMES: &str = "x-rust-variant-names";
-/// Why a decision was taken, for maintainers.
-pub(crate) const REASON: &str = "x-rust-reason";
 
 /// What a schema's `x-rust-` extensions decide.
 #[derive(Debug, Default)]
@@ -103,7 +97,10 @@ impl Decisions {
                     .to_owned(),
             );
         }
-        if let Some(unknown) = schema.keys().find(|key| key.starts_with("x-rust-")) {
+        if let Some(unknown) = schema
+            .keys()
+            .find(|key| key.starts_with(mark::AUTHORED_PREFIX))
+        {
             return Err(fail(
                 unknown,
                 "unknown decision; known ones are x-rust-secret, x-rust-variant-names and x-rust-reason",
@@ -173,7 +170,7 @@ pub(crate) fn hoist_inline(document: &mut Value, provenance: &mut Provenance) ->
     // gets its patch, under a name of its own.
     let mut names_taken = crate::contract::component_names_in_use(document);
     names_taken.extend(
-        crate::emit::SHARED_TYPE_NAMES
+        crate::runtime::SHARED_TYPE_NAMES
             .iter()
             .map(|name| (*name).to_owned()),
     );
@@ -238,7 +235,7 @@ pub(super) fn component_schemas(document: &mut Value) -> Result<&mut Map<String,
 }
 
 fn is_tuple(schema: &Value) -> bool {
-    schema.get("x-prefixItems").is_some()
+    schema.get(mark::PREFIX_ITEMS).is_some()
 }
 
 /// The subschemas (as pointer suffixes) whose Rust type the patch of `action` names: a tuple's
@@ -248,7 +245,7 @@ fn parts_named_by(action: &Action, schema: &Value) -> Vec<String> {
     match action {
         Action::Tuple => {
             let positions = schema
-                .get("x-prefixItems")
+                .get(mark::PREFIX_ITEMS)
                 .and_then(Value::as_array)
                 .map_or(0, Vec::len);
             (0..positions)
@@ -266,9 +263,11 @@ fn parts_named_by(action: &Action, schema: &Value) -> Vec<String> {
 fn needs_patch(schema: &Value) -> bool {
     let rules = Rule::from_schema(schema);
     rules.iter().any(|rule| typify_keeps(rule, &rules).is_err())
-        || schema
-            .as_object()
-            .is_some_and(|object| object.keys().any(|key| key.starts_with("x-rust-")))
+        || schema.as_object().is_some_and(|object| {
+            object
+                .keys()
+                .any(|key| key.starts_with(mark::AUTHORED_PREFIX))
+        })
 }
 
 /// The patch every component schema needs, in schema order, after the `explicit` ones (a
@@ -358,7 +357,7 @@ fn infer(document: &Value, schema: &Value, decisions: &Decisions) -> Option<Acti
         let members = ref_members(document, schema, "anyOf")?;
         return tag_of(&members).map(|tag| Action::TaggedUnion { tag });
     }
-    if has("x-prefixItems") {
+    if has(mark::PREFIX_ITEMS) {
         return Some(Action::Tuple);
     }
     if has("enum") {
@@ -376,7 +375,7 @@ fn infer(document: &Value, schema: &Value, decisions: &Decisions) -> Option<Acti
         {
             Some(Action::BoundedArray)
         }
-        _ if has("x-propertyNames") => Some(Action::ValidatedMap {
+        _ if has(mark::PROPERTY_NAMES) => Some(Action::ValidatedMap {
             secret: decisions.secret,
         }),
         // A format no check is written for stays unenforced, and the coverage check names it.

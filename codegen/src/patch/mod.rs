@@ -222,7 +222,7 @@ pub fn apply_reporting(
     infer::hoist_inline(document, &mut provenance)?;
     let inferred = infer::patches(document, patches)?;
     let mut applied = Applied {
-        request_only: crate::emit::tolerance::request_only_schemas(document),
+        request_only: crate::model::Document::new(document).request_only_schemas(),
         ref_counts: unions::schema_ref_counts(document),
         repairs,
         ..Applied::default()

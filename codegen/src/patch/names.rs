@@ -17,8 +17,8 @@ use serde_json::{Value, json};
 
 use crate::Error;
 use crate::downlevel::Provenance;
-use crate::model::{Owner, SchemaAt, push};
-use crate::normalize::{Finding, FindingKind};
+use crate::model::{Owner, SchemaAt, mark, push};
+use crate::report::{Finding, FindingKind};
 
 /// The keywords that make typify emit a named type for a schema (a struct, an enum, a checked
 /// newtype), rather than use a Rust type for it (`String`, `Vec<T>`, a map) or the type a
@@ -34,7 +34,7 @@ const NAMED: &[&str] = &[
     "pattern",
     "minLength",
     "maxLength",
-    "x-prefixItems",
+    mark::PREFIX_ITEMS,
 ];
 
 /// Moves apart every schema typify would name like a different one (see the module docs) and
@@ -55,7 +55,7 @@ pub(crate) fn separate_alike_names(
         }
         let mut used: BTreeSet<String> = names.into_iter().map(|(name, _)| name).collect();
         used.extend(
-            crate::emit::SHARED_TYPE_NAMES
+            crate::runtime::SHARED_TYPE_NAMES
                 .iter()
                 .map(|name| (*name).to_owned()),
         );

@@ -16,8 +16,9 @@ use serde_json::Value;
 
 use super::{Applied, Shared, Target, rust_type_of};
 use crate::Error;
-use crate::emit::rules_module;
+use crate::model::mark;
 use crate::rules::{Check, Enforcement, Rule, Subject, format_check, format_fn_name};
+use crate::runtime::rules_module;
 use progenitor::TypeImpl;
 use std::collections::BTreeSet;
 
@@ -47,14 +48,16 @@ const MORE_ANNOTATIONS: &[&str] = &[
 /// than the marks that carry rules or meaning through this pipeline.
 fn is_annotation(key: &str) -> bool {
     const MARKS: &[&str] = &[
-        "x-prefixItems",
-        "x-propertyNames",
-        "x-any-of",
-        "x-open-enum",
+        mark::PREFIX_ITEMS,
+        mark::PROPERTY_NAMES,
+        mark::ANY_OF,
+        mark::OPEN_ENUM,
     ];
     ANNOTATIONS.contains(&key)
         || MORE_ANNOTATIONS.contains(&key)
-        || (key.starts_with("x-") && !MARKS.contains(&key) && !key.starts_with("x-rust-"))
+        || (key.starts_with("x-")
+            && !MARKS.contains(&key)
+            && !key.starts_with(mark::AUTHORED_PREFIX))
 }
 
 /// Refuses any keyword the action does not know how to enforce, so nothing is dropped.
@@ -1105,7 +1108,7 @@ pub(super) fn validated_map(
     applied: &mut Applied,
 ) -> Result<(), Error> {
     expect_type(target, "object")?;
-    only_keywords(target, &["additionalProperties", "x-propertyNames"])?;
+    only_keywords(target, &["additionalProperties", mark::PROPERTY_NAMES])?;
     let value_type = rust_type_of(
         target
             .schema
@@ -1116,7 +1119,7 @@ pub(super) fn validated_map(
     )?;
     let names = target
         .schema
-        .get("x-propertyNames")
+        .get(mark::PROPERTY_NAMES)
         .cloned()
         .unwrap_or_else(|| Value::Object(Default::default()));
     if let Some(key) = names.as_object().and_then(|names| {

@@ -15,6 +15,7 @@ use serde_json::Value;
 use super::newtypes::{number, only_keywords};
 use super::{Applied, Target, rust_type_of};
 use crate::Error;
+use crate::model::mark;
 
 /// The shape of a tuple, read from its schema.
 struct Shape {
@@ -28,7 +29,10 @@ struct Shape {
 }
 
 fn shape(target: &Target<'_>) -> Result<Shape, Error> {
-    only_keywords(target, &["x-prefixItems", "items", "minItems", "maxItems"])?;
+    only_keywords(
+        target,
+        &[mark::PREFIX_ITEMS, "items", "minItems", "maxItems"],
+    )?;
     if target
         .schema
         .get("type")
@@ -38,7 +42,7 @@ fn shape(target: &Target<'_>) -> Result<Shape, Error> {
     }
     let members = target
         .schema
-        .get("x-prefixItems")
+        .get(mark::PREFIX_ITEMS)
         .and_then(Value::as_array)
         .ok_or_else(|| target.error("expected `x-prefixItems`, a list of schemas"))?;
     let count = |keyword: &str| -> Result<Option<usize>, Error> {
@@ -148,6 +152,7 @@ pub(super) fn tuple(target: &Target<'_>, applied: &mut Applied) -> Result<(), Er
 /// Decoding: every required position must be there, then optional ones while they last, then
 /// the rest (or nothing, for a closed tuple).
 fn deserialize_impl(target: &Target<'_>, shape: &Shape) -> TokenStream {
+    let is_strict = crate::runtime::is_strict();
     let ident = &target.ident;
     let length = shape.length();
     let locals: Vec<syn::Ident> = (0..length)
@@ -194,7 +199,7 @@ fn deserialize_impl(target: &Target<'_>, shape: &Shape) -> TokenStream {
             // Like an unknown property of a tolerant closed object, an item a newer hub adds
             // after a closed tuple is skipped, unless decoding is strict.
             let refused = if target.tolerant {
-                quote! { extra > 0 && super::decoding::is_strict() }
+                quote! { extra > 0 && #is_strict }
             } else {
                 quote! { extra > 0 }
             };

@@ -139,6 +139,7 @@ pub(super) fn exclusive(
     keys: &[&str],
     applied: &mut Applied,
 ) -> Result<(), Error> {
+    let is_strict = crate::runtime::is_strict();
     let members = ref_members(target)?;
     if members.len() != keys.len() {
         return Err(target.error(format!(
@@ -188,7 +189,7 @@ pub(super) fn exclusive(
                 Unknown(::serde_json::Map<::std::string::String, ::serde_json::Value>),
             },
             quote! {
-                _ if !super::decoding::is_strict() => Ok(Self::Unknown(object)),
+                _ if !#is_strict => Ok(Self::Unknown(object)),
             },
             quote! { #[non_exhaustive] },
         )
@@ -253,6 +254,7 @@ pub(super) fn one_of(
     target: &Target<'_>,
     applied: &mut Applied,
 ) -> Result<(), Error> {
+    let is_strict = crate::runtime::is_strict();
     let members = ref_members(target)?;
     let model = crate::model::Document::new(document);
     let ident = &target.ident;
@@ -314,7 +316,7 @@ pub(super) fn one_of(
                 let mut failed: ::std::vec::Vec<::std::string::String> = ::std::vec::Vec::new();
                 #(#tries)*
                 match found {
-                    Some(decoded) if matched.len() == 1 || !super::decoding::is_strict() => Ok(decoded),
+                    Some(decoded) if matched.len() == 1 || !#is_strict => Ok(decoded),
                     Some(_) => Err(D::Error::custom(::std::format_args!("{}{}", #several, matched.join(" and ")))),
                     None => Err(D::Error::custom(::std::format_args!("{}{})", #none, failed.join("; ")))),
                 }
@@ -331,6 +333,7 @@ pub(super) fn literal(
     variants: &[(&str, &str)],
     applied: &mut Applied,
 ) -> Result<(), Error> {
+    let is_strict = crate::runtime::is_strict();
     let admitted = admitted_literals(target.schema)
         .ok_or_else(|| target.error("cannot list the values this schema admits"))?;
     let mut listed = BTreeSet::new();
@@ -408,7 +411,7 @@ pub(super) fn literal(
                 Unknown(::std::string::String),
             },
             quote! { Self::Unknown(text) => serializer.serialize_str(text), },
-            quote! { ::serde_json::Value::String(text) if !super::decoding::is_strict() => Ok(Self::Unknown(text)), },
+            quote! { ::serde_json::Value::String(text) if !#is_strict => Ok(Self::Unknown(text)), },
         )
     } else {
         (
@@ -550,6 +553,7 @@ pub(super) fn schema_ref_counts(document: &Value) -> BTreeMap<String, usize> {
 /// otherwise; an arm marked `[keeps_tag]` is a variant whose own type reads the tag, which is
 /// then handed on to it first.
 pub(super) fn replay_support() -> TokenStream {
+    let is_strict = crate::runtime::is_strict();
     quote! {
         macro_rules! tagged_union {
             ($name:ident, $tag:literal, $expecting:literal, [$($unknown:ident)?] {
@@ -573,7 +577,7 @@ pub(super) fn replay_support() -> TokenStream {
                                         $(let _ = stringify!($keeps_tag); before.insert(0, ($tag.to_owned(), ::serde_json::Value::String(tag.clone()))); )?
                                         tagged_union_support::variant::<$inner, M>(before, map).map($name::$variant)
                                     })*
-                                    $(other if !super::decoding::is_strict() => {
+                                    $(other if !#is_strict => {
                                         tagged_union_support::unknown(before, map, $tag, other).map($name::$unknown)
                                     })?
                                     other => ::std::result::Result::Err(<M::Error as ::serde::de::Error>::unknown_variant(other, &[$($value),*])),

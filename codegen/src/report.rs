@@ -1,0 +1,48 @@
+//! The generation report's entries: what became of each thing the pipeline met. Every stage
+//! reports through these, so the report is one list, sorted, whatever stage wrote an entry.
+
+/// What became of one thing the pipeline met.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum FindingKind {
+    /// Repaired so that it can be generated; the client stays faithful to what was meant.
+    Repaired,
+    /// A defect of the description (it contradicts itself), handled as its authors meant.
+    Defect,
+    /// A rule the generated types do not enforce.
+    Unenforced,
+    /// An operation or schema left out of the generated client.
+    Skipped,
+}
+
+/// One entry of the generation report.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Finding {
+    /// Which kind of entry this is.
+    pub kind: FindingKind,
+    /// The JSON pointer of the source in the original document.
+    pub pointer: String,
+    /// What was found and what was done.
+    pub message: String,
+}
+
+impl Finding {
+    pub(crate) fn new(kind: FindingKind, pointer: &str, message: impl Into<String>) -> Self {
+        Self {
+            kind,
+            pointer: pointer.to_owned(),
+            message: message.into(),
+        }
+    }
+}
+
+impl std::fmt::Display for Finding {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let kind = match self.kind {
+            FindingKind::Repaired => "repaired",
+            FindingKind::Defect => "defect",
+            FindingKind::Unenforced => "unenforced",
+            FindingKind::Skipped => "skipped",
+        };
+        write!(formatter, "{kind} {}: {}", self.pointer, self.message)
+    }
+}

@@ -1,0 +1,56 @@
+//! The names of the support code every generated crate carries (emitted by `emit` into
+//! `types`), for the stages below `emit` that must avoid or call them: `normalize` renames a
+//! schema that would take a shared name, and patches write calls into the strictness switch.
+//! Each name is written here once.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+/// The shared types and traits the generated code defines in `types` beside the description's
+/// types. `normalize` renames a component schema that would take one of these names, and
+/// [`emit`] refuses a `types` module that defines a name twice, so a name missing here is
+/// found by the first description that uses it, not by the compiler.
+pub(crate) const SHARED_TYPE_NAMES: &[&str] = &[
+    "AliasMarker",
+    "BoundedInteger",
+    "BoundedIntegerVisitor",
+    "BoundedNumber",
+    "CheckedString",
+    "DateTimeText",
+    "DecodeObject",
+    "FormFile",
+    "IntegerBounds",
+    "IntegerDefault",
+    "NumberDefault",
+    "NumberSchema",
+    "ObjectSink",
+    "ObjectVisitor",
+    "ObjectWriter",
+    "OpenKey",
+    "OpenKeySeed",
+    "RawJson",
+    "SecretString",
+    "StringEnum",
+    "StringEnumVisitor",
+    "StringRules",
+    "StringSchema",
+    "UnknownFields",
+    "UnknownKeys",
+    "Unlisted",
+    "ValidatedString",
+    "ValidationError",
+];
+
+/// The module of `types` that holds the marker of each alias of a generic checked type
+/// (`CheckedString`, `ValidatedString`, `BoundedInteger`, ...): one uninhabited type per alias,
+/// named as the alias is, whose impl states the schema's rules. Lower case, so no schema's
+/// type name (UpperCamelCase) takes it.
+pub(crate) fn rules_module() -> syn::Ident {
+    syn::Ident::new("rules", proc_macro2::Span::call_site())
+}
+
+/// The call a generated type makes, from inside `types`, to ask whether decoding is strict on
+/// this thread (the emitted `decoding` module, see `emit::tolerance`).
+pub(crate) fn is_strict() -> TokenStream {
+    quote! { super::decoding::is_strict() }
+}
