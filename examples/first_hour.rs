@@ -71,7 +71,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     // A read token for the storage service (the token itself is never printed).
     let token = client
-        .storage_access_token(StorageRepoType::Model, repo, StorageTokenType::Read, "main")
+        .storage_access_token(&Repository::model(repo), StorageTokenType::Read)
         .await?;
     println!("storage read token for {}", token.cas_url());
 

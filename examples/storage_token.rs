@@ -3,24 +3,23 @@
 //!
 //! ```sh
 //! HUB_TOKEN=... cargo run --example storage_token -- --base-url https://hub.example.com \
-//!     --repo acme/bert-tiny [--repo-type model|dataset|space] [--revision main] [--write]
+//!     --repo datasets/acme/squad@v1 [--write]
 //! ```
 
 use std::time::SystemTime;
 
-use hub_api::Client;
-use hub_api::storage::{StorageRepoType, StorageTokenProvider, StorageTokenType};
+use hub_api::storage::{StorageTokenProvider, StorageTokenType};
+use hub_api::{Client, Repository};
 
 const USAGE: &str = "\
-usage: storage_token --base-url <url> --repo <namespace>/<name> [--repo-type model] [--revision main] [--write]
+usage: storage_token --base-url <url> --repo <repository> [--write]
 
 Gets a storage access token through the caching provider and prints where and until when it is
 valid, never the token itself (the hub token is read from HUB_TOKEN).
-  --base-url <url>     the hub, e.g. https://hub.example.com
-  --repo <ns>/<name>   the repository
-  --repo-type <type>   model (default), dataset or space
-  --revision <ref>     branch, tag or commit (default main)
-  --write              a write token instead of a read token";
+  --base-url <url>       the hub, e.g. https://hub.example.com
+  --repo <repository>    [<type>s/]<namespace>/<name>[@<revision>]: acme/bert-tiny (a model),
+                         datasets/acme/squad@v1, spaces/acme/demo (revision main if none)
+  --write                a write token instead of a read token";
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -30,9 +29,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         return Ok(());
     }
     let base_url = option(&args, "--base-url").ok_or(USAGE)?;
-    let repo_id = option(&args, "--repo").ok_or(USAGE)?;
-    let repo_type: StorageRepoType = option(&args, "--repo-type").unwrap_or("model").parse()?;
-    let revision = option(&args, "--revision").unwrap_or("main");
+    let repository: Repository = option(&args, "--repo").ok_or(USAGE)?.parse()?;
     let token_type = if args.iter().any(|arg| arg == "--write") {
         StorageTokenType::Write
     } else {
@@ -40,20 +37,16 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
 
     let provider = StorageTokenProvider::new(Client::new(base_url)?);
-    let token = provider
-        .token(repo_type, repo_id, revision, token_type)
-        .await?;
+    let token = provider.token(&repository, token_type).await?;
     // The second call is served from the cache: no request.
-    let again = provider
-        .token(repo_type, repo_id, revision, token_type)
-        .await?;
+    let again = provider.token(&repository, token_type).await?;
     let valid_for = token
         .expires_at()
         .duration_since(SystemTime::now())
         .map(|left| left.as_secs())
         .unwrap_or(0);
     println!(
-        "{} token for {repo_id}@{revision}: send it to {} for {valid_for} s more (cached copy identical: {})",
+        "{} token for {repository}: send it to {} for {valid_for} s more (cached copy identical: {})",
         token.token_type(),
         token.cas_url(),
         token.access_token() == again.access_token()

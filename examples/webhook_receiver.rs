@@ -29,8 +29,8 @@ use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use hub_api::receiver::{Receiver, ReceiverBuilder, ReceiverError};
 use hub_api::types::WebhookPayload;
-use hub_api::webhooks::{Receiver, ReceiverBuilder, ReceiverError};
 use tokio::io::{AsyncWrite, AsyncWriteExt};
 use tokio::sync::{mpsc, oneshot};
 

@@ -10,7 +10,7 @@
 
 use hub_api::Client;
 use hub_api::types::{WatchedType, Webhook, WebhookDomain};
-use hub_api::webhook_admin::WebhookSpec;
+use hub_api::webhooks::WebhookSpec;
 
 const USAGE: &str = "\
 usage: webhooks --base-url <url> [--create-url <url> --watch <type>:<name> | --enable <id> | --disable <id> | --delete <id>]

@@ -4,7 +4,7 @@
 //! The operations themselves live next to their helpers: notifications and notification/watch
 //! settings in [`notifications`](crate::notifications), token revocation in
 //! [`revocation`](crate::revocation), webhook management in
-//! [`webhook_admin`](crate::webhook_admin), storage access tokens in [`storage`](crate::storage);
+//! [`webhooks`](crate::webhooks), storage access tokens in [`storage`](crate::storage);
 //! the MCP settings read is here.
 //!
 //! # Authentication
@@ -55,7 +55,9 @@ use reqwest::header::{HeaderName, HeaderValue};
 use serde::de::DeserializeOwned;
 
 use crate::error::{BodyPolicy, FailedCall, Limits, Redactor, Result};
-use crate::transport::{HubTransport, RequestHook, RequestSettings, RetryPolicy, TransportConfig};
+use crate::transport::{
+    HubTransport, RequestHook, RequestSettings, RetryPolicy, TransportConfig, recording_request_id,
+};
 use crate::{Error, Secret, generated, types};
 
 /// The environment variable read for the hub token when none is given to the builder.
@@ -760,26 +762,32 @@ impl Client {
         T: DeserializeOwned,
         F: Future<Output = std::result::Result<generated::ResponseValue<T>, generated::Error<()>>>,
     {
-        self.send_with(call, request, |_| None).await
+        let answer = self.send_with(call, request, |_, _| None).await?;
+        Ok(answer.value)
     }
 
-    /// Like [`Client::send`], with `special` given the first chance to map an error (the
-    /// storage-token call maps 401, 403 and 404 to their own variants).
+    /// Like [`Client::send`], keeping the hub's request id of the answer, and with `special`
+    /// given the first chance to map an error, with that request id (the storage-token call
+    /// maps 403 and 404 to their own variants).
     pub(crate) async fn send_with<T, F>(
         &self,
         call: Call<'_>,
         request: F,
-        special: impl FnOnce(&generated::Error<()>) -> Option<Error>,
-    ) -> Result<T>
+        special: impl FnOnce(&generated::Error<()>, Option<&str>) -> Option<Error>,
+    ) -> Result<Answer<T>>
     where
         T: DeserializeOwned,
         F: Future<Output = std::result::Result<generated::ResponseValue<T>, generated::Error<()>>>,
     {
         let operation = call.operation;
         let token_sent = call.authenticated && self.inner.token.is_some();
+        let redactor = self.redactor().with_all(call.secrets.iter().copied());
         let started = Instant::now();
         tracing::trace!(operation, "sending hub request");
-        let outcome = request.await;
+        let (outcome, request_id) = recording_request_id(request).await;
+        // Scrubbed like any text from the server: an id that repeats a secret sent in the
+        // request would otherwise carry it into errors and logs.
+        let request_id = request_id.map(|id| redactor.scrub(&id));
         let elapsed_ms = started.elapsed().as_millis();
         match outcome {
             Ok(response) => {
@@ -789,18 +797,22 @@ impl Client {
                     elapsed_ms,
                     "hub call succeeded"
                 );
-                Ok(response.into_inner())
+                Ok(Answer {
+                    value: response.into_inner(),
+                    request_id,
+                })
             }
             Err(error) => {
-                let error = match special(&error) {
+                let error = match special(&error, request_id.as_deref()) {
                     Some(mapped) => mapped,
                     None => {
                         let failed = FailedCall {
                             operation,
-                            redactor: self.redactor().with_all(call.secrets.iter().copied()),
+                            redactor,
                             body_policy: call.body_policy,
                             token_sent,
                             limits: self.inner.limits,
+                            request_id,
                         };
                         failed.map::<T>(error).await
                     }
@@ -810,6 +822,12 @@ impl Client {
             }
         }
     }
+}
+
+/// A decoded answer of the hub, with its request id (`x-request-id`, scrubbed).
+pub(crate) struct Answer<T> {
+    pub(crate) value: T,
+    pub(crate) request_id: Option<String>,
 }
 
 /// How one call's errors are reported.
@@ -898,6 +916,11 @@ fn install_crypto_provider() {
     }
 }
 
+/// The temporary directory and the token-file writer the integration tests use too.
+#[cfg(test)]
+#[path = "../tests/client_support/files.rs"]
+mod test_files;
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -942,26 +965,7 @@ mod tests {
         assert_eq!(without_user_info("user:SECRET@hub"), "[redacted]@hub");
     }
 
-    /// A fresh directory under the system's temporary one, removed when dropped.
-    struct TempDir(PathBuf);
-
-    impl TempDir {
-        fn new(name: &str) -> Self {
-            let path = std::env::temp_dir().join(format!(
-                "hub-api-client-{name}-{}-{:?}",
-                std::process::id(),
-                std::time::SystemTime::now()
-            ));
-            std::fs::create_dir_all(&path).expect("temp dir");
-            Self(path)
-        }
-    }
-
-    impl Drop for TempDir {
-        fn drop(&mut self) {
-            let _ = std::fs::remove_dir_all(&self.0);
-        }
-    }
+    use super::test_files::{TempDir, write_token_file};
 
     /// An environment of the given variables only.
     fn environment(vars: &[(&str, &Path)]) -> impl Fn(&str) -> Option<OsString> + use<> {
@@ -974,21 +978,6 @@ mod tests {
                 .find(|(key, _)| key == name)
                 .map(|(_, value)| value.clone())
         }
-    }
-
-    /// Writes `content` to `<config>/hub/token` with `mode` (on Unix).
-    fn write_token_file(config: &Path, content: &str, mode: u32) -> PathBuf {
-        let path = config.join("hub").join("token");
-        std::fs::create_dir_all(path.parent().expect("parent")).expect("dir");
-        std::fs::write(&path, content).expect("write");
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(mode)).expect("chmod");
-        }
-        #[cfg(not(unix))]
-        let _ = mode;
-        path
     }
 
     #[cfg(not(windows))]

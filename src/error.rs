@@ -15,10 +15,8 @@ use reqwest::header::{HeaderMap, LOCATION};
 use serde::de::DeserializeOwned;
 
 use crate::revocation::Revocation;
-use crate::transport::{
-    BodyLimitExceeded, request_id, retry_after, transient_failure, transient_status,
-};
-use crate::{Secret, generated, types};
+use crate::transport::{BodyLimitExceeded, retry_after, transient_failure, transient_status};
+use crate::{Repository, Secret, generated, types};
 
 /// The result of a client call.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
@@ -115,16 +113,18 @@ pub enum Error {
     /// The response body is larger than the client accepts
     /// ([`ClientBuilder::max_response_bytes`](crate::ClientBuilder::max_response_bytes)); it was
     /// not read beyond the limit.
-    #[error("{operation}: the response body exceeds the limit of {limit} bytes")]
+    #[error("{operation}: the response body exceeds the limit of {limit} bytes{}", request_id_suffix(.request_id.as_deref()))]
     ResponseTooLarge {
         /// The operation id of the spec.
         operation: &'static str,
         /// The limit, in bytes.
         limit: u64,
+        /// The hub's id of the request (`x-request-id`); see [`Error::request_id`].
+        request_id: Option<String>,
     },
 
     /// A response body does not have the shape the spec describes.
-    #[error("{operation}: unexpected response body at `{path}`: {message}")]
+    #[error("{operation}: unexpected response body at `{path}`: {message}{}", request_id_suffix(.request_id.as_deref()))]
     Decode {
         /// The operation id of the spec.
         operation: &'static str,
@@ -132,6 +132,8 @@ pub enum Error {
         path: String,
         /// What is wrong with it.
         message: String,
+        /// The hub's id of the request (`x-request-id`); see [`Error::request_id`].
+        request_id: Option<String>,
     },
 
     /// One item of a list response does not have the shape the spec describes (the notifications
@@ -161,32 +163,42 @@ pub enum Error {
     },
 
     /// The storage-token endpoint answered 403: the hub token lacks the access that a token of
-    /// this type needs.
+    /// this type needs for this repository.
     #[error(
-        "getStorageAccessToken: the hub token lacks the access a {token_type} storage token needs (HTTP 403)"
+        "getStorageAccessToken: the hub token lacks the access a {token_type} storage token for `{repository}` needs (HTTP 403){}",
+        request_id_suffix(.request_id.as_deref())
     )]
     Forbidden {
+        /// The repository, with the revision asked for (`main` when it named none).
+        repository: Repository,
         /// The requested storage token type.
         token_type: types::StorageTokenType,
+        /// The hub's id of the request (`x-request-id`); see [`Error::request_id`].
+        request_id: Option<String>,
     },
 
-    /// The storage-token endpoint answered 404: the repository or the revision does not exist.
+    /// The storage-token endpoint answered 404: the repository or the revision does not exist
+    /// (or is not visible to this token).
     #[error(
-        "getStorageAccessToken: repository `{repo_id}` or revision `{revision}` not found (HTTP 404)"
+        "getStorageAccessToken: repository `{}` or its revision `{}` not found (HTTP 404){}",
+        .repository.id(),
+        .repository.revision().unwrap_or(Repository::DEFAULT_REVISION),
+        request_id_suffix(.request_id.as_deref())
     )]
     NotFound {
-        /// The requested repository, `<namespace>/<repo-name>`.
-        repo_id: String,
-        /// The requested revision.
-        revision: String,
+        /// The repository, with the revision asked for (`main` when it named none).
+        repository: Repository,
+        /// The hub's id of the request (`x-request-id`); see [`Error::request_id`].
+        request_id: Option<String>,
     },
 
     /// The hub issued a storage token that is already expired, or expires within the provider's
     /// refresh margin, by this machine's clock: it would be refreshed again at once. Either the
     /// clock is wrong or the margin is longer than the tokens the hub issues.
     #[error(
-        "getStorageAccessToken: the hub issued a token that {} (refresh margin {refresh_margin:?}); check the system clock or lower the refresh margin",
-        stale_description(*.expires_at, *.received_at)
+        "getStorageAccessToken: the hub issued a token that {} (refresh margin {refresh_margin:?}){}; check the system clock or lower the refresh margin",
+        stale_description(*.expires_at, *.received_at),
+        request_id_suffix(.request_id.as_deref())
     )]
     StaleStorageToken {
         /// The token's `exp`.
@@ -195,6 +207,9 @@ pub enum Error {
         received_at: SystemTime,
         /// The provider's refresh margin.
         refresh_margin: Duration,
+        /// The hub's id of the request that issued the token (`x-request-id`); see
+        /// [`Error::request_id`].
+        request_id: Option<String>,
     },
 
     /// Token revocation stopped at a failed batch after earlier batches had been accepted.
@@ -287,17 +302,31 @@ impl Error {
     }
 
     /// The hub's id of the request behind the error (its `x-request-id` response header), for
-    /// the hub's support to find the request in its logs. `Some` for the errors read from an
-    /// answer whose headers the client still had ([`Error::Status`], [`Error::Redirect`],
-    /// [`Error::Unauthorized`]) when the hub sent one, `None` otherwise. The id is also shown
-    /// in the error's message.
+    /// the hub's support to find the request in its logs. `Some` for every error built from an
+    /// answer of the hub, when the hub sent an id: [`Error::Status`], [`Error::Redirect`],
+    /// [`Error::Unauthorized`], [`Error::Forbidden`], [`Error::NotFound`], [`Error::Decode`],
+    /// [`Error::InvalidItem`], [`Error::ResponseTooLarge`], [`Error::StaleStorageToken`] (the
+    /// answer that issued the token), and [`Error::RevocationIncomplete`] (its failed batch's).
+    /// `None` for errors without an answer (validation, transport, timeouts). Of a retried call,
+    /// it is the last attempt's. The id is also shown in the error's message; like any text
+    /// from the server, secrets the call knows are scrubbed from it.
     pub fn request_id(&self) -> Option<&str> {
         match self {
             Self::Status { request_id, .. }
             | Self::Redirect { request_id, .. }
-            | Self::Unauthorized { request_id, .. } => request_id.as_deref(),
+            | Self::Unauthorized { request_id, .. }
+            | Self::Forbidden { request_id, .. }
+            | Self::NotFound { request_id, .. }
+            | Self::Decode { request_id, .. }
+            | Self::ResponseTooLarge { request_id, .. }
+            | Self::StaleStorageToken { request_id, .. } => request_id.as_deref(),
+            Self::InvalidItem(item) => item.request_id.as_deref(),
             Self::RevocationIncomplete { source, .. } => source.request_id(),
-            _ => None,
+            Self::Validation { .. }
+            | Self::ClientBuild { .. }
+            | Self::Transport { .. }
+            | Self::Timeout { .. }
+            | Self::TokenFile { .. } => None,
         }
     }
 
@@ -366,7 +395,7 @@ fn retry_after_suffix(retry_after: Option<Duration>) -> String {
 
 /// ` (request id <id>)` when the hub sent one, so that a logged error can be matched with the
 /// hub's own logs.
-fn request_id_suffix(request_id: Option<&str>) -> String {
+pub(crate) fn request_id_suffix(request_id: Option<&str>) -> String {
     request_id
         .map(|id| format!(" (request id {id})"))
         .unwrap_or_default()
@@ -551,6 +580,9 @@ pub(crate) struct FailedCall<'a> {
     pub(crate) body_policy: BodyPolicy,
     pub(crate) token_sent: bool,
     pub(crate) limits: Limits,
+    /// The hub's id of the answer the call ended with, scrubbed; see
+    /// [`recording_request_id`](crate::transport::recording_request_id).
+    pub(crate) request_id: Option<String>,
 }
 
 /// The client's limits, named in the errors they cause.
@@ -580,7 +612,8 @@ impl FailedCall<'_> {
                 self.status(response.status(), response.headers(), body)
             }
             generated::Error::InvalidResponsePayload(bytes, error) => {
-                decode_error::<T>(self.operation, &bytes, &error, &self.redactor)
+                let request_id = self.request_id.clone();
+                decode_error::<T>(self.operation, &bytes, &error, &self.redactor, request_id)
             }
             generated::Error::UnexpectedResponse(mut response) => {
                 let status = response.status();
@@ -589,7 +622,7 @@ impl FailedCall<'_> {
                         operation: self.operation,
                         status,
                         location: redirect_origin(&response),
-                        request_id: self.request_id(response.headers()),
+                        request_id: self.request_id.clone(),
                     };
                 }
                 let headers = response.headers().clone();
@@ -609,6 +642,7 @@ impl FailedCall<'_> {
             return Error::ResponseTooLarge {
                 operation: self.operation,
                 limit: self.limits.max_response_bytes,
+                request_id: self.request_id.clone(),
             };
         }
         if source.is_timeout() {
@@ -631,7 +665,7 @@ impl FailedCall<'_> {
     }
 
     fn status(&self, status: StatusCode, headers: &HeaderMap, body: Option<String>) -> Error {
-        let request_id = self.request_id(headers);
+        let request_id = self.request_id.clone();
         if status == StatusCode::UNAUTHORIZED {
             return Error::Unauthorized {
                 operation: self.operation,
@@ -646,12 +680,6 @@ impl FailedCall<'_> {
             retry_after: retry_after(headers, SystemTime::now()),
             request_id,
         }
-    }
-
-    /// The hub's request id from `headers`, scrubbed like any text from the server (an id that
-    /// is a secret sent in the request would otherwise be repeated).
-    fn request_id(&self, headers: &HeaderMap) -> Option<String> {
-        request_id(headers).map(|id| self.redactor.scrub(id))
     }
 
     /// The start of an error body as scrubbed text. Only as much is read as is kept, plus the
@@ -717,6 +745,7 @@ pub(crate) fn decode_error<T: DeserializeOwned>(
     bytes: &[u8],
     fallback: &serde_json::Error,
     redactor: &Redactor<'_>,
+    request_id: Option<String>,
 ) -> Error {
     let mut deserializer = serde_json::Deserializer::from_slice(bytes);
     let (path, message) = match serde_path_to_error::deserialize::<_, T>(&mut deserializer) {
@@ -728,6 +757,7 @@ pub(crate) fn decode_error<T: DeserializeOwned>(
         operation,
         path,
         message: redactor.scrub(&message),
+        request_id,
     }
 }
 

@@ -25,7 +25,7 @@
 //! secret names, ports from 1 to 65535 and at most 20 of them, a timeout above zero, label
 //! keys and values, ...), and a broken one comes back as [`Error::Validation`] naming its path,
 //! e.g. `job.expose.ports[0]`. Secret values are scrubbed from those errors.
-//! [`WebhookSpec::job`](crate::webhook_admin::WebhookSpec::job) builds the job when the webhook
+//! [`WebhookSpec::job`](crate::webhooks::WebhookSpec::job) builds the job when the webhook
 //! is sent, so nothing is sent when a rule is broken.
 //!
 //! What `JobSpec` has no setter for (volume options, and the rest) is set through the generated

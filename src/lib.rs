@@ -28,7 +28,23 @@
 //! generator names them so), which is why the documentation lists `From<Expose> for Expose`.
 //! A builder becomes its type with `try_into()`/`try_from`, which checks the rules. Nested
 //! builders are not taken by a parent's setter: convert them first, or use the hand-written
-//! constructors ([`jobs::JobSpec`], [`webhook_admin::WebhookSpec`]) where they exist.
+//! constructors ([`jobs::JobSpec`], [`webhooks::WebhookSpec`]) where they exist.
+//!
+//! # Names changed in issue 31
+//!
+//! The crate is unpublished 0.1; these changed so that each concept has one name and one shape:
+//!
+//! | before | now |
+//! |---|---|
+//! | `hub_api::webhooks` (the receiver, feature `receiver`) | `hub_api::receiver` |
+//! | `hub_api::webhook_admin` (list, create, ... webhooks) | [`hub_api::webhooks`](webhooks) |
+//! | `storage_access_token(type, id, token_type, revision)` | [`Client::storage_access_token`]`(&repository, token_type)` |
+//! | `StorageTokenProvider::token(type, id, revision, token_type)` | [`StorageTokenProvider::token`]`(&repository, token_type)` |
+//! | `hub_api::storage::StorageRepoType` (and in the prelude) | [`types::RepoType`] in a [`Repository`] |
+//! | `Error::NotFound { repo_id, revision }` | [`Error::NotFound`]` { repository, request_id }` |
+//! | `Error::Forbidden { token_type }` | [`Error::Forbidden`]` { repository, token_type, request_id }` |
+//! | `Decode`, `ResponseTooLarge`, `StaleStorageToken`, [`partial::ItemError`] | the same, with a `request_id` field ([`Error::request_id`]) |
+//! | `hub_api::types::StorageToken` (the generated `accessToken` string) | `hub_api::generated::types::StorageToken`; `types::StorageToken` is [`StorageToken`] |
 
 /// The whole generated client (the `hub-api-client` crate, shown here so that its pages are
 /// part of this crate's documentation): the low-level `Client` with one builder per operation,
@@ -37,7 +53,19 @@ pub mod generated {
     #[doc(inline)]
     pub use hub_api_client::*;
 }
-pub use hub_api_client::types;
+
+/// The generated types ([`generated::types`]), with one exception: `types::StorageToken` is
+/// this crate's [`StorageToken`] (the token the client and the provider hand out), so that a
+/// program meets one `StorageToken`. The generated type of the bare `accessToken` string keeps
+/// its place as `hub_api::generated::types::StorageToken`.
+pub mod types {
+    #[doc(inline)]
+    pub use hub_api_client::types::*;
+
+    // Shadows the glob's generated `StorageToken`.
+    #[doc(no_inline)]
+    pub use crate::storage::StorageToken;
+}
 
 mod secret;
 
@@ -49,11 +77,12 @@ pub mod jobs;
 pub mod notifications;
 pub mod partial;
 mod payload;
+mod repository;
 mod request_check;
 pub mod revocation;
 pub mod storage;
 mod transport;
-pub mod webhook_admin;
+pub mod webhooks;
 
 pub use client::{
     BASE_URL_ENV_VAR, Client, ClientBuilder, DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_RESPONSE_BYTES,
@@ -61,11 +90,12 @@ pub use client::{
 };
 pub use error::{Error, MAX_ERROR_BODY_TEXT, Result};
 pub use payload::{PAYLOAD_ENV_VAR, PayloadError, WebhookPayloadExt};
+pub use repository::Repository;
 pub use storage::{StorageToken, StorageTokenProvider};
 pub use transport::{MAX_REDIRECTS, RetryContext, RetryPolicy};
 
 #[cfg(feature = "receiver")]
-pub mod webhooks;
+pub mod receiver;
 
 #[cfg(feature = "test-util")]
 pub mod mock;
@@ -83,11 +113,10 @@ pub mod prelude {
     };
     pub use crate::storage::{StorageToken, StorageTokenProvider};
     pub use crate::types::{
-        self, Arch, Flavor, Notification, RepoType, StorageRepoType, StorageTokenType, WatchedType,
-        WebhookDomain,
+        self, Arch, Flavor, Notification, RepoType, StorageTokenType, WatchedType, WebhookDomain,
     };
-    pub use crate::webhook_admin::WebhookSpec;
-    pub use crate::{Client, Error, Result, Secret, WebhookPayloadExt};
+    pub use crate::webhooks::WebhookSpec;
+    pub use crate::{Client, Error, Repository, Result, Secret, WebhookPayloadExt};
     pub use futures_util::TryStreamExt;
 }
 

@@ -17,12 +17,12 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use crate::client::Call;
-use crate::error::{Redactor, Result};
+use crate::error::{Redactor, Result, request_id_suffix};
 use crate::{Client, generated};
 
 /// One item of a list response that does not have the shape the spec describes.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{operation}: item [{index}] at `{path}`: {rule}")]
+#[error("{operation}: item [{index}] at `{path}`: {rule}{}", request_id_suffix(.request_id.as_deref()))]
 pub struct ItemError {
     /// The operation id of the spec, e.g. `listWebhooks`.
     pub operation: &'static str,
@@ -32,6 +32,10 @@ pub struct ItemError {
     pub path: String,
     /// The rule it breaks (secrets known to the call scrubbed).
     pub rule: String,
+    /// The hub's id of the response the item came in (`x-request-id`, scrubbed), if it sent
+    /// one; [`Error::request_id`](crate::Error::request_id) returns it for
+    /// [`Error::InvalidItem`](crate::Error::InvalidItem).
+    pub request_id: Option<String>,
 }
 
 /// A response whose list holds every item that decoded; [`Partial::invalid`] lists the others.
@@ -119,16 +123,18 @@ where
     let operation = call.operation;
     let redactor = client.redactor().with_all(call.secrets.iter().copied());
     let mut body = None;
-    let keep_body = |error: &generated::Error<()>| {
+    let keep_body = |error: &generated::Error<()>, request_id: Option<&str>| {
         if let generated::Error::InvalidResponsePayload(bytes, _) = error {
-            body = Some(bytes.clone());
+            body = Some((bytes.clone(), request_id.map(str::to_owned)));
         }
         None
     };
     match client.send_with(call, request, keep_body).await {
-        Ok(value) => Ok(Partial::complete(value)),
+        Ok(answer) => Ok(Partial::complete(answer.value)),
         Err(error) => body
-            .and_then(|body| decode_partial::<T, Item>(operation, &body, items, &redactor))
+            .and_then(|(body, request_id)| {
+                decode_partial::<T, Item>(operation, &body, items, &redactor, request_id)
+            })
             .ok_or(error),
     }
 }
@@ -140,6 +146,7 @@ fn decode_partial<T: DeserializeOwned, Item: DeserializeOwned>(
     body: &[u8],
     items: &str,
     redactor: &Redactor<'_>,
+    request_id: Option<String>,
 ) -> Option<Partial<T>> {
     let mut whole: Value = serde_json::from_slice(body).ok()?;
     let list = whole.pointer_mut(items)?;
@@ -157,6 +164,7 @@ fn decode_partial<T: DeserializeOwned, Item: DeserializeOwned>(
                 index,
                 path: error.path().to_string(),
                 rule: redactor.scrub(&error.inner().to_string()),
+                request_id: request_id.clone(),
             }),
         }
     }
@@ -194,6 +202,7 @@ mod tests {
             body.to_string().as_bytes(),
             "",
             &Redactor::new(),
+            None,
         )
         .expect("the list decodes partially");
         let ids: Vec<String> = partial
@@ -219,6 +228,7 @@ mod tests {
                 body.to_string().as_bytes(),
                 "/notifications",
                 &Redactor::new(),
+                None,
             )
             .is_none()
         );
@@ -228,6 +238,7 @@ mod tests {
                 b"{not json",
                 "",
                 &Redactor::new(),
+                None,
             )
             .is_none()
         );

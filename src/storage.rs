@@ -1,11 +1,29 @@
 //! Access tokens for the content-addressed storage service: the single call
 //! ([`Client::storage_access_token`]) and [`StorageTokenProvider`], a cache that refreshes
-//! tokens shortly before they expire.
+//! tokens shortly before they expire. Both name the repository with one [`Repository`] value
+//! and take it first, then the token type:
+//!
+//! ```no_run
+//! use hub_api::Repository;
+//! use hub_api::storage::{StorageTokenProvider, StorageTokenType};
+//! # async fn demo(client: hub_api::Client) -> hub_api::Result<()> {
+//! let repository = Repository::dataset("acme/squad").at_revision("v1");
+//! let once = client.storage_access_token(&repository, StorageTokenType::Read).await?;
+//! let provider = StorageTokenProvider::new(client);
+//! let cached = provider.token(&repository, StorageTokenType::Read).await?;
+//! # let _ = (once, cached);
+//! # Ok(()) }
+//! ```
+//!
+//! (Before issue 31 the call took `(type, id, token_type, revision)` and the provider
+//! `(type, id, revision, token_type)`; this module re-exported `StorageRepoType`, which
+//! [`RepoType`](crate::types::RepoType) in the [`Repository`] replaces.)
 //!
 //! # The provider's rules
 //!
 //! - Tokens are cached per (repository type, repository id, revision, read or write); a token is
-//!   never served for another repository or revision.
+//!   never served for another repository or revision. A repository that names no revision and
+//!   the same one at `main` ([`Repository::DEFAULT_REVISION`]) share their tokens.
 //! - A cached token is served until `refresh_margin` (default 30 s) before its `exp`.
 //! - A read request is also served by a cached, still fresh write token of the same repository
 //!   and revision (write scope can do everything read scope can), and, when its own refresh
@@ -29,11 +47,12 @@ use std::fmt;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+use crate::client::Answer;
 use crate::client::Call;
 use crate::error::Result;
-use crate::{Client, Error, Secret, generated, types};
+use crate::{Client, Error, Repository, Secret, generated, types};
 
-pub use crate::types::{StorageRepoType, StorageTokenType};
+pub use crate::types::StorageTokenType;
 
 /// Refresh this long before `exp` unless told otherwise (the hub's recommendation).
 pub const DEFAULT_REFRESH_MARGIN: Duration = Duration::from_secs(30);
@@ -65,14 +84,17 @@ impl Clock for SystemClock {
 /// [`Secret`]), the storage service's address and the expiry. `Debug` never shows the token
 /// value.
 ///
-/// Not to be confused with [`types::StorageToken`], the generated type of the bare
-/// `accessToken` string inside the hub's [`types::StorageAccessToken`] response.
+/// This is the one `StorageToken` of the crate (`hub_api::types::StorageToken` names it too).
+/// The hub's response it is read from is the generated [`types::StorageAccessToken`], whose
+/// bare `accessToken` string has the generated type `hub_api::generated::types::StorageToken`.
 #[derive(Debug, Clone)]
 pub struct StorageToken {
     access_token: Secret,
     cas_url: String,
     expires_at: SystemTime,
     token_type: StorageTokenType,
+    /// The hub's id of the request that issued it, for [`Error::StaleStorageToken`].
+    request_id: Option<String>,
 }
 
 impl StorageToken {
@@ -109,45 +131,34 @@ impl StorageToken {
     }
 }
 
-/// `<namespace>/<repo-name>`, split for the path.
-fn split_repo_id(repo_id: &str) -> Result<(&str, &str)> {
-    match repo_id.split_once('/') {
-        Some((namespace, name))
-            if !namespace.is_empty() && !name.is_empty() && !name.contains('/') =>
-        {
-            Ok((namespace, name))
-        }
-        _ => Err(Error::validation("repo_id", "`<namespace>/<repo-name>`")),
-    }
-}
-
-fn check_revision(revision: &str) -> Result<()> {
-    if revision.is_empty() {
-        return Err(Error::validation(
-            "revision",
-            "a branch, tag or commit (`main` when no specific ref is needed)",
-        ));
-    }
-    Ok(())
-}
-
 impl Client {
-    /// Asks the hub for a storage access token
-    /// (`GET /api/{repo_type}s/{repo_id}/cas-{token_type}-token/{revision}`). 401, 403 and 404
-    /// come back as [`Error::Unauthorized`], [`Error::Forbidden`] and [`Error::NotFound`]. The
-    /// token is returned as issued, even if already expired; the provider checks that.
+    /// Asks the hub for a storage access token for `repository` with `token_type` scope
+    /// (`GET /api/{repo_type}s/{namespace}/{repo}/cas-{token_type}-token/{revision}`, the
+    /// revision [`Repository::DEFAULT_REVISION`] when the repository names none). 401, 403 and
+    /// 404 come back as [`Error::Unauthorized`], [`Error::Forbidden`] and [`Error::NotFound`].
+    /// The token is returned as issued, even if already expired; the provider checks that.
     ///
+    /// Storage tokens exist for model, dataset and space repositories; another type, or an id
+    /// that is not `<namespace>/<name>`, is refused with [`Error::Validation`] before sending.
     /// The revision is sent percent-encoded (`refs/pr/5` as `refs%2Fpr%2F5`). To reuse tokens
     /// until they are about to expire, use a [`StorageTokenProvider`].
+    ///
+    /// ```no_run
+    /// use hub_api::Repository;
+    /// use hub_api::types::StorageTokenType;
+    /// # async fn demo(client: hub_api::Client) -> hub_api::Result<()> {
+    /// let repository = Repository::model("acme/bert-tiny").at_revision("v1");
+    /// let token = client.storage_access_token(&repository, StorageTokenType::Read).await?;
+    /// println!("storage at {} until {:?}", token.cas_url(), token.expires_at());
+    /// # Ok(()) }
+    /// ```
     pub async fn storage_access_token(
         &self,
-        repo_type: StorageRepoType,
-        repo_id: &str,
+        repository: &Repository,
         token_type: StorageTokenType,
-        revision: &str,
     ) -> Result<StorageToken> {
-        let (namespace, name) = split_repo_id(repo_id)?;
-        check_revision(revision)?;
+        let (repo_type, repository) = repository.for_storage()?;
+        let (namespace, name) = repository.namespace_and_name()?;
         let request = self
             .api()
             .get_storage_access_token()
@@ -155,24 +166,30 @@ impl Client {
             .namespace(namespace)
             .repo(name)
             .token_type(token_type)
-            .revision(revision)
+            .revision(repository.effective_revision())
             .send();
-        let special = |error: &generated::Error<()>| {
+        let special = |error: &generated::Error<()>, request_id: Option<&str>| {
             let generated::Error::ErrorResponse(response) = error else {
                 return None;
             };
+            let request_id = request_id.map(str::to_owned);
             match response.status().as_u16() {
-                403 => Some(Error::Forbidden { token_type }),
+                403 => Some(Error::Forbidden {
+                    repository: repository.clone(),
+                    token_type,
+                    request_id,
+                }),
                 404 => Some(Error::NotFound {
-                    repo_id: repo_id.to_owned(),
-                    revision: revision.to_owned(),
+                    repository: repository.clone(),
+                    request_id,
                 }),
                 _ => None,
             }
         };
-        let token: types::StorageAccessToken = self
+        let answer: Answer<types::StorageAccessToken> = self
             .send_with(Call::new("getStorageAccessToken"), request, special)
             .await?;
+        let token = answer.value;
         let expires_at = Duration::try_from_secs_f64(token.exp)
             .ok()
             .and_then(|since_epoch| UNIX_EPOCH.checked_add(since_epoch))
@@ -180,12 +197,14 @@ impl Client {
                 operation: "getStorageAccessToken",
                 path: "exp".into(),
                 message: "not a representable Unix timestamp".into(),
+                request_id: answer.request_id.clone(),
             })?;
         Ok(StorageToken {
             access_token: Secret::new(String::from(token.access_token)),
             cas_url: String::from(token.cas_url),
             expires_at,
             token_type,
+            request_id: answer.request_id,
         })
     }
 }
@@ -194,11 +213,12 @@ impl Client {
 /// [module documentation](self) for its rules. Cheap to clone: clones share the cache.
 ///
 /// ```no_run
-/// use hub_api::storage::{StorageRepoType, StorageTokenProvider, StorageTokenType};
+/// use hub_api::Repository;
+/// use hub_api::storage::{StorageTokenProvider, StorageTokenType};
 /// # async fn demo(client: hub_api::Client) -> hub_api::Result<()> {
 /// let provider = StorageTokenProvider::new(client);
 /// let token = provider
-///     .token(StorageRepoType::Model, "acme/bert-tiny", "main", StorageTokenType::Read)
+///     .token(&Repository::model("acme/bert-tiny"), StorageTokenType::Read)
 ///     .await?;
 /// println!("storage at {} until {:?}", token.cas_url(), token.expires_at());
 /// # Ok(()) }
@@ -231,9 +251,8 @@ impl fmt::Debug for StorageTokenProvider {
 
 #[derive(Clone, PartialEq, Eq, Hash)]
 struct TokenKey {
-    repo_type: StorageRepoType,
-    repo_id: String,
-    revision: String,
+    /// Checked, with its revision explicit (see `Repository::for_storage`).
+    repository: Repository,
     token_type: StorageTokenType,
 }
 
@@ -339,23 +358,21 @@ impl StorageTokenProvider {
         }
     }
 
-    /// A token for `repo_id` (`<namespace>/<repo-name>`) at `revision` with at least
-    /// `token_type` scope: the cached one while fresh, otherwise a refreshed one.
+    /// A token for `repository` (at its revision, `main` when it names none) with at least
+    /// `token_type` scope: the cached one while fresh, otherwise a refreshed one. The arguments
+    /// are those of [`Client::storage_access_token`], in the same order, and refused the same
+    /// way before anything is sent.
     pub async fn token(
         &self,
-        repo_type: StorageRepoType,
-        repo_id: &str,
-        revision: &str,
+        repository: &Repository,
         token_type: StorageTokenType,
     ) -> Result<StorageToken> {
-        split_repo_id(repo_id)?;
-        check_revision(revision)?;
+        let (_, repository) = repository.for_storage()?;
         let key = TokenKey {
-            repo_type,
-            repo_id: repo_id.to_owned(),
-            revision: revision.to_owned(),
+            repository,
             token_type,
         };
+        let repository = &key.repository;
         let write_key = (token_type == StorageTokenType::Read).then(|| TokenKey {
             token_type: StorageTokenType::Write,
             ..key.clone()
@@ -367,8 +384,7 @@ impl StorageTokenProvider {
             })
         }) {
             tracing::trace!(
-                repo_id,
-                revision,
+                %repository,
                 "storage token: read served by a cached write token"
             );
             return Ok(token);
@@ -381,7 +397,7 @@ impl StorageTokenProvider {
                 let write_token = self.cached_token(&write_key, |token| token.is_valid_at(now));
                 if write_token.is_some() {
                     tracing::warn!(
-                        repo_id, revision, error = %error,
+                        %repository, error = %error,
                         "storage token refresh failed; serving the cached write token until it expires"
                     );
                 }
@@ -395,8 +411,7 @@ impl StorageTokenProvider {
     /// concurrent callers (unless failures put the key in backoff).
     async fn token_for_key(&self, key: &TokenKey) -> Result<StorageToken> {
         let token_type = key.token_type;
-        let repo_id = key.repo_id.as_str();
-        let revision = key.revision.as_str();
+        let repository = &key.repository;
         let now = self.inner.clock.now();
         let entry = self.entry(key);
         let observed_attempts = {
@@ -406,11 +421,11 @@ impl StorageTokenProvider {
                 .as_ref()
                 .filter(|token| token.is_fresh_at(now, self.inner.refresh_margin))
             {
-                tracing::trace!(repo_id, revision, %token_type, "storage token: cache hit");
+                tracing::trace!(%repository, %token_type, "storage token: cache hit");
                 return Ok(token.clone());
             }
             if let Some(outcome) = state.during_backoff(now) {
-                tracing::trace!(repo_id, revision, %token_type, "storage token: in failure backoff");
+                tracing::trace!(%repository, %token_type, "storage token: in failure backoff");
                 return outcome;
             }
             state.attempts
@@ -446,7 +461,7 @@ impl StorageTokenProvider {
                 match state.token.as_ref().filter(|token| token.is_valid_at(now)) {
                     Some(token) => {
                         tracing::warn!(
-                            repo_id, revision, %token_type, error = %error,
+                            %repository, %token_type, error = %error,
                             "storage token refresh failed; serving the cached token until it expires"
                         );
                         Ok(token.clone())
@@ -462,15 +477,14 @@ impl StorageTokenProvider {
     /// One hub call; a token that is not fresh on arrival is [`Error::StaleStorageToken`].
     async fn refresh(&self, key: &TokenKey) -> Result<StorageToken> {
         tracing::debug!(
-            repo_id = key.repo_id.as_str(),
-            revision = key.revision.as_str(),
+            repository = %key.repository,
             token_type = %key.token_type,
             "storage token: refreshing"
         );
         let token = self
             .inner
             .client
-            .storage_access_token(key.repo_type, &key.repo_id, key.token_type, &key.revision)
+            .storage_access_token(&key.repository, key.token_type)
             .await?;
         let received_at = self.inner.clock.now();
         if !token.is_fresh_at(received_at, self.inner.refresh_margin) {
@@ -478,6 +492,7 @@ impl StorageTokenProvider {
                 expires_at: token.expires_at,
                 received_at,
                 refresh_margin: self.inner.refresh_margin,
+                request_id: token.request_id,
             });
         }
         Ok(token)
@@ -521,9 +536,15 @@ mod tests {
 
     #[test]
     fn repo_ids_have_exactly_two_parts() {
-        assert!(matches!(split_repo_id("acme/bert"), Ok(("acme", "bert"))));
+        assert!(matches!(
+            Repository::model("acme/bert").namespace_and_name(),
+            Ok(("acme", "bert"))
+        ));
         for bad in ["acme", "/bert", "acme/", "acme/bert/x", ""] {
-            assert!(split_repo_id(bad).is_err(), "{bad}");
+            assert!(
+                Repository::model(bad).namespace_and_name().is_err(),
+                "{bad}"
+            );
         }
     }
 
@@ -535,6 +556,7 @@ mod tests {
             cas_url: "https://cas".into(),
             expires_at,
             token_type: StorageTokenType::Read,
+            request_id: None,
         };
         let margin = Duration::from_secs(30);
         assert!(token.is_fresh_at(UNIX_EPOCH + Duration::from_secs(969), margin));

@@ -39,9 +39,10 @@
 //! ever set on the request, never read back.
 
 use std::fmt;
+use std::future::Future;
 use std::pin::Pin;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::task::{Context, Poll};
 use std::time::{Duration, Instant, SystemTime};
 
@@ -514,12 +515,17 @@ impl HubTransport {
                 .execute_following_redirects(client, request)
                 .instrument(span.clone())
                 .await;
+            let id = outcome
+                .as_ref()
+                .ok()
+                .and_then(|response| request_id(response.headers()));
             if let Ok(response) = &outcome {
                 span.record("status", response.status().as_u16());
-                if let Some(id) = request_id(response.headers()) {
-                    span.record("request_id", id);
-                }
             }
+            if let Some(id) = id {
+                span.record("request_id", id);
+            }
+            record_request_id(id);
             let answered = matches!(&outcome, Ok(response)
                 if response.status().is_success() || response.status().is_redirection());
             let Some(next) = next.filter(|_| !answered) else {
@@ -674,6 +680,31 @@ pub(crate) fn request_id(headers: &HeaderMap) -> Option<&str> {
     let plausible =
         !id.is_empty() && id.len() <= 128 && id.bytes().all(|byte| byte.is_ascii_graphic());
     plausible.then_some(id)
+}
+
+tokio::task_local! {
+    /// Where the transport leaves the request id of the call in progress (see
+    /// [`recording_request_id`]).
+    static CALL_REQUEST_ID: Arc<Mutex<Option<String>>>;
+}
+
+/// Runs `call` (a generated operation's future), returning its output and the hub's request id
+/// of the answer it ended with: the last attempt's, `None` when that attempt got no answer or
+/// the answer had no id. The id reaches the errors that progenitor builds without the
+/// response's headers (a body that does not decode, a body over the size limit).
+pub(crate) async fn recording_request_id<F: Future>(call: F) -> (F::Output, Option<String>) {
+    let slot = Arc::new(Mutex::new(None));
+    let output = CALL_REQUEST_ID.scope(Arc::clone(&slot), call).await;
+    let id = slot.lock().unwrap_or_else(PoisonError::into_inner).take();
+    (output, id)
+}
+
+/// Keeps `id` as the call's request id, replacing an earlier attempt's; nothing outside
+/// [`recording_request_id`] (a call on the generated client itself).
+fn record_request_id(id: Option<&str>) {
+    let _outside_a_call = CALL_REQUEST_ID.try_with(|slot| {
+        *slot.lock().unwrap_or_else(PoisonError::into_inner) = id.map(str::to_owned);
+    });
 }
 
 /// The target of a redirect response, when it is a redirect to the same origin.

@@ -5,13 +5,9 @@ mod client_support;
 
 use std::time::{Duration, Instant};
 
+use client_support::bodies::mcp_body;
 use client_support::{HUB_TOKEN, Reply, StubHub};
 use hub_api::{Client, DEFAULT_USER_AGENT, Error};
-use serde_json::json;
-
-fn mcp_body() -> serde_json::Value {
-    json!({ "builtInTools": [], "spaceTools": [] })
-}
 
 #[test]
 fn an_https_client_builds_without_network() {

@@ -7,9 +7,10 @@
 
 mod client_support;
 
-use client_support::{Capture, Reply, StubHub};
+use client_support::bodies::mcp_body;
+use client_support::files::set_env;
+use client_support::{Capture, Reply, StubHub, on_one_thread};
 use hub_api::{Client, ClientBuilder, TOKEN_ENV_VAR};
-use serde_json::json;
 
 /// `HUB_TOKEN` (unset if `None`), how the builder is configured, the `Authorization` expected,
 /// and whether building warns that no token will be sent.
@@ -21,14 +22,7 @@ type Case = (
 );
 
 fn set_hub_token(value: Option<&str>) {
-    // SAFETY: this binary holds this one test, run on a current-thread runtime with IP-literal
-    // addresses only (no resolver threads): no other thread exists to read the environment.
-    unsafe {
-        match value {
-            Some(value) => std::env::set_var(TOKEN_ENV_VAR, value),
-            None => std::env::remove_var(TOKEN_ENV_VAR),
-        }
-    }
+    set_env(TOKEN_ENV_VAR, value);
 }
 
 /// Builds a client and returns it with the warnings logged meanwhile.
@@ -46,16 +40,8 @@ fn build_capturing_warnings(builder: ClientBuilder) -> (Client, String) {
 
 #[test]
 fn the_token_comes_from_hub_token_unless_given() {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .expect("runtime");
-    runtime.block_on(async {
-        let hub = StubHub::always(Reply::json(
-            200,
-            json!({ "builtInTools": [], "spaceTools": [] }),
-        ))
-        .await;
+    on_one_thread(async {
+        let hub = StubHub::always(Reply::json(200, mcp_body())).await;
         let cases: [Case; 6] = [
             (
                 Some(" hub_from_env\n"),

@@ -8,50 +8,17 @@
 
 mod client_support;
 
-use std::path::{Path, PathBuf};
-
-use client_support::{Reply, StubHub};
+use client_support::bodies::mcp_body;
+use client_support::files::{TempDir, set_env as set, write_token_file};
+use client_support::{Reply, StubHub, on_one_thread};
 use hub_api::{BASE_URL_ENV_VAR, Client, Error, TOKEN_ENV_VAR};
-use serde_json::json;
-
-fn set(name: &str, value: Option<&str>) {
-    // SAFETY: this binary holds this one test, run on a current-thread runtime with IP-literal
-    // addresses only (no resolver threads): no other thread exists to read the environment.
-    unsafe {
-        match value {
-            Some(value) => std::env::set_var(name, value),
-            None => std::env::remove_var(name),
-        }
-    }
-}
-
-fn write_token_file(config: &Path, content: &str, mode: u32) -> PathBuf {
-    let path = config.join("hub").join("token");
-    std::fs::create_dir_all(path.parent().expect("parent")).expect("dir");
-    std::fs::write(&path, content).expect("write");
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(mode)).expect("chmod");
-    }
-    #[cfg(not(unix))]
-    let _ = mode;
-    path
-}
 
 #[test]
 fn from_env_reads_the_base_url_and_the_token_from_the_environment_then_the_file() {
-    let config = std::env::temp_dir().join(format!("hub-api-from-env-{}", std::process::id()));
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .expect("runtime");
-    runtime.block_on(async {
-        let hub = StubHub::always(Reply::json(
-            200,
-            json!({ "builtInTools": [], "spaceTools": [] }),
-        ))
-        .await;
+    let dir = TempDir::new("from-env");
+    let config = &dir.0;
+    on_one_thread(async {
+        let hub = StubHub::always(Reply::json(200, mcp_body())).await;
 
         set(BASE_URL_ENV_VAR, None);
         let error = Client::from_env().expect_err("no base URL");
@@ -66,7 +33,7 @@ fn from_env_reads_the_base_url_and_the_token_from_the_environment_then_the_file(
             Some(config.to_str().expect("utf-8 temp dir")),
         );
         set(TOKEN_ENV_VAR, None);
-        write_token_file(&config, "hub_from_file\n", 0o600);
+        write_token_file(config, "hub_from_file\n", 0o600);
         let client = Client::from_env().expect("client");
         assert_eq!(client.base_url(), hub.base_url);
         client.mcp_settings().await.expect("mcp");
@@ -81,7 +48,7 @@ fn from_env_reads_the_base_url_and_the_token_from_the_environment_then_the_file(
         #[cfg(unix)]
         {
             set(TOKEN_ENV_VAR, None);
-            let path = write_token_file(&config, "hub_readable_SECRET", 0o644);
+            let path = write_token_file(config, "hub_readable_SECRET", 0o644);
             let error = Client::from_env().expect_err("refused");
             assert!(
                 matches!(&error, Error::TokenFile { path: named, .. } if *named == path),
@@ -100,7 +67,6 @@ fn from_env_reads_the_base_url_and_the_token_from_the_environment_then_the_file(
         for name in [BASE_URL_ENV_VAR, TOKEN_ENV_VAR, "XDG_CONFIG_HOME"] {
             set(name, None);
         }
-        let _ = std::fs::remove_dir_all(&config);
 
         let sent: Vec<Option<String>> = hub
             .requests()

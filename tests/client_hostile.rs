@@ -8,16 +8,12 @@ mod client_support;
 use std::ops::Range;
 use std::time::{Duration, Instant};
 
+use client_support::bodies::mcp_body;
 use client_support::raw::{self, Connection, RawHub};
-use client_support::{Counter, HUB_TOKEN, Reply, StubHub};
+use client_support::{Counter, HUB_TOKEN, Reply, StubHub, quick_retries};
 use hub_api::notifications::NotificationSelection;
 use hub_api::revocation::Revocation;
 use hub_api::{Client, Error, MAX_ERROR_BODY_TEXT, MAX_REDIRECTS, RetryPolicy};
-use serde_json::json;
-
-fn mcp_body() -> serde_json::Value {
-    json!({ "builtInTools": [], "spaceTools": [] })
-}
 
 fn leaked(count: usize) -> Vec<String> {
     (0..count)
@@ -26,11 +22,6 @@ fn leaked(count: usize) -> Vec<String> {
 }
 
 /// A retry policy fast enough for tests.
-fn quick_retries() -> RetryPolicy {
-    RetryPolicy::default()
-        .initial_backoff(Duration::from_millis(20))
-        .max_backoff(Duration::from_millis(40))
-}
 
 // --- Item 1: redirects ---------------------------------------------------------------------
 
@@ -277,7 +268,7 @@ async fn an_oversized_body_fails_typed_without_being_read_to_the_end() {
 
     assert!(started.elapsed() < Duration::from_secs(10), "it read on");
     assert!(
-        matches!(&error, Error::ResponseTooLarge { operation, limit } if *operation == "getMcpSettings" && *limit == 16 * 1024),
+        matches!(&error, Error::ResponseTooLarge { operation, limit, .. } if *operation == "getMcpSettings" && *limit == 16 * 1024),
         "{error:?}"
     );
     assert!(!error.is_retryable());

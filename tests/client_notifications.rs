@@ -10,17 +10,9 @@ use hub_api::notifications::{Mention, NotificationFilter, NotificationSelection,
 use hub_api::{Error, types};
 use serde_json::{Value, json};
 
+/// An unread `repo` notification.
 fn repo_notification(discussion_id: &str) -> Value {
-    json!({
-        "type": "repo",
-        "updatedAt": "2026-11-01T18:42:07Z",
-        "read": false,
-        "repo": { "name": "acme/bert-tiny", "type": "model" },
-        "discussion": {
-            "num": 12, "title": "Add safetensors weights", "status": "open",
-            "id": discussion_id, "isPullRequest": true, "participating": []
-        }
-    })
+    client_support::bodies::repo_notification(discussion_id, false)
 }
 
 /// A page of `size` repo notifications starting at `start`, out of `view` in the view.

@@ -9,21 +9,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use client_support::{Counter, HUB_TOKEN, Reply, StubHub};
+use client_support::bodies::mcp_body;
+use client_support::{Counter, HUB_TOKEN, Reply, StubHub, quick_retries};
 use hub_api::{Client, DEFAULT_USER_AGENT, Error, RetryPolicy};
 use reqwest::header::HeaderValue;
-use serde_json::json;
-
-fn mcp_body() -> serde_json::Value {
-    json!({ "builtInTools": [], "spaceTools": [] })
-}
-
-/// A retry policy fast enough for tests.
-fn quick_retries() -> RetryPolicy {
-    RetryPolicy::default()
-        .initial_backoff(Duration::from_millis(10))
-        .max_backoff(Duration::from_millis(20))
-}
 
 // --- (a) the HTTP stack and per-request settings ---------------------------------------------
 
@@ -366,38 +355,3 @@ fn retry_policies_compare_and_print_without_their_predicate() {
 }
 
 // --- (d) request ids and spans ---------------------------------------------------------------
-
-#[tokio::test]
-async fn the_hub_request_id_is_kept_in_errors() {
-    let hub = StubHub::start(|request| match request.path.as_str() {
-        "/api/settings/mcp" => Reply::text(404, "no such thing").header("x-request-id", "req-123"),
-        _ => Reply::text(401, "who are you").header("x-request-id", "req-401"),
-    })
-    .await;
-    let client = hub.client_without_retries();
-
-    let error = client.mcp_settings().await.expect_err("404");
-    assert_eq!(error.request_id(), Some("req-123"));
-    assert!(
-        error.to_string().contains("(request id req-123)"),
-        "{error}"
-    );
-
-    let error = client.list_webhooks().await.expect_err("401");
-    assert!(matches!(&error, Error::Unauthorized { .. }), "{error:?}");
-    assert_eq!(error.request_id(), Some("req-401"));
-    assert!(error.to_string().contains("req-401"), "{error}");
-
-    // An id that echoes the token is scrubbed like any text from the server; one that is not
-    // an id (too long) is dropped.
-    let hub = StubHub::start(|request| match request.path.as_str() {
-        "/api/settings/mcp" => Reply::text(500, "").header("x-request-id", HUB_TOKEN),
-        _ => Reply::text(500, "").header("x-request-id", "x".repeat(500)),
-    })
-    .await;
-    let client = hub.client_without_retries();
-    let error = client.mcp_settings().await.expect_err("500");
-    assert_eq!(error.request_id(), Some("[redacted]"));
-    let error = client.list_webhooks().await.expect_err("500");
-    assert_eq!(error.request_id(), None);
-}

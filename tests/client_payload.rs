@@ -4,18 +4,15 @@
 //! One test in its own binary: it changes the process environment, which is only sound while no
 //! other thread can read it.
 
+#[path = "client_support/files.rs"]
+mod files;
+
 use hub_api::types::WebhookPayload;
 use hub_api::{PAYLOAD_ENV_VAR, PayloadError, WebhookPayloadExt};
 
+/// This binary holds this one test and starts no threads, as `set_env` requires.
 fn set_payload(value: Option<&str>) {
-    // SAFETY: this binary holds this one test and starts no threads: nothing else can read the
-    // environment while it changes.
-    unsafe {
-        match value {
-            Some(value) => std::env::set_var(PAYLOAD_ENV_VAR, value),
-            None => std::env::remove_var(PAYLOAD_ENV_VAR),
-        }
-    }
+    files::set_env(PAYLOAD_ENV_VAR, value);
 }
 
 #[test]

@@ -10,13 +10,9 @@ mod client_support;
 
 use std::time::Duration;
 
+use client_support::bodies::mcp_body;
 use client_support::{Capture, Counter, HUB_TOKEN, Reply, StubHub};
 use hub_api::{Client, RetryPolicy};
-use serde_json::json;
-
-fn mcp_body() -> serde_json::Value {
-    json!({ "builtInTools": [], "spaceTools": [] })
-}
 
 #[tokio::test]
 async fn each_call_and_attempt_has_a_span_without_secrets() {

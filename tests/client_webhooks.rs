@@ -7,7 +7,7 @@ mod client_support;
 use client_support::{Reply, StubHub};
 use hub_api::Error;
 use hub_api::types::{self, WatchedType, WebhookDomain};
-use hub_api::webhook_admin::WebhookSpec;
+use hub_api::webhooks::WebhookSpec;
 use serde_json::{Value, json};
 
 const WEBHOOK_ID: &str = "6729a1f0c3d4e5f6a7b8c90a";

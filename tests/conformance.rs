@@ -46,14 +46,15 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant, UNIX_EPOCH};
 
 use futures_util::{StreamExt, stream};
+use hub_api::Repository;
 use hub_api::generated::schemas;
 use hub_api::notifications::{
     MAX_PAGE, Mention, NotificationFilter, NotificationSelection, ReadStatus,
 };
 use hub_api::revocation::RevocationReport;
-use hub_api::storage::{StorageRepoType, StorageTokenType};
+use hub_api::storage::StorageTokenType;
 use hub_api::types;
-use hub_api::webhook_admin::WebhookSpec;
+use hub_api::webhooks::WebhookSpec;
 use hub_api::{Client, Error, generated};
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
@@ -789,13 +790,14 @@ async fn typed_call(client: &Client, operations: &[Operation], id: &str) -> Resu
         "enableWebhook" => Typed::Webhook(to_json(&client.enable_webhook(WEBHOOK_ID).await?)),
         "disableWebhook" => Typed::Webhook(to_json(&client.disable_webhook(WEBHOOK_ID).await?)),
         "getStorageAccessToken" => {
-            let repo = (StorageRepoType::Model, "acme/bert-tiny");
+            let repository = Repository::model("acme/bert-tiny");
             // A revision with `/` must reach the mock as one percent-encoded segment.
+            let pull_request = repository.clone().at_revision("refs/pr/5");
             client
-                .storage_access_token(repo.0, repo.1, StorageTokenType::Write, "refs/pr/5")
+                .storage_access_token(&pull_request, StorageTokenType::Write)
                 .await?;
             let token = client
-                .storage_access_token(repo.0, repo.1, StorageTokenType::Read, "main")
+                .storage_access_token(&repository, StorageTokenType::Read)
                 .await?;
             let exp = token
                 .expires_at()
@@ -1334,14 +1336,9 @@ impl Invalid {
             ),
             Self::EmptyNamespace => expect_validation(
                 client
-                    .storage_access_token(
-                        StorageRepoType::Model,
-                        "/bert-tiny",
-                        StorageTokenType::Read,
-                        "main",
-                    )
+                    .storage_access_token(&Repository::model("/bert-tiny"), StorageTokenType::Read)
                     .await,
-                "repo_id",
+                "repository.id",
             ),
             Self::UnknownStorageRepoType => {
                 let result = refusers

@@ -9,7 +9,7 @@ use std::time::Duration;
 use client_support::{Reply, StubHub};
 use hub_api::jobs::JobSpec;
 use hub_api::types::{self, Arch, Flavor, WatchedType, WebhookDomain};
-use hub_api::webhook_admin::WebhookSpec;
+use hub_api::webhooks::WebhookSpec;
 use hub_api::{Error, Secret};
 use serde_json::{Value, json};
 

@@ -3,25 +3,16 @@
 //! anything unexpected, what it records and what its `Debug` never shows, and that it stops
 //! when dropped or shut down.
 
+#[path = "client_support/bodies.rs"]
+mod bodies;
+
 use std::time::{Duration, Instant};
 
+use bodies::repo_notification;
 use hub_api::mock::{Method, MockHub, MockResponse, notification_page};
 use hub_api::notifications::{NotificationFilter, NotificationSelection};
 use hub_api::{Error, RetryPolicy, types};
 use serde_json::{Value, json};
-
-fn repo_notification(discussion_id: &str, read: bool) -> Value {
-    json!({
-        "type": "repo",
-        "updatedAt": "2026-11-01T18:42:07Z",
-        "read": read,
-        "repo": { "name": "acme/bert-tiny", "type": "model" },
-        "discussion": {
-            "num": 12, "title": "Add safetensors weights", "status": "open",
-            "id": discussion_id, "isPullRequest": true, "participating": []
-        }
-    })
-}
 
 fn mcp_settings() -> Value {
     json!({

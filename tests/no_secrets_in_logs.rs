@@ -7,15 +7,19 @@
 
 mod client_support;
 
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::sync::Arc;
+use std::time::{Duration, UNIX_EPOCH};
 
-use client_support::{Capture, Counter, HUB_TOKEN, Reply, StubHub};
+use client_support::bodies::storage_token_body;
+use client_support::{
+    CLOCK_START as START, Capture, Counter, FakeClock, HUB_TOKEN, Reply, StubHub,
+};
 use futures_util::TryStreamExt;
+use hub_api::Repository;
 use hub_api::notifications::{NotificationFilter, NotificationSelection};
-use hub_api::storage::{Clock, StorageRepoType, StorageTokenProvider, StorageTokenType};
+use hub_api::storage::{Clock, StorageTokenProvider, StorageTokenType};
 use hub_api::types::{WatchedType, WebhookDomain, WebhookPayload};
-use hub_api::webhook_admin::WebhookSpec;
+use hub_api::webhooks::WebhookSpec;
 use hub_api::{Error, WebhookPayloadExt};
 use serde_json::json;
 
@@ -27,15 +31,6 @@ const REVOKED: [&str; 3] = [
 const WEBHOOK_SECRET: &str = "webhook-signing-secret-XYZ";
 const JOB_SECRET: &str = "job-secret-value-PQR";
 const STORAGE_TOKEN: &str = "storage-access-token-LMN";
-const START: u64 = 1_795_305_600;
-
-struct FakeClock(Mutex<SystemTime>);
-
-impl Clock for FakeClock {
-    fn now(&self) -> SystemTime {
-        *self.0.lock().expect("clock lock")
-    }
-}
 
 /// The stub hub: succeeds once per area, then fails with bodies that echo the request body and
 /// the `Authorization` header.
@@ -70,11 +65,9 @@ async fn echoing_hub() -> StubHub {
                 _ => Reply::text(422, &echo),
             },
             ("GET", path) if path.contains("/cas-") => match storage.next() {
-                0 => Reply::json(
-                    200,
-                    json!({ "accessToken": STORAGE_TOKEN, "exp": START + 3600, "casUrl": "https://cas" }),
-                ),
-                _ => Reply::text(500, &echo),
+                0 => Reply::json(200, storage_token_body(STORAGE_TOKEN, START + 3600)),
+                // The request id that errors now carry is scrubbed like the body.
+                _ => Reply::text(500, &echo).header("x-request-id", HUB_TOKEN),
             },
             _ => Reply::text(401, &echo),
         }
@@ -142,44 +135,32 @@ async fn no_secret_reaches_logs_or_error_messages() {
     );
 
     // Storage tokens: issued, refresh fails (old token served), then expired (error).
-    let clock = Arc::new(FakeClock(Mutex::new(
-        UNIX_EPOCH + Duration::from_secs(START),
-    )));
+    let clock = FakeClock::new();
     let provider = StorageTokenProvider::builder(client.clone())
         .clock(Arc::clone(&clock) as Arc<dyn Clock>)
         .build();
+    let repository = Repository::model("acme/bert");
     let token = provider
-        .token(
-            StorageRepoType::Model,
-            "acme/bert",
-            "main",
-            StorageTokenType::Write,
-        )
+        .token(&repository, StorageTokenType::Write)
         .await
         .expect("storage token");
     tracing::debug!(?token, ?provider, "storage token printed with Debug");
-    *clock.0.lock().expect("clock lock") = UNIX_EPOCH + Duration::from_secs(START + 3590);
+    clock.set(UNIX_EPOCH + Duration::from_secs(START + 3590));
     let served = provider
-        .token(
-            StorageRepoType::Model,
-            "acme/bert",
-            "main",
-            StorageTokenType::Read,
-        )
+        .token(&repository, StorageTokenType::Read)
         .await
         .expect("old token served");
     assert_eq!(served.access_token().expose(), STORAGE_TOKEN);
-    *clock.0.lock().expect("clock lock") = UNIX_EPOCH + Duration::from_secs(START + 3600);
+    clock.set(UNIX_EPOCH + Duration::from_secs(START + 3600));
     errors.extend(
         provider
-            .token(
-                StorageRepoType::Model,
-                "acme/bert",
-                "main",
-                StorageTokenType::Write,
-            )
+            .token(&repository, StorageTokenType::Write)
             .await
             .err(),
+    );
+    assert_eq!(
+        errors.last().and_then(Error::request_id),
+        Some("[redacted]")
     );
 
     // A payload error for good measure.

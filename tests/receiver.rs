@@ -9,8 +9,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
+use hub_api::receiver::{DEFAULT_BODY_LIMIT, DeliveryContext, Receiver, handler};
 use hub_api::types::{RepoType, WebhookPayload};
-use hub_api::webhooks::{DEFAULT_BODY_LIMIT, DeliveryContext, Receiver, handler};
 use receiver_support::{
     LogCapture, REPO_TYPES, Recorder, Running, SCOPES, SECRET, client, payload, raw_request,
 };

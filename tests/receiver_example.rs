@@ -10,7 +10,7 @@ mod receiver_support;
 
 use std::time::{Duration, Instant};
 
-use hub_api::webhooks::Receiver;
+use hub_api::receiver::Receiver;
 use receiver_support::{Running, SECRET, client, payload};
 use reqwest::StatusCode;
 use tokio::io::AsyncReadExt;

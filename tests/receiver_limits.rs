@@ -15,8 +15,8 @@ use std::time::{Duration, Instant};
 
 use axum::Router;
 use axum::routing::get;
+use hub_api::receiver::{Receiver, ReceiverBuilder};
 use hub_api::types::WebhookPayload;
-use hub_api::webhooks::{Receiver, ReceiverBuilder};
 use receiver_support::{LogCapture, Recorder, Running, SECRET, client, payload};
 use reqwest::StatusCode;
 use serde_json::Value;

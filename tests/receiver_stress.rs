@@ -11,8 +11,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
+use hub_api::receiver::Receiver;
 use hub_api::types::WebhookPayload;
-use hub_api::webhooks::Receiver;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
 use receiver_support::{REPO_TYPES, Running, SCOPES, SECRET, client, payload};

@@ -3,42 +3,22 @@
 //! margin) before `exp`, single flight (1,000 concurrent callers, one request, whatever the
 //! token says), stale tokens as errors, backoff after failures, serving the old token through a
 //! failed refresh until `exp`, write tokens serving reads, and no token crossing repositories or
-//! revisions.
+//! revisions. Both take one [`Repository`], repository first, then the token type.
 
 mod client_support;
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use client_support::{Counter, Reply, StubHub};
-use hub_api::storage::{Clock, StorageRepoType, StorageTokenProvider, StorageTokenType};
-use hub_api::{Error, StorageToken};
-use serde_json::json;
+use client_support::bodies::storage_token_body as token_body;
+use client_support::{CLOCK_START, Counter, FakeClock, Reply, StubHub};
+use hub_api::storage::{Clock, StorageTokenProvider, StorageTokenType};
+use hub_api::types::RepoType;
+use hub_api::{Error, Repository, StorageToken};
 
 /// Token lifetime the stub hub grants.
 const LIFETIME: Duration = Duration::from_secs(3600);
-/// The fake clock starts here (2026-11-22T00:00:00Z).
-const START: u64 = 1_795_305_600;
-
-/// A clock the test moves by hand.
-struct FakeClock(Mutex<SystemTime>);
-
-impl FakeClock {
-    fn new() -> Arc<Self> {
-        Arc::new(Self(Mutex::new(UNIX_EPOCH + Duration::from_secs(START))))
-    }
-
-    fn set(&self, time: SystemTime) {
-        *self.0.lock().expect("clock lock") = time;
-    }
-}
-
-impl Clock for FakeClock {
-    fn now(&self) -> SystemTime {
-        *self.0.lock().expect("clock lock")
-    }
-}
 
 fn unix_seconds(time: SystemTime) -> u64 {
     time.duration_since(UNIX_EPOCH)
@@ -56,10 +36,7 @@ async fn issuing_hub(clock: Arc<FakeClock>, failing: Arc<AtomicBool>) -> StubHub
         }
         let number = issued.next() + 1;
         let exp = unix_seconds(clock.now() + LIFETIME);
-        Reply::json(
-            200,
-            json!({ "accessToken": format!("storage-token-{number}"), "exp": exp, "casUrl": "https://cas.hub.example.com" }),
-        )
+        Reply::json(200, token_body(&format!("storage-token-{number}"), exp))
     })
     .await
 }
@@ -71,19 +48,16 @@ fn provider(hub: &StubHub, clock: &Arc<FakeClock>) -> StorageTokenProvider {
         .build()
 }
 
+/// The repository most tests ask for, at no particular revision (so `main`).
+fn bert() -> Repository {
+    Repository::model("acme/bert")
+}
+
 async fn read_token(
     provider: &StorageTokenProvider,
-    repo_id: &str,
-    revision: &str,
+    repository: &Repository,
 ) -> hub_api::Result<StorageToken> {
-    provider
-        .token(
-            StorageRepoType::Model,
-            repo_id,
-            revision,
-            StorageTokenType::Read,
-        )
-        .await
+    provider.token(repository, StorageTokenType::Read).await
 }
 
 fn value(token: &StorageToken) -> &str {
@@ -94,18 +68,14 @@ fn value(token: &StorageToken) -> &str {
 async fn the_call_sends_the_exact_path_with_the_revision_encoded() {
     let hub = StubHub::always(Reply::json(
         200,
-        json!({ "accessToken": "storage-secret", "exp": 1795000000.5, "casUrl": "https://cas.hub.example.com" }),
+        token_body("storage-secret", 1_795_000_000.5),
     ))
     .await;
 
+    let repository = Repository::model("acme/bert").at_revision("refs/pr/5");
     let token = hub
         .client()
-        .storage_access_token(
-            StorageRepoType::Model,
-            "acme/bert",
-            StorageTokenType::Write,
-            "refs/pr/5",
-        )
+        .storage_access_token(&repository, StorageTokenType::Write)
         .await
         .expect("token");
 
@@ -128,40 +98,33 @@ async fn the_call_sends_the_exact_path_with_the_revision_encoded() {
 }
 
 #[tokio::test]
-async fn every_repo_type_uses_its_plural() {
-    let hub = StubHub::always(Reply::json(
-        200,
-        json!({ "accessToken": "t", "exp": 1795000000, "casUrl": "https://cas" }),
-    ))
-    .await;
+async fn every_repo_type_uses_its_plural_and_no_revision_is_main() {
+    let hub = StubHub::always(Reply::json(200, token_body("t", 1_795_000_000))).await;
     let client = hub.client();
-    for repo_type in [
-        StorageRepoType::Model,
-        StorageRepoType::Dataset,
-        StorageRepoType::Space,
+    for repository in [
+        Repository::model("acme/data"),
+        Repository::dataset("acme/data"),
+        Repository::space("acme/data"),
+        Repository::new(RepoType::Dataset, "acme/data").at_revision("main"),
     ] {
         client
-            .storage_access_token(repo_type, "acme/data", StorageTokenType::Read, "main")
+            .storage_access_token(&repository, StorageTokenType::Read)
             .await
             .expect("token");
     }
-    let paths: Vec<String> = hub
-        .requests()
-        .into_iter()
-        .map(|request| request.path)
-        .collect();
     assert_eq!(
-        paths,
+        hub.paths(),
         [
             "/api/models/acme/data/cas-read-token/main",
             "/api/datasets/acme/data/cas-read-token/main",
             "/api/spaces/acme/data/cas-read-token/main",
+            "/api/datasets/acme/data/cas-read-token/main",
         ]
     );
 }
 
 #[tokio::test]
-async fn statuses_401_403_404_have_their_own_errors() {
+async fn statuses_401_403_404_have_their_own_errors_with_the_request_id() {
     let hub = StubHub::start(|request| {
         let status = if request.path.contains("/private/") {
             401
@@ -172,15 +135,16 @@ async fn statuses_401_403_404_have_their_own_errors() {
         } else {
             500
         };
-        Reply::text(status, "no")
+        Reply::text(status, "no").header("x-request-id", format!("req-{status}"))
     })
     .await;
     let client = hub.client();
     let call = |repo_id: &'static str, token_type| {
         let client = client.clone();
         async move {
+            let repository = Repository::model(repo_id).at_revision("v1");
             client
-                .storage_access_token(StorageRepoType::Model, repo_id, token_type, "v1")
+                .storage_access_token(&repository, token_type)
                 .await
                 .err()
         }
@@ -198,18 +162,33 @@ async fn statuses_401_403_404_have_their_own_errors() {
             ..
         })
     ));
-    assert!(matches!(
-        call("acme/bert", StorageTokenType::Write).await,
-        Some(Error::Forbidden {
-            token_type: StorageTokenType::Write
-        })
-    ));
+    let forbidden = call("acme/bert", StorageTokenType::Write).await;
+    assert!(
+        matches!(&forbidden, Some(Error::Forbidden { repository, token_type: StorageTokenType::Write, .. })
+            if *repository == Repository::model("acme/bert").at_revision("v1")),
+        "{forbidden:?}"
+    );
+    let forbidden = forbidden.expect("an error");
+    assert_eq!(forbidden.request_id(), Some("req-403"));
+    assert!(forbidden.is_forbidden());
+    assert_eq!(
+        forbidden.to_string(),
+        "getStorageAccessToken: the hub token lacks the access a write storage token for \
+         `models/acme/bert@v1` needs (HTTP 403) (request id req-403)"
+    );
     let not_found = call("missing/x", StorageTokenType::Read).await;
     assert!(
-        matches!(&not_found, Some(Error::NotFound { repo_id, revision }) if repo_id == "missing/x" && revision == "v1"),
+        matches!(&not_found, Some(Error::NotFound { repository, .. }) if *repository == Repository::model("missing/x").at_revision("v1")),
         "{not_found:?}"
     );
-    assert!(not_found.is_some_and(|error| error.is_not_found()));
+    let not_found = not_found.expect("an error");
+    assert!(not_found.is_not_found());
+    assert_eq!(not_found.request_id(), Some("req-404"));
+    assert_eq!(
+        not_found.to_string(),
+        "getStorageAccessToken: repository `missing/x` or its revision `v1` not found (HTTP 404) \
+         (request id req-404)"
+    );
     assert!(matches!(
         call("acme/bert", StorageTokenType::Read).await,
         Some(Error::Status { status, .. }) if status.as_u16() == 500
@@ -218,19 +197,32 @@ async fn statuses_401_403_404_have_their_own_errors() {
 }
 
 #[tokio::test]
-async fn bad_repo_ids_and_revisions_are_refused_before_sending() {
+async fn bad_repositories_are_refused_before_sending_by_the_client_and_the_provider() {
     let hub = StubHub::always(Reply::empty(500)).await;
-    let provider = StorageTokenProvider::new(hub.client());
-    for (repo_id, revision, field) in [
-        ("acme", "main", "repo_id"),
-        ("acme/bert/extra", "main", "repo_id"),
-        ("/bert", "main", "repo_id"),
-        ("acme/bert", "", "revision"),
+    let client = hub.client();
+    let provider = StorageTokenProvider::new(client.clone());
+    for (repository, field) in [
+        (Repository::model("acme"), "repository.id"),
+        (Repository::model("acme/bert/extra"), "repository.id"),
+        (Repository::dataset("/bert"), "repository.id"),
+        (bert().at_revision(""), "repository.revision"),
+        (
+            Repository::new(RepoType::Bucket, "acme/bert"),
+            "repository.kind",
+        ),
     ] {
-        let error = read_token(&provider, repo_id, revision).await.err();
-        assert!(
-            matches!(&error, Some(Error::Validation { field: f, .. }) if f == field),
-            "{repo_id} {revision}: {error:?}"
+        let refused = |error: Option<Error>| {
+            assert!(
+                matches!(&error, Some(Error::Validation { field: f, .. }) if f == field),
+                "{repository}: {error:?}"
+            );
+        };
+        refused(read_token(&provider, &repository).await.err());
+        refused(
+            client
+                .storage_access_token(&repository, StorageTokenType::Write)
+                .await
+                .err(),
         );
     }
     assert!(hub.requests().is_empty());
@@ -244,23 +236,17 @@ async fn the_cached_token_is_served_until_30_seconds_before_exp() {
     let start = clock.now();
     let expiry = start + LIFETIME;
 
-    let first = read_token(&provider, "acme/bert", "main")
-        .await
-        .expect("token");
+    let first = read_token(&provider, &bert()).await.expect("token");
     assert_eq!(value(&first), "storage-token-1");
     assert_eq!(first.expires_at(), expiry);
 
     clock.set(expiry - Duration::from_secs(31));
-    let cached = read_token(&provider, "acme/bert", "main")
-        .await
-        .expect("token");
+    let cached = read_token(&provider, &bert()).await.expect("token");
     assert_eq!(value(&cached), "storage-token-1");
     assert_eq!(hub.requests().len(), 1);
 
     clock.set(expiry - Duration::from_secs(30));
-    let refreshed = read_token(&provider, "acme/bert", "main")
-        .await
-        .expect("token");
+    let refreshed = read_token(&provider, &bert()).await.expect("token");
     assert_eq!(value(&refreshed), "storage-token-2");
     assert_eq!(hub.requests().len(), 2);
     for request in hub.requests() {
@@ -279,18 +265,12 @@ async fn the_refresh_margin_is_configurable() {
         .build();
     let expiry = clock.now() + LIFETIME;
 
-    read_token(&provider, "acme/bert", "main")
-        .await
-        .expect("token");
+    read_token(&provider, &bert()).await.expect("token");
     clock.set(expiry - Duration::from_secs(601));
-    read_token(&provider, "acme/bert", "main")
-        .await
-        .expect("token");
+    read_token(&provider, &bert()).await.expect("token");
     assert_eq!(hub.requests().len(), 1);
     clock.set(expiry - Duration::from_secs(600));
-    let token = read_token(&provider, "acme/bert", "main")
-        .await
-        .expect("token");
+    let token = read_token(&provider, &bert()).await.expect("token");
     assert_eq!(value(&token), "storage-token-2");
     assert_eq!(hub.requests().len(), 2);
 }
@@ -302,36 +282,28 @@ async fn a_failed_refresh_serves_the_old_token_until_exp_then_errors() {
     let hub = issuing_hub(Arc::clone(&clock), Arc::clone(&failing)).await;
     let provider = provider(&hub, &clock);
     let expiry = clock.now() + LIFETIME;
-    read_token(&provider, "acme/bert", "main")
-        .await
-        .expect("token");
+    read_token(&provider, &bert()).await.expect("token");
 
     failing.store(true, Ordering::SeqCst);
     clock.set(expiry - Duration::from_secs(10));
-    let served = read_token(&provider, "acme/bert", "main")
-        .await
-        .expect("old token");
+    let served = read_token(&provider, &bert()).await.expect("old token");
     assert_eq!(value(&served), "storage-token-1");
     assert_eq!(hub.requests().len(), 2, "a refresh was attempted");
 
     // Inside the 1 s backoff: the old token, no hub call.
     clock.set(expiry - Duration::from_millis(9500));
-    let served = read_token(&provider, "acme/bert", "main")
-        .await
-        .expect("old token");
+    let served = read_token(&provider, &bert()).await.expect("old token");
     assert_eq!(value(&served), "storage-token-1");
     assert_eq!(hub.requests().len(), 2, "no refresh during the backoff");
 
     clock.set(expiry - Duration::from_secs(1));
-    let served = read_token(&provider, "acme/bert", "main")
-        .await
-        .expect("old token");
+    let served = read_token(&provider, &bert()).await.expect("old token");
     assert_eq!(value(&served), "storage-token-1");
     assert_eq!(hub.requests().len(), 3, "after the backoff, a new refresh");
 
     // Expired, and inside the second backoff (2 s): the last error, no hub call.
     clock.set(expiry);
-    let error = read_token(&provider, "acme/bert", "main").await.err();
+    let error = read_token(&provider, &bert()).await.err();
     assert!(
         matches!(&error, Some(Error::Status { status, .. }) if status.as_u16() == 500),
         "{error:?}"
@@ -340,9 +312,7 @@ async fn a_failed_refresh_serves_the_old_token_until_exp_then_errors() {
 
     failing.store(false, Ordering::SeqCst);
     clock.set(expiry + Duration::from_secs(1));
-    let recovered = read_token(&provider, "acme/bert", "main")
-        .await
-        .expect("new token");
+    let recovered = read_token(&provider, &bert()).await.expect("new token");
     assert_eq!(value(&recovered), "storage-token-2");
     assert_eq!(hub.requests().len(), 4);
 }
@@ -355,7 +325,10 @@ async fn a_thousand_concurrent_callers_share_one_request() {
     let hub = StubHub::start(move |_| {
         Reply::json(
             200,
-            json!({ "accessToken": format!("storage-token-{}", issued.next() + 1), "exp": START + 3600, "casUrl": "https://cas" }),
+            token_body(
+                &format!("storage-token-{}", issued.next() + 1),
+                CLOCK_START + 3600,
+            ),
         )
         .after(Duration::from_millis(200))
     })
@@ -366,7 +339,7 @@ async fn a_thousand_concurrent_callers_share_one_request() {
     let callers: Vec<_> = (0..1000)
         .map(|_| {
             let provider = provider.clone();
-            tokio::spawn(async move { read_token(&provider, "acme/bert", "main").await })
+            tokio::spawn(async move { read_token(&provider, &bert()).await })
         })
         .collect();
     let mut values = Vec::new();
@@ -390,7 +363,7 @@ async fn concurrent_callers_share_a_failed_refresh_too() {
     let callers: Vec<_> = (0..100)
         .map(|_| {
             let provider = provider.clone();
-            tokio::spawn(async move { read_token(&provider, "acme/bert", "main").await })
+            tokio::spawn(async move { read_token(&provider, &bert()).await })
         })
         .collect();
     for caller in callers {
@@ -414,17 +387,10 @@ async fn a_cached_write_token_serves_reads_but_not_the_reverse() {
     let provider = provider(&hub, &clock);
 
     let write = provider
-        .token(
-            StorageRepoType::Model,
-            "acme/bert",
-            "main",
-            StorageTokenType::Write,
-        )
+        .token(&bert(), StorageTokenType::Write)
         .await
         .expect("write token");
-    let read = read_token(&provider, "acme/bert", "main")
-        .await
-        .expect("read");
+    let read = read_token(&provider, &bert()).await.expect("read");
     assert_eq!(value(&read), value(&write));
     assert_eq!(read.token_type(), StorageTokenType::Write);
     assert_eq!(hub.requests().len(), 1);
@@ -433,26 +399,14 @@ async fn a_cached_write_token_serves_reads_but_not_the_reverse() {
     let other = FakeClock::new();
     let hub = issuing_hub(Arc::clone(&other), Arc::default()).await;
     let provider = self::provider(&hub, &other);
-    read_token(&provider, "acme/bert", "main")
-        .await
-        .expect("read");
+    read_token(&provider, &bert()).await.expect("read");
     let write = provider
-        .token(
-            StorageRepoType::Model,
-            "acme/bert",
-            "main",
-            StorageTokenType::Write,
-        )
+        .token(&bert(), StorageTokenType::Write)
         .await
         .expect("write");
     assert_eq!(value(&write), "storage-token-2");
-    let paths: Vec<String> = hub
-        .requests()
-        .into_iter()
-        .map(|request| request.path)
-        .collect();
     assert_eq!(
-        paths,
+        hub.paths(),
         [
             "/api/models/acme/bert/cas-read-token/main",
             "/api/models/acme/bert/cas-write-token/main",
@@ -467,27 +421,24 @@ async fn tokens_never_cross_repos_revisions_or_repo_types() {
     let provider = provider(&hub, &clock);
 
     let targets = [
-        (StorageRepoType::Model, "acme/bert", "main"),
-        (StorageRepoType::Model, "acme/bert", "refs/pr/5"),
-        (StorageRepoType::Model, "acme/bert-large", "main"),
-        (StorageRepoType::Model, "other/bert", "main"),
-        (StorageRepoType::Dataset, "acme/bert", "main"),
+        bert(),
+        bert().at_revision("refs/pr/5"),
+        Repository::model("acme/bert-large"),
+        Repository::model("other/bert"),
+        Repository::dataset("acme/bert"),
     ];
     let mut values = Vec::new();
-    for (repo_type, repo_id, revision) in targets {
-        let token = provider
-            .token(repo_type, repo_id, revision, StorageTokenType::Read)
-            .await
-            .expect("token");
+    for repository in &targets {
+        let token = read_token(&provider, repository).await.expect("token");
         values.push(value(&token).to_owned());
     }
-    // Asking again hits the cache of each.
-    for (repo_type, repo_id, revision) in targets {
-        provider
-            .token(repo_type, repo_id, revision, StorageTokenType::Read)
-            .await
-            .expect("token");
+    // Asking again hits the cache of each, and naming `main` is naming no revision.
+    for repository in &targets {
+        read_token(&provider, repository).await.expect("token");
     }
+    read_token(&provider, &bert().at_revision("main"))
+        .await
+        .expect("token");
 
     assert_eq!(
         values,
@@ -499,13 +450,8 @@ async fn tokens_never_cross_repos_revisions_or_repo_types() {
             "storage-token-5"
         ]
     );
-    let paths: Vec<String> = hub
-        .requests()
-        .into_iter()
-        .map(|request| request.path)
-        .collect();
     assert_eq!(
-        paths,
+        hub.paths(),
         [
             "/api/models/acme/bert/cas-read-token/main",
             "/api/models/acme/bert/cas-read-token/refs%2Fpr%2F5",
@@ -517,25 +463,25 @@ async fn tokens_never_cross_repos_revisions_or_repo_types() {
 }
 
 #[tokio::test]
-async fn an_unrepresentable_exp_is_a_decode_error() {
-    let hub = StubHub::always(Reply::json(
-        200,
-        json!({ "accessToken": "storage-secret", "exp": -5, "casUrl": "https://cas" }),
-    ))
+async fn an_unrepresentable_exp_is_a_decode_error_with_the_request_id() {
+    let hub = StubHub::always(
+        Reply::json(200, token_body("storage-secret", -5)).header("x-request-id", "req-exp"),
+    )
     .await;
     let error = hub
         .client()
-        .storage_access_token(
-            StorageRepoType::Model,
-            "acme/bert",
-            StorageTokenType::Read,
-            "main",
-        )
+        .storage_access_token(&bert(), StorageTokenType::Read)
         .await
         .err();
     assert!(
         matches!(&error, Some(Error::Decode { path, .. }) if path == "exp"),
         "{error:?}"
+    );
+    assert_eq!(
+        error
+            .and_then(|error| error.request_id().map(str::to_owned))
+            .as_deref(),
+        Some("req-exp")
     );
 }
 
@@ -547,12 +493,7 @@ async fn a_failed_read_refresh_falls_back_to_an_unexpired_write_token() {
     let provider = provider(&hub, &clock);
     let expiry = clock.now() + LIFETIME;
     provider
-        .token(
-            StorageRepoType::Model,
-            "acme/bert",
-            "main",
-            StorageTokenType::Write,
-        )
+        .token(&bert(), StorageTokenType::Write)
         .await
         .expect("write token");
 
@@ -560,9 +501,7 @@ async fn a_failed_read_refresh_falls_back_to_an_unexpired_write_token() {
     // for, that fails, and the still valid write token is served.
     failing.store(true, Ordering::SeqCst);
     clock.set(expiry - Duration::from_secs(5));
-    let read = read_token(&provider, "acme/bert", "main")
-        .await
-        .expect("write token");
+    let read = read_token(&provider, &bert()).await.expect("write token");
     assert_eq!(value(&read), "storage-token-1");
     assert_eq!(
         hub.requests()[1].path,
@@ -570,7 +509,7 @@ async fn a_failed_read_refresh_falls_back_to_an_unexpired_write_token() {
     );
 
     clock.set(expiry);
-    assert!(read_token(&provider, "acme/bert", "main").await.is_err());
+    assert!(read_token(&provider, &bert()).await.is_err());
 }
 
 /// A hub that issues tokens with `exp` = the clock's now + `lifetime_secs` (negative: expired),
@@ -579,11 +518,10 @@ async fn hub_issuing(clock: Arc<FakeClock>, lifetime_secs: i64) -> StubHub {
     let issued = Counter::default();
     StubHub::start(move |_| {
         let exp = unix_seconds(clock.now()) as i64 + lifetime_secs;
-        Reply::json(
-            200,
-            json!({ "accessToken": format!("storage-token-{}", issued.next() + 1), "exp": exp, "casUrl": "https://cas" }),
-        )
-        .after(Duration::from_millis(100))
+        let number = issued.next() + 1;
+        Reply::json(200, token_body(&format!("storage-token-{number}"), exp))
+            .header("x-request-id", format!("req-{number}"))
+            .after(Duration::from_millis(100))
     })
     .await
 }
@@ -592,7 +530,7 @@ async fn thousand_callers(provider: &StorageTokenProvider) -> Vec<hub_api::Resul
     let callers: Vec<_> = (0..1000)
         .map(|_| {
             let provider = provider.clone();
-            tokio::spawn(async move { read_token(&provider, "acme/bert", "main").await })
+            tokio::spawn(async move { read_token(&provider, &bert()).await })
         })
         .collect();
     let mut outcomes = Vec::new();
@@ -619,12 +557,11 @@ async fn an_expired_token_is_one_hub_call_and_an_error_for_every_waiter() {
             "{outcome:?}"
         );
     }
-    let message = outcomes[0]
-        .as_ref()
-        .err()
-        .map(ToString::to_string)
-        .unwrap_or_default();
+    let error = outcomes[0].as_ref().err();
+    assert_eq!(error.and_then(Error::request_id), Some("req-1"));
+    let message = error.map(ToString::to_string).unwrap_or_default();
     assert!(message.contains("already expired"), "{message}");
+    assert!(message.contains("(request id req-1)"), "{message}");
     assert!(!message.contains("storage-token-1"), "{message}");
     eprintln!("1,000 waiters for an expired token: 1 hub call, {elapsed:?}");
 }
@@ -657,9 +594,7 @@ async fn a_token_inside_the_margin_is_an_error_too() {
         .clock(Arc::clone(&clock) as Arc<dyn Clock>)
         .refresh_margin(Duration::from_secs(5))
         .build();
-    read_token(&provider, "acme/bert", "main")
-        .await
-        .expect("fresh enough");
+    read_token(&provider, &bert()).await.expect("fresh enough");
 }
 
 #[tokio::test]
@@ -669,7 +604,7 @@ async fn two_hundred_calls_against_a_failing_hub_make_one_hub_call() {
     let provider = provider(&hub, &clock);
 
     for _ in 0..200 {
-        let error = read_token(&provider, "acme/bert", "main").await.err();
+        let error = read_token(&provider, &bert()).await.err();
         assert_eq!(
             error.and_then(|error| error.status()).map(|s| s.as_u16()),
             Some(500)
@@ -688,7 +623,7 @@ async fn two_hundred_calls_against_a_failing_hub_make_one_hub_call() {
         (7000, 4),
     ] {
         clock.set(start + Duration::from_millis(after_ms));
-        let _ = read_token(&provider, "acme/bert", "main").await;
+        let _ = read_token(&provider, &bert()).await;
         assert_eq!(hub.requests().len(), expected_requests, "at {after_ms} ms");
     }
 }
@@ -704,27 +639,39 @@ async fn the_failure_backoff_is_configurable_and_a_success_resets_it() {
         .build();
     let start = clock.now();
 
-    assert!(read_token(&provider, "acme/bert", "main").await.is_err());
+    assert!(read_token(&provider, &bert()).await.is_err());
     clock.set(start + Duration::from_secs(9));
-    assert!(read_token(&provider, "acme/bert", "main").await.is_err());
+    assert!(read_token(&provider, &bert()).await.is_err());
     assert_eq!(hub.requests().len(), 1);
     clock.set(start + Duration::from_secs(10));
-    assert!(read_token(&provider, "acme/bert", "main").await.is_err());
+    assert!(read_token(&provider, &bert()).await.is_err());
     assert_eq!(hub.requests().len(), 2);
     // Capped at 15 s rather than 20.
     clock.set(start + Duration::from_secs(25));
     failing.store(false, Ordering::SeqCst);
-    read_token(&provider, "acme/bert", "main")
-        .await
-        .expect("recovered");
+    read_token(&provider, &bert()).await.expect("recovered");
     assert_eq!(hub.requests().len(), 3);
 
     // After a success the next failure waits the initial backoff again.
     failing.store(true, Ordering::SeqCst);
     let expiry = start + Duration::from_secs(25) + LIFETIME;
     clock.set(expiry + Duration::from_secs(1));
-    assert!(read_token(&provider, "acme/bert", "main").await.is_err());
+    assert!(read_token(&provider, &bert()).await.is_err());
     clock.set(expiry + Duration::from_secs(11));
-    assert!(read_token(&provider, "acme/bert", "main").await.is_err());
+    assert!(read_token(&provider, &bert()).await.is_err());
     assert_eq!(hub.requests().len(), 5);
+}
+
+#[test]
+fn types_storage_token_is_the_one_storage_token() {
+    use std::any::TypeId;
+    // `hub_api::types` shadows the generated `accessToken` type, which stays under `generated`.
+    assert_eq!(
+        TypeId::of::<hub_api::types::StorageToken>(),
+        TypeId::of::<StorageToken>()
+    );
+    assert_ne!(
+        TypeId::of::<hub_api::generated::types::StorageToken>(),
+        TypeId::of::<StorageToken>()
+    );
 }

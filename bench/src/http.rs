@@ -15,8 +15,8 @@ use axum::http::header::CONTENT_TYPE;
 use axum::routing::{get, post};
 use futures_util::{StreamExt, TryStreamExt, stream};
 use hub_api::notifications::NotificationFilter;
+use hub_api::receiver::{Receiver, SECRET_HEADER};
 use hub_api::types::{NotificationList, WebhookPayload};
-use hub_api::webhooks::{Receiver, SECRET_HEADER};
 use tokio::runtime::Runtime;
 
 use crate::fixtures;

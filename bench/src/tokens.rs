@@ -11,7 +11,8 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use anyhow::{Context, Result, ensure};
 use axum::Router;
 use axum::http::header::CONTENT_TYPE;
-use hub_api::storage::{Clock, StorageRepoType, StorageTokenProvider, StorageTokenType};
+use hub_api::Repository;
+use hub_api::storage::{Clock, StorageTokenProvider, StorageTokenType};
 use tokio::sync::Barrier;
 
 use crate::measure::{Bound, Figure};
@@ -136,12 +137,7 @@ pub fn token_single_flight(rounds: usize) -> Result<Figure> {
 /// One task's request; the token's value is returned so rounds can check they all agree.
 async fn ask(provider: &StorageTokenProvider) -> Result<String> {
     let token = provider
-        .token(
-            StorageRepoType::Model,
-            "acme/bert-tiny",
-            "main",
-            StorageTokenType::Read,
-        )
+        .token(&Repository::model("acme/bert-tiny"), StorageTokenType::Read)
         .await?;
     Ok(token.access_token().expose().to_owned())
 }

@@ -7,13 +7,15 @@
 //! - `webhooks list`: `Client::list_webhooks`, tolerant the same way;
 //! - `credentials revoke`: `Client::revoke_credentials`, batches of 1,000 tokens (the request
 //!   type takes at most 1,000, so the generated builder refused more);
-//! - `storage-access-token get`: `Client::storage_access_token` (its 403 and 404 errors).
+//! - `storage-access-token get`: `Client::storage_access_token` with the arguments as one
+//!   `hub_api::Repository` (its 403 and 404 errors).
 //!
 //! [`HELPERS`] lists each with the parameters it reads, and a test checks them against the
 //! generated table, so that a parameter added to the spec cannot be silently dropped here.
 
 use std::pin::pin;
 
+use hub_api::Repository;
 use hub_api::notifications::NotificationFilter;
 use hub_api::prelude::TryStreamExt;
 use hub_api::types;
@@ -154,26 +156,33 @@ async fn revoke_credentials(call: &Call<'_>) -> Result<Reply, Failure> {
     })
 }
 
-/// Printed in the response's own shape (`accessToken`, `exp`, `casUrl`).
+/// Printed in the response's own shape (`accessToken`, `exp`, `casUrl`). The positional
+/// arguments become one [`Repository`], as the library and its provider take it.
 async fn storage_access_token(call: &Call<'_>) -> Result<Reply, Failure> {
     let missing = |name: &str| Failure::Usage(format!("missing <{}>", name.to_uppercase()));
-    let repo_type: types::StorageRepoType = call
+    let required = |name: &str| -> Result<String, Failure> {
+        call.param::<String>(name)?.ok_or_else(|| missing(name))
+    };
+    // Checked against the generated types (the repository types that have storage tokens,
+    // the patterns), then used as given.
+    call.param::<types::StorageRepoType>("repo_type")?;
+    call.param::<types::GetStorageAccessTokenNamespace>("namespace")?;
+    call.param::<types::GetStorageAccessTokenRepo>("repo")?;
+    call.param::<types::GetStorageAccessTokenRevision>("revision")?;
+    let kind: types::RepoType = call
         .param("repo_type")?
         .ok_or_else(|| missing("repo_type"))?;
     let token_type: types::StorageTokenType = call
         .param("token_type")?
         .ok_or_else(|| missing("token_type"))?;
-    // Checked against the generated types (their patterns), then used as given.
-    call.param::<types::GetStorageAccessTokenNamespace>("namespace")?;
-    call.param::<types::GetStorageAccessTokenRepo>("repo")?;
-    call.param::<types::GetStorageAccessTokenRevision>("revision")?;
-    let text = |name: &str| -> Result<String, Failure> {
-        call.param::<String>(name)?.ok_or_else(|| missing(name))
-    };
-    let repo_id = format!("{}/{}", text("namespace")?, text("repo")?);
+    let repository = Repository::new(
+        kind,
+        format!("{}/{}", required("namespace")?, required("repo")?),
+    )
+    .at_revision(required("revision")?);
     let token = call
         .library()
-        .storage_access_token(repo_type, &repo_id, token_type, &text("revision")?)
+        .storage_access_token(&repository, token_type)
         .await
         .map_err(|error| call.library_failure(error))?;
     let exp = token

@@ -3,8 +3,14 @@
 //! runs: `--version`, completions, `--paginate`, batching of revocation beyond 1,000 tokens,
 //! the tolerant lists, hints and the exit status of a 401, `--field`, and the old spellings.
 
+// The hub's answers the library's tests send too.
+#[path = "../../tests/client_support/bodies.rs"]
+mod bodies;
+
 use std::path::PathBuf;
 use std::process::{Command, Output};
+
+use bodies::{mcp_body, storage_token_body};
 
 use hub_api::mock::{Method, MockHub, MockResponse, notification_page};
 use serde_json::{Value, json};
@@ -58,17 +64,9 @@ fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
+/// An unread `repo` notification.
 fn notification(id: &str) -> Value {
-    json!({
-        "type": "repo",
-        "updatedAt": "2026-11-01T18:42:07Z",
-        "read": false,
-        "repo": { "name": "acme/bert-tiny", "type": "model" },
-        "discussion": {
-            "num": 12, "title": "Add safetensors weights", "status": "open",
-            "id": id, "isPullRequest": true, "participating": []
-        }
-    })
+    bodies::repo_notification(id, false)
 }
 
 fn webhook(id: &str) -> Value {
@@ -83,6 +81,10 @@ fn webhook(id: &str) -> Value {
 }
 
 const TOKEN: &str = MockHub::TOKEN;
+
+/// The storage-token operation's path template.
+const STORAGE_TOKEN_PATH: &str =
+    "/api/{repo_type}s/{namespace}/{repo}/cas-{token_type}-token/{revision}";
 
 #[test]
 fn version_exits_zero() {
@@ -378,12 +380,9 @@ async fn field_selects_values() {
 async fn old_spellings_still_work() {
     let mock = MockHub::start().await;
     mock.on(Method::GET, "/api/settings/mcp")
-        .respond(200, json!({ "builtInTools": [], "spaceTools": [] }));
-    mock.on(Method::GET, "/api/{repo_type}s/{namespace}/{repo}/cas-{token_type}-token/{revision}")
-        .respond(
-            200,
-            json!({ "accessToken": "storage_SECRET", "exp": 1795000000, "casUrl": "https://cas.hub.example.com" }),
-        );
+        .respond(200, mcp_body());
+    mock.on(Method::GET, STORAGE_TOKEN_PATH)
+        .respond(200, storage_token_body("storage_SECRET", 1_795_000_000));
     let new = hub(mock.url(), &["mcp-settings", "get"], Some(TOKEN)).await;
     let old = hub(mock.url(), &["settings", "get-mcp"], Some(TOKEN)).await;
     assert_eq!(old.status.code(), Some(0), "{}", text(&old.stderr));
@@ -430,7 +429,7 @@ async fn old_spellings_still_work() {
 async fn base_url_overrides_the_environment() {
     let mock = MockHub::start().await;
     mock.on(Method::GET, "/api/settings/mcp")
-        .respond(200, json!({ "builtInTools": [], "spaceTools": [] }));
+        .respond(200, mcp_body());
     let output = hub(
         "http://127.0.0.1:1",
         &["mcp-settings", "get", "--base-url", mock.url()],
@@ -440,4 +439,56 @@ async fn base_url_overrides_the_environment() {
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
     assert_eq!(mock.requests().len(), 1);
     assert!(mock.requests()[0].has_bearer_token(TOKEN));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn storage_errors_name_the_repository_and_the_request_id() {
+    let mock = MockHub::start().await;
+    mock.on(Method::GET, STORAGE_TOKEN_PATH)
+        .reply(MockResponse::hub_error(404, "Repository not found").request_id("req-storage-404"));
+    let output = hub(
+        mock.url(),
+        &[
+            "storage-access-token",
+            "get",
+            "dataset",
+            "acme",
+            "squad",
+            "read",
+            "refs/pr/5",
+        ],
+        Some(TOKEN),
+    )
+    .await;
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("repository `acme/squad` or its revision `refs/pr/5` not found"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("(request id req-storage-404)"), "{stderr}");
+    assert!(stderr.contains("hint: check <REPO_TYPE>"), "{stderr}");
+    let path = mock.requests()[0].path().to_owned();
+    assert_eq!(
+        path,
+        "/api/datasets/acme/squad/cas-read-token/refs%2Fpr%2F5"
+    );
+
+    // A repository type without storage tokens is a usage error; nothing is sent.
+    let output = hub(
+        mock.url(),
+        &[
+            "storage-access-token",
+            "get",
+            "bucket",
+            "acme",
+            "logs",
+            "read",
+            "main",
+        ],
+        Some(TOKEN),
+    )
+    .await;
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output.stderr));
+    assert_eq!(mock.requests().len(), 1);
 }

@@ -1,22 +1,27 @@
 //! A stub hub for the client tests: an axum server on 127.0.0.1 (port chosen by the OS) that
 //! records every request exactly as it arrived (method, raw path, raw query, headers, body) and
 //! answers with whatever the test's responder says. [`raw`] has a hub on raw sockets for what
-//! axum would not do (stall, trickle, lie about lengths).
+//! axum would not do (stall, trickle, lie about lengths), [`files`] the token file and the
+//! environment, [`bodies`] the hub's answers several tests send. Below the stub: the runtime,
+//! retries and clock several tests share.
 
 // Each test binary uses a different subset of these helpers.
 #![allow(dead_code)]
 
+pub mod bodies;
+pub mod files;
 pub mod raw;
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use axum::Router;
 use axum::body::Body;
 use axum::extract::{Request, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::Response;
+use hub_api::storage::Clock;
 use hub_api::{Client, DEFAULT_USER_AGENT, RetryPolicy};
 use serde_json::Value;
 
@@ -180,6 +185,14 @@ impl StubHub {
         self.requests.lock().expect("requests lock").clone()
     }
 
+    /// The path of every request received so far, in order.
+    pub fn paths(&self) -> Vec<String> {
+        self.requests()
+            .into_iter()
+            .map(|request| request.path)
+            .collect()
+    }
+
     /// The single request received; fails if there were none or several.
     pub fn only_request(&self) -> Recorded {
         let requests = self.requests();
@@ -275,5 +288,47 @@ impl std::io::Write for Capture {
 
     fn flush(&mut self) -> std::io::Result<()> {
         Ok(())
+    }
+}
+
+/// Runs `test` on a current-thread runtime: for the binaries that change the process
+/// environment, which is only sound while no other thread can read it.
+pub fn on_one_thread<F: std::future::Future>(test: F) -> F::Output {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime")
+        .block_on(test)
+}
+
+/// Retries fast enough for a test: 20 ms doubling to 40 ms.
+pub fn quick_retries() -> RetryPolicy {
+    RetryPolicy::default()
+        .initial_backoff(Duration::from_millis(20))
+        .max_backoff(Duration::from_millis(40))
+}
+
+/// Where a [`FakeClock`] starts: 2026-11-22T00:00:00Z, in Unix seconds.
+pub const CLOCK_START: u64 = 1_795_305_600;
+
+/// A clock for the storage-token provider that the test moves by hand.
+pub struct FakeClock(Mutex<SystemTime>);
+
+impl FakeClock {
+    /// A clock at [`CLOCK_START`].
+    pub fn new() -> Arc<Self> {
+        Arc::new(Self(Mutex::new(
+            UNIX_EPOCH + Duration::from_secs(CLOCK_START),
+        )))
+    }
+
+    pub fn set(&self, time: SystemTime) {
+        *self.0.lock().expect("clock lock") = time;
+    }
+}
+
+impl Clock for FakeClock {
+    fn now(&self) -> SystemTime {
+        *self.0.lock().expect("clock lock")
     }
 }

@@ -10,8 +10,8 @@ use std::net::SocketAddr;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
+use hub_api::receiver::Receiver;
 use hub_api::types::WebhookPayload;
-use hub_api::webhooks::Receiver;
 use serde_json::{Value, json};
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;

@@ -1,6 +1,9 @@
 //! A webhook receiver: a small HTTP server that checks the hub's deliveries and turns each
 //! accepted one into a call of a typed async handler (feature `receiver`, experimental).
 //!
+//! (Before issue 31 this module was `hub_api::webhooks`, a name that now belongs to webhook
+//! management, [`crate::webhooks`].)
+//!
 //! Every registered handler is served at `POST /webhooks/<name>`; `GET /` answers 200 with the
 //! list of routes, as a health check. A delivery reaches its handler only if it carries the
 //! right `X-Webhook-Secret` (compared in constant time), declares a JSON content type, fits the
@@ -60,7 +63,7 @@
 //! use axum::Router;
 //! use axum::routing::get;
 //! use hub_api::types::WebhookPayload;
-//! use hub_api::webhooks::Receiver;
+//! use hub_api::receiver::Receiver;
 //!
 //! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
 //! let receiver = Receiver::builder()
@@ -87,7 +90,7 @@
 //!
 //! ```no_run
 //! use hub_api::types::WebhookPayload;
-//! use hub_api::webhooks::{DeliveryContext, Receiver, handler};
+//! use hub_api::receiver::{DeliveryContext, Receiver, handler};
 //!
 //! /// Served at `POST /webhooks/on_repo_change`.
 //! async fn on_repo_change(payload: WebhookPayload) -> Result<(), std::io::Error> {

@@ -110,7 +110,7 @@ where
 }
 
 /// Names a handler after its function: `handler!(on_push)` is `("on_push", on_push)`, for
-/// [`ReceiverBuilder::register`](crate::webhooks::ReceiverBuilder::register), which serves it
+/// [`ReceiverBuilder::register`](crate::receiver::ReceiverBuilder::register), which serves it
 /// at `POST /webhooks/on_push`.
 #[doc(hidden)]
 #[macro_export]

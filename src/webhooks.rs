@@ -4,6 +4,10 @@
 //!
 //! A webhook either calls a URL, starts an inline job, or starts a job from an existing job
 //! (`jobSourceId`); [`WebhookTarget`] makes that choice explicit.
+//!
+//! Receiving the deliveries is the other side: `hub_api::receiver` (feature `receiver`).
+//! (Before issue 31 this module was `hub_api::webhook_admin`, and `hub_api::webhooks` was the
+//! receiver.)
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -43,7 +47,7 @@ impl fmt::Debug for WebhookTarget {
 ///
 /// ```
 /// use hub_api::types::{WatchedType, WebhookDomain};
-/// use hub_api::webhook_admin::WebhookSpec;
+/// use hub_api::webhooks::WebhookSpec;
 /// let spec = WebhookSpec::url("https://ci.acme.example/hooks/hub")
 ///     .watch(WatchedType::Model, "acme/bert-tiny")
 ///     .domain(WebhookDomain::Repo)
@@ -88,7 +92,7 @@ impl WebhookSpec {
     /// ```
     /// use hub_api::jobs::JobSpec;
     /// use hub_api::types::{Flavor, WatchedType, WebhookDomain, WebhookJobRequestFromSpace};
-    /// use hub_api::webhook_admin::WebhookSpec;
+    /// use hub_api::webhooks::WebhookSpec;
     ///
     /// let from_image = WebhookSpec::job(JobSpec::image("ghcr.io/acme/retrain:1.4", Flavor::A10gSmall))
     ///     .watch(WatchedType::Model, "acme/bert-tiny")
