@@ -114,3 +114,28 @@ impl Error {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn problems_are_flattened_and_one_problem_is_itself() {
+        assert!(Error::from_problems(Vec::new()).is_ok());
+        let one = Error::from_problems(vec![Error::downlevel("/a", "no")]).unwrap_err();
+        assert!(matches!(one, Error::Downlevel { .. }), "{one:?}");
+        assert_eq!(one.problems().len(), 1);
+        let nested = Error::from_problems(vec![
+            Error::Problems(vec![Error::downlevel("/a", "x"), Error::patch("B", "y")]),
+            Error::patch("C", "z"),
+        ])
+        .unwrap_err();
+        let problems = nested.problems();
+        assert_eq!(problems.len(), 3, "{nested}");
+        assert!(
+            problems
+                .iter()
+                .all(|problem| !matches!(problem, Error::Problems(_)))
+        );
+    }
+}

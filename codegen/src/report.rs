@@ -46,3 +46,18 @@ impl std::fmt::Display for Finding {
         write!(formatter, "{kind} {}: {}", self.pointer, self.message)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_finding_reads_kind_pointer_message_and_sorts_by_kind_first() {
+        let skipped = Finding::new(FindingKind::Skipped, "/paths/~1a/get", "left out");
+        let repaired = Finding::new(FindingKind::Repaired, "/z", "renamed");
+        assert_eq!(skipped.to_string(), "skipped /paths/~1a/get: left out");
+        let mut findings = vec![skipped.clone(), repaired.clone()];
+        findings.sort();
+        assert_eq!(findings, [repaired, skipped]);
+    }
+}

@@ -8,7 +8,7 @@ use quote::quote;
 
 /// The shared types and traits the generated code defines in `types` beside the description's
 /// types. `normalize` renames a component schema that would take one of these names, and
-/// [`emit`] refuses a `types` module that defines a name twice, so a name missing here is
+/// `emit` refuses a `types` module that defines a name twice, so a name missing here is
 /// found by the first description that uses it, not by the compiler.
 pub(crate) const SHARED_TYPE_NAMES: &[&str] = &[
     "AliasMarker",
@@ -53,4 +53,25 @@ pub(crate) fn rules_module() -> syn::Ident {
 /// this thread (the emitted `decoding` module, see `emit::tolerance`).
 pub(crate) fn is_strict() -> TokenStream {
     quote! { super::decoding::is_strict() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shared_names_are_sorted_unique_type_names() {
+        // Sorted, so a name added twice or out of place shows in review.
+        assert!(SHARED_TYPE_NAMES.windows(2).all(|pair| pair[0] < pair[1]));
+        for name in SHARED_TYPE_NAMES {
+            assert!(name.starts_with(|c: char| c.is_ascii_uppercase()), "{name}");
+        }
+        // The rules module is lower case, so no type name takes it.
+        assert_eq!(rules_module().to_string(), "rules");
+    }
+
+    #[test]
+    fn the_strictness_call_is_an_expression() {
+        syn::parse2::<syn::Expr>(is_strict()).expect("an expression");
+    }
 }

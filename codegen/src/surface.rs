@@ -367,12 +367,16 @@ fn signature(sig: &syn::Signature) -> String {
     };
     let text = prettyplease::unparse(&file);
     let text = text.trim().trim_end_matches("{}").trim();
+    // A long signature is broken over lines with a trailing comma after the last argument
+    // (and after a `where` clause): on one line that comma goes.
     text.split_whitespace()
         .collect::<Vec<_>>()
         .join(" ")
+        .replace(", )", ")")
         .replace("( ", "(")
         .replace(" )", ")")
-        .replace(", )", ")")
+        .trim_end_matches(',')
+        .to_owned()
 }
 
 /// Token text with the spacing quote puts between tokens removed where Rust would not write it.
@@ -390,4 +394,29 @@ fn tokens(node: &impl ToTokens) -> String {
         .replace(" (", "(")
         .replace("( ", "(");
     out.replace(" )", ")")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn signatures_and_types_read_as_written_rust() {
+        let sig: syn::Signature = syn::parse_quote! {
+            async fn get_thing<'a>(&'a self, id: &'a str, limit: Option<u32>) -> Result<Thing, Error<()>>
+        };
+        assert_eq!(
+            signature(&sig),
+            "async fn get_thing<'a>(&'a self, id: &'a str, limit: Option<u32>) -> Result<Thing, Error<()>>"
+        );
+        let ty: syn::Type = syn::parse_quote! { ::std::vec::Vec<::std::option::Option<&str>> };
+        assert_eq!(tokens(&ty), "::std::vec::Vec<::std::option::Option<&str>>");
+        let long: syn::Signature = syn::parse_quote! {
+            fn body_map<F>(mut self, f: F) -> Self where F: std::ops::FnOnce(types::builder::SomeLongRequestName) -> types::builder::SomeLongRequestName
+        };
+        assert_eq!(
+            signature(&long),
+            "fn body_map<F>(mut self, f: F) -> Self where F: std::ops::FnOnce(types::builder::SomeLongRequestName) -> types::builder::SomeLongRequestName"
+        );
+    }
 }

@@ -361,3 +361,19 @@ fn counted(least: usize, most: usize) -> String {
         (least, most) => format!("{least} to {most} items"),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_are_worded_as_a_reader_says_them() {
+        assert_eq!(counted(0, 0), "no items");
+        assert_eq!(counted(1, 1), "1 item");
+        assert_eq!(counted(2, 2), "2 items");
+        assert_eq!(counted(0, usize::MAX), "any number of items");
+        assert_eq!(counted(1, usize::MAX), "at least 1 item");
+        assert_eq!(counted(0, 3), "at most 3 items");
+        assert_eq!(counted(1, 3), "1 to 3 items");
+    }
+}

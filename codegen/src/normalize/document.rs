@@ -1,0 +1,208 @@
+//! What sits outside paths and schemas. An OpenAPI 3.0 document is read as 3.1 (`nullable`
+//! becomes a `null` type, boolean exclusive bounds become numbers), and so is a 3.1
+//! description's schema still spelled in 3.0 (a defect). **A missing `info.title` or
+//! `info.version`** (both required) is read as "the API" and "0.0.0", and reported as a defect.
+//! Webhooks, reusable path items, the license identifier and the dialect are dropped and
+//! reported.
+
+use serde_json::{Map, Value, json};
+
+use super::schemas::{ONE_SCHEMA, SCHEMA_LISTS, SCHEMA_MAPS};
+use super::{Finding, FindingKind};
+use crate::model::push;
+
+/// The title a description without `info.title` is read with.
+pub(crate) const UNTITLED: &str = "the API";
+
+/// What sits outside paths and schemas: the version, the title and version in `info`,
+/// webhooks, the license identifier, the dialect and reusable path items.
+pub(super) fn document_level(document: &mut Value, findings: &mut Vec<Finding>) {
+    let Some(root) = document.as_object_mut() else {
+        return;
+    };
+    let version = root
+        .get("openapi")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_owned();
+    if version.starts_with("3.0.") {
+        root.insert("openapi".into(), json!("3.1.0"));
+        findings.push(Finding::new(
+            FindingKind::Repaired,
+            "/openapi",
+            format!("OpenAPI {version} read as 3.1: `nullable` becomes a `null` type, boolean exclusive bounds become numbers"),
+        ));
+        let locations = crate::model::schema_locations(document);
+        for pointer in locations {
+            if let Some(schema) = document.pointer_mut(&pointer) {
+                up_level(schema);
+            }
+        }
+    } else {
+        // A 3.1 description that still spells a schema in 3.0 (`nullable`, a boolean
+        // `exclusiveMinimum`) means what 3.0 means by it.
+        for pointer in crate::model::schema_locations(document) {
+            stray_three_zero(document, &pointer, findings);
+        }
+    }
+    let Some(root) = document.as_object_mut() else {
+        return;
+    };
+    if let Some(Value::Object(webhooks)) = root.remove("webhooks") {
+        for name in webhooks.keys() {
+            findings.push(Finding::new(
+                FindingKind::Skipped,
+                &push("/webhooks", name),
+                "webhooks are requests the API sends, not operations a client calls; not generated",
+            ));
+        }
+    }
+    // `info.title` and `info.version` are required; a description without them is still
+    // generated, under a neutral title (the crate's docs read "Client for the API").
+    if !root.get("info").is_some_and(Value::is_object) {
+        root.insert("info".into(), Value::Object(Map::new()));
+    }
+    if let Some(info) = root.get_mut("info").and_then(Value::as_object_mut) {
+        for (key, stand_in) in [("title", UNTITLED), ("version", "0.0.0")] {
+            if !info.get(key).is_some_and(Value::is_string) {
+                info.insert(key.into(), Value::String(stand_in.into()));
+                findings.push(Finding::new(
+                    FindingKind::Defect,
+                    &format!("/info/{key}"),
+                    format!("missing or not a string, though required; read as \"{stand_in}\""),
+                ));
+            }
+        }
+    }
+    if root.remove("jsonSchemaDialect").is_some() {
+        findings.push(Finding::new(
+            FindingKind::Repaired,
+            "/jsonSchemaDialect",
+            "dropped; schemas are read as the OpenAPI 3.1 default dialect",
+        ));
+    }
+    if let Some(license) = root
+        .get_mut("info")
+        .and_then(|info| info.get_mut("license"))
+        .and_then(Value::as_object_mut)
+        && license.remove("identifier").is_some()
+    {
+        findings.push(Finding::new(
+            FindingKind::Repaired,
+            "/info/license/identifier",
+            "the SPDX identifier has no OpenAPI 3.0 counterpart; dropped",
+        ));
+    }
+    if let Some(components) = root.get_mut("components").and_then(Value::as_object_mut)
+        && let Some(Value::Object(items)) = components.remove("pathItems")
+    {
+        for name in items.keys() {
+            findings.push(Finding::new(
+                FindingKind::Skipped,
+                &push("/components/pathItems", name),
+                "reusable path items are not generated; paths that refer to them are left out",
+            ));
+        }
+    }
+}
+
+/// Reads the schema at `pointer` and below it in 3.0's dialect from the first schema that uses
+/// a keyword only 3.0 has (a defect of a 3.1 description), reporting each such schema.
+fn stray_three_zero(document: &mut Value, pointer: &str, findings: &mut Vec<Finding>) {
+    let Some(schema) = document.pointer_mut(pointer) else {
+        return;
+    };
+    let three_zero = schema.as_object().and_then(|object| {
+        ["nullable", "exclusiveMinimum", "exclusiveMaximum"]
+            .into_iter()
+            .find(|keyword| object.get(*keyword).is_some_and(Value::is_boolean))
+    });
+    if let Some(keyword) = three_zero {
+        up_level(schema);
+        findings.push(Finding::new(
+            FindingKind::Defect,
+            &push(pointer, keyword),
+            format!(
+                "`{keyword}` as OpenAPI 3.0 writes it, in a 3.1 description; read as 3.0 means it"
+            ),
+        ));
+        return;
+    }
+    let children: Vec<String> = crate::model::subschemas(schema)
+        .into_iter()
+        .map(|(suffix, _)| format!("{pointer}{suffix}"))
+        .collect();
+    for child in children {
+        stray_three_zero(document, &child, findings);
+    }
+}
+
+/// OpenAPI 3.0's schema dialect to 3.1's, on `schema` and every subschema.
+fn up_level(schema: &mut Value) {
+    let Some(object) = schema.as_object_mut() else {
+        return;
+    };
+    if object.remove("nullable") == Some(Value::Bool(true)) {
+        match object.get("type").cloned() {
+            Some(Value::String(kind)) => {
+                object.insert("type".into(), json!([kind, "null"]));
+            }
+            _ if object.contains_key("$ref") => {
+                let reference = object.remove("$ref").unwrap_or_default();
+                object.insert(
+                    "anyOf".into(),
+                    json!([{"$ref": reference}, {"type": "null"}]),
+                );
+            }
+            _ => {}
+        }
+        if let Some(Value::Array(values)) = object.get_mut("enum")
+            && !values.contains(&Value::Null)
+        {
+            values.push(Value::Null);
+        }
+    }
+    for (flag, bound) in [
+        ("exclusiveMinimum", "minimum"),
+        ("exclusiveMaximum", "maximum"),
+    ] {
+        match object.get(flag) {
+            Some(Value::Bool(true)) => {
+                if let Some(value) = object.remove(bound) {
+                    object.insert(flag.into(), value);
+                } else {
+                    object.remove(flag);
+                }
+            }
+            Some(Value::Bool(false)) => {
+                object.remove(flag);
+            }
+            _ => {}
+        }
+    }
+    for keyword in ONE_SCHEMA {
+        if let Some(sub) = object.get_mut(*keyword) {
+            up_level(sub);
+        }
+    }
+    for keyword in SCHEMA_LISTS {
+        for sub in object
+            .get_mut(*keyword)
+            .and_then(Value::as_array_mut)
+            .into_iter()
+            .flatten()
+        {
+            up_level(sub);
+        }
+    }
+    for keyword in SCHEMA_MAPS {
+        for sub in object
+            .get_mut(*keyword)
+            .and_then(Value::as_object_mut)
+            .into_iter()
+            .flat_map(|map| map.values_mut())
+        {
+            up_level(sub);
+        }
+    }
+}

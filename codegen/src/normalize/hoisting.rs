@@ -1,0 +1,366 @@
+//! **Inline objects** moved into `components/schemas`, named from where they sit (see
+//! [`hoist`]), because the emit steps match each struct to its schema by component. A union of
+//! moved objects told apart by a required `const` string property moves too, so that
+//! `patch::infer` gives it the tagged-union patch: it decodes by its tag (`#[serde(tag)]`), not
+//! by trying each member; and so does an open enum, which emit finds by its component.
+
+use std::collections::BTreeSet;
+
+use serde_json::{Map, Value, json};
+
+use super::{Origins, pascal, unique_name};
+use crate::model::{mark, push};
+
+/// Moves every inline object schema (one with `properties`) into `components/schemas`, named
+/// from where it sits, innermost first: `<OperationId>Body`, `<OperationId>Response`, then
+/// `<Parent><Property>`, `<Parent>Item` (array items), `<Parent>Value` (map values) and
+/// `<Parent>Variant<n>` (union members). A direct property of a component stays where it is
+/// (typify names it `<Component><Property>` already, and the emit steps find it there).
+///
+/// The generated client is the same either way; what changes is that every struct has a
+/// component of its own, which the emit steps need to match each struct to its rules (a real
+/// description may hold its whole API inline).
+pub(super) fn hoist(document: &mut Value) -> Origins {
+    // A component's key and the name typify gives its type (`searchResponse` is
+    // `SearchResponse`) are both taken: a hoisted schema must not take either.
+    let mut taken = crate::contract::component_names_in_use(document);
+    taken.extend(
+        crate::runtime::SHARED_TYPE_NAMES
+            .iter()
+            .map(|name| (*name).to_owned()),
+    );
+    let mut hoisted: Vec<(String, Value)> = Vec::new();
+    let mut origins = Origins::new();
+    for pointer in crate::model::schema_locations(document) {
+        let (base, component) = match location_name(document, &pointer) {
+            Some(found) => found,
+            None => continue,
+        };
+        let Some(schema) = document.pointer_mut(&pointer) else {
+            continue;
+        };
+        let mut context = Hoisting {
+            taken: &mut taken,
+            hoisted: &mut hoisted,
+            origins: &mut origins,
+        };
+        if component {
+            for (child, name) in children(schema, &base) {
+                // A component's direct properties stay inline; their own children do not.
+                let keep_inline = child.0 == "properties";
+                let child_pointer = child_pointer(&pointer, &child);
+                let node = child_mut(schema, &child);
+                if let Some(node) = node {
+                    if keep_inline {
+                        for (grandchild, grandname) in children(node, &name) {
+                            let inner_pointer = self::child_pointer(&child_pointer, &grandchild);
+                            if let Some(inner) = child_mut(node, &grandchild) {
+                                context.visit(inner, &grandname, &inner_pointer);
+                            }
+                        }
+                        // A tagged union moves even here: its patch needs a component; so
+                        // does an open enum, which emit finds by its component.
+                        if context.union_tag(node).is_some() || node.get(mark::OPEN_ENUM).is_some()
+                        {
+                            context.visit(node, &name, &child_pointer);
+                        }
+                    } else {
+                        context.visit(node, &name, &child_pointer);
+                    }
+                }
+            }
+        } else {
+            context.visit(schema, &base, &pointer);
+        }
+    }
+    if hoisted.is_empty() {
+        return origins;
+    }
+    let Some(root) = document.as_object_mut() else {
+        return origins;
+    };
+    let components = root
+        .entry("components")
+        .or_insert_with(|| Value::Object(Map::new()));
+    if let Some(schemas) = components.as_object_mut().map(|components| {
+        components
+            .entry("schemas")
+            .or_insert_with(|| Value::Object(Map::new()))
+    }) && let Some(schemas) = schemas.as_object_mut()
+    {
+        schemas.extend(hoisted);
+    }
+    origins
+}
+
+/// The pointer of a child of the schema at `parent`.
+fn child_pointer(parent: &str, (keyword, key): &ChildKey) -> String {
+    let pointer = push(parent, keyword);
+    match key {
+        Some(key) => push(&pointer, key),
+        None => pointer,
+    }
+}
+
+/// The type name a schema location gives its inline types, and whether it is a component.
+fn location_name(document: &Value, pointer: &str) -> Option<(String, bool)> {
+    if let Some(name) = pointer.strip_prefix("/components/schemas/") {
+        return Some((pascal(&name.replace("~1", "/").replace("~0", "~")), true));
+    }
+    let tokens: Vec<&str> = pointer.split('/').collect();
+    // `/components/(responses|requestBodies|parameters|headers)/<Name>/...`: progenitor would
+    // name an inline type there after each operation that uses it, so it moves under the
+    // component's own name.
+    if tokens.get(1) == Some(&"components") && tokens.len() > 3 {
+        let name = tokens[3].replace("~1", "/").replace("~0", "~");
+        let suffix = match tokens[2] {
+            "responses" => "response",
+            "requestBodies" => "body",
+            "parameters" | "headers" => "",
+            _ => return None,
+        };
+        return Some((pascal(&format!("{name}_{suffix}")), false));
+    }
+    // `/paths/<path>/<method>/(requestBody|responses/<status>)/...`
+    if tokens.get(1) != Some(&"paths") || tokens.len() < 5 {
+        return None;
+    }
+    let operation = document.pointer(&tokens[..4].join("/"))?;
+    let id = operation.get("operationId").and_then(Value::as_str)?;
+    match tokens[4] {
+        "requestBody" => Some((pascal(&format!("{id}_body")), false)),
+        "responses" => {
+            let status = tokens.get(5).copied().unwrap_or_default();
+            let suffix = if status.starts_with('2') {
+                "response".to_owned()
+            } else {
+                format!("response_{status}")
+            };
+            Some((pascal(&format!("{id}_{suffix}")), false))
+        }
+        _ => None,
+    }
+}
+
+/// Where a subschema sits in its parent: the keyword and, for maps and lists, the key.
+type ChildKey = (&'static str, Option<String>);
+
+/// The subschemas of `schema` that may hold inline objects, with the names they would take.
+fn children(schema: &Value, base: &str) -> Vec<(ChildKey, String)> {
+    let mut out = Vec::new();
+    let Some(object) = schema.as_object() else {
+        return out;
+    };
+    if let Some(properties) = object.get("properties").and_then(Value::as_object) {
+        for name in properties.keys() {
+            out.push((
+                ("properties", Some(name.clone())),
+                format!("{base}{}", pascal(name)),
+            ));
+        }
+    }
+    if object.get("items").is_some_and(Value::is_object) {
+        out.push((("items", None), format!("{base}Item")));
+    }
+    if object
+        .get("additionalProperties")
+        .is_some_and(Value::is_object)
+    {
+        out.push((("additionalProperties", None), format!("{base}Value")));
+    }
+    for keyword in ["anyOf", "oneOf", "allOf"] {
+        for index in 0..object
+            .get(keyword)
+            .and_then(Value::as_array)
+            .map_or(0, Vec::len)
+        {
+            out.push((
+                (keyword, Some(index.to_string())),
+                format!("{base}Variant{index}"),
+            ));
+        }
+    }
+    out
+}
+
+fn child_mut<'a>(schema: &'a mut Value, (keyword, key): &ChildKey) -> Option<&'a mut Value> {
+    let node = schema.get_mut(*keyword)?;
+    match key {
+        None => Some(node),
+        Some(key) => match node {
+            Value::Array(list) => list.get_mut(key.parse::<usize>().ok()?),
+            Value::Object(map) => map.get_mut(key),
+            _ => None,
+        },
+    }
+}
+
+/// A schema without its `null` (from its `type` list and its `enum`), and whether it had one.
+fn without_null(mut schema: Value) -> (Value, bool) {
+    let nullable = match schema.get_mut("type") {
+        Some(Value::Array(kinds)) if kinds.iter().any(|kind| kind == "null") => {
+            kinds.retain(|kind| kind != "null");
+            if let [only] = kinds.as_slice() {
+                let only = only.clone();
+                schema["type"] = only;
+            }
+            if let Some(Value::Array(values)) = schema.get_mut("enum") {
+                values.retain(|value| !value.is_null());
+            }
+            true
+        }
+        _ => false,
+    };
+    (schema, nullable)
+}
+
+struct Hoisting<'a> {
+    taken: &'a mut BTreeSet<String>,
+    hoisted: &'a mut Vec<(String, Value)>,
+    origins: &'a mut Origins,
+}
+
+impl Hoisting<'_> {
+    /// Hoists the inline objects inside `node`, then `node` itself if it is one.
+    fn visit(&mut self, node: &mut Value, name: &str, pointer: &str) {
+        for (child, child_name) in children(node, name) {
+            let inner_pointer = child_pointer(pointer, &child);
+            if let Some(inner) = child_mut(node, &child) {
+                self.visit(inner, &child_name, &inner_pointer);
+            }
+        }
+        let is_struct = node
+            .get("properties")
+            .and_then(Value::as_object)
+            .is_some_and(|properties| !properties.is_empty());
+        let tagged_union = self.union_tag(node).is_some();
+        let open_enum = node.get(mark::OPEN_ENUM).is_some();
+        if !(is_struct || tagged_union || open_enum) || node.get("$ref").is_some() {
+            return;
+        }
+        // The same schema met again under the same name (a body repeated for `200` and `201`)
+        // is the same component, so both places have one type, as progenitor needs of the
+        // bodies of one status class.
+        let repeated = self
+            .hoisted
+            .iter()
+            .find(|(hoisted, schema)| {
+                hoisted
+                    .strip_prefix(name)
+                    .is_some_and(|rest| rest.chars().all(|c| c.is_ascii_digit()))
+                    && *schema == without_null(node.clone()).0
+            })
+            .map(|(hoisted, _)| hoisted.clone());
+        if let Some(existing) = repeated {
+            let reference = json!({"$ref": format!("#/components/schemas/{existing}")});
+            *node = if without_null(node.clone()).1 {
+                json!({"anyOf": [reference, {"type": "null"}]})
+            } else {
+                reference
+            };
+            return;
+        }
+        let name = unique_name(name, self.taken);
+        self.taken.insert(name.clone());
+        let schema = std::mem::take(node);
+        let reference = json!({"$ref": format!("#/components/schemas/{name}")});
+        // A nullable object (or open enum) stays nullable where it is used; the component is
+        // the object (the enum without `null`).
+        let (schema, nullable) = without_null(schema);
+        *node = if nullable {
+            json!({"anyOf": [reference, {"type": "null"}]})
+        } else {
+            reference
+        };
+        self.origins
+            .insert(push("/components/schemas", &name), pointer.to_owned());
+        self.hoisted.push((name, schema));
+    }
+
+    /// The property that tells the members of a `oneOf` of moved objects apart: required by
+    /// each, a different `const` string in each.
+    fn union_tag(&self, node: &Value) -> Option<String> {
+        let members = node.get("oneOf")?.as_array()?;
+        if members.len() < 2 || node.get("properties").is_some() {
+            return None;
+        }
+        let schemas: Vec<&Value> = members
+            .iter()
+            .map(|member| {
+                let name = member
+                    .get("$ref")?
+                    .as_str()?
+                    .strip_prefix("#/components/schemas/")?;
+                self.hoisted
+                    .iter()
+                    .find(|(hoisted, _)| hoisted == name)
+                    .map(|(_, schema)| schema)
+            })
+            .collect::<Option<_>>()?;
+        let constant = |schema: &Value, property: &str| -> Option<String> {
+            let required = schema.get("required")?.as_array()?;
+            if !required.iter().any(|name| name == property) {
+                return None;
+            }
+            let property = schema.get("properties")?.get(property)?;
+            match (
+                property.get("const"),
+                property.get("enum").and_then(Value::as_array),
+            ) {
+                (Some(Value::String(value)), _) => Some(value.clone()),
+                (None, Some(values)) => match values.as_slice() {
+                    [Value::String(value)] => Some(value.clone()),
+                    _ => None,
+                },
+                _ => None,
+            }
+        };
+        let candidates = schemas.first()?.get("properties")?.as_object()?.keys();
+        for property in candidates {
+            let values: Option<Vec<String>> = schemas
+                .iter()
+                .map(|schema| constant(schema, property))
+                .collect();
+            if let Some(values) = values {
+                let distinct: BTreeSet<&String> = values.iter().collect();
+                if distinct.len() == values.len() {
+                    return Some(property.clone());
+                }
+            }
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{normalize_with_origins, source_pointer};
+    use super::*;
+
+    #[test]
+    fn inline_objects_move_to_components_named_where_they_sit() {
+        let mut document = json!({"openapi": "3.1.0", "paths": {"/api/models/{id}": {"get": {
+            "operationId": "get_model",
+            "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {
+                "type": "object",
+                "properties": {"siblings": {"type": "array", "items": {
+                    "type": "object", "properties": {"name": {"type": "string"}}}}}}}}}}}}}});
+        let normalized = normalize_with_origins(&mut document);
+        let schemas = document["components"]["schemas"].as_object().unwrap();
+        let names: Vec<&String> = schemas.keys().collect();
+        assert_eq!(names, ["GetModelResponseSiblingsItem", "GetModelResponse"]);
+        let source =
+            "/paths/~1api~1models~1{id}/get/responses/200/content/application~1json/schema";
+        assert_eq!(
+            source_pointer(
+                &normalized.origins,
+                "/components/schemas/GetModelResponseSiblingsItem/properties/name/type"
+            ),
+            format!("{source}/properties/siblings/items/properties/name/type")
+        );
+        assert_eq!(
+            source_pointer(&normalized.origins, "/components/schemas/Other/type"),
+            "/components/schemas/Other/type"
+        );
+    }
+}

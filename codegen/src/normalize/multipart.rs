@@ -1,0 +1,152 @@
+//! **Multipart request bodies**, which progenitor refuses, handed on as a typed form that emit
+//! sends as multipart, every binary string in it a `$ref` to one file component (see
+//! [`multipart_bodies`]).
+
+use std::collections::BTreeSet;
+
+use serde_json::{Value, json};
+
+use super::{Finding, FindingKind, unique_name};
+use crate::model::push;
+
+/// Request bodies sent as `multipart/form-data`, which progenitor refuses, are handed on as a
+/// typed form: the media type becomes `application/x-www-form-urlencoded` and the body is
+/// marked [`crate::model::MULTIPART`], so progenitor types the body from its schema and emit
+/// sends it as multipart; every binary string the body's schema reaches (through `$ref`s too)
+/// becomes a `$ref` to one component marked [`crate::model::FORM_FILE`], which emit gives the
+/// type `FormFile` (bytes, file name, media type). A part's `encoding` (its own media type or
+/// headers) is not applied, and is reported.
+pub(super) fn multipart_bodies(document: &mut Value, findings: &mut Vec<Finding>) {
+    const MULTIPART: &str = "multipart/form-data";
+    const FORM: &str = "application/x-www-form-urlencoded";
+    let mut bodies: Vec<String> = Vec::new();
+    for operation in crate::model::Document::new(document).operations() {
+        let Some(body) = operation.value.get("requestBody") else {
+            continue;
+        };
+        let pointer = match body.get("$ref").and_then(Value::as_str) {
+            Some(reference) => match reference.strip_prefix('#') {
+                Some(target) => target.to_owned(),
+                None => continue,
+            },
+            None => push(&operation.pointer, "requestBody"),
+        };
+        if !bodies.contains(&pointer) {
+            bodies.push(pointer);
+        }
+    }
+    // The file component's name, and whether a body uses it.
+    let mut file_component: Option<(String, bool)> = None;
+    for pointer in bodies {
+        let Some(body) = document
+            .pointer_mut(&pointer)
+            .and_then(Value::as_object_mut)
+        else {
+            continue;
+        };
+        let Some(content) = body.get_mut("content").and_then(Value::as_object_mut) else {
+            continue;
+        };
+        let is_multipart = content.len() == 1
+            && content
+                .keys()
+                .all(|media_type| media_type.split(';').next().map(str::trim) == Some(MULTIPART));
+        if !is_multipart {
+            continue;
+        }
+        let Some(media_type) = content.keys().next().cloned() else {
+            continue;
+        };
+        let Some(mut media) = content.remove(&media_type) else {
+            continue;
+        };
+        let media_pointer = push(&push(&pointer, "content"), &media_type);
+        if let Some(media) = media.as_object_mut()
+            && media.remove("encoding").is_some()
+        {
+            findings.push(Finding::new(
+                FindingKind::Unenforced,
+                &push(&media_pointer, "encoding"),
+                "the parts' own `encoding` is not applied; each part is sent with the media type its value implies",
+            ));
+        }
+        content.insert(FORM.to_owned(), media);
+        body.insert(crate::model::MULTIPART.to_owned(), Value::Bool(true));
+        let schema_pointer = push(&push(&push(&pointer, "content"), FORM), "schema");
+        let name = file_component
+            .get_or_insert_with(|| (form_file_name(document), false))
+            .0
+            .clone();
+        if replace_binary_strings(document, &schema_pointer, &name)
+            && let Some(used) = file_component.as_mut()
+        {
+            used.1 = true;
+        }
+    }
+    let Some((name, true)) = file_component else {
+        return;
+    };
+    let Some(root) = document.as_object_mut() else {
+        return;
+    };
+    let schemas = root
+        .entry("components")
+        .or_insert_with(|| json!({}))
+        .as_object_mut()
+        .map(|components| components.entry("schemas").or_insert_with(|| json!({})));
+    if let Some(Value::Object(schemas)) = schemas {
+        schemas.insert(
+            name,
+            json!({
+                "type": "string",
+                "description": "A file sent as one part of a multipart form.",
+                crate::model::FORM_FILE: true,
+            }),
+        );
+    }
+}
+
+/// The component name of the file type: `FormFile`, unless a component takes it.
+fn form_file_name(document: &Value) -> String {
+    unique_name(
+        "FormFile",
+        &crate::contract::component_names_in_use(document),
+    )
+}
+
+/// Replaces every binary string (`type: string, format: binary`) the schema at `start` reaches,
+/// through `$ref`s to components too, by a `$ref` to the component `name`; whether it found one.
+fn replace_binary_strings(document: &mut Value, start: &str, name: &str) -> bool {
+    let mut replaced = false;
+    let reference = json!({"$ref": format!("#/components/schemas/{name}")});
+    let mut pending = vec![start.to_owned()];
+    let mut seen = BTreeSet::new();
+    while let Some(pointer) = pending.pop() {
+        if !seen.insert(pointer.clone()) {
+            continue;
+        }
+        let Some(schema) = document.pointer_mut(&pointer) else {
+            continue;
+        };
+        let is_binary = schema.get("format").and_then(Value::as_str) == Some("binary")
+            && schema.get("type").is_none_or(|kind| kind == "string");
+        if is_binary {
+            // A bare `$ref`: a sibling (even a description) would make it `allOf: [$ref]`, a
+            // type of its own around the file.
+            *schema = reference.clone();
+            replaced = true;
+            continue;
+        }
+        if let Some(target) = schema
+            .get("$ref")
+            .and_then(Value::as_str)
+            .and_then(|reference| reference.strip_prefix('#'))
+        {
+            pending.push(target.to_owned());
+        }
+        for (suffix, _) in crate::model::subschemas(schema) {
+            pending.push(format!("{pointer}{suffix}"));
+        }
+    }
+    replaced
+}

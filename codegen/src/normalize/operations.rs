@@ -1,0 +1,389 @@
+//! The operation-level repairs, on every operation:
+//!
+//! - A path parameter in the template but not declared is declared as a string (a defect).
+//! - An operation **without `responses`** gets a `200` success without a body.
+//! - **Success bodies of different types** (say `200` and `207`): all their JSON schemas become
+//!   one component `<OperationId>Success` (`anyOf` of the distinct bodies, in status order)
+//!   that every 2xx response refers to, so the client decodes whichever the server sends. A
+//!   2xx without a JSON body beside one with a body cannot share its type: only the lowest such
+//!   status is kept and the others are reported (the client then returns them as unexpected
+//!   responses, bytes intact). Error bodies (4xx, 5xx, `default`) are unified the same way.
+//! - **Identical bodies written inline** in several responses of one class become one
+//!   component (`<OperationId>Success`/`Error`), as hoisting would make a type per place.
+//! - A `default` response beside successes of another body is read as the error statuses.
+//! - **More than one request media type**: the JSON one is kept, else one progenitor can send
+//!   (form, octet-stream, text), else the first.
+
+use std::collections::BTreeSet;
+
+use serde_json::{Map, Value, json};
+
+use super::{Finding, FindingKind, is_json, pascal, resolve, unique_name};
+use crate::model::{is_method, mark, push};
+
+/// The operation-level repairs, on every operation.
+pub(super) fn operations(document: &mut Value, findings: &mut Vec<Finding>) {
+    let mut new_components: Vec<(String, Value)> = Vec::new();
+    let mut component_names: BTreeSet<String> = document
+        .pointer("/components/schemas")
+        .and_then(Value::as_object)
+        .map(|schemas| schemas.keys().cloned().collect())
+        .unwrap_or_default();
+    let snapshot = document.clone();
+    let Some(paths) = document.get_mut("paths").and_then(Value::as_object_mut) else {
+        return;
+    };
+    for (path, item) in paths.iter_mut() {
+        let Some(item) = item.as_object_mut() else {
+            continue;
+        };
+        let item_parameters = declared_path_parameters(&snapshot, item.get("parameters"));
+        for (method, operation) in item.iter_mut() {
+            if !is_method(method) {
+                continue;
+            }
+            let pointer = push(&push("/paths", path), method);
+            let Some(operation) = operation.as_object_mut() else {
+                continue;
+            };
+            let id = operation
+                .get("operationId")
+                .and_then(Value::as_str)
+                .unwrap_or("operation")
+                .to_owned();
+            let mut declared = item_parameters.clone();
+            declared.extend(declared_path_parameters(
+                &snapshot,
+                operation.get("parameters"),
+            ));
+            for name in template_parameters(path) {
+                if declared.contains(&name) {
+                    continue;
+                }
+                let parameters = operation
+                    .entry("parameters")
+                    .or_insert_with(|| Value::Array(Vec::new()));
+                if let Some(parameters) = parameters.as_array_mut() {
+                    parameters.push(json!({"name": name, "in": "path", "required": true, "schema": {"type": "string"}}));
+                    findings.push(Finding::new(
+                        FindingKind::Defect,
+                        &pointer,
+                        format!("path parameter `{name}` is in the template but not declared; declared as a string"),
+                    ));
+                }
+            }
+            if !operation.contains_key("responses") {
+                operation.insert(
+                    "responses".into(),
+                    json!({"200": {"description": "Success (no responses were declared)."}}),
+                );
+                findings.push(Finding::new(
+                    FindingKind::Repaired,
+                    &pointer,
+                    "no `responses`; a `200` success without a body is assumed",
+                ));
+            }
+            if let Some(body) = operation.get_mut("requestBody") {
+                single_request_media_type(body, &push(&pointer, "requestBody"), findings);
+            }
+            let Some(responses) = operation
+                .get_mut("responses")
+                .and_then(Value::as_object_mut)
+            else {
+                continue;
+            };
+            default_beside_successes(&snapshot, responses, &push(&pointer, "responses"), findings);
+            for (class, is_member) in [
+                ("Success", is_success as fn(&str) -> bool),
+                ("Error", is_error as fn(&str) -> bool),
+            ] {
+                let name = pascal(&format!("{id}_{class}"));
+                let name = unique_name(&name, &component_names);
+                if let Some(union) = unify_bodies(
+                    &snapshot,
+                    responses,
+                    is_member,
+                    &name,
+                    &push(&pointer, "responses"),
+                    findings,
+                ) {
+                    component_names.insert(name.clone());
+                    new_components.push((name, union));
+                }
+            }
+        }
+    }
+    if new_components.is_empty() {
+        return;
+    }
+    let Some(root) = document.as_object_mut() else {
+        return;
+    };
+    let components = root
+        .entry("components")
+        .or_insert_with(|| Value::Object(Map::new()));
+    if let Some(components) = components.as_object_mut() {
+        let schemas = components
+            .entry("schemas")
+            .or_insert_with(|| Value::Object(Map::new()));
+        if let Some(schemas) = schemas.as_object_mut() {
+            schemas.extend(new_components);
+        }
+    }
+}
+
+/// progenitor reads a `default` response as a possible success and as a possible error. Beside
+/// declared successes whose body is not `default`'s (an error body, typically), it would need
+/// two success types, which it cannot have: there `default` is read as what it describes, the
+/// error statuses `4XX` and `5XX` (each only where the operation does not declare it), and the
+/// change is reported. A success status the operation does not declare is then an unexpected
+/// response, kept as bytes.
+fn default_beside_successes(
+    document: &Value,
+    responses: &mut Map<String, Value>,
+    pointer: &str,
+    findings: &mut Vec<Finding>,
+) {
+    let Some(default) = responses.get("default") else {
+        return;
+    };
+    let default_body = body_of(document, default);
+    let differs = responses
+        .iter()
+        .filter(|(status, _)| is_success(status))
+        .any(|(_, response)| body_of(document, response) != default_body);
+    if !differs {
+        return;
+    }
+    let Some(default) = responses.remove("default") else {
+        return;
+    };
+    let mut added = Vec::new();
+    for range in ["4XX", "5XX"] {
+        if !responses.contains_key(range) {
+            responses.insert(range.to_owned(), default.clone());
+            added.push(range);
+        }
+    }
+    findings.push(Finding::new(
+        FindingKind::Repaired,
+        &push(pointer, "default"),
+        format!(
+            "`default` beside successes of another body is read as the error statuses{}",
+            if added.is_empty() {
+                " declared already".to_owned()
+            } else {
+                format!(" {}", added.join(" and "))
+            }
+        ),
+    ));
+}
+
+/// The names of the path parameters a `parameters` list declares (references followed).
+fn declared_path_parameters(document: &Value, parameters: Option<&Value>) -> BTreeSet<String> {
+    parameters
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .map(|parameter| resolve(document, parameter))
+        .filter(|parameter| parameter.get("in").and_then(Value::as_str) == Some("path"))
+        .filter_map(|parameter| parameter.get("name").and_then(Value::as_str))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// The `{names}` of a path template.
+fn template_parameters(path: &str) -> Vec<String> {
+    path.split('{')
+        .skip(1)
+        .filter_map(|rest| rest.split_once('}'))
+        .map(|(name, _)| name.to_owned())
+        .collect()
+}
+
+fn is_success(status: &str) -> bool {
+    status.starts_with('2')
+}
+
+fn is_error(status: &str) -> bool {
+    status.starts_with(['4', '5']) || status == "default"
+}
+
+/// The body a response declares, as progenitor sees it.
+#[derive(PartialEq)]
+enum Body {
+    Json(Value),
+    Other,
+    None,
+}
+
+fn body_of(document: &Value, response: &Value) -> Body {
+    let response = resolve(document, response);
+    let Some(content) = response.get("content").and_then(Value::as_object) else {
+        return Body::None;
+    };
+    match content.iter().find(|(media_type, _)| is_json(media_type)) {
+        Some((_, media)) => Body::Json(media.get("schema").cloned().unwrap_or(json!({}))),
+        None if content.is_empty() => Body::None,
+        None => Body::Other,
+    }
+}
+
+/// Makes the responses of one class share one body type; returns the union component to add.
+fn unify_bodies(
+    document: &Value,
+    responses: &mut Map<String, Value>,
+    is_member: fn(&str) -> bool,
+    union_name: &str,
+    pointer: &str,
+    findings: &mut Vec<Finding>,
+) -> Option<Value> {
+    let statuses: Vec<String> = responses
+        .keys()
+        .filter(|status| is_member(status))
+        .cloned()
+        .collect();
+    let bodies: Vec<(String, Body)> = statuses
+        .iter()
+        .map(|status| (status.clone(), body_of(document, &responses[status])))
+        .collect();
+    let first = bodies.first()?;
+    // One schema written inline in several responses would be hoisted once per place, each
+    // a type of its own, which progenitor cannot return from one operation.
+    let all_equal = bodies.iter().all(|(_, body)| *body == first.1);
+    let shared_inline = all_equal
+        && bodies.len() > 1
+        && matches!(&first.1, Body::Json(schema) if schema.get("$ref").is_none());
+    if all_equal && !shared_inline {
+        return None;
+    }
+    let with_json: Vec<&(String, Body)> = bodies
+        .iter()
+        .filter(|(_, body)| matches!(body, Body::Json(_)))
+        .collect();
+    // Responses whose body cannot share a JSON type are dropped (all but the lowest when there
+    // is no JSON body at all).
+    let keep_json = !with_json.is_empty();
+    for (index, (status, body)) in bodies.iter().enumerate() {
+        let dropped = if keep_json {
+            !matches!(body, Body::Json(_))
+        } else {
+            index > 0
+        };
+        if dropped {
+            responses.remove(status);
+            findings.push(Finding::new(
+                FindingKind::Repaired,
+                &push(pointer, status),
+                "its body type differs from the other responses of its class and cannot share one type with them; left out (the client returns it as an unexpected response, body intact)",
+            ));
+        }
+    }
+    let mut members: Vec<Value> = Vec::new();
+    for (_, body) in &with_json {
+        if let Body::Json(schema) = body
+            && !members.contains(schema)
+        {
+            members.push(schema.clone());
+        }
+    }
+    if members.len() < 2 && !shared_inline {
+        return None;
+    }
+    let reference = json!({"$ref": format!("#/components/schemas/{union_name}")});
+    for (status, _) in &with_json {
+        let Some(response) = responses.get_mut(status) else {
+            continue;
+        };
+        let media_types: Vec<String> = resolve(document, response)
+            .get("content")
+            .and_then(Value::as_object)
+            .into_iter()
+            .flatten()
+            .map(|(media_type, _)| media_type.clone())
+            .filter(|media_type| is_json(media_type))
+            .collect();
+        // A shared response component is copied inline so that the change stays local.
+        let mut inline = resolve(document, response).clone();
+        for media_type in media_types {
+            if let Some(media) = inline
+                .get_mut("content")
+                .and_then(|content| content.get_mut(&media_type))
+                .and_then(Value::as_object_mut)
+            {
+                media.insert("schema".into(), reference.clone());
+            }
+        }
+        *response = inline;
+    }
+    let statuses = with_json
+        .iter()
+        .map(|(status, _)| status.as_str())
+        .collect::<Vec<_>>()
+        .join(", ");
+    if let [schema] = members.as_slice() {
+        findings.push(Finding::new(
+            FindingKind::Repaired,
+            pointer,
+            format!("responses {statuses} write one body schema inline in each; it becomes one component, `{union_name}`"),
+        ));
+        return Some(schema.clone());
+    }
+    findings.push(Finding::new(
+        FindingKind::Repaired,
+        pointer,
+        format!("responses {statuses} have different body types; their bodies become one union, `{union_name}`"),
+    ));
+    // `oneOf` marked `x-any-of`: a first-fit enum, as `any_of` hands on every `anyOf`.
+    Some(json!({"oneOf": members, (mark::ANY_OF): true}))
+}
+
+/// Keeps one media type of a request body with several: the JSON one, else the first.
+fn single_request_media_type(body: &mut Value, pointer: &str, findings: &mut Vec<Finding>) {
+    let Some(content) = body.get_mut("content").and_then(Value::as_object_mut) else {
+        return;
+    };
+    // A non-JSON body without a schema is bytes; progenitor needs that said.
+    for (media_type, media) in content.iter_mut() {
+        if let Some(media) = media.as_object_mut()
+            && !is_json(media_type)
+            && !media.contains_key("schema")
+        {
+            media.insert(
+                "schema".into(),
+                json!({"type": "string", "format": "binary"}),
+            );
+        }
+    }
+    if content.len() < 2 {
+        return;
+    }
+    // JSON first, then the bodies progenitor can send, then whatever comes first.
+    let rank = |media_type: &str| {
+        if is_json(media_type) {
+            0
+        } else {
+            match media_type {
+                "application/x-www-form-urlencoded" => 1,
+                "application/octet-stream" => 2,
+                "text/plain" => 3,
+                _ => 4,
+            }
+        }
+    };
+    let keep = content
+        .keys()
+        .min_by_key(|media_type| rank(media_type))
+        .cloned()
+        .unwrap_or_default();
+    let dropped: Vec<String> = content.keys().filter(|k| **k != keep).cloned().collect();
+    content.retain(|media_type, _| *media_type == keep);
+    findings.push(Finding::new(
+        FindingKind::Repaired,
+        &push(pointer, "content"),
+        format!(
+            "several request media types; the client sends `{keep}` only (left out: {})",
+            dropped.join(", ")
+        ),
+    ));
+}

@@ -1,0 +1,741 @@
+//! The schema-level repairs, on every schema node:
+//!
+//! - `$schema` is dropped (a per-schema dialect means nothing to a client), and so is `title`
+//!   (an annotation that typify would otherwise take as the name of an inline type, which
+//!   nothing else could then find from the schema's place).
+//! - Boolean schemas where 3.0 has none, `contentEncoding`/`contentMediaType`/`contentSchema`,
+//!   and a `format` on an object, array or boolean are written as 3.0 can read them.
+//! - **Open enums** (`anyOf: [{enum: [...]}, {type: string}]`) become an `enum` of the known
+//!   values marked `x-open-enum` and moved into `components/schemas` like an inline object;
+//!   emit gives the enum an `Other(String)` variant that takes any other string, strict
+//!   decoding and requests included (unlike a tolerant enum's `Unknown`), so the type accepts
+//!   exactly what the schema accepts.
+//! - **Literal sets** (`anyOf` of `const`s and `enum`s) become one `enum`; any other `anyOf` of
+//!   two or more members is handed on as `oneOf` (marked `x-any-of`), which typify emits as an
+//!   enum decoding the first member that fits: exactly `anyOf`, where typify's own `anyOf` is a
+//!   struct of optional members that accepts values no member accepts.
+//! - **Unsatisfiable closed objects** (`additionalProperties: false` and a required property
+//!   not declared) get the property declared with an unconstrained schema, as their authors
+//!   evidently meant.
+//! - **Defaults that break their own schema** are dropped.
+//! - **Patterns** the generated code's ECMA-262 engine (`regress`, which has look-ahead and
+//!   look-behind) cannot compile are dropped and reported; `format: uuid` becomes the
+//!   equivalent pattern (typify would need the `uuid` crate otherwise).
+
+use std::collections::BTreeSet;
+
+use serde_json::{Map, Value, json};
+
+use super::{Finding, FindingKind};
+use crate::model::{mark, push};
+
+/// Keywords whose value is one subschema.
+pub(super) const ONE_SCHEMA: &[&str] = &[
+    "items",
+    "additionalProperties",
+    "not",
+    "propertyNames",
+    "contains",
+    "if",
+    "then",
+    "else",
+    "unevaluatedItems",
+    "unevaluatedProperties",
+];
+/// Keywords whose value is a list of subschemas.
+pub(super) const SCHEMA_LISTS: &[&str] = &["allOf", "anyOf", "oneOf", "prefixItems"];
+/// Keywords whose value maps names to subschemas.
+pub(super) const SCHEMA_MAPS: &[&str] = &[
+    "properties",
+    "patternProperties",
+    "$defs",
+    "dependentSchemas",
+];
+
+/// The schema-level repairs, on `schema` and every subschema.
+pub(super) fn normalize_schema(schema: &mut Value, pointer: &str, findings: &mut Vec<Finding>) {
+    boolean_schema(schema, pointer, findings);
+    let Some(object) = schema.as_object_mut() else {
+        return;
+    };
+    annotations_3_0_lacks(object, pointer, findings);
+    if object.remove("$schema").is_some() {
+        findings.push(Finding::new(
+            FindingKind::Repaired,
+            &push(pointer, "$schema"),
+            "`$schema` inside a schema dropped",
+        ));
+    }
+    // typify names an inline type after its `title` when there is one, which no other step can
+    // predict from the schema's place (and two titles alike make two types of one name). A
+    // title is an annotation: without it, every type is named from where it sits.
+    if object.get("title").is_some_and(Value::is_string) {
+        object.remove("title");
+    }
+    format_as_type(object, pointer, findings);
+    type_union(object, pointer, findings);
+    members_that_admit_nothing(object, pointer, findings);
+    open_enum(object, pointer, findings);
+    nullable_enum(object);
+    literal_set(object, pointer, findings);
+    repeated_enum_values(object, pointer, findings);
+    any_of(object, pointer, findings);
+    closed_object(object, pointer, findings);
+    pattern(object, pointer, findings);
+    string_keys(object);
+    for keyword in ONE_SCHEMA {
+        if let Some(sub) = object.get_mut(*keyword) {
+            normalize_schema(sub, &push(pointer, keyword), findings);
+        }
+    }
+    for keyword in SCHEMA_LISTS {
+        if let Some(list) = object.get_mut(*keyword).and_then(Value::as_array_mut) {
+            for (index, sub) in list.iter_mut().enumerate() {
+                normalize_schema(
+                    sub,
+                    &format!("{}/{index}", push(pointer, keyword)),
+                    findings,
+                );
+            }
+        }
+    }
+    for keyword in SCHEMA_MAPS {
+        if let Some(map) = object.get_mut(*keyword).and_then(Value::as_object_mut) {
+            for (name, sub) in map.iter_mut() {
+                normalize_schema(sub, &push(&push(pointer, keyword), name), findings);
+            }
+        }
+    }
+    // Last, so that the repairs above (a declared property, a pattern) are in place.
+    default_value(object, pointer, findings);
+}
+
+/// A boolean schema where 3.0 has none (a property, a union member): `true` admits anything,
+/// `{}`; `false` nothing, `{not: {}}`. (As `additionalProperties` or `items`, 3.0 reads it.)
+fn boolean_schema(schema: &mut Value, pointer: &str, findings: &mut Vec<Finding>) {
+    const HOLDERS: &[&str] = &[
+        "properties",
+        "patternProperties",
+        "dependentSchemas",
+        "allOf",
+        "anyOf",
+        "oneOf",
+    ];
+    let Value::Bool(admits) = *schema else {
+        return;
+    };
+    if !pointer
+        .rsplit('/')
+        .nth(1)
+        .is_some_and(|holder| HOLDERS.contains(&holder))
+    {
+        return;
+    }
+    *schema = if admits {
+        json!({})
+    } else {
+        json!({"not": {}})
+    };
+    findings.push(Finding::new(
+        FindingKind::Repaired,
+        pointer,
+        format!("the boolean schema `{admits}`, which OpenAPI 3.0 cannot say here, written as the schema it means"),
+    ));
+}
+
+/// What a 3.0 reader cannot take and a client does not need: `contentEncoding`,
+/// `contentMediaType` and `contentSchema` (annotations about a string's content), and a
+/// `format` on an object, array or boolean (typify panics on it; no such format asserts
+/// anything a validator checks).
+fn annotations_3_0_lacks(
+    object: &mut Map<String, Value>,
+    pointer: &str,
+    findings: &mut Vec<Finding>,
+) {
+    for keyword in ["contentEncoding", "contentMediaType", "contentSchema"] {
+        if object.remove(keyword).is_some() {
+            findings.push(Finding::new(
+                FindingKind::Repaired,
+                &push(pointer, keyword),
+                format!("`{keyword}`, an annotation OpenAPI 3.0 does not have, dropped"),
+            ));
+        }
+    }
+    let no_format = |kind: &Value| matches!(kind.as_str(), Some("object" | "array" | "boolean"));
+    let structured = match object.get("type") {
+        Some(Value::Array(kinds)) => kinds.iter().any(no_format),
+        Some(kind) => no_format(kind),
+        None => false,
+    };
+    if structured && object.remove("format").is_some() {
+        findings.push(Finding::new(
+            FindingKind::Repaired,
+            &push(pointer, "format"),
+            "a `format` on a type no format applies to, dropped",
+        ));
+    }
+}
+
+/// `propertyNames: {type: string}` says nothing (an object's keys are strings), so the
+/// `type` goes, and with it a `propertyNames` left empty: what remains is a rule the map patch
+/// enforces, or no rule at all.
+fn string_keys(object: &mut Map<String, Value>) {
+    let Some(names) = object
+        .get_mut("propertyNames")
+        .and_then(Value::as_object_mut)
+    else {
+        return;
+    };
+    if names.get("type") == Some(&Value::String("string".into())) {
+        names.remove("type");
+    }
+    if names.is_empty() {
+        object.remove("propertyNames");
+    }
+}
+
+/// `anyOf: [{enum: [..]}, {type: string}]` (in either order, perhaps with a null member).
+fn open_enum(object: &mut Map<String, Value>, pointer: &str, findings: &mut Vec<Finding>) {
+    for keyword in ["anyOf", "oneOf"] {
+        let Some(members) = object.get(keyword).and_then(Value::as_array) else {
+            continue;
+        };
+        let is_null = |m: &Value| m.get("type").and_then(Value::as_str) == Some("null");
+        let non_null: Vec<&Value> = members.iter().filter(|m| !is_null(m)).collect();
+        let nullable = non_null.len() < members.len();
+        let [first, second] = non_null.as_slice() else {
+            continue;
+        };
+        let known = |m: &Value| -> Option<Vec<String>> {
+            let values = m.get("enum").and_then(Value::as_array)?;
+            values
+                .iter()
+                .map(|v| v.as_str().map(str::to_owned))
+                .collect()
+        };
+        let any_string = |m: &Value| {
+            m.get("type").and_then(Value::as_str) == Some("string")
+                && m.as_object().is_some_and(|o| {
+                    o.keys()
+                        .all(|k| ["type", "description", "title"].contains(&k.as_str()))
+                })
+        };
+        let values = match (known(first), known(second)) {
+            (Some(values), None) if any_string(second) => values,
+            (None, Some(values)) if any_string(first) => values,
+            _ => continue,
+        };
+        object.remove(keyword);
+        // The values stay an `enum`, marked open: emit gives the enum an `Other(String)`
+        // variant that takes any other string, so the type admits what the schema admits.
+        let mut listed: Vec<Value> = values.into_iter().map(Value::String).collect();
+        if nullable {
+            listed.push(Value::Null);
+        }
+        object.insert(
+            "type".into(),
+            if nullable {
+                json!(["string", "null"])
+            } else {
+                json!("string")
+            },
+        );
+        object.insert("enum".into(), Value::Array(listed));
+        object.insert(mark::OPEN_ENUM.into(), Value::Bool(true));
+        findings.push(Finding::new(
+            FindingKind::Repaired,
+            &push(pointer, keyword),
+            "open enum (known values or any string) read as an enum of the known values with an `Other(String)` variant",
+        ));
+        return;
+    }
+}
+
+/// `type: [string, integer]`: one `oneOf` member per type, each with the schema's other
+/// keywords (a keyword applies only to its own type), marked `x-any-of` like any `anyOf`.
+fn type_union(object: &mut Map<String, Value>, pointer: &str, findings: &mut Vec<Finding>) {
+    let Some(Value::Array(kinds)) = object.get("type") else {
+        return;
+    };
+    if kinds.iter().filter(|kind| *kind != "null").count() < 2 {
+        return;
+    }
+    let kinds = kinds.clone();
+    object.remove("type");
+    let shared: Map<String, Value> = ["description", "title", "default", "example", "examples"]
+        .iter()
+        .filter_map(|key| Some(((*key).to_owned(), object.remove(*key)?)))
+        .collect();
+    let rest = std::mem::take(object);
+    let members: Vec<Value> = kinds
+        .iter()
+        .map(|kind| {
+            let mut member = if kind == "null" {
+                Map::new()
+            } else {
+                rest.clone()
+            };
+            member.insert("type".into(), kind.clone());
+            Value::Object(member)
+        })
+        .collect();
+    *object = shared;
+    object.insert("anyOf".into(), Value::Array(members));
+    findings.push(Finding::new(
+        FindingKind::Repaired,
+        &push(pointer, "type"),
+        "a union of types read as a union of one schema per type",
+    ));
+}
+
+/// `format: string` (or another JSON type's name) where no `type` is given: the author meant
+/// `type`, and progenitor refuses a schema that has a `format` but no type. A defect.
+fn format_as_type(object: &mut Map<String, Value>, pointer: &str, findings: &mut Vec<Finding>) {
+    const TYPES: &[&str] = &["string", "boolean", "object", "integer", "number", "array"];
+    if object.contains_key("type") {
+        return;
+    }
+    let Some(kind) = object
+        .get("format")
+        .and_then(Value::as_str)
+        .filter(|format| TYPES.contains(format))
+        .map(str::to_owned)
+    else {
+        return;
+    };
+    object.remove("format");
+    object.insert("type".into(), Value::String(kind.clone()));
+    findings.push(Finding::new(
+        FindingKind::Defect,
+        &push(pointer, "format"),
+        format!("`format: {kind}` without a `type`; read as `type: {kind}`"),
+    ));
+}
+
+/// An `enum` that lists a value twice means what it means with the value once; typify cannot
+/// name two variants alike, so the repeats go; and a value of a type the schema's `type`
+/// refuses can never be valid, so it goes too (both defects of the description).
+fn repeated_enum_values(
+    object: &mut Map<String, Value>,
+    pointer: &str,
+    findings: &mut Vec<Finding>,
+) {
+    // The JSON types `type` admits, when it states any: a listed value of another type can
+    // never be valid (`type: string, enum: [null, a]`), and typify would read it as optional.
+    let types: Option<Vec<String>> = match object.get("type") {
+        Some(Value::String(kind)) => Some(vec![kind.clone()]),
+        Some(Value::Array(kinds)) => Some(
+            kinds
+                .iter()
+                .filter_map(Value::as_str)
+                .map(str::to_owned)
+                .collect(),
+        ),
+        _ => None,
+    };
+    let admitted = |value: &Value| {
+        types.as_ref().is_none_or(|types| {
+            types.iter().any(|kind| match (kind.as_str(), value) {
+                ("null", Value::Null) | ("boolean", Value::Bool(_)) => true,
+                ("string", Value::String(_)) | ("array", Value::Array(_)) => true,
+                ("object", Value::Object(_)) | ("number", Value::Number(_)) => true,
+                ("integer", Value::Number(number)) => {
+                    number.is_i64()
+                        || number.is_u64()
+                        || number.as_f64().is_some_and(|n| n.fract() == 0.0)
+                }
+                _ => false,
+            })
+        })
+    };
+    let Some(values) = object.get_mut("enum").and_then(Value::as_array_mut) else {
+        return;
+    };
+    let mut kept: Vec<Value> = Vec::with_capacity(values.len());
+    let mut repeated = Vec::new();
+    let mut impossible = Vec::new();
+    for value in values.drain(..) {
+        if !admitted(&value) {
+            impossible.push(value.to_string());
+        } else if kept.contains(&value) {
+            repeated.push(value.to_string());
+        } else {
+            kept.push(value);
+        }
+    }
+    *values = kept;
+    if !repeated.is_empty() {
+        findings.push(Finding::new(
+            FindingKind::Defect,
+            &push(pointer, "enum"),
+            format!(
+                "values listed more than once: {}; each kept once",
+                repeated.join(", ")
+            ),
+        ));
+    }
+    if !impossible.is_empty() {
+        findings.push(Finding::new(
+            FindingKind::Defect,
+            &push(pointer, "enum"),
+            format!(
+                "values the schema's `type` refuses, so no instance can have them: {}; left out",
+                impossible.join(", ")
+            ),
+        ));
+    }
+}
+
+/// `oneOf: [{type: string, enum: [a, b]}, {type: null}]` is the enum `type: [string, null],
+/// enum: [a, b, null]`, spelled so: 3.0 would say it as `nullable` beside `allOf` of the
+/// member, and typify gives a component spelled that way two types of one name (the `Option`
+/// and the enum inside it).
+fn nullable_enum(object: &mut Map<String, Value>) {
+    for keyword in ["oneOf", "anyOf"] {
+        let Some(Value::Array(members)) = object.get(keyword) else {
+            continue;
+        };
+        let is_null = |member: &Value| {
+            member.get("type").and_then(Value::as_str) == Some("null")
+                && member.as_object().is_some_and(|member| {
+                    member
+                        .keys()
+                        .all(|key| key == "type" || key == "description")
+                })
+        };
+        let [first, second] = members.as_slice() else {
+            continue;
+        };
+        let (enumeration, _) = match (is_null(first), is_null(second)) {
+            (false, true) => (first, second),
+            (true, false) => (second, first),
+            _ => continue,
+        };
+        let Some(kind) = enumeration
+            .get("type")
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+        else {
+            continue;
+        };
+        let Some(member) = enumeration.as_object().filter(|member| {
+            member.contains_key("enum")
+                && member
+                    .keys()
+                    .all(|key| !object.contains_key(key) || key == "description")
+        }) else {
+            continue;
+        };
+        let mut merged = member.clone();
+        object.remove(keyword);
+        merged.insert("type".into(), json!([kind, "null"]));
+        if let Some(Value::Array(values)) = merged.get_mut("enum")
+            && !values.contains(&Value::Null)
+        {
+            values.push(Value::Null);
+        }
+        for (key, value) in merged {
+            object.entry(key).or_insert(value);
+        }
+        return;
+    }
+}
+
+/// A union of literals (`anyOf: [{const: a}, {enum: [b, c]}]`) is the enum of all of them.
+fn literal_set(object: &mut Map<String, Value>, pointer: &str, findings: &mut Vec<Finding>) {
+    for keyword in ["anyOf", "oneOf"] {
+        let Some(members) = object.get(keyword).and_then(Value::as_array) else {
+            continue;
+        };
+        let mut values: Vec<Value> = Vec::new();
+        for member in members {
+            let Some(member) = member.as_object() else {
+                return;
+            };
+            let literal_only = member.keys().all(|key| {
+                ["const", "enum", "type", "description", "title"].contains(&key.as_str())
+            });
+            let these: Vec<Value> = match (member.get("const"), member.get("enum")) {
+                (Some(constant), None) => vec![constant.clone()],
+                (None, Some(Value::Array(list))) => list.clone(),
+                _ => return,
+            };
+            if !literal_only
+                || these
+                    .iter()
+                    .any(|v| v.is_null() || v.is_object() || v.is_array())
+            {
+                return;
+            }
+            for value in these {
+                if !values.contains(&value) {
+                    values.push(value);
+                }
+            }
+        }
+        object.remove(keyword);
+        let kinds: BTreeSet<&str> = values
+            .iter()
+            .map(|value| match value {
+                Value::String(_) => "string",
+                Value::Bool(_) => "boolean",
+                Value::Number(n) if n.is_i64() || n.is_u64() => "integer",
+                _ => "number",
+            })
+            .collect();
+        if let [kind] = kinds.into_iter().collect::<Vec<_>>().as_slice() {
+            object.insert("type".into(), json!(kind));
+        }
+        object.insert("enum".into(), Value::Array(values));
+        findings.push(Finding::new(
+            FindingKind::Repaired,
+            &push(pointer, keyword),
+            "a union of literals read as one enum of all of them",
+        ));
+        return;
+    }
+}
+
+/// `anyOf: [X, {not: {}}]` (or `oneOf`): a member that admits nothing (`not: {}`, or the
+/// schema `false`) changes neither union, so it is dropped, and `X` stands alone. typify would
+/// read `not` as a rule it drops, and the union as an enum with a variant no value can take.
+fn members_that_admit_nothing(
+    object: &mut Map<String, Value>,
+    pointer: &str,
+    findings: &mut Vec<Finding>,
+) {
+    let admits_nothing = |member: &Value| {
+        *member == Value::Bool(false)
+            || *member == json!({"not": {}})
+            || *member == json!({"not": true})
+    };
+    for keyword in ["anyOf", "oneOf"] {
+        let Some(Value::Array(members)) = object.get_mut(keyword) else {
+            continue;
+        };
+        let before = members.len();
+        let dropped: Vec<usize> = (0..before)
+            .filter(|&index| admits_nothing(&members[index]))
+            .collect();
+        // A union of nothing but such members admits nothing; that is the description's to say.
+        if dropped.is_empty() || dropped.len() == before {
+            continue;
+        }
+        members.retain(|member| !admits_nothing(member));
+        for index in dropped {
+            findings.push(Finding::new(
+                FindingKind::Repaired,
+                &push(&push(pointer, keyword), &index.to_string()),
+                "a union member that admits nothing (`not: {}`) dropped; the union is its other members",
+            ));
+        }
+    }
+}
+
+/// typify reads `anyOf` as a struct of optional flattened members, which accepts values no
+/// member accepts. An `anyOf` of two or more members is handed on as `oneOf`, which typify
+/// emits as an untagged (first member that fits) or tagged enum: exactly `anyOf`'s meaning.
+/// `x-any-of` tells the coverage check that no exclusivity is lost. A member listed twice is
+/// listed once; a single member left stands for the union.
+fn any_of(object: &mut Map<String, Value>, pointer: &str, findings: &mut Vec<Finding>) {
+    let Some(Value::Array(members)) = object.get("anyOf") else {
+        return;
+    };
+    let mut distinct: Vec<Value> = Vec::new();
+    for member in members {
+        if !distinct.contains(member) {
+            distinct.push(member.clone());
+        }
+    }
+    let is_null = |m: &Value| m.get("type").and_then(Value::as_str) == Some("null");
+    if distinct.len() < members.len() {
+        findings.push(Finding::new(
+            FindingKind::Repaired,
+            &push(pointer, "anyOf"),
+            "a member listed more than once is listed once",
+        ));
+    }
+    let non_null = distinct.iter().filter(|m| !is_null(m)).count();
+    if non_null < 2 {
+        object.insert("anyOf".into(), Value::Array(distinct));
+        return;
+    }
+    object.remove("anyOf");
+    object.insert("oneOf".into(), Value::Array(distinct));
+    object.insert(mark::ANY_OF.into(), Value::Bool(true));
+}
+
+/// A closed object that requires a property it does not declare can hold no value at all.
+fn closed_object(object: &mut Map<String, Value>, pointer: &str, findings: &mut Vec<Finding>) {
+    let closed = object.get("additionalProperties") == Some(&Value::Bool(false));
+    if !closed {
+        return;
+    }
+    let required: Vec<String> = object
+        .get("required")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|name| name.as_str().map(str::to_owned))
+        .collect();
+    for name in required {
+        let properties = object
+            .entry("properties")
+            .or_insert_with(|| Value::Object(Map::new()));
+        let Some(properties) = properties.as_object_mut() else {
+            return;
+        };
+        if properties.contains_key(&name) {
+            continue;
+        }
+        properties.insert(name.clone(), json!({}));
+        findings.push(Finding::new(
+            FindingKind::Defect,
+            &push(&push(pointer, "required"), &name),
+            format!(
+                "unsatisfiable: `{name}` is required but not declared under `additionalProperties: false`; declared with an unconstrained schema"
+            ),
+        ));
+    }
+}
+
+/// Drops a `pattern` the generated code cannot compile; `format: uuid` becomes a pattern.
+fn pattern(object: &mut Map<String, Value>, pointer: &str, findings: &mut Vec<Finding>) {
+    if object.get("format").and_then(Value::as_str) == Some("uuid")
+        && !object.contains_key("pattern")
+    {
+        object.remove("format");
+        object.insert(
+            "pattern".into(),
+            json!("^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"),
+        );
+        findings.push(Finding::new(
+            FindingKind::Repaired,
+            &push(pointer, "format"),
+            "`format: uuid` enforced as the equivalent pattern",
+        ));
+    }
+    let Some(text) = object.get("pattern").and_then(Value::as_str) else {
+        return;
+    };
+    if let Err(error) = regress::Regex::new(text) {
+        object.remove("pattern");
+        findings.push(Finding::new(
+            FindingKind::Unenforced,
+            &push(pointer, "pattern"),
+            format!("the pattern does not compile as ECMA-262 ({error}); not enforced"),
+        ));
+    }
+}
+
+/// Drops a `default` that its own schema refuses.
+fn default_value(object: &mut Map<String, Value>, pointer: &str, findings: &mut Vec<Finding>) {
+    let Some(default) = object.get("default") else {
+        return;
+    };
+    if let Some(reason) = refusal(object, default) {
+        object.remove("default");
+        findings.push(Finding::new(
+            FindingKind::Defect,
+            &push(pointer, "default"),
+            format!("the default breaks its own schema ({reason}); dropped"),
+        ));
+    }
+}
+
+/// Why `schema` (its own keywords, not its subschemas) refuses `value`, if it does.
+fn refusal(schema: &Map<String, Value>, value: &Value) -> Option<String> {
+    let types: Vec<&str> = match schema.get("type") {
+        Some(Value::String(kind)) => vec![kind.as_str()],
+        Some(Value::Array(kinds)) => kinds.iter().filter_map(Value::as_str).collect(),
+        _ => Vec::new(),
+    };
+    let nullable = schema.get("nullable") == Some(&Value::Bool(true));
+    let fits = |kind: &str| match kind {
+        "null" => value.is_null(),
+        "boolean" => value.is_boolean(),
+        "string" => value.is_string(),
+        "array" => value.is_array(),
+        "object" => value.is_object(),
+        "number" => value.is_number(),
+        "integer" => value
+            .as_f64()
+            .is_some_and(|number| number.fract() == 0.0 && number.is_finite()),
+        _ => true,
+    };
+    let fits_a_type =
+        types.is_empty() || types.iter().any(|kind| fits(kind)) || (nullable && value.is_null());
+    if !fits_a_type {
+        return Some(format!("not of type {}", types.join(" or ")));
+    }
+    if let Some(values) = schema.get("enum").and_then(Value::as_array)
+        && !values.contains(value)
+    {
+        return Some("not one of the enum's values".into());
+    }
+    if let Some(constant) = schema.get("const")
+        && constant != value
+    {
+        return Some("not the schema's `const`".into());
+    }
+    if let (Some(pattern), Some(text)) = (
+        schema.get("pattern").and_then(Value::as_str),
+        value.as_str(),
+    ) && regress::Regex::new(pattern).is_ok_and(|regex| regex.find(text).is_none())
+    {
+        return Some("does not match the pattern".into());
+    }
+    let number = value.as_f64();
+    if let (Some(minimum), Some(number)) = (schema.get("minimum").and_then(Value::as_f64), number)
+        && number < minimum
+    {
+        return Some("below the minimum".into());
+    }
+    if let (Some(maximum), Some(number)) = (schema.get("maximum").and_then(Value::as_f64), number)
+        && number > maximum
+    {
+        return Some("above the maximum".into());
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::normalize;
+    use super::*;
+
+    #[test]
+    fn property_names_in_a_document() {
+        let mut document = json!({"openapi": "3.1.0", "paths": {"/a": {"get": {"responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {"type": "object", "properties": {"m": {"type": "object", "propertyNames": {"type": "string", "maxLength": 3}}}}}}}}}}}});
+        normalize(&mut document);
+        assert_eq!(
+            document.pointer("/components/schemas/GetAResponse/properties/m/propertyNames"),
+            Some(&json!({"maxLength": 3})),
+            "{document:#}"
+        );
+    }
+
+    #[test]
+    fn property_names_typed_string_state_nothing() {
+        let mut bare = json!({"type": "object", "propertyNames": {"type": "string"}});
+        normalize_schema(&mut bare, "/s", &mut Vec::new());
+        assert_eq!(bare, json!({"type": "object"}));
+        let mut bounded =
+            json!({"type": "object", "propertyNames": {"type": "string", "maxLength": 64}});
+        normalize_schema(&mut bounded, "/s", &mut Vec::new());
+        assert_eq!(
+            bounded,
+            json!({"type": "object", "propertyNames": {"maxLength": 64}})
+        );
+    }
+
+    #[test]
+    fn defaults_that_break_their_schema_are_found() {
+        let schema = |value: Value| value.as_object().unwrap().clone();
+        assert!(refusal(&schema(json!({"type": "integer"})), &json!("10")).is_some());
+        assert!(refusal(&schema(json!({"enum": ["a"]})), &json!("b")).is_some());
+        assert!(refusal(&schema(json!({"type": "integer", "minimum": 1})), &json!(0)).is_some());
+        assert!(refusal(&schema(json!({"type": ["string", "null"]})), &Value::Null).is_none());
+        assert!(refusal(&schema(json!({"type": "integer"})), &json!(3)).is_none());
+    }
+}
