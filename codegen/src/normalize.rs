@@ -133,8 +133,10 @@ pub fn normalize_with_origins(document: &mut Value) -> Normalized {
     operation_ids(document, &mut findings);
     parameters::with_content(document, &mut findings);
     parameters::styles(document, &mut findings);
-    parameters::names_alike(document, &mut findings);
+    // Shared parameters go into each operation first, so a clash in one operation leaves the
+    // parameter out of that operation only.
     paths::shared_parameters_into_operations(document);
+    parameters::names_alike(document, &mut findings);
     media::repair(document, &mut findings);
     let definitions = components::local_definitions(document, &mut findings);
     for pointer in crate::model::schema_locations(document) {
@@ -235,4 +237,46 @@ fn resolve<'a>(document: &'a Value, value: &'a Value) -> &'a Value {
     crate::model::Document::new(document)
         .resolve(value)
         .unwrap_or(value)
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn a_shared_parameter_that_clashes_in_one_operation_stays_in_the_others() {
+        // `X-Id` (shared, query) and `x_id` (get's own header) are one Rust argument in `get`
+        // only; `post` has no clash and keeps the shared parameter.
+        let mut document = json!({
+            "openapi": "3.1.0",
+            "info": {"title": "t", "version": "1"},
+            "paths": {"/a": {
+                "parameters": [{"name": "X-Id", "in": "query", "schema": {"type": "string"}}],
+                "get": {"operationId": "getA", "parameters": [{"name": "x_id", "in": "header", "schema": {"type": "string"}}], "responses": {"204": {"description": "ok"}}},
+                "post": {"operationId": "postA", "responses": {"204": {"description": "ok"}}}
+            }}
+        });
+        let findings = normalize(&mut document);
+        let names = |method: &str| -> Vec<String> {
+            document["paths"]["/a"][method]["parameters"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|parameter| parameter["name"].as_str().unwrap_or_default().to_owned())
+                .collect()
+        };
+        assert_eq!(names("get"), ["X-Id"], "{findings:?}");
+        assert_eq!(names("post"), ["X-Id"], "{findings:?}");
+        let left_out: Vec<&Finding> = findings
+            .iter()
+            .filter(|finding| finding.kind == FindingKind::Skipped)
+            .collect();
+        assert_eq!(left_out.len(), 1, "{findings:?}");
+        assert!(
+            left_out[0].pointer.starts_with("/paths/~1a/get/"),
+            "{left_out:?}"
+        );
+    }
 }

@@ -206,3 +206,280 @@ fn up_level(schema: &mut Value) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The kind and pointer of each finding, in order.
+    fn places(findings: &[Finding]) -> Vec<(FindingKind, &str)> {
+        findings
+            .iter()
+            .map(|finding| (finding.kind.clone(), finding.pointer.as_str()))
+            .collect()
+    }
+
+    #[test]
+    fn a_three_zero_document_is_read_as_three_one() {
+        let mut document = json!({
+            "openapi": "3.0.3",
+            "info": {"title": "T", "version": "1"},
+            "paths": {"/a": {"get": {
+                "parameters": [{"name": "n", "in": "query", "schema": {"type": "integer", "nullable": true}}],
+                "responses": {},
+            }}},
+            "components": {"schemas": {"Count": {"type": "integer", "minimum": 0, "exclusiveMinimum": true}}},
+        });
+        let mut findings = Vec::new();
+        document_level(&mut document, &mut findings);
+        assert_eq!(
+            document,
+            json!({
+                "openapi": "3.1.0",
+                "info": {"title": "T", "version": "1"},
+                "paths": {"/a": {"get": {
+                    "parameters": [{"name": "n", "in": "query", "schema": {"type": ["integer", "null"]}}],
+                    "responses": {},
+                }}},
+                "components": {"schemas": {"Count": {"type": "integer", "exclusiveMinimum": 0}}},
+            })
+        );
+        assert_eq!(places(&findings), [(FindingKind::Repaired, "/openapi")]);
+    }
+
+    #[test]
+    fn a_nullable_type_gains_null_and_a_nullable_enum_the_null_value() {
+        let mut schema = json!({"type": "string", "enum": ["a", "b"], "nullable": true});
+        up_level(&mut schema);
+        assert_eq!(
+            schema,
+            json!({"type": ["string", "null"], "enum": ["a", "b", null]})
+        );
+    }
+
+    #[test]
+    fn a_nullable_reference_becomes_a_union_with_null() {
+        let mut schema = json!({"$ref": "#/components/schemas/Thing", "nullable": true});
+        up_level(&mut schema);
+        assert_eq!(
+            schema,
+            json!({"anyOf": [{"$ref": "#/components/schemas/Thing"}, {"type": "null"}]})
+        );
+    }
+
+    #[test]
+    fn a_false_nullable_is_dropped() {
+        let mut schema = json!({"type": "string", "nullable": false});
+        up_level(&mut schema);
+        assert_eq!(schema, json!({"type": "string"}));
+    }
+
+    #[test]
+    fn boolean_exclusive_bounds_become_numbers() {
+        let mut schema = json!({
+            "type": "number",
+            "minimum": 1,
+            "exclusiveMinimum": true,
+            "maximum": 9,
+            "exclusiveMaximum": false,
+        });
+        up_level(&mut schema);
+        assert_eq!(
+            schema,
+            json!({"type": "number", "exclusiveMinimum": 1, "maximum": 9})
+        );
+    }
+
+    #[test]
+    fn a_true_exclusive_bound_without_its_bound_is_dropped() {
+        let mut schema = json!({"type": "integer", "exclusiveMaximum": true});
+        up_level(&mut schema);
+        assert_eq!(schema, json!({"type": "integer"}));
+    }
+
+    #[test]
+    fn up_levelling_reaches_every_subschema() {
+        let mut schema = json!({
+            "type": "object",
+            "properties": {"a": {"type": "string", "nullable": true}},
+            "additionalProperties": {"type": "integer", "nullable": true},
+            "items": {"type": "boolean", "nullable": true},
+            "anyOf": [{"type": "number", "nullable": true}],
+        });
+        up_level(&mut schema);
+        assert_eq!(
+            schema,
+            json!({
+                "type": "object",
+                "properties": {"a": {"type": ["string", "null"]}},
+                "additionalProperties": {"type": ["integer", "null"]},
+                "items": {"type": ["boolean", "null"]},
+                "anyOf": [{"type": ["number", "null"]}],
+            })
+        );
+    }
+
+    #[test]
+    fn a_three_one_schema_spelled_in_three_zero_is_read_as_three_zero_and_reported() {
+        let mut document = json!({
+            "openapi": "3.1.0",
+            "info": {"title": "T", "version": "1"},
+            "components": {"schemas": {
+                "Thing": {"type": "object", "properties": {
+                    "a": {"type": "string", "nullable": true},
+                    "b": {"type": "integer", "exclusiveMinimum": 3},
+                }},
+            }},
+        });
+        let mut findings = Vec::new();
+        document_level(&mut document, &mut findings);
+        assert_eq!(document["openapi"], json!("3.1.0"));
+        assert_eq!(
+            document["components"]["schemas"]["Thing"],
+            json!({"type": "object", "properties": {
+                "a": {"type": ["string", "null"]},
+                "b": {"type": "integer", "exclusiveMinimum": 3},
+            }})
+        );
+        assert_eq!(
+            places(&findings),
+            [(
+                FindingKind::Defect,
+                "/components/schemas/Thing/properties/a/nullable"
+            )]
+        );
+    }
+
+    #[test]
+    fn a_stray_three_zero_schema_is_reported_once_and_read_as_three_zero_below_it() {
+        let mut document = json!({
+            "openapi": "3.1.0",
+            "info": {"title": "T", "version": "1"},
+            "components": {"schemas": {
+                "Range": {
+                    "type": "object",
+                    "nullable": true,
+                    "properties": {"low": {"type": "number", "minimum": 0, "exclusiveMinimum": true}},
+                },
+            }},
+        });
+        let mut findings = Vec::new();
+        document_level(&mut document, &mut findings);
+        assert_eq!(
+            document["components"]["schemas"]["Range"],
+            json!({
+                "type": ["object", "null"],
+                "properties": {"low": {"type": "number", "exclusiveMinimum": 0}},
+            })
+        );
+        assert_eq!(
+            places(&findings),
+            [(FindingKind::Defect, "/components/schemas/Range/nullable")]
+        );
+    }
+
+    #[test]
+    fn a_missing_title_and_version_are_read_as_stand_ins_and_reported() {
+        let mut document = json!({"openapi": "3.1.0"});
+        let mut findings = Vec::new();
+        document_level(&mut document, &mut findings);
+        assert_eq!(
+            document,
+            json!({"openapi": "3.1.0", "info": {"title": "the API", "version": "0.0.0"}})
+        );
+        assert_eq!(
+            places(&findings),
+            [
+                (FindingKind::Defect, "/info/title"),
+                (FindingKind::Defect, "/info/version"),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_version_that_is_not_a_string_is_read_as_the_stand_in() {
+        let mut document = json!({"openapi": "3.1.0", "info": {"title": "T", "version": 2}});
+        let mut findings = Vec::new();
+        document_level(&mut document, &mut findings);
+        assert_eq!(document["info"], json!({"title": "T", "version": "0.0.0"}));
+        assert_eq!(places(&findings), [(FindingKind::Defect, "/info/version")]);
+    }
+
+    #[test]
+    fn webhooks_are_dropped_and_each_reported() {
+        let mut document = json!({
+            "openapi": "3.1.0",
+            "info": {"title": "T", "version": "1"},
+            "webhooks": {"newPet": {"post": {}}, "pet/gone": {"post": {}}},
+        });
+        let mut findings = Vec::new();
+        document_level(&mut document, &mut findings);
+        assert_eq!(
+            document,
+            json!({"openapi": "3.1.0", "info": {"title": "T", "version": "1"}})
+        );
+        assert_eq!(
+            places(&findings),
+            [
+                (FindingKind::Skipped, "/webhooks/newPet"),
+                (FindingKind::Skipped, "/webhooks/pet~1gone"),
+            ]
+        );
+    }
+
+    #[test]
+    fn the_dialect_and_the_license_identifier_are_dropped_and_reported() {
+        let mut document = json!({
+            "openapi": "3.1.0",
+            "jsonSchemaDialect": "https://spec.openapis.org/oas/3.1/dialect/base",
+            "info": {"title": "T", "version": "1", "license": {"name": "MIT", "identifier": "MIT"}},
+        });
+        let mut findings = Vec::new();
+        document_level(&mut document, &mut findings);
+        assert_eq!(
+            document,
+            json!({
+                "openapi": "3.1.0",
+                "info": {"title": "T", "version": "1", "license": {"name": "MIT"}},
+            })
+        );
+        assert_eq!(
+            places(&findings),
+            [
+                (FindingKind::Repaired, "/jsonSchemaDialect"),
+                (FindingKind::Repaired, "/info/license/identifier"),
+            ]
+        );
+    }
+
+    #[test]
+    fn reusable_path_items_are_dropped_and_each_reported() {
+        let mut document = json!({
+            "openapi": "3.1.0",
+            "info": {"title": "T", "version": "1"},
+            "components": {
+                "pathItems": {"Shared": {"get": {}}},
+                "schemas": {"Thing": {"type": "string"}},
+            },
+        });
+        let mut findings = Vec::new();
+        document_level(&mut document, &mut findings);
+        assert_eq!(
+            document["components"],
+            json!({"schemas": {"Thing": {"type": "string"}}})
+        );
+        assert_eq!(
+            places(&findings),
+            [(FindingKind::Skipped, "/components/pathItems/Shared")]
+        );
+    }
+
+    #[test]
+    fn a_document_that_is_not_an_object_is_left_alone() {
+        let mut document = json!(["not", "a", "document"]);
+        let mut findings = Vec::new();
+        document_level(&mut document, &mut findings);
+        assert_eq!(document, json!(["not", "a", "document"]));
+        assert!(findings.is_empty());
+    }
+}

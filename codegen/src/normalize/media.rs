@@ -117,3 +117,207 @@ fn is_bytes(schema: &Value) -> bool {
     schema.get("type").and_then(Value::as_str) == Some("string")
         && schema.get("format").and_then(Value::as_str) == Some("binary")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The kind and pointer of each finding, in order.
+    fn places(findings: &[Finding]) -> Vec<(FindingKind, &str)> {
+        findings
+            .iter()
+            .map(|finding| (finding.kind.clone(), finding.pointer.as_str()))
+            .collect()
+    }
+
+    /// A document of one `POST /a` with this request body and `200` response content.
+    fn operation(request: Value, response: Value) -> Value {
+        json!({"paths": {"/a": {"post": {
+            "requestBody": {"content": request},
+            "responses": {"200": {"description": "d", "content": response}},
+        }}}})
+    }
+
+    fn bytes() -> Value {
+        json!({"type": "string", "format": "binary"})
+    }
+
+    #[test]
+    fn json_without_a_schema_is_any_json_value() {
+        let mut document = operation(
+            json!({"application/json": {}}),
+            json!({"application/problem+json": {"example": {}}}),
+        );
+        let mut findings = Vec::new();
+        repair(&mut document, &mut findings);
+        assert_eq!(
+            document,
+            operation(
+                json!({"application/json": {"schema": {}}}),
+                json!({"application/problem+json": {"example": {}, "schema": {}}}),
+            )
+        );
+        assert_eq!(
+            places(&findings),
+            [
+                (
+                    FindingKind::Repaired,
+                    "/paths/~1a/post/requestBody/content/application~1json"
+                ),
+                (
+                    FindingKind::Repaired,
+                    "/paths/~1a/post/responses/200/content/application~1problem+json"
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_request_body_of_any_media_type_with_a_bytes_schema_or_none_is_bytes() {
+        for any in [json!({"schema": bytes()}), json!({})] {
+            let mut document = operation(json!({"*/*": any.clone()}), json!({}));
+            let mut findings = Vec::new();
+            repair(&mut document, &mut findings);
+            assert_eq!(
+                document,
+                operation(json!({"application/octet-stream": any}), json!({}))
+            );
+            assert_eq!(
+                places(&findings),
+                [(
+                    FindingKind::Repaired,
+                    "/paths/~1a/post/requestBody/content/*~1*"
+                )]
+            );
+        }
+    }
+
+    #[test]
+    fn a_request_body_of_any_media_type_with_a_structured_schema_is_json() {
+        let any = json!({"schema": {"$ref": "#/components/schemas/Thing"}});
+        let mut document = operation(json!({"*/*": any.clone()}), json!({}));
+        let mut findings = Vec::new();
+        repair(&mut document, &mut findings);
+        assert_eq!(
+            document,
+            operation(json!({"application/json": any}), json!({}))
+        );
+        assert_eq!(
+            places(&findings),
+            [(
+                FindingKind::Repaired,
+                "/paths/~1a/post/requestBody/content/*~1*"
+            )]
+        );
+    }
+
+    #[test]
+    fn a_declared_media_type_wins_over_the_any_it_would_become() {
+        let mut document = operation(
+            json!({
+                "application/json": {"schema": {"type": "object"}},
+                "*/*": {"schema": {"type": "array"}},
+            }),
+            json!({}),
+        );
+        repair(&mut document, &mut Vec::new());
+        assert_eq!(
+            document,
+            operation(
+                json!({"application/json": {"schema": {"type": "object"}}}),
+                json!({})
+            )
+        );
+    }
+
+    #[test]
+    fn a_response_of_any_media_type_is_left_alone() {
+        let original = operation(json!({}), json!({"*/*": {"schema": {"type": "object"}}}));
+        let mut document = original.clone();
+        let mut findings = Vec::new();
+        repair(&mut document, &mut findings);
+        assert_eq!(document, original);
+        assert!(findings.is_empty());
+    }
+
+    #[test]
+    fn a_byte_request_body_whose_schema_is_not_bytes_is_sent_as_bytes() {
+        let mut document = operation(
+            json!({"application/octet-stream; q=1": {"schema": {"type": "object"}}}),
+            json!({"application/octet-stream": {"schema": {"type": "object"}}}),
+        );
+        let mut findings = Vec::new();
+        repair(&mut document, &mut findings);
+        assert_eq!(
+            document,
+            operation(
+                json!({"application/octet-stream; q=1": {"schema": bytes()}}),
+                json!({"application/octet-stream": {"schema": {"type": "object"}}}),
+            )
+        );
+        assert_eq!(
+            places(&findings),
+            [(
+                FindingKind::Repaired,
+                "/paths/~1a/post/requestBody/content/application~1octet-stream; q=1/schema"
+            )]
+        );
+    }
+
+    #[test]
+    fn a_forms_per_property_encoding_is_dropped_and_reported_unenforced() {
+        let mut document = operation(
+            json!({"application/x-www-form-urlencoded": {
+                "schema": {"type": "object"},
+                "encoding": {"tags": {"style": "form", "explode": false}},
+            }}),
+            json!({}),
+        );
+        let mut findings = Vec::new();
+        repair(&mut document, &mut findings);
+        assert_eq!(
+            document,
+            operation(
+                json!({"application/x-www-form-urlencoded": {"schema": {"type": "object"}}}),
+                json!({})
+            )
+        );
+        assert_eq!(
+            places(&findings),
+            [(
+                FindingKind::Unenforced,
+                "/paths/~1a/post/requestBody/content/application~1x-www-form-urlencoded/encoding"
+            )]
+        );
+    }
+
+    #[test]
+    fn shared_request_bodies_and_responses_are_repaired_where_they_are_defined() {
+        let mut document = json!({"components": {
+            "requestBodies": {"Upload": {"content": {"*/*": {"schema": bytes()}}}},
+            "responses": {"Found": {"description": "d", "content": {"application/json": {}}}},
+        }});
+        let mut findings = Vec::new();
+        repair(&mut document, &mut findings);
+        assert_eq!(
+            document,
+            json!({"components": {
+                "requestBodies": {"Upload": {"content": {"application/octet-stream": {"schema": bytes()}}}},
+                "responses": {"Found": {"description": "d", "content": {"application/json": {"schema": {}}}}},
+            }})
+        );
+        assert_eq!(
+            places(&findings),
+            [
+                (
+                    FindingKind::Repaired,
+                    "/components/requestBodies/Upload/content/*~1*"
+                ),
+                (
+                    FindingKind::Repaired,
+                    "/components/responses/Found/content/application~1json"
+                ),
+            ]
+        );
+    }
+}

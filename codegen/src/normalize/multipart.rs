@@ -150,3 +150,208 @@ fn replace_binary_strings(document: &mut Value, start: &str, name: &str) -> bool
     }
     replaced
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The kind and pointer of each finding, in order.
+    fn places(findings: &[Finding]) -> Vec<(FindingKind, &str)> {
+        findings
+            .iter()
+            .map(|finding| (finding.kind.clone(), finding.pointer.as_str()))
+            .collect()
+    }
+
+    /// A document of one `POST /upload` whose request body is `body`.
+    fn upload(body: Value) -> Value {
+        json!({"paths": {"/upload": {"post": {"requestBody": body, "responses": {"204": {"description": "d"}}}}}})
+    }
+
+    fn file_reference(name: &str) -> Value {
+        json!({"$ref": format!("#/components/schemas/{name}")})
+    }
+
+    fn file_component() -> Value {
+        json!({
+            "type": "string",
+            "description": "A file sent as one part of a multipart form.",
+            "x-form-file": true,
+        })
+    }
+
+    #[test]
+    fn a_multipart_body_becomes_a_form_marked_multipart() {
+        let schema = json!({"type": "object", "properties": {"name": {"type": "string"}}});
+        let mut document =
+            upload(json!({"content": {"multipart/form-data": {"schema": schema.clone()}}}));
+        let mut findings = Vec::new();
+        multipart_bodies(&mut document, &mut findings);
+        assert_eq!(
+            document,
+            upload(json!({
+                "content": {"application/x-www-form-urlencoded": {"schema": schema}},
+                "x-multipart": true,
+            }))
+        );
+        assert!(findings.is_empty());
+    }
+
+    #[test]
+    fn a_multipart_media_type_with_parameters_is_a_form_too() {
+        let mut document = upload(
+            json!({"content": {"multipart/form-data; charset=utf-8": {"schema": {"type": "object"}}}}),
+        );
+        multipart_bodies(&mut document, &mut Vec::new());
+        assert_eq!(
+            document,
+            upload(json!({
+                "content": {"application/x-www-form-urlencoded": {"schema": {"type": "object"}}},
+                "x-multipart": true,
+            }))
+        );
+    }
+
+    #[test]
+    fn every_binary_string_becomes_a_reference_to_one_file_component() {
+        let mut document = upload(json!({"content": {"multipart/form-data": {"schema": {
+            "type": "object",
+            "properties": {
+                "file": {"type": "string", "format": "binary", "description": "The file."},
+                "more": {"type": "array", "items": {"format": "binary"}},
+                "name": {"type": "string"},
+            },
+        }}}}));
+        multipart_bodies(&mut document, &mut Vec::new());
+        assert_eq!(
+            document["paths"]["/upload"]["post"]["requestBody"]["content"]["application/x-www-form-urlencoded"]
+                ["schema"],
+            json!({
+                "type": "object",
+                "properties": {
+                    "file": file_reference("FormFile"),
+                    "more": {"type": "array", "items": file_reference("FormFile")},
+                    "name": {"type": "string"},
+                },
+            })
+        );
+        assert_eq!(
+            document["components"],
+            json!({"schemas": {"FormFile": file_component()}})
+        );
+    }
+
+    #[test]
+    fn binary_strings_behind_references_are_replaced_too() {
+        let mut document = upload(
+            json!({"content": {"multipart/form-data": {"schema": file_reference("Upload")}}}),
+        );
+        document["components"] = json!({"schemas": {"Upload": {
+            "type": "object",
+            "properties": {"file": {"type": "string", "format": "binary"}, "self": file_reference("Upload")},
+        }}});
+        multipart_bodies(&mut document, &mut Vec::new());
+        assert_eq!(
+            document["components"]["schemas"],
+            json!({
+                "Upload": {
+                    "type": "object",
+                    "properties": {"file": file_reference("FormFile"), "self": file_reference("Upload")},
+                },
+                "FormFile": file_component(),
+            })
+        );
+    }
+
+    #[test]
+    fn the_file_component_takes_a_name_no_type_has() {
+        let mut document = upload(json!({"content": {"multipart/form-data": {"schema": {
+            "type": "object",
+            "properties": {"file": {"type": "string", "format": "binary"}},
+        }}}}));
+        // typify would name this component's type `FormFile`.
+        document["components"] = json!({"schemas": {"form_file": {"type": "integer"}}});
+        multipart_bodies(&mut document, &mut Vec::new());
+        assert_eq!(
+            document["components"]["schemas"],
+            json!({"form_file": {"type": "integer"}, "FormFile2": file_component()})
+        );
+        assert_eq!(
+            document["paths"]["/upload"]["post"]["requestBody"]["content"]["application/x-www-form-urlencoded"]
+                ["schema"]["properties"]["file"],
+            file_reference("FormFile2")
+        );
+    }
+
+    #[test]
+    fn the_parts_encoding_is_dropped_and_reported_unenforced() {
+        let mut document = upload(json!({"content": {"multipart/form-data": {
+            "schema": {"type": "object"},
+            "encoding": {"meta": {"contentType": "application/json"}},
+        }}}));
+        let mut findings = Vec::new();
+        multipart_bodies(&mut document, &mut findings);
+        assert_eq!(
+            document["paths"]["/upload"]["post"]["requestBody"]["content"],
+            json!({"application/x-www-form-urlencoded": {"schema": {"type": "object"}}})
+        );
+        assert_eq!(
+            places(&findings),
+            [(
+                FindingKind::Unenforced,
+                "/paths/~1upload/post/requestBody/content/multipart~1form-data/encoding"
+            )]
+        );
+    }
+
+    #[test]
+    fn a_shared_request_body_is_handed_on_once_where_it_is_defined() {
+        let shared = json!({"$ref": "#/components/requestBodies/Upload"});
+        let mut document = json!({
+            "paths": {
+                "/a": {"post": {"requestBody": shared.clone()}},
+                "/b": {"put": {"requestBody": shared.clone()}},
+            },
+            "components": {"requestBodies": {"Upload": {"content": {"multipart/form-data": {
+                "schema": {"type": "object", "properties": {"file": {"type": "string", "format": "binary"}}},
+                "encoding": {"file": {"contentType": "image/png"}},
+            }}}}},
+        });
+        let mut findings = Vec::new();
+        multipart_bodies(&mut document, &mut findings);
+        assert_eq!(document["paths"]["/a"]["post"]["requestBody"], shared);
+        assert_eq!(document["paths"]["/b"]["put"]["requestBody"], shared);
+        assert_eq!(
+            document["components"],
+            json!({
+                "requestBodies": {"Upload": {
+                    "content": {"application/x-www-form-urlencoded": {
+                        "schema": {"type": "object", "properties": {"file": file_reference("FormFile")}},
+                    }},
+                    "x-multipart": true,
+                }},
+                "schemas": {"FormFile": file_component()},
+            })
+        );
+        assert_eq!(
+            places(&findings),
+            [(
+                FindingKind::Unenforced,
+                "/components/requestBodies/Upload/content/multipart~1form-data/encoding"
+            )]
+        );
+    }
+
+    #[test]
+    fn a_body_with_another_media_type_beside_multipart_is_left_alone() {
+        let original = upload(json!({"content": {
+            "multipart/form-data": {"schema": {"type": "object"}},
+            "application/json": {"schema": {"type": "object"}},
+        }}));
+        let mut document = original.clone();
+        let mut findings = Vec::new();
+        multipart_bodies(&mut document, &mut findings);
+        assert_eq!(document, original);
+        assert!(findings.is_empty());
+    }
+}

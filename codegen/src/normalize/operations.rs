@@ -24,11 +24,9 @@ use crate::model::{is_method, mark, push};
 /// The operation-level repairs, on every operation.
 pub(super) fn operations(document: &mut Value, findings: &mut Vec<Finding>) {
     let mut new_components: Vec<(String, Value)> = Vec::new();
-    let mut component_names: BTreeSet<String> = document
-        .pointer("/components/schemas")
-        .and_then(Value::as_object)
-        .map(|schemas| schemas.keys().cloned().collect())
-        .unwrap_or_default();
+    // Keys and the names typify gives their types: a union named `GetThingSuccess` beside a
+    // component `get_thing_success` would be a second type of one name.
+    let mut component_names: BTreeSet<String> = crate::contract::component_names_in_use(document);
     let snapshot = document.clone();
     let Some(paths) = document.get_mut("paths").and_then(Value::as_object_mut) else {
         return;
@@ -386,4 +384,491 @@ fn single_request_media_type(body: &mut Value, pointer: &str, findings: &mut Vec
             dropped.join(", ")
         ),
     ));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The kind and pointer of each finding, in order.
+    fn places(findings: &[Finding]) -> Vec<(FindingKind, &str)> {
+        findings
+            .iter()
+            .map(|finding| (finding.kind.clone(), finding.pointer.as_str()))
+            .collect()
+    }
+
+    /// A response with a JSON body of `schema`.
+    fn json_response(schema: Value) -> Value {
+        json!({"description": "d", "content": {"application/json": {"schema": schema}}})
+    }
+
+    fn reference(name: &str) -> Value {
+        json!({"$ref": format!("#/components/schemas/{name}")})
+    }
+
+    /// `responses` as a map, for the functions that take one.
+    fn map(responses: Value) -> Map<String, Value> {
+        responses.as_object().cloned().unwrap_or_default()
+    }
+
+    #[test]
+    fn a_missing_responses_becomes_a_bodiless_200() {
+        let mut document = json!({"paths": {"/a": {"get": {"operationId": "getA"}}}});
+        let mut findings = Vec::new();
+        operations(&mut document, &mut findings);
+        assert_eq!(
+            document,
+            json!({"paths": {"/a": {"get": {
+                "operationId": "getA",
+                "responses": {"200": {"description": "Success (no responses were declared)."}},
+            }}}})
+        );
+        assert_eq!(
+            places(&findings),
+            [(FindingKind::Repaired, "/paths/~1a/get")]
+        );
+    }
+
+    #[test]
+    fn an_undeclared_path_parameter_is_declared_as_a_string() {
+        let mut document = json!({
+            "paths": {"/items/{id}/tags/{tag}": {
+                "parameters": [{"$ref": "#/components/parameters/Id"}],
+                "get": {"operationId": "getTag", "responses": {"204": {"description": "d"}}},
+            }},
+            "components": {"parameters": {"Id": {"name": "id", "in": "path", "required": true, "schema": {"type": "integer"}}}},
+        });
+        let mut findings = Vec::new();
+        operations(&mut document, &mut findings);
+        assert_eq!(
+            document["paths"]["/items/{id}/tags/{tag}"]["get"]["parameters"],
+            json!([{"name": "tag", "in": "path", "required": true, "schema": {"type": "string"}}])
+        );
+        assert_eq!(
+            places(&findings),
+            [(FindingKind::Defect, "/paths/~1items~1{id}~1tags~1{tag}/get")]
+        );
+    }
+
+    #[test]
+    fn a_path_templates_parameters_are_the_names_in_braces() {
+        assert_eq!(
+            template_parameters("/repos/{owner}/{repo}/file.{format}"),
+            ["owner", "repo", "format"]
+        );
+        assert!(template_parameters("/repos").is_empty());
+    }
+
+    #[test]
+    fn success_bodies_of_different_types_become_one_union_component() {
+        let mut document = json!({
+            "paths": {"/things": {"get": {"operationId": "getThing", "responses": {
+                "200": json_response(reference("Thing")),
+                "207": json_response(reference("Statuses")),
+            }}}},
+            "components": {"schemas": {"Thing": {"type": "object"}, "Statuses": {"type": "array"}}},
+        });
+        let mut findings = Vec::new();
+        operations(&mut document, &mut findings);
+        let responses = &document["paths"]["/things"]["get"]["responses"];
+        assert_eq!(
+            responses["200"],
+            json_response(reference("GetThingSuccess"))
+        );
+        assert_eq!(
+            responses["207"],
+            json_response(reference("GetThingSuccess"))
+        );
+        assert_eq!(
+            document["components"]["schemas"]["GetThingSuccess"],
+            json!({"oneOf": [reference("Thing"), reference("Statuses")], "x-any-of": true})
+        );
+        assert_eq!(
+            places(&findings),
+            [(FindingKind::Repaired, "/paths/~1things/get/responses")]
+        );
+    }
+
+    #[test]
+    fn identical_bodies_written_inline_become_one_component() {
+        let inline = json!({"type": "object", "properties": {"id": {"type": "string"}}});
+        let mut document = json!({"paths": {"/things": {"post": {"operationId": "makeThing", "responses": {
+            "200": json_response(inline.clone()),
+            "201": json_response(inline.clone()),
+        }}}}});
+        let mut findings = Vec::new();
+        operations(&mut document, &mut findings);
+        let responses = &document["paths"]["/things"]["post"]["responses"];
+        assert_eq!(
+            responses["200"],
+            json_response(reference("MakeThingSuccess"))
+        );
+        assert_eq!(
+            responses["201"],
+            json_response(reference("MakeThingSuccess"))
+        );
+        assert_eq!(
+            document["components"]["schemas"],
+            json!({"MakeThingSuccess": inline})
+        );
+        assert_eq!(
+            places(&findings),
+            [(FindingKind::Repaired, "/paths/~1things/post/responses")]
+        );
+    }
+
+    #[test]
+    fn identical_referenced_bodies_need_no_repair() {
+        let mut document = json!({
+            "paths": {"/things": {"get": {"operationId": "getThing", "responses": {
+                "200": json_response(reference("Thing")),
+                "201": json_response(reference("Thing")),
+            }}}},
+            "components": {"schemas": {"Thing": {"type": "object"}}},
+        });
+        let before = document.clone();
+        let mut findings = Vec::new();
+        operations(&mut document, &mut findings);
+        assert_eq!(document, before);
+        assert!(findings.is_empty());
+    }
+
+    #[test]
+    fn a_union_component_takes_a_name_no_component_has() {
+        let mut document = json!({
+            "paths": {"/things": {"get": {"operationId": "getThing", "responses": {
+                "200": json_response(reference("Thing")),
+                "207": json_response(reference("GetThingSuccess")),
+            }}}},
+            "components": {"schemas": {"Thing": {"type": "object"}, "GetThingSuccess": {"type": "array"}}},
+        });
+        let mut findings = Vec::new();
+        operations(&mut document, &mut findings);
+        assert_eq!(
+            document["components"]["schemas"]["GetThingSuccess2"],
+            json!({"oneOf": [reference("Thing"), reference("GetThingSuccess")], "x-any-of": true})
+        );
+        assert_eq!(
+            document["paths"]["/things"]["get"]["responses"]["200"],
+            json_response(reference("GetThingSuccess2"))
+        );
+    }
+
+    #[test]
+    fn a_union_component_takes_no_name_typify_gives_a_component() {
+        // `get_thing_success` is typify's `GetThingSuccess`: a union of that name would be a
+        // second type `GetThingSuccess`.
+        let mut document = json!({
+            "paths": {"/things": {"get": {"operationId": "getThing", "responses": {
+                "200": json_response(reference("Thing")),
+                "207": json_response(reference("get_thing_success")),
+            }}}},
+            "components": {"schemas": {"Thing": {"type": "object"}, "get_thing_success": {"type": "array"}}},
+        });
+        let mut findings = Vec::new();
+        operations(&mut document, &mut findings);
+        assert!(
+            document["components"]["schemas"]
+                .get("GetThingSuccess")
+                .is_none()
+        );
+        assert_eq!(
+            document["paths"]["/things"]["get"]["responses"]["200"],
+            json_response(reference("GetThingSuccess2"))
+        );
+    }
+
+    #[test]
+    fn a_shared_response_is_copied_inline_before_its_body_changes() {
+        let mut document = json!({
+            "paths": {"/things": {"get": {"operationId": "getThing", "responses": {
+                "200": {"$ref": "#/components/responses/Found"},
+                "207": json_response(reference("Statuses")),
+            }}}},
+            "components": {
+                "responses": {"Found": json_response(reference("Thing"))},
+                "schemas": {"Thing": {"type": "object"}, "Statuses": {"type": "array"}},
+            },
+        });
+        let mut findings = Vec::new();
+        operations(&mut document, &mut findings);
+        assert_eq!(
+            document["paths"]["/things"]["get"]["responses"]["200"],
+            json_response(reference("GetThingSuccess"))
+        );
+        assert_eq!(
+            document["components"]["responses"]["Found"],
+            json_response(reference("Thing"))
+        );
+    }
+
+    #[test]
+    fn a_success_without_a_json_body_beside_one_with_a_body_is_left_out() {
+        let mut responses = map(json!({
+            "200": json_response(reference("Thing")),
+            "202": {"description": "accepted"},
+            "203": {"description": "text", "content": {"text/plain": {"schema": {"type": "string"}}}},
+        }));
+        let mut findings = Vec::new();
+        let union = unify_bodies(
+            &json!({}),
+            &mut responses,
+            is_success,
+            "GetThingSuccess",
+            "/paths/~1a/get/responses",
+            &mut findings,
+        );
+        assert_eq!(union, None);
+        assert_eq!(
+            Value::Object(responses),
+            json!({"200": json_response(reference("Thing"))})
+        );
+        assert_eq!(
+            places(&findings),
+            [
+                (FindingKind::Repaired, "/paths/~1a/get/responses/202"),
+                (FindingKind::Repaired, "/paths/~1a/get/responses/203"),
+            ]
+        );
+    }
+
+    #[test]
+    fn successes_without_json_bodies_keep_only_the_first() {
+        let mut responses = map(json!({
+            "200": {"description": "text", "content": {"text/plain": {"schema": {"type": "string"}}}},
+            "204": {"description": "none"},
+        }));
+        let mut findings = Vec::new();
+        let union = unify_bodies(
+            &json!({}),
+            &mut responses,
+            is_success,
+            "GetThingSuccess",
+            "/paths/~1a/get/responses",
+            &mut findings,
+        );
+        assert_eq!(union, None);
+        assert_eq!(
+            responses.keys().collect::<Vec<_>>(),
+            ["200"],
+            "{responses:#?}"
+        );
+        assert_eq!(
+            places(&findings),
+            [(FindingKind::Repaired, "/paths/~1a/get/responses/204")]
+        );
+    }
+
+    #[test]
+    fn error_bodies_are_unified_like_successes_default_included() {
+        let mut responses = map(json!({
+            "200": json_response(reference("Thing")),
+            "404": json_response(reference("NotFound")),
+            "default": json_response(reference("Problem")),
+        }));
+        let mut findings = Vec::new();
+        let union = unify_bodies(
+            &json!({}),
+            &mut responses,
+            is_error,
+            "GetThingError",
+            "/paths/~1a/get/responses",
+            &mut findings,
+        );
+        assert_eq!(
+            union,
+            Some(json!({"oneOf": [reference("NotFound"), reference("Problem")], "x-any-of": true}))
+        );
+        assert_eq!(
+            Value::Object(responses),
+            json!({
+                "200": json_response(reference("Thing")),
+                "404": json_response(reference("GetThingError")),
+                "default": json_response(reference("GetThingError")),
+            })
+        );
+        assert_eq!(
+            places(&findings),
+            [(FindingKind::Repaired, "/paths/~1a/get/responses")]
+        );
+    }
+
+    #[test]
+    fn a_union_lists_each_distinct_body_once_in_status_order() {
+        let mut responses = map(json!({
+            "200": json_response(reference("A")),
+            "201": json_response(reference("B")),
+            "202": json_response(reference("A")),
+        }));
+        let union = unify_bodies(
+            &json!({}),
+            &mut responses,
+            is_success,
+            "U",
+            "/p",
+            &mut Vec::new(),
+        );
+        assert_eq!(
+            union,
+            Some(json!({"oneOf": [reference("A"), reference("B")], "x-any-of": true}))
+        );
+    }
+
+    #[test]
+    fn a_default_beside_successes_of_another_body_is_read_as_the_error_statuses() {
+        let mut responses = map(json!({
+            "200": json_response(reference("Thing")),
+            "default": json_response(reference("Problem")),
+        }));
+        let mut findings = Vec::new();
+        default_beside_successes(
+            &json!({}),
+            &mut responses,
+            "/paths/~1a/get/responses",
+            &mut findings,
+        );
+        assert_eq!(
+            Value::Object(responses),
+            json!({
+                "200": json_response(reference("Thing")),
+                "4XX": json_response(reference("Problem")),
+                "5XX": json_response(reference("Problem")),
+            })
+        );
+        assert_eq!(
+            places(&findings),
+            [(FindingKind::Repaired, "/paths/~1a/get/responses/default")]
+        );
+        assert!(findings[0].message.ends_with("error statuses 4XX and 5XX"));
+    }
+
+    #[test]
+    fn a_default_never_replaces_a_declared_error_range() {
+        let mut responses = map(json!({
+            "200": {"description": "no body"},
+            "4XX": json_response(reference("ClientProblem")),
+            "default": json_response(reference("Problem")),
+        }));
+        let mut findings = Vec::new();
+        default_beside_successes(&json!({}), &mut responses, "/r", &mut findings);
+        assert_eq!(
+            Value::Object(responses),
+            json!({
+                "200": {"description": "no body"},
+                "4XX": json_response(reference("ClientProblem")),
+                "5XX": json_response(reference("Problem")),
+            })
+        );
+        assert!(findings[0].message.ends_with("error statuses 5XX"));
+    }
+
+    #[test]
+    fn a_default_with_the_successes_body_stays() {
+        let original = json!({
+            "200": json_response(reference("Thing")),
+            "default": {"$ref": "#/components/responses/Thing"},
+        });
+        let document =
+            json!({"components": {"responses": {"Thing": json_response(reference("Thing"))}}});
+        let mut responses = map(original.clone());
+        let mut findings = Vec::new();
+        default_beside_successes(&document, &mut responses, "/r", &mut findings);
+        assert_eq!(Value::Object(responses), original);
+        assert!(findings.is_empty());
+    }
+
+    #[test]
+    fn of_several_request_media_types_the_json_one_is_kept() {
+        let mut body = json!({"content": {
+            "application/xml": {"schema": {"type": "object"}},
+            "application/vnd.api+json": {"schema": {"type": "object"}},
+            "application/x-www-form-urlencoded": {"schema": {"type": "object"}},
+        }});
+        let mut findings = Vec::new();
+        single_request_media_type(&mut body, "/paths/~1a/post/requestBody", &mut findings);
+        assert_eq!(
+            body,
+            json!({"content": {"application/vnd.api+json": {"schema": {"type": "object"}}}})
+        );
+        assert_eq!(
+            places(&findings),
+            [(FindingKind::Repaired, "/paths/~1a/post/requestBody/content")]
+        );
+        assert!(
+            findings[0]
+                .message
+                .ends_with("(left out: application/xml, application/x-www-form-urlencoded)")
+        );
+    }
+
+    #[test]
+    fn without_json_a_body_progenitor_can_send_is_kept_form_first() {
+        let mut body = json!({"content": {
+            "text/plain": {"schema": {"type": "string"}},
+            "application/octet-stream": {"schema": {"type": "string", "format": "binary"}},
+            "application/x-www-form-urlencoded": {"schema": {"type": "object"}},
+        }});
+        single_request_media_type(&mut body, "/b", &mut Vec::new());
+        assert_eq!(
+            body,
+            json!({"content": {"application/x-www-form-urlencoded": {"schema": {"type": "object"}}}})
+        );
+        let mut body = json!({"content": {
+            "text/plain": {"schema": {"type": "string"}},
+            "application/octet-stream": {"schema": {"type": "string", "format": "binary"}},
+        }});
+        single_request_media_type(&mut body, "/b", &mut Vec::new());
+        assert_eq!(
+            body,
+            json!({"content": {"application/octet-stream": {"schema": {"type": "string", "format": "binary"}}}})
+        );
+    }
+
+    #[test]
+    fn without_a_body_progenitor_can_send_the_first_is_kept() {
+        let mut body = json!({"content": {
+            "application/xml": {"schema": {"type": "object"}},
+            "image/png": {"schema": {"type": "string", "format": "binary"}},
+        }});
+        single_request_media_type(&mut body, "/b", &mut Vec::new());
+        assert_eq!(
+            body,
+            json!({"content": {"application/xml": {"schema": {"type": "object"}}}})
+        );
+    }
+
+    #[test]
+    fn a_non_json_request_body_without_a_schema_is_bytes() {
+        let mut body = json!({"content": {"application/octet-stream": {}}});
+        let mut findings = Vec::new();
+        single_request_media_type(&mut body, "/b", &mut findings);
+        assert_eq!(
+            body,
+            json!({"content": {"application/octet-stream": {"schema": {"type": "string", "format": "binary"}}}})
+        );
+        assert!(findings.is_empty());
+        let mut json_body = json!({"content": {"application/json": {}}});
+        single_request_media_type(&mut json_body, "/b", &mut findings);
+        assert_eq!(json_body, json!({"content": {"application/json": {}}}));
+    }
+
+    #[test]
+    fn the_request_body_of_an_operation_keeps_one_media_type() {
+        let mut document = json!({"paths": {"/a": {"post": {
+            "operationId": "postA",
+            "requestBody": {"content": {"text/plain": {}, "application/json": {"schema": {"type": "object"}}}},
+            "responses": {"204": {"description": "d"}},
+        }}}});
+        let mut findings = Vec::new();
+        operations(&mut document, &mut findings);
+        assert_eq!(
+            document["paths"]["/a"]["post"]["requestBody"],
+            json!({"content": {"application/json": {"schema": {"type": "object"}}}})
+        );
+        assert_eq!(
+            places(&findings),
+            [(FindingKind::Repaired, "/paths/~1a/post/requestBody/content")]
+        );
+    }
 }

@@ -535,3 +535,421 @@ pub(super) fn names_alike(document: &mut Value, findings: &mut Vec<Finding>) {
         ));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The kind and pointer of each finding, in order.
+    fn places(findings: &[Finding]) -> Vec<(FindingKind, &str)> {
+        findings
+            .iter()
+            .map(|finding| (finding.kind.clone(), finding.pointer.as_str()))
+            .collect()
+    }
+
+    /// A document of one `GET /a` with these parameters.
+    fn operation(parameters: Value) -> Value {
+        json!({"paths": {"/a": {"get": {"parameters": parameters}}}})
+    }
+
+    fn parameters(document: &Value) -> &Value {
+        &document["paths"]["/a"]["get"]["parameters"]
+    }
+
+    #[test]
+    fn a_parameter_given_as_content_is_taken_as_its_text() {
+        let mut document = operation(json!([{
+            "name": "filter",
+            "in": "query",
+            "description": "The filter.",
+            "content": {"application/json": {"schema": {"type": "object"}}},
+        }]));
+        let mut findings = Vec::new();
+        with_content(&mut document, &mut findings);
+        assert_eq!(
+            parameters(&document),
+            &json!([{
+                "name": "filter",
+                "in": "query",
+                "description": "The filter. It holds `application/json` text of this schema: {\"type\":\"object\"}",
+                "schema": {"type": "string"},
+            }])
+        );
+        assert_eq!(
+            places(&findings),
+            [(FindingKind::Repaired, "/paths/~1a/get/parameters/0/content")]
+        );
+    }
+
+    #[test]
+    fn a_structured_header_is_taken_as_its_text() {
+        let mut document = operation(json!([{
+            "name": "X-Tags",
+            "in": "header",
+            "schema": {"type": "array", "items": {"type": "string"}},
+        }]));
+        let mut findings = Vec::new();
+        with_content(&mut document, &mut findings);
+        assert_eq!(
+            parameters(&document),
+            &json!([{
+                "name": "X-Tags",
+                "in": "header",
+                "description": "Its text as sent (`simple` style), of this schema: {\"type\":\"array\",\"items\":{\"type\":\"string\"}}",
+                "schema": {"type": "string"},
+            }])
+        );
+        assert_eq!(
+            places(&findings),
+            [(FindingKind::Repaired, "/paths/~1a/get/parameters/0/schema")]
+        );
+    }
+
+    #[test]
+    fn a_header_or_path_parameter_cannot_be_null() {
+        let mut document = json!({"paths": {"/a/{id}": {
+            "parameters": [{"name": "id", "in": "path", "schema": {"type": ["string", "null"]}}],
+            "get": {"parameters": [
+                {"name": "X-A", "in": "header", "schema": {"anyOf": [{"type": "integer"}, {"type": "null"}]}},
+                {"name": "X-B", "in": "header", "schema": {"description": "b", "oneOf": [{"$ref": "#/components/schemas/B"}, {"type": "null"}]}},
+                {"name": "X-C", "in": "header", "schema": {"anyOf": [{"type": "integer"}, {"type": "string"}, {"type": "null"}]}},
+                {"name": "q", "in": "query", "schema": {"type": ["string", "null"]}},
+            ]},
+        }}});
+        let mut findings = Vec::new();
+        with_content(&mut document, &mut findings);
+        let item = &document["paths"]["/a/{id}"];
+        assert_eq!(
+            item["parameters"],
+            json!([{"name": "id", "in": "path", "schema": {"type": "string"}}])
+        );
+        assert_eq!(
+            item["get"]["parameters"],
+            json!([
+                {"name": "X-A", "in": "header", "schema": {"type": "integer"}},
+                {"name": "X-B", "in": "header", "schema": {"description": "b", "allOf": [{"$ref": "#/components/schemas/B"}]}},
+                {"name": "X-C", "in": "header", "schema": {"anyOf": [{"type": "integer"}, {"type": "string"}]}},
+                {"name": "q", "in": "query", "schema": {"type": ["string", "null"]}},
+            ])
+        );
+        assert_eq!(
+            places(&findings),
+            [
+                (
+                    FindingKind::Repaired,
+                    "/paths/~1a~1{id}/parameters/0/schema"
+                ),
+                (
+                    FindingKind::Repaired,
+                    "/paths/~1a~1{id}/get/parameters/0/schema"
+                ),
+                (
+                    FindingKind::Repaired,
+                    "/paths/~1a~1{id}/get/parameters/1/schema"
+                ),
+                (
+                    FindingKind::Repaired,
+                    "/paths/~1a~1{id}/get/parameters/2/schema"
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn component_parameters_are_rewritten_where_they_are_defined() {
+        let mut document = json!({"components": {"parameters": {"Filter": {
+            "name": "filter",
+            "in": "query",
+            "content": {"text/plain": {}},
+        }}}});
+        let mut findings = Vec::new();
+        with_content(&mut document, &mut findings);
+        assert_eq!(
+            document["components"]["parameters"]["Filter"],
+            json!({"name": "filter", "in": "query", "description": "", "schema": {"type": "string"}})
+        );
+        assert_eq!(
+            places(&findings),
+            [(
+                FindingKind::Repaired,
+                "/components/parameters/Filter/content"
+            )]
+        );
+    }
+
+    #[test]
+    fn a_cookie_parameter_is_left_out_of_its_operation() {
+        let mut document = json!({
+            "paths": {"/a": {"get": {"parameters": [
+                {"$ref": "#/components/parameters/Session"},
+                {"name": "q", "in": "query", "schema": {"type": "string"}},
+            ]}}},
+            "components": {"parameters": {"Session": {"name": "session", "in": "cookie", "schema": {"type": "string"}}}},
+        });
+        let mut findings = Vec::new();
+        styles(&mut document, &mut findings);
+        assert_eq!(
+            parameters(&document),
+            &json!([{"name": "q", "in": "query", "schema": {"type": "string"}}])
+        );
+        assert!(document.pointer("/components/parameters/Session").is_some());
+        assert_eq!(
+            places(&findings),
+            [(FindingKind::Skipped, "/paths/~1a/get/parameters/0")]
+        );
+    }
+
+    #[test]
+    fn a_deep_object_is_spelled_out_per_leaf() {
+        let mut document = operation(json!([{
+            "name": "filter",
+            "in": "query",
+            "required": true,
+            "style": "deepObject",
+            "schema": {
+                "type": "object",
+                "required": ["state"],
+                "properties": {
+                    "state": {"type": "string", "description": "The state."},
+                    "range": {
+                        "type": ["object", "null"],
+                        "required": ["from"],
+                        "properties": {"from": {"type": "integer"}, "to": {"type": "integer"}},
+                    },
+                },
+            },
+        }]));
+        let mut findings = Vec::new();
+        styles(&mut document, &mut findings);
+        assert_eq!(
+            parameters(&document),
+            &json!([
+                {"name": "filter[state]", "in": "query", "required": true, "description": "The state.", "schema": {"type": "string", "description": "The state."}},
+                {"name": "filter[range][from]", "in": "query", "required": false, "schema": {"type": "integer"}},
+                {"name": "filter[range][to]", "in": "query", "required": false, "schema": {"type": "integer"}},
+            ])
+        );
+        assert_eq!(
+            places(&findings),
+            [(FindingKind::Repaired, "/paths/~1a/get/parameters/0")]
+        );
+    }
+
+    #[test]
+    fn a_deep_object_over_a_map_is_left_out() {
+        let mut document = operation(json!([{
+            "name": "labels",
+            "in": "query",
+            "style": "deepObject",
+            "schema": {"type": "object", "additionalProperties": {"type": "string"}},
+        }]));
+        let mut findings = Vec::new();
+        styles(&mut document, &mut findings);
+        assert_eq!(parameters(&document), &json!([]));
+        assert_eq!(
+            places(&findings),
+            [(FindingKind::Skipped, "/paths/~1a/get/parameters/0")]
+        );
+    }
+
+    #[test]
+    fn a_deep_object_nested_deeper_than_four_objects_is_left_out() {
+        let nested = |depth: usize| {
+            let mut schema = json!({"type": "string"});
+            for _ in 0..depth {
+                schema = json!({"type": "object", "properties": {"x": schema}});
+            }
+            schema
+        };
+        let mut document = operation(json!([
+            {"name": "deep", "in": "query", "style": "deepObject", "schema": nested(4)},
+            {"name": "deeper", "in": "query", "style": "deepObject", "schema": nested(5)},
+        ]));
+        let mut findings = Vec::new();
+        styles(&mut document, &mut findings);
+        assert_eq!(
+            parameters(&document),
+            &json!([{"name": "deep[x][x][x][x]", "in": "query", "required": false, "schema": {"type": "string"}}])
+        );
+        assert_eq!(
+            places(&findings),
+            [
+                (FindingKind::Repaired, "/paths/~1a/get/parameters/0"),
+                (FindingKind::Skipped, "/paths/~1a/get/parameters/1"),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_deep_object_array_is_sent_bracketed_once_per_item() {
+        let mut document = operation(json!([{
+            "name": "expand",
+            "in": "query",
+            "style": "deepObject",
+            "explode": true,
+            "schema": {"type": "array", "items": {"type": "string"}},
+        }]));
+        let mut findings = Vec::new();
+        styles(&mut document, &mut findings);
+        assert_eq!(
+            parameters(&document),
+            &json!([{"name": "expand[]", "in": "query", "schema": {"type": "array", "items": {"type": "string"}}}])
+        );
+        assert_eq!(
+            places(&findings),
+            [(FindingKind::Repaired, "/paths/~1a/get/parameters/0")]
+        );
+    }
+
+    #[test]
+    fn a_deep_object_union_sends_each_members_form_as_optional_parameters() {
+        let mut document = json!({
+            "paths": {"/a": {"get": {"parameters": [{
+                "name": "created",
+                "in": "query",
+                "required": true,
+                "style": "deepObject",
+                "schema": {"anyOf": [
+                    {"type": "integer"},
+                    {"$ref": "#/components/schemas/Range"},
+                    {"type": "object", "properties": {"gt": {"type": "string"}}},
+                ]},
+            }]}}},
+            "components": {"schemas": {"Range": {"type": "object", "properties": {"gt": {"type": "integer"}, "lte": {"type": "integer"}}}}},
+        });
+        let mut findings = Vec::new();
+        styles(&mut document, &mut findings);
+        assert_eq!(
+            parameters(&document),
+            &json!([
+                {"name": "created", "in": "query", "required": false, "schema": {"type": "integer"}},
+                {"name": "created[gt]", "in": "query", "required": false, "schema": {"type": "integer"}},
+                {"name": "created[lte]", "in": "query", "required": false, "schema": {"type": "integer"}},
+            ])
+        );
+        assert_eq!(
+            places(&findings),
+            [(FindingKind::Repaired, "/paths/~1a/get/parameters/0")]
+        );
+        assert!(findings[0].message.ends_with("(3 in all)"));
+    }
+
+    #[test]
+    fn an_unexploded_array_is_taken_as_its_text() {
+        let items = json!({"type": "array", "items": {"type": "integer"}});
+        let mut document = operation(json!([
+            {"name": "ids", "in": "query", "description": "The ids.", "explode": false, "schema": items.clone()},
+            {"name": "tags", "in": "query", "style": "pipeDelimited", "schema": items.clone()},
+            {"name": "words", "in": "query", "style": "spaceDelimited", "explode": false, "schema": items.clone()},
+        ]));
+        let mut findings = Vec::new();
+        styles(&mut document, &mut findings);
+        let described = |prefix: &str, separator: &str| {
+            format!("{prefix}Its items joined by `{separator}`, as sent, of this schema: {items}")
+        };
+        assert_eq!(
+            parameters(&document),
+            &json!([
+                {"name": "ids", "in": "query", "description": described("The ids. ", ","), "schema": {"type": "string"}},
+                {"name": "tags", "in": "query", "description": described("", "|"), "schema": {"type": "string"}},
+                {"name": "words", "in": "query", "description": described("", " "), "schema": {"type": "string"}},
+            ])
+        );
+        assert_eq!(
+            places(&findings),
+            [
+                (FindingKind::Repaired, "/paths/~1a/get/parameters/0"),
+                (FindingKind::Repaired, "/paths/~1a/get/parameters/1"),
+                (FindingKind::Repaired, "/paths/~1a/get/parameters/2"),
+            ]
+        );
+    }
+
+    #[test]
+    fn parameters_progenitor_sends_as_described_stay() {
+        let original = json!({"paths": {"/a/{id}": {
+            "parameters": [{"name": "id", "in": "path", "required": true, "schema": {"type": "array", "items": {"type": "string"}}}],
+            "get": {"parameters": [
+                {"name": "ids", "in": "query", "schema": {"type": "array", "items": {"type": "string"}}},
+                {"name": "page", "in": "query", "explode": false, "schema": {"type": "integer"}},
+                {"name": "X-Id", "in": "header", "schema": {"type": "string"}},
+            ]},
+        }}});
+        let mut document = original.clone();
+        let mut findings = Vec::new();
+        styles(&mut document, &mut findings);
+        assert_eq!(document, original);
+        assert!(findings.is_empty());
+    }
+
+    #[test]
+    fn the_json_type_of_a_schema_is_its_one_type_besides_null() {
+        assert_eq!(json_type(&json!({"type": "object"})), Some("object"));
+        assert_eq!(
+            json_type(&json!({"type": ["null", "array"]})),
+            Some("array")
+        );
+        assert_eq!(json_type(&json!({"type": ["string", "integer"]})), None);
+        assert_eq!(json_type(&json!({"type": ["null"]})), None);
+        assert_eq!(json_type(&json!({})), None);
+    }
+
+    #[test]
+    fn a_parameter_named_like_a_path_parameter_is_left_out() {
+        let mut document = json!({"paths": {"/a/{id}": {
+            "parameters": [{"name": "id", "in": "path", "required": true}],
+            "get": {"parameters": [{"name": "id", "in": "query"}, {"name": "q", "in": "query"}]},
+        }}});
+        let mut findings = Vec::new();
+        names_alike(&mut document, &mut findings);
+        assert_eq!(
+            document["paths"]["/a/{id}"],
+            json!({
+                "parameters": [{"name": "id", "in": "path", "required": true}],
+                "get": {"parameters": [{"name": "q", "in": "query"}]},
+            })
+        );
+        assert_eq!(
+            places(&findings),
+            [(FindingKind::Skipped, "/paths/~1a~1{id}/get/parameters/0")]
+        );
+        assert!(findings[0].message.starts_with("query parameter `id`:"));
+    }
+
+    #[test]
+    fn of_two_parameters_with_one_argument_name_the_first_declared_stays() {
+        let mut document = operation(json!([
+            {"name": "X-Id", "in": "header"},
+            {"name": "page", "in": "query"},
+            {"name": "x_id", "in": "query"},
+            {"name": "x-id", "in": "query"},
+        ]));
+        let mut findings = Vec::new();
+        names_alike(&mut document, &mut findings);
+        assert_eq!(
+            parameters(&document),
+            &json!([{"name": "X-Id", "in": "header"}, {"name": "page", "in": "query"}])
+        );
+        assert_eq!(
+            places(&findings),
+            [
+                (FindingKind::Skipped, "/paths/~1a/get/parameters/3"),
+                (FindingKind::Skipped, "/paths/~1a/get/parameters/2"),
+            ]
+        );
+    }
+
+    #[test]
+    fn an_operations_own_parameter_overriding_a_shared_one_is_no_clash() {
+        let original = json!({"paths": {"/a": {
+            "parameters": [{"name": "q", "in": "query"}],
+            "get": {"parameters": [{"name": "q", "in": "query", "description": "mine"}]},
+        }}});
+        let mut document = original.clone();
+        let mut findings = Vec::new();
+        names_alike(&mut document, &mut findings);
+        assert_eq!(document, original);
+        assert!(findings.is_empty());
+    }
+}
