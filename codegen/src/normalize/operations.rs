@@ -227,6 +227,18 @@ fn body_of(document: &Value, response: &Value) -> Body {
     }
 }
 
+/// Where a status sorts: codes by number, then ranges (`4XX`) by their first digit, then
+/// `default`.
+fn status_order(status: &str) -> (u8, u16) {
+    if let Ok(code) = status.parse::<u16>() {
+        return (0, code);
+    }
+    match status.chars().next().and_then(|digit| digit.to_digit(10)) {
+        Some(digit) => (1, u16::try_from(digit).unwrap_or(u16::MAX)),
+        None => (2, 0),
+    }
+}
+
 /// Makes the responses of one class share one body type; returns the union component to add.
 fn unify_bodies(
     document: &Value,
@@ -236,11 +248,14 @@ fn unify_bodies(
     pointer: &str,
     findings: &mut Vec<Finding>,
 ) -> Option<Value> {
-    let statuses: Vec<String> = responses
+    let mut statuses: Vec<String> = responses
         .keys()
         .filter(|status| is_member(status))
         .cloned()
         .collect();
+    // In status order, whatever order the document writes them in: the lowest status is the
+    // one kept, and the union lists its members in that order.
+    statuses.sort_by_key(|status| status_order(status));
     let bodies: Vec<(String, Body)> = statuses
         .iter()
         .map(|status| (status.clone(), body_of(document, &responses[status])))
@@ -577,6 +592,30 @@ mod tests {
             document["paths"]["/things"]["get"]["responses"]["200"],
             json_response(reference("GetThingSuccess2"))
         );
+    }
+
+    #[test]
+    fn the_lowest_status_is_kept_whatever_order_the_document_writes() {
+        let mut document = json!({
+            "paths": {"/things": {"get": {"operationId": "getThing", "responses": {
+                "204": {"description": "none"},
+                "200": {"description": "text", "content": {"text/plain": {"schema": {"type": "string"}}}},
+            }}}},
+        });
+        let mut findings = Vec::new();
+        operations(&mut document, &mut findings);
+        let responses = &document["paths"]["/things"]["get"]["responses"];
+        assert!(responses.get("200").is_some(), "{responses}");
+        assert!(responses.get("204").is_none(), "{responses}");
+        assert_eq!(findings.len(), 1, "{findings:?}");
+        assert_eq!(findings[0].pointer, "/paths/~1things/get/responses/204");
+    }
+
+    #[test]
+    fn statuses_sort_by_code_then_range_then_default() {
+        let mut statuses = ["default", "4XX", "404", "400", "5XX"];
+        statuses.sort_by_key(|status| status_order(status));
+        assert_eq!(statuses, ["400", "404", "4XX", "5XX", "default"]);
     }
 
     #[test]
