@@ -239,6 +239,15 @@ fn resolve<'a>(document: &'a Value, value: &'a Value) -> &'a Value {
         .unwrap_or(value)
 }
 
+/// The kind and pointer of each finding, in order: what the submodules' tests compare.
+#[cfg(test)]
+fn places(findings: &[Finding]) -> Vec<(FindingKind, &str)> {
+    findings
+        .iter()
+        .map(|finding| (finding.kind.clone(), finding.pointer.as_str()))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;

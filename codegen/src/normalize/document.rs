@@ -210,14 +210,7 @@ fn up_level(schema: &mut Value) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// The kind and pointer of each finding, in order.
-    fn places(findings: &[Finding]) -> Vec<(FindingKind, &str)> {
-        findings
-            .iter()
-            .map(|finding| (finding.kind.clone(), finding.pointer.as_str()))
-            .collect()
-    }
+    use crate::normalize::places;
 
     #[test]
     fn a_three_zero_document_is_read_as_three_one() {

@@ -121,14 +121,7 @@ fn is_bytes(schema: &Value) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// The kind and pointer of each finding, in order.
-    fn places(findings: &[Finding]) -> Vec<(FindingKind, &str)> {
-        findings
-            .iter()
-            .map(|finding| (finding.kind.clone(), finding.pointer.as_str()))
-            .collect()
-    }
+    use crate::normalize::places;
 
     /// A document of one `POST /a` with this request body and `200` response content.
     fn operation(request: Value, response: Value) -> Value {

@@ -154,14 +154,7 @@ fn replace_binary_strings(document: &mut Value, start: &str, name: &str) -> bool
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// The kind and pointer of each finding, in order.
-    fn places(findings: &[Finding]) -> Vec<(FindingKind, &str)> {
-        findings
-            .iter()
-            .map(|finding| (finding.kind.clone(), finding.pointer.as_str()))
-            .collect()
-    }
+    use crate::normalize::places;
 
     /// A document of one `POST /upload` whose request body is `body`.
     fn upload(body: Value) -> Value {

@@ -404,14 +404,7 @@ fn single_request_media_type(body: &mut Value, pointer: &str, findings: &mut Vec
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// The kind and pointer of each finding, in order.
-    fn places(findings: &[Finding]) -> Vec<(FindingKind, &str)> {
-        findings
-            .iter()
-            .map(|finding| (finding.kind.clone(), finding.pointer.as_str()))
-            .collect()
-    }
+    use crate::normalize::places;
 
     /// A response with a JSON body of `schema`.
     fn json_response(schema: Value) -> Value {

@@ -539,14 +539,7 @@ pub(super) fn names_alike(document: &mut Value, findings: &mut Vec<Finding>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// The kind and pointer of each finding, in order.
-    fn places(findings: &[Finding]) -> Vec<(FindingKind, &str)> {
-        findings
-            .iter()
-            .map(|finding| (finding.kind.clone(), finding.pointer.as_str()))
-            .collect()
-    }
+    use crate::normalize::places;
 
     /// A document of one `GET /a` with these parameters.
     fn operation(parameters: Value) -> Value {
