@@ -51,18 +51,21 @@ pub enum Error {
 
     /// Connecting, sending the request or reading the response failed (timeouts are
     /// [`Error::Timeout`]).
-    #[error("{operation}: transport error: {source}")]
+    #[error("{operation}: transport error: {source}{}", request_id_suffix(.request_id.as_deref()))]
     Transport {
         /// The operation id of the spec, e.g. `listNotifications`.
         operation: &'static str,
         /// What reqwest reported; its message carries the URL, never headers or bodies.
         #[source]
         source: Arc<reqwest::Error>,
+        /// The hub's `x-request-id`, when the failure came after the response's head (reading
+        /// its body).
+        request_id: Option<String>,
     },
 
     /// The call took longer than the client allows: connecting took longer than the connect
     /// timeout, or the whole exchange longer than the timeout.
-    #[error("{operation}: timed out {} after {limit:?}", timeout_phase(*.connecting))]
+    #[error("{operation}: timed out {} after {limit:?}{}", timeout_phase(*.connecting), request_id_suffix(.request_id.as_deref()))]
     Timeout {
         /// The operation id of the spec.
         operation: &'static str,
@@ -74,6 +77,9 @@ pub enum Error {
         /// What reqwest reported.
         #[source]
         source: Arc<reqwest::Error>,
+        /// The hub's `x-request-id`, when the time ran out after the response's head (reading
+        /// its body).
+        request_id: Option<String>,
     },
 
     /// The server answered with a status the operation does not expect.
@@ -306,8 +312,10 @@ impl Error {
     /// answer of the hub, when the hub sent an id: [`Error::Status`], [`Error::Redirect`],
     /// [`Error::Unauthorized`], [`Error::Forbidden`], [`Error::NotFound`], [`Error::Decode`],
     /// [`Error::InvalidItem`], [`Error::ResponseTooLarge`], [`Error::StaleStorageToken`] (the
-    /// answer that issued the token), and [`Error::RevocationIncomplete`] (its failed batch's).
-    /// `None` for errors without an answer (validation, transport, timeouts). Of a retried call,
+    /// answer that issued the token), [`Error::RevocationIncomplete`] (its failed batch's), and
+    /// [`Error::Timeout`] or [`Error::Transport`] when the body stalled or broke off after the
+    /// head arrived. `None` for errors without an answer (validation, a connection that failed
+    /// or timed out before the head). Of a retried call,
     /// it is the last attempt's. The id is also shown in the error's message; like any text
     /// from the server, secrets the call knows are scrubbed from it.
     pub fn request_id(&self) -> Option<&str> {
@@ -319,14 +327,12 @@ impl Error {
             | Self::NotFound { request_id, .. }
             | Self::Decode { request_id, .. }
             | Self::ResponseTooLarge { request_id, .. }
-            | Self::StaleStorageToken { request_id, .. } => request_id.as_deref(),
+            | Self::StaleStorageToken { request_id, .. }
+            | Self::Transport { request_id, .. }
+            | Self::Timeout { request_id, .. } => request_id.as_deref(),
             Self::InvalidItem(item) => item.request_id.as_deref(),
             Self::RevocationIncomplete { source, .. } => source.request_id(),
-            Self::Validation { .. }
-            | Self::ClientBuild { .. }
-            | Self::Transport { .. }
-            | Self::Timeout { .. }
-            | Self::TokenFile { .. } => None,
+            Self::Validation { .. } | Self::ClientBuild { .. } | Self::TokenFile { .. } => None,
         }
     }
 
@@ -656,11 +662,13 @@ impl FailedCall<'_> {
                 },
                 connecting,
                 source: Arc::new(source),
+                request_id: self.request_id.clone(),
             };
         }
         Error::Transport {
             operation: self.operation,
             source: Arc::new(source),
+            request_id: self.request_id.clone(),
         }
     }
 

@@ -1,16 +1,19 @@
 //! The hub's request id (`x-request-id`) in every error built from an answer of the hub:
 //! statuses, a body that does not decode (whole, or one item of a list), a body over the size
-//! limit; of a retried call, the last attempt's; scrubbed like any text from the server. (The
-//! storage-token errors are in `storage_tokens.rs`.)
+//! limit, a body that stalls or breaks off after the head; of a retried call, the last
+//! attempt's; scrubbed like any text from the server. (The storage-token errors are in
+//! `storage_tokens.rs`.)
 
 mod client_support;
 
 use client_support::bodies::mcp_body;
+use client_support::raw::{self, Connection, RawHub};
 use client_support::{Counter, HUB_TOKEN, Reply, StubHub, quick_retries};
 use futures_util::StreamExt;
 use hub_api::notifications::NotificationFilter;
 use hub_api::{Client, Error};
 use serde_json::json;
+use std::time::Duration;
 
 #[tokio::test]
 async fn the_hub_request_id_is_kept_in_errors() {
@@ -180,4 +183,53 @@ async fn errors_without_an_answer_have_no_request_id() {
     let error = client.get_webhook("").await.expect_err("refused");
     assert!(matches!(&error, Error::Validation { .. }), "{error:?}");
     assert_eq!(error.request_id(), None);
+}
+
+/// A hub that sends the head of a 200 (with a request id) and part of its body, then stalls
+/// (`then_close: false`) or closes the connection.
+fn body_broken_off(then_close: bool) -> RawHub {
+    RawHub::start(move |mut connection: Connection| {
+        let head = raw::head(
+            200,
+            &[
+                "content-type: application/json",
+                "content-length: 100",
+                "x-request-id: req-partial",
+            ],
+        );
+        if connection.send(&head) && connection.send(b"{\"builtInTools\": [") && !then_close {
+            connection.hold(Duration::from_secs(10));
+        }
+    })
+}
+
+#[tokio::test]
+async fn a_body_that_stalls_or_breaks_off_after_the_head_carries_the_request_id() {
+    let hub = body_broken_off(false);
+    let client = Client::builder(&hub.base_url)
+        .token(HUB_TOKEN)
+        .timeout(Duration::from_millis(300))
+        .retry(hub_api::RetryPolicy::none())
+        .build()
+        .expect("client");
+    let error = client.mcp_settings().await.expect_err("the body stalls");
+    assert!(matches!(&error, Error::Timeout { .. }), "{error:?}");
+    assert_eq!(error.request_id(), Some("req-partial"));
+    assert!(
+        error.to_string().contains("(request id req-partial)"),
+        "{error}"
+    );
+
+    let hub = body_broken_off(true);
+    let client = Client::builder(&hub.base_url)
+        .token(HUB_TOKEN)
+        .retry(hub_api::RetryPolicy::none())
+        .build()
+        .expect("client");
+    let error = client
+        .mcp_settings()
+        .await
+        .expect_err("the body breaks off");
+    assert!(matches!(&error, Error::Transport { .. }), "{error:?}");
+    assert_eq!(error.request_id(), Some("req-partial"));
 }
