@@ -130,15 +130,7 @@ pub fn emit(
         catch_unwind(AssertUnwindSafe(|| generator.generate_tokens(&spec)))
     })
     .map_err(|payload| {
-        let message = payload
-            .downcast_ref::<String>()
-            .cloned()
-            .or_else(|| {
-                payload
-                    .downcast_ref::<&str>()
-                    .map(|text| (*text).to_owned())
-            })
-            .unwrap_or_else(|| "unknown panic".to_owned());
+        let message = crate::error::panic_message(payload.as_ref());
         Error::Progenitor(format!("panicked: {message}"))
     })?
     .map_err(|error| Error::Progenitor(error.to_string()))?;
@@ -357,14 +349,9 @@ fn merge_rules_modules(types: &mut Vec<syn::Item>) -> Result<(), Error> {
         return Ok(());
     }
     markers.sort();
+    let support = crate::runtime::support_crate();
     let items: syn::File = syn::parse2(quote::quote! {
-        /// The marker of one alias of a generic checked type (`CheckedString`,
-        /// `ValidatedString`, `BoundedInteger`, ...), which tells the aliases apart and holds,
-        /// through the other traits it implements, the schema's rules.
-        pub trait AliasMarker {
-            /// The alias's name, shown by `Debug`.
-            const NAME: &'static str;
-        }
+        pub use #support::AliasMarker;
 
         /// The markers of the aliases of the generic checked types, each named as its alias
         /// is: uninhabited types that only carry rules.
@@ -436,6 +423,7 @@ fn schema_registry(document: &Value, applied: &Applied) -> Result<proc_macro2::T
         let ident = crate::contract::rust_ident(name, &format!("/components/schemas/{name}"))?;
         entries.push(quote::quote! { #name => #ident, });
     }
+    let support = crate::runtime::support_crate();
     Ok(quote::quote! {
         /// Every component schema of the spec by name, decodable into its generated type.
         pub mod schemas {
@@ -452,7 +440,7 @@ fn schema_registry(document: &Value, applied: &Applied) -> Result<proc_macro2::T
                     /// accepts exactly what the spec accepts, values a newer hub may add
                     /// included.
                     pub fn decode(name: &str, json: &str) -> ::std::option::Option<::std::result::Result<::serde_json::Value, DecodeError>> {
-                        super::decoding::strict(|| Some(match name {
+                        #support::decoding::strict(|| Some(match name {
                             $($name => registry!(@decode json $ty $(:: $variant)?),)*
                             _ => return None,
                         }))

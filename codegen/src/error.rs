@@ -115,6 +115,20 @@ impl Error {
     }
 }
 
+/// The message of a caught panic (`catch_unwind`'s payload), for a report that must name what
+/// progenitor or typify panicked on.
+pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<String>()
+        .cloned()
+        .or_else(|| {
+            payload
+                .downcast_ref::<&str>()
+                .map(|text| (*text).to_owned())
+        })
+        .unwrap_or_else(|| "unknown panic".to_owned())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -36,7 +36,7 @@ pub mod standalone;
 pub mod surface;
 pub(crate) mod swagger2;
 
-pub use error::Error;
+pub use error::{Error, panic_message};
 pub use patch::{Action, Patch};
 pub use report::{Finding, FindingKind};
 pub use standalone::{CrateOptions, GeneratedCrate, generate_crate};
@@ -106,6 +106,21 @@ pub fn generate_plain(
     )?
     .file;
     Ok(emit::format(&file, &header(spec_name, spec_text)))
+}
+
+/// The document as the pipeline's normalize step leaves it, before down-levelling: loaded, a
+/// Swagger 2.0 description converted, every repair applied, so OpenAPI 3.1 (JSON Schema
+/// 2020-12) semantics with the components the generated `schemas` registry is named after. The
+/// differential oracle validates against it; it carries normalize's marks (`x-any-of`,
+/// `x-open-enum`, ...), which a reader must interpret (`model::mark`). Findings are dropped:
+/// `generate_crate` reports them.
+pub fn normalized_document(spec_text: &str, spec_name: &str) -> Result<Value, Error> {
+    let mut document = load::load(spec_text, spec_name)?;
+    if swagger2::is_swagger2(&document) {
+        swagger2::convert(&mut document);
+    }
+    normalize::normalize(&mut document);
+    Ok(document)
 }
 
 /// The first line of every generated file; `build.rs` of `hub-api` reads the hash back from it.

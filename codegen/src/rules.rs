@@ -4,13 +4,14 @@
 //! A new keyword is one new variant: the compiler then points at every `match` that must say
 //! what to do with it ([`Rule::keyword`], [`Rule::describe`], [`Rule::enforcement`] (the check
 //! code a validated type runs) and the generator contract's [`crate::contract::typify_keeps`]).
-//! A new `format` is one arm of [`format_check`].
+//! A new `format` is one line of the support crate's table (see [`format_check`]).
 
 use proc_macro2::TokenStream;
 use quote::quote;
 use serde_json::Value;
 
 use crate::model::mark;
+use crate::runtime::support_crate;
 
 /// One rule a schema states about the values it admits.
 #[derive(Clone, Debug, PartialEq)]
@@ -256,8 +257,6 @@ pub struct Check {
     pub broken: TokenStream,
     /// The rule in words after "must", for messages: `be at least 3 characters`.
     pub must: String,
-    /// The format whose shared `is_<format>` function `broken` calls (see [`format_check`]).
-    pub format: Option<String>,
 }
 
 /// How generated code enforces one rule.
@@ -284,7 +283,6 @@ impl Rule {
                 prelude: TokenStream::new(),
                 broken,
                 must,
-                format: None,
             }))
         };
         let count = |n: u64| usize::try_from(n).unwrap_or(usize::MAX);
@@ -306,32 +304,30 @@ impl Rule {
                 )
             }
             Rule::Pattern(pattern) => {
-                if regress::Regex::new(pattern).is_err() {
-                    return Err(format!(
-                        "`pattern` {pattern:?} is not an ECMA-262 regular expression"
-                    ));
+                if let Err(error) = hub_api_support::Pattern::new(pattern) {
+                    return Err(format!("`pattern` {error}"));
                 }
-                // One compiled expression per check function, on first use.
+                // One compiled pattern per check function, on first use.
+                let support = support_crate();
                 Ok(Enforcement::Check(Check {
                     subject: Subject::Text,
                     prelude: quote! {
-                        static PATTERN: ::std::sync::LazyLock<::regress::Regex> =
-                            ::std::sync::LazyLock::new(|| ::regress::Regex::new(#pattern).expect("checked by codegen"));
+                        static PATTERN: ::std::sync::LazyLock<#support::Pattern> =
+                            ::std::sync::LazyLock::new(|| #support::Pattern::new(#pattern).expect("checked by codegen"));
                     },
-                    broken: quote! { PATTERN.find(value).is_none() },
+                    broken: quote! { !PATTERN.is_match(value) },
                     must: format!("match {pattern}"),
-                    format: None,
                 }))
             }
             Rule::Format(format) => match format_check(format) {
-                Some((must, _)) => {
-                    let function = format_fn_name(format);
+                Some(checked) => {
+                    let support = support_crate();
+                    let function = quote::format_ident!("{}", checked.function);
                     Ok(Enforcement::Check(Check {
                         subject: Subject::Text,
                         prelude: TokenStream::new(),
-                        broken: quote! { !#function(value) },
-                        must: must.to_owned(),
-                        format: Some(format.clone()),
+                        broken: quote! { !#support::formats::#function(value) },
+                        must: checked.rule.to_owned(),
                     }))
                 }
                 None => Ok(Enforcement::Unchecked(format!(
@@ -442,169 +438,12 @@ pub fn integer_width(format: &str) -> Option<(i128, i128)> {
     })
 }
 
-/// What a `format` requires, in words after "must", and an expression over `value: &str` that
-/// is `true` when the value meets it; `None` for a format without a check. A new format is one
-/// arm here: inference, coverage, the shared `is_<format>` function and the docs follow.
-pub fn format_check(format: &str) -> Option<(&'static str, TokenStream)> {
-    Some(match format {
-        "date-time" => (
-            "be an RFC 3339 date-time",
-            quote! { ::chrono::DateTime::parse_from_rfc3339(value).is_ok() },
-        ),
-        "date" => (
-            "be an RFC 3339 full-date (YYYY-MM-DD)",
-            quote! {
-                value.len() == 10 && ::chrono::NaiveDate::parse_from_str(value, "%Y-%m-%d").is_ok()
-            },
-        ),
-        // RFC 3986: a scheme, then only URI characters, with `%` starting an escape.
-        "uri" => (
-            "be an absolute URI (RFC 3986)",
-            quote! {
-                match value.split_once(':') {
-                    Some((scheme, rest)) => {
-                        scheme.starts_with(|c: char| c.is_ascii_alphabetic())
-                            && scheme.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
-                            && rest.bytes().enumerate().all(|(index, byte)| match byte {
-                                b'%' => rest.as_bytes().get(index + 1..index + 3).is_some_and(|hex| hex.iter().all(u8::is_ascii_hexdigit)),
-                                _ => byte.is_ascii_alphanumeric() || b"-._~:/?#[]@!$&'()*+,;=".contains(&byte),
-                            })
-                    }
-                    None => false,
-                }
-            },
-        ),
-        // RFC 5321's shape: a local part of printable characters without `@`, then a domain of
-        // dot-separated labels of letters, digits and inner hyphens.
-        "email" => (
-            "be an email address (local@domain)",
-            quote! {
-                match value.rsplit_once('@') {
-                    Some((local, domain)) => {
-                        !local.is_empty()
-                            && local.len() <= 64
-                            && local.chars().all(|c| c.is_ascii_graphic() && c != '@')
-                            && domain.len() <= 255
-                            && domain.split('.').all(|label| {
-                                !label.is_empty()
-                                    && !label.starts_with('-')
-                                    && !label.ends_with('-')
-                                    && label.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
-                            })
-                    }
-                    None => false,
-                }
-            },
-        ),
-        // An address and a prefix length no longer than the address (`10.0.0.0/8`).
-        "cidrv4" => (
-            "be an IPv4 network in CIDR notation (a.b.c.d/n)",
-            quote! {
-                value.split_once('/').is_some_and(|(address, length)| {
-                    address.parse::<::std::net::Ipv4Addr>().is_ok()
-                        && !length.starts_with('+')
-                        && length.parse::<u8>().is_ok_and(|length| length <= 32)
-                })
-            },
-        ),
-        "cidrv6" => (
-            "be an IPv6 network in CIDR notation (address/n)",
-            quote! {
-                value.split_once('/').is_some_and(|(address, length)| {
-                    address.parse::<::std::net::Ipv6Addr>().is_ok()
-                        && !length.starts_with('+')
-                        && length.parse::<u8>().is_ok_and(|length| length <= 128)
-                })
-            },
-        ),
-        "time" => (
-            "be an RFC 3339 full-time (HH:MM:SS with an offset)",
-            quote! { ::chrono::DateTime::parse_from_rfc3339(&::std::format!("1970-01-01T{value}")).is_ok() },
-        ),
-        "ipv4" => (
-            "be an IPv4 address in dotted-quad notation",
-            quote! { value.parse::<::std::net::Ipv4Addr>().is_ok() },
-        ),
-        "ipv6" => (
-            "be an IPv6 address (RFC 4291)",
-            quote! { value.parse::<::std::net::Ipv6Addr>().is_ok() },
-        ),
-        // RFC 1123: dot-separated labels of 1 to 63 letters, digits and inner hyphens, 253 in all.
-        "hostname" => (
-            "be a host name (RFC 1123)",
-            quote! {
-                value.len() <= 253
-                    && value.trim_end_matches('.').split('.').all(|label| {
-                        (1..=63).contains(&label.len())
-                            && !label.starts_with('-')
-                            && !label.ends_with('-')
-                            && label.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
-                    })
-            },
-        ),
-        // RFC 3986: a URI or a relative reference, only URI characters, `%` starting an escape.
-        "uri-reference" => (
-            "be a URI reference (RFC 3986)",
-            quote! {
-                value.bytes().enumerate().all(|(index, byte)| match byte {
-                    b'%' => value.as_bytes().get(index + 1..index + 3).is_some_and(|hex| hex.iter().all(u8::is_ascii_hexdigit)),
-                    _ => byte.is_ascii_alphanumeric() || b"-._~:/?#[]@!$&'()*+,;=".contains(&byte),
-                })
-            },
-        ),
-        // OpenAPI's `byte`: base64 (RFC 4648, standard alphabet, padded).
-        "byte" => (
-            "be base64 text (RFC 4648, padded)",
-            quote! {
-                let body = value.trim_end_matches('=');
-                value.len() % 4 == 0
-                    && value.len() - body.len() <= 2
-                    && body.bytes().all(|byte| byte.is_ascii_alphanumeric() || byte == b'+' || byte == b'/')
-            },
-        ),
-        // RFC 3339's ISO 8601 duration: `P`, then years, months, days in order and/or `T` with
-        // hours, minutes, seconds in order (each a number and its unit, at least one), or weeks.
-        "duration" => (
-            "be an ISO 8601 duration (RFC 3339, such as P1DT2H)",
-            quote! {
-                fn units(part: &str, order: &[u8]) -> ::std::option::Option<usize> {
-                    let (mut next, mut count, mut digits) = (0, 0, 0);
-                    for byte in part.bytes() {
-                        if byte.is_ascii_digit() {
-                            digits += 1;
-                            continue;
-                        }
-                        let position = order[next..].iter().position(|unit| *unit == byte)?;
-                        if digits == 0 {
-                            return ::std::option::Option::None;
-                        }
-                        next += position + 1;
-                        digits = 0;
-                        count += 1;
-                    }
-                    (digits == 0).then_some(count)
-                }
-                match value.strip_prefix('P') {
-                    ::std::option::Option::Some(weeks) if weeks.ends_with('W') => units(weeks, b"W") == ::std::option::Option::Some(1),
-                    ::std::option::Option::Some(rest) => {
-                        let (date, time) = rest.split_once('T').map_or((rest, ::std::option::Option::None), |(date, time)| (date, ::std::option::Option::Some(time)));
-                        match (units(date, b"YMD"), time.map(|time| units(time, b"HMS"))) {
-                            (::std::option::Option::Some(days), ::std::option::Option::None) => days > 0,
-                            (::std::option::Option::Some(_), ::std::option::Option::Some(::std::option::Option::Some(times))) => times > 0,
-                            _ => false,
-                        }
-                    }
-                    ::std::option::Option::None => false,
-                }
-            },
-        ),
-        _ => return None,
-    })
-}
-
-/// The shared function that checks `format`: `is_uri`, `is_date_time`, ...
-pub fn format_fn_name(format: &str) -> syn::Ident {
-    quote::format_ident!("is_{}", format.replace('-', "_"))
+/// The check of a `format`, from the support crate's table: what it requires in words after
+/// "must" and the function generated code calls; `None` for a format without a check. A new
+/// format is one function and one line of `hub_api_support::formats`: inference, coverage and
+/// the docs follow.
+pub fn format_check(format: &str) -> Option<&'static hub_api_support::formats::Format> {
+    hub_api_support::formats::find(format)
 }
 
 /// A `oneOf` that `normalize` made of an `anyOf`: typify's first-fit enum keeps its meaning.
@@ -648,12 +487,7 @@ mod tests {
     #[test]
     fn says_how_each_rule_is_enforced() {
         let checked = |rule: Rule| match rule.enforcement() {
-            Ok(Enforcement::Check(check)) => (
-                check.subject,
-                check.broken.to_string(),
-                check.must,
-                check.format,
-            ),
+            Ok(Enforcement::Check(check)) => (check.subject, check.broken.to_string(), check.must),
             other => panic!("{rule:?}: {other:?}"),
         };
         assert_eq!(
@@ -662,16 +496,14 @@ mod tests {
                 Subject::Text,
                 "value . chars () . count () > 3usize".to_owned(),
                 "be at most 3 characters".to_owned(),
-                None
             )
         );
         assert_eq!(
             checked(Rule::Format("uri".into())),
             (
                 Subject::Text,
-                "! is_uri (value)".to_owned(),
+                "! :: hub_api_support :: formats :: is_uri (value)".to_owned(),
                 "be an absolute URI (RFC 3986)".to_owned(),
-                Some("uri".to_owned())
             )
         );
         assert_eq!(
@@ -683,7 +515,6 @@ mod tests {
                 Subject::Number,
                 "value <= 0.5f64".to_owned(),
                 "be above 0.5".to_owned(),
-                None
             )
         );
         assert_eq!(checked(Rule::MinItems(1)).2, "have at least 1 item");
@@ -697,7 +528,7 @@ mod tests {
         ));
         assert_eq!(
             Rule::Pattern("(".into()).enforcement().unwrap_err(),
-            "`pattern` \"(\" is not an ECMA-262 regular expression"
+            "`pattern` \"(\" is not an ECMA-262 regular expression: Unbalanced parenthesis"
         );
     }
 

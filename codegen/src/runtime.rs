@@ -13,7 +13,6 @@ use quote::quote;
 pub(crate) const SHARED_TYPE_NAMES: &[&str] = &[
     "AliasMarker",
     "BoundedInteger",
-    "BoundedIntegerVisitor",
     "BoundedNumber",
     "CheckedString",
     "DateTimeText",
@@ -23,11 +22,8 @@ pub(crate) const SHARED_TYPE_NAMES: &[&str] = &[
     "IntegerDefault",
     "NumberDefault",
     "NumberSchema",
-    "ObjectSink",
     "ObjectVisitor",
     "ObjectWriter",
-    "OpenKey",
-    "OpenKeySeed",
     "RawJson",
     "SecretString",
     "StringEnum",
@@ -41,6 +37,17 @@ pub(crate) const SHARED_TYPE_NAMES: &[&str] = &[
     "ValidationError",
 ];
 
+/// The path generated code names the support crate by (`hub-api-support`, a dependency of
+/// every generated crate): the generic checked types, the format checks and [`Pattern`].
+///
+/// [`Pattern`]: hub_api_support::Pattern
+pub(crate) fn support_crate() -> TokenStream {
+    quote! { ::hub_api_support }
+}
+
+/// The support crate as a dependency of a generated crate's `Cargo.toml`.
+pub(crate) const SUPPORT_PACKAGE: &str = "hub-api-support";
+
 /// The module of `types` that holds the marker of each alias of a generic checked type
 /// (`CheckedString`, `ValidatedString`, `BoundedInteger`, ...): one uninhabited type per alias,
 /// named as the alias is, whose impl states the schema's rules. Lower case, so no schema's
@@ -49,10 +56,11 @@ pub(crate) fn rules_module() -> syn::Ident {
     syn::Ident::new("rules", proc_macro2::Span::call_site())
 }
 
-/// The call a generated type makes, from inside `types`, to ask whether decoding is strict on
-/// this thread (the emitted `decoding` module, see `emit::tolerance`).
+/// The call a generated type makes to ask whether decoding is strict on this thread (the
+/// support crate's `decoding`, which the generated module re-exports).
 pub(crate) fn is_strict() -> TokenStream {
-    quote! { super::decoding::is_strict() }
+    let support = support_crate();
+    quote! { #support::decoding::is_strict() }
 }
 
 #[cfg(test)]

@@ -145,7 +145,39 @@ fn manifest(crate_name: &str, title: &str) -> String {
     for (name, requirement) in DEPENDENCIES {
         text.push_str(&format!("{name} = {requirement}\n"));
     }
+    text.push_str(&support_dependency(None));
     text
+}
+
+/// The manifest line of the support crate every generated crate calls: the version this
+/// generator was built with, from the registry, or by `path` (relative to the crate's folder)
+/// when the crate is built beside a checkout of the generator's workspace.
+fn support_dependency(path: Option<&str>) -> String {
+    let version = hub_api_support::VERSION;
+    let package = crate::runtime::SUPPORT_PACKAGE;
+    match path {
+        None => format!("{package} = \"={version}\"\n"),
+        Some(path) => format!(
+            "{package} = {{ version = \"={version}\", path = {} }}\n",
+            toml_string(path)
+        ),
+    }
+}
+
+impl GeneratedCrate {
+    /// Takes the support crate (`hub-api-support`) from `path`, relative to the crate's folder,
+    /// instead of the registry: for a crate built beside a checkout of this workspace, such as
+    /// the ones `cargo xtask generate` and `cargo xtask corpus` write.
+    pub fn take_support_from(&mut self, path: &str) {
+        if let Some(manifest) = self.files.get_mut("Cargo.toml") {
+            let registry = support_dependency(None);
+            debug_assert!(
+                manifest.contains(&registry),
+                "the manifest names the support crate"
+            );
+            *manifest = manifest.replace(&registry, &support_dependency(Some(path)));
+        }
+    }
 }
 
 /// A TOML basic string.
@@ -641,6 +673,26 @@ mod tests {
                 "{name} {version} is not in Cargo.lock"
             );
         }
+    }
+
+    #[test]
+    fn the_support_crate_comes_from_the_registry_or_a_path() {
+        let spec = r#"{"openapi": "3.1.0", "info": {"title": "T", "version": "1"}, "paths": {}}"#;
+        let mut generated = generate_crate(spec, "t.json", "t", &CrateOptions::default()).unwrap();
+        let version = hub_api_support::VERSION;
+        assert!(
+            generated.files["Cargo.toml"].ends_with(&format!("hub-api-support = \"={version}\"\n")),
+            "{}",
+            generated.files["Cargo.toml"]
+        );
+        generated.take_support_from("../../support");
+        assert!(
+            generated.files["Cargo.toml"].ends_with(&format!(
+                "hub-api-support = {{ version = \"={version}\", path = \"../../support\" }}\n"
+            )),
+            "{}",
+            generated.files["Cargo.toml"]
+        );
     }
 
     #[test]

@@ -169,6 +169,10 @@ fn types(file: &syn::File, rules: &Rules<'_>, out: &mut String) {
                     None => format!("alias {name} = {ty}"),
                 });
             }
+            // The support crate's types the module re-exports are part of its API too.
+            syn::Item::Use(reexport) if matches!(reexport.vis, syn::Visibility::Public(_)) => {
+                lines.push(format!("use {}", tokens(&reexport.tree)));
+            }
             _ => {}
         }
     }

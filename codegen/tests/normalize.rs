@@ -130,7 +130,7 @@ const FIXTURES: &[(&str, &[&str], &[&str])] = &[
             "pub struct ObjectVisitorSchema",
             "pub enum StringEnumSchema",
             "pub type ValidationErrorSchema = ValidatedString<rules::ValidationErrorSchema>",
-            "pub struct ValidationError(",
+            "pub use ::hub_api_support::ValidationError;",
             "pub result: ::std::option::Option<CheckResult>,",
             "pub verdict: ::std::option::Option<CheckResult2>,",
         ],

@@ -205,9 +205,16 @@ fn cargo_check_client(
     std::fs::write(downstream.join("src/lib.rs"), downstream_code).unwrap();
     std::fs::write(scratch.join("Cargo.toml"), manifest).unwrap();
     std::fs::copy(root().join("Cargo.lock"), scratch.join("Cargo.lock")).unwrap();
-    std::fs::copy(
-        root().join("generated-client/Cargo.toml"),
+    // The copy finds the support crate where it is, not beside itself.
+    let client_manifest =
+        std::fs::read_to_string(root().join("generated-client/Cargo.toml")).unwrap();
+    let support = root().join("support");
+    std::fs::write(
         crate_dir.join("Cargo.toml"),
+        client_manifest.replace(
+            "path = \"../support\"",
+            &format!("path = {:?}", support.display().to_string()),
+        ),
     )
     .unwrap();
     let lib = std::fs::read_to_string(root().join("generated-client/src/lib.rs")).unwrap();

@@ -18,15 +18,16 @@ pub mod types {
             ::std::fmt::Formatter < '_ >) -> ::std::fmt::Result { f.write_str($expecting)
             } fn visit_map < M : ::serde::de::MapAccess < 'de >> (self, mut map : M) ->
             ::std::result::Result < $name, M::Error > { let (tag, before) =
-            tagged_union_support::read_tag(& mut map, $tag) ?; match tag.as_str() {
+            ::hub_api_support::unions::read_tag(& mut map, $tag) ?; match tag.as_str() {
             $($value => { #[allow(unused_mut)] let mut before = before; $(let _ =
             stringify!($keeps_tag); before.insert(0, ($tag .to_owned(),
-            ::serde_json::Value::String(tag.clone())));)? tagged_union_support::variant::
-            < $inner, M > (before, map).map($name :: $variant) })* $(other if !
-            super::decoding::is_strict() => { tagged_union_support::unknown(before, map,
-            $tag, other).map($name :: $unknown) })? other => ::std::result::Result::Err(<
-            M::Error as ::serde::de::Error > ::unknown_variant(other, & [$($value),*])),
-            } } } deserializer.deserialize_map(Visitor) } }
+            ::serde_json::Value::String(tag.clone())));)?
+            ::hub_api_support::unions::variant:: < $inner, M > (before, map).map($name ::
+            $variant) })* $(other if ! ::hub_api_support::decoding::is_strict() => {
+            ::hub_api_support::unions::unknown(before, map, $tag, other).map($name ::
+            $unknown) })? other => ::std::result::Result::Err(< M::Error as
+            ::serde::de::Error > ::unknown_variant(other, & [$($value),*])), } } }
+            deserializer.deserialize_map(Visitor) } }
         };
     }
     macro_rules! bounded_integer {
@@ -37,54 +38,6 @@ pub mod types {
             impl IntegerBounds for rules:: $name { type Repr = $repr; const MIN : $repr =
             $min; const MAX : $repr = $max; } $(impl IntegerDefault for rules:: $name {
             const DEFAULT : $repr = $default; })?
-        };
-    }
-    macro_rules! validated_text {
-        ($wrapper:ident) => {
-            impl < R : StringSchema > $wrapper < R > { #[doc =
-            r" Checks `value` against the schema's rules."] pub fn new(value : impl
-            ::std::convert::Into < ::std::string::String >) -> ::std::result::Result <
-            Self, ValidationError > { let value = value.into(); R::check(& value) ?;
-            Ok(Self(value, ::std::marker::PhantomData)) } #[doc = r" The owned text."]
-            pub fn into_inner(self) -> ::std::string::String { self.0 } } impl < R :
-            DateTimeText > $wrapper < R > { #[doc =
-            r" The instant, in UTC. The text is kept as sent so it round-trips exactly."]
-            pub fn to_datetime(& self) -> ::chrono::DateTime < ::chrono::Utc > {
-            ::chrono::DateTime::parse_from_rfc3339(& self.0)
-            .expect("checked on construction").with_timezone(& ::chrono::Utc) } } impl <
-            R : StringSchema > ::std::str::FromStr for $wrapper < R > { type Err =
-            ValidationError; fn from_str(value : & str) -> ::std::result::Result < Self,
-            ValidationError > { Self::new(value) } } impl < R : StringSchema >
-            ::std::convert::TryFrom < & str > for $wrapper < R > { type Error =
-            ValidationError; fn try_from(value : & str) -> ::std::result::Result < Self,
-            ValidationError > { Self::new(value) } } impl < R : StringSchema >
-            ::std::convert::TryFrom < & ::std::string::String > for $wrapper < R > { type
-            Error = ValidationError; fn try_from(value : & ::std::string::String) ->
-            ::std::result::Result < Self, ValidationError > { Self::new(value.as_str()) }
-            } impl < R : StringSchema > ::std::convert::TryFrom < ::std::string::String >
-            for $wrapper < R > { type Error = ValidationError; fn try_from(value :
-            ::std::string::String) -> ::std::result::Result < Self, ValidationError > {
-            Self::new(value) } } impl < R > ::std::convert::From < $wrapper < R >> for
-            ::std::string::String { fn from(value : $wrapper < R >) -> Self { value.0 } }
-            impl < R > ::serde::Serialize for $wrapper < R > { fn serialize < S :
-            ::serde::Serializer > (& self, serializer : S) -> ::std::result::Result <
-            S::Ok, S::Error > { serializer.serialize_str(& self.0) } } impl < 'de, R :
-            StringSchema > ::serde::Deserialize < 'de > for $wrapper < R > { fn
-            deserialize < D : ::serde::Deserializer < 'de >> (deserializer : D) ->
-            ::std::result::Result < Self, D::Error > { let value =
-            ::std::string::String::deserialize(deserializer) ?; R::check(& value)
-            .map_err(::serde::de::Error::custom) ?; Ok(Self(value,
-            ::std::marker::PhantomData)) } } impl < R > ::std::clone::Clone for $wrapper
-            < R > { fn clone(& self) -> Self { Self(self.0.clone(),
-            ::std::marker::PhantomData) } } impl < R > ::std::cmp::PartialEq for $wrapper
-            < R > { fn eq(& self, other : & Self) -> bool { self.0 == other.0 } } impl <
-            R > ::std::cmp::Eq for $wrapper < R > {} impl < R > ::std::hash::Hash for
-            $wrapper < R > { fn hash < H : ::std::hash::Hasher > (& self, state : & mut
-            H) { self.0.hash(state); } } impl < R > ::std::cmp::PartialOrd for $wrapper <
-            R > { fn partial_cmp(& self, other : & Self) -> ::std::option::Option <
-            ::std::cmp::Ordering > { ::std::option::Option::Some(self.cmp(other)) } }
-            impl < R > ::std::cmp::Ord for $wrapper < R > { fn cmp(& self, other : &
-            Self) -> ::std::cmp::Ordering { self.0.cmp(& other.0) } }
         };
     }
     macro_rules! bail {
@@ -109,12 +62,15 @@ pub mod types {
         /// `pattern`, as the schema writes it.
         const PATTERN: ::std::option::Option<&'static str> = ::std::option::Option::None;
     }
-    /// The regular expression of a `PATTERN`, compiled on first use and kept for the life
-    /// of the process: one per distinct pattern of the description, shared by every alias
-    /// that states it, so an alias's rules are constants with no code of their own.
-    fn compiled_pattern(source: &'static str) -> &'static ::regress::Regex {
+    /// The compiled `PATTERN`, on first use, kept for the life of the process: one per
+    /// distinct pattern of the description, shared by every alias that states it, so an
+    /// alias's rules are constants with no code of their own.
+    fn compiled_pattern(source: &'static str) -> &'static ::hub_api_support::Pattern {
         static COMPILED: ::std::sync::Mutex<
-            ::std::collections::BTreeMap<&'static str, &'static ::regress::Regex>,
+            ::std::collections::BTreeMap<
+                &'static str,
+                &'static ::hub_api_support::Pattern,
+            >,
         > = ::std::sync::Mutex::new(::std::collections::BTreeMap::new());
         let mut compiled = COMPILED
             .lock()
@@ -124,7 +80,7 @@ pub mod types {
             .or_insert_with(|| {
                 ::std::boxed::Box::leak(
                     ::std::boxed::Box::new(
-                        ::regress::Regex::new(source)
+                        ::hub_api_support::Pattern::new(source)
                             .expect("the generator checked this pattern"),
                     ),
                 )
@@ -174,7 +130,7 @@ pub mod types {
                 }
             }
             if let ::std::option::Option::Some(source) = R::PATTERN {
-                if compiled_pattern(source).find(value).is_none() {
+                if !compiled_pattern(source).is_match(value) {
                     return Err(
                         ::std::format!(
                             ::std::concat!("doesn't match pattern \"", "{}", "\""),
@@ -345,65 +301,12 @@ pub mod types {
             Unlisted::Taken(Self:: $catch)
         };
     }
-    /// What `string_enum!` writes for each string enum, read by [`StringEnumVisitor`] and
-    /// [`parse_string_enum`].
-    trait StringEnum: Sized + 'static {
-        /// What a decoding error says was expected.
-        const EXPECTING: &'static str;
-        /// The listed values, for the "unknown variant" error.
-        const VALUES: &'static [&'static str];
-        /// What becomes of a value the enum does not list.
-        const UNLISTED: Unlisted<Self>;
-        /// The listed value `value` names.
-        fn listed(value: &str) -> ::std::option::Option<Self>;
-    }
-    /// What becomes of a value a string enum does not list, with the variant that keeps it.
-    enum Unlisted<T> {
-        /// Refused everywhere (a strict enum).
-        Refused,
-        /// Kept when a response is decoded, unless decoding is strict; refused by
-        /// `FromStr`, which builds values to send (a tolerant enum's `Unknown`).
-        Tolerated(fn(::std::string::String) -> T),
-        /// Taken everywhere (an open enum's `Other`: the schema admits any string).
-        Taken(fn(::std::string::String) -> T),
-    }
+    use ::hub_api_support::enums::{StringEnum, StringEnumVisitor, Unlisted};
     /// Every string enum's `FromStr`: a listed value, or an open enum's `Other`.
     fn parse_string_enum<T: StringEnum>(
         value: &str,
     ) -> ::std::result::Result<T, self::error::ConversionError> {
-        match (T::listed(value), T::UNLISTED) {
-            (::std::option::Option::Some(listed), _) => Ok(listed),
-            (::std::option::Option::None, Unlisted::Taken(other)) => {
-                Ok(other(value.to_owned()))
-            }
-            (::std::option::Option::None, _) => Err("invalid value".into()),
-        }
-    }
-    /// The one `Visitor` of every string enum: a string, listed or taken by the enum's
-    /// mode, or serde's "unknown variant" error.
-    struct StringEnumVisitor<T>(::std::marker::PhantomData<T>);
-    impl<'de, T: StringEnum> ::serde::de::Visitor<'de> for StringEnumVisitor<T> {
-        type Value = T;
-        fn expecting(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            f.write_str(T::EXPECTING)
-        }
-        fn visit_str<E: ::serde::de::Error>(
-            self,
-            value: &str,
-        ) -> ::std::result::Result<T, E> {
-            if let ::std::option::Option::Some(listed) = T::listed(value) {
-                return Ok(listed);
-            }
-            match T::UNLISTED {
-                Unlisted::Tolerated(keep) if !super::decoding::is_strict() => {
-                    Ok(keep(value.to_owned()))
-                }
-                Unlisted::Taken(other) => Ok(other(value.to_owned())),
-                Unlisted::Refused | Unlisted::Tolerated(_) => {
-                    Err(E::unknown_variant(value, T::VALUES))
-                }
-            }
-        }
+        ::hub_api_support::enums::parse(value).ok_or_else(|| "invalid value".into())
     }
     macro_rules! decode_object {
         (
@@ -9064,356 +8967,22 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
             }
         }
     }
-    /// A key of an open object: one of its properties, or an unknown one bound for `extra`.
-    enum OpenKey<F> {
-        Known(F),
-        Unknown(::std::string::String),
-    }
-    /// Decodes an open object's key with the struct's own `field` lookup, allocating only
-    /// for unknown keys (see `open_objects` in codegen).
-    struct OpenKeySeed<F>(fn(&str) -> ::std::option::Option<F>);
-    impl<'de, F> ::serde::de::DeserializeSeed<'de> for OpenKeySeed<F> {
-        type Value = OpenKey<F>;
-        fn deserialize<D>(
-            self,
-            deserializer: D,
-        ) -> ::std::result::Result<OpenKey<F>, D::Error>
-        where
-            D: ::serde::Deserializer<'de>,
-        {
-            deserializer.deserialize_identifier(self)
-        }
-    }
-    /// What `decode_object!` writes for each struct: its slots, key lookup, reads and
-    /// construction. [`ObjectVisitor`] runs the loop for every struct alike.
-    trait DecodeObject: Sized {
-        /// One variant per known key.
-        type Field;
-        /// One `Option` per known key, `None` until the key is read.
-        type Slots;
-        /// What a decoding error says was expected.
-        const EXPECTING: &'static str;
-        /// The known keys, for the "unknown field" error.
-        const FIELDS: &'static [&'static str];
-        /// What a key the schema does not list does.
-        const UNKNOWN: UnknownKeys;
-        fn slots() -> Self::Slots;
-        fn field(key: &str) -> ::std::option::Option<Self::Field>;
-        /// Reads the value of `field` into its slot, refusing a key given twice.
-        fn read<'de, A: ::serde::de::MapAccess<'de>>(
-            slots: &mut Self::Slots,
-            field: Self::Field,
-            map: &mut A,
-        ) -> ::std::result::Result<(), A::Error>;
-        /// The struct, once every key is read: a missing required key is refused, a
-        /// missing optional one takes its default.
-        fn finish<E: ::serde::de::Error>(
-            slots: Self::Slots,
-            extra: UnknownFields,
-        ) -> ::std::result::Result<Self, E>;
-    }
-    /// What an object does with a key its schema does not list.
-    enum UnknownKeys {
-        /// An open object keeps it in `extra`.
-        Keep,
-        /// A closed object that can come from the hub refuses it under strict decoding
-        /// and skips it otherwise (a newer hub may add properties).
-        Tolerant,
-        /// A closed object only requests use refuses it.
-        Refused,
-        /// An object whose schema says nothing of other keys skips it.
-        Skipped,
-    }
-    /// The one `Visitor` of every struct `decode_object!` decodes.
-    struct ObjectVisitor<T>(::std::marker::PhantomData<T>);
-    impl<'de, T: DecodeObject> ::serde::de::Visitor<'de> for ObjectVisitor<T> {
-        type Value = T;
-        fn expecting(
-            &self,
-            formatter: &mut ::std::fmt::Formatter<'_>,
-        ) -> ::std::fmt::Result {
-            formatter.write_str(T::EXPECTING)
-        }
-        fn visit_map<A>(self, mut map: A) -> ::std::result::Result<T, A::Error>
-        where
-            A: ::serde::de::MapAccess<'de>,
-        {
-            let mut slots = T::slots();
-            let mut extra = UnknownFields::new();
-            while let ::std::option::Option::Some(key) = map
-                .next_key_seed(OpenKeySeed(T::field))?
-            {
-                match key {
-                    OpenKey::Known(field) => T::read(&mut slots, field, &mut map)?,
-                    OpenKey::Unknown(key) => {
-                        match T::UNKNOWN {
-                            UnknownKeys::Keep => {
-                                vacant_unknown::<A::Error>(&extra, &key)?;
-                                let value = map.next_value()?;
-                                extra.insert(key, value);
-                            }
-                            UnknownKeys::Tolerant if !super::decoding::is_strict() => {
-                                map.next_value::<::serde::de::IgnoredAny>()?;
-                            }
-                            UnknownKeys::Skipped => {
-                                map.next_value::<::serde::de::IgnoredAny>()?;
-                            }
-                            UnknownKeys::Tolerant | UnknownKeys::Refused => {
-                                return ::std::result::Result::Err(
-                                    <A::Error as ::serde::de::Error>::unknown_field(
-                                        &key,
-                                        T::FIELDS,
-                                    ),
-                                );
-                            }
-                        }
-                    }
-                }
-            }
-            T::finish(slots, extra)
-        }
-    }
-    /// Writes the properties of every struct `decode_object!` serializes, in field order,
-    /// as serde's derive does: a struct with its name and the number of properties it
-    /// writes, an open object (whose unknown properties follow) as a map. The first error is
-    /// kept and returned by `end`, so a struct's own code has no `?` per field.
-    struct ObjectWriter<S: ::serde::Serializer> {
-        sink: ObjectSink<S>,
-        error: ::std::option::Option<S::Error>,
-    }
-    enum ObjectSink<S: ::serde::Serializer> {
-        Struct(S::SerializeStruct),
-        Map(S::SerializeMap),
-    }
-    impl<S: ::serde::Serializer> ObjectWriter<S> {
-        fn new(
-            serializer: S,
-            name: &'static str,
-            len: usize,
-            open: bool,
-        ) -> ::std::result::Result<Self, S::Error> {
-            let sink = if open {
-                ObjectSink::Map(serializer.serialize_map(::std::option::Option::None)?)
-            } else {
-                ObjectSink::Struct(serializer.serialize_struct(name, len)?)
-            };
-            ::std::result::Result::Ok(Self {
-                sink,
-                error: ::std::option::Option::None,
-            })
-        }
-        fn keep(&mut self, written: ::std::result::Result<(), S::Error>) {
-            if let ::std::result::Result::Err(error) = written {
-                self.error.get_or_insert(error);
-            }
-        }
-        fn field<T: ?Sized + ::serde::Serialize>(
-            &mut self,
-            key: &'static str,
-            value: &T,
-        ) {
-            if self.error.is_some() {
-                return;
-            }
-            let written = match &mut self.sink {
-                ObjectSink::Struct(fields) => {
-                    ::serde::ser::SerializeStruct::serialize_field(fields, key, value)
-                }
-                ObjectSink::Map(entries) => {
-                    ::serde::ser::SerializeMap::serialize_entry(entries, key, value)
-                }
-            };
-            self.keep(written);
-        }
-        /// An open object's unknown properties, after its known ones.
-        fn extra(&mut self, extra: &UnknownFields) {
-            for (key, value) in extra {
-                if self.error.is_some() {
-                    return;
-                }
-                let written = match &mut self.sink {
-                    ObjectSink::Map(entries) => {
-                        ::serde::ser::SerializeMap::serialize_entry(entries, key, value)
-                    }
-                    ObjectSink::Struct(_) => {
-                        ::std::result::Result::Err(
-                            <S::Error as ::serde::ser::Error>::custom(
-                                "an open object is written as a map",
-                            ),
-                        )
-                    }
-                };
-                self.keep(written);
-            }
-        }
-        fn end(self) -> ::std::result::Result<S::Ok, S::Error> {
-            match (self.error, self.sink) {
-                (::std::option::Option::Some(error), _) => {
-                    ::std::result::Result::Err(error)
-                }
-                (::std::option::Option::None, ObjectSink::Struct(fields)) => {
-                    ::serde::ser::SerializeStruct::end(fields)
-                }
-                (::std::option::Option::None, ObjectSink::Map(entries)) => {
-                    ::serde::ser::SerializeMap::end(entries)
-                }
-            }
-        }
-    }
-    /// Reads a known key's value into its slot; a key given twice is refused, as serde's
-    /// derive does.
-    fn read_value<'de, A, T>(
-        map: &mut A,
-        slot: &mut ::std::option::Option<T>,
-        key: &'static str,
-    ) -> ::std::result::Result<(), A::Error>
-    where
-        A: ::serde::de::MapAccess<'de>,
-        T: ::serde::Deserialize<'de>,
-    {
-        vacant::<A::Error, _>(slot, key)?;
-        *slot = ::std::option::Option::Some(map.next_value()?);
-        ::std::result::Result::Ok(())
-    }
-    /// [`read_value`] for an optional field that is not nullable: a present value, `null`
-    /// included, must decode as the inner type.
-    fn read_present<'de, A, T>(
-        map: &mut A,
-        slot: &mut ::std::option::Option<::std::option::Option<T>>,
-        key: &'static str,
-    ) -> ::std::result::Result<(), A::Error>
-    where
-        A: ::serde::de::MapAccess<'de>,
-        T: ::serde::Deserialize<'de>,
-    {
-        vacant::<A::Error, _>(slot, key)?;
-        *slot = ::std::option::Option::Some(
-            ::std::option::Option::Some(map.next_value()?),
-        );
-        ::std::result::Result::Ok(())
-    }
-    /// Refuses a known key given twice, as serde's derive does.
-    fn vacant<E, T>(
-        slot: &::std::option::Option<T>,
-        key: &'static str,
-    ) -> ::std::result::Result<(), E>
-    where
-        E: ::serde::de::Error,
-    {
-        match slot {
-            ::std::option::Option::Some(_) => {
-                ::std::result::Result::Err(E::duplicate_field(key))
-            }
-            ::std::option::Option::None => ::std::result::Result::Ok(()),
-        }
-    }
-    /// The properties of an open object that its schema does not list, in the order they
-    /// arrived, each kept as the JSON text it arrived as.
-    pub type UnknownFields = ::indexmap::IndexMap<::std::string::String, RawJson>;
-    /// A JSON value kept exactly as it was received: an unknown property passes through
-    /// untouched, numbers beyond `f64` and their spelling included. Two values are equal
-    /// when they are the same JSON (compared as `serde_json::Value` where both fit one,
-    /// as text otherwise).
-    #[derive(Clone, Debug, ::serde::Serialize, ::serde::Deserialize)]
-    #[serde(transparent)]
-    pub struct RawJson(::std::boxed::Box<::serde_json::value::RawValue>);
-    impl RawJson {
-        /// The JSON text, as received.
-        pub fn get(&self) -> &str {
-            self.0.get()
-        }
-        /// Decodes the text into `T`; a number beyond `f64` fails for `serde_json::Value`.
-        pub fn decode<T: ::serde::de::DeserializeOwned>(
-            &self,
-        ) -> ::std::result::Result<T, ::serde_json::Error> {
-            ::serde_json::from_str(self.0.get())
-        }
-        /// The value as a `serde_json::Value`, when it fits one.
-        pub fn to_value(
-            &self,
-        ) -> ::std::result::Result<::serde_json::Value, ::serde_json::Error> {
-            self.decode()
-        }
-    }
-    impl ::std::fmt::Display for RawJson {
-        fn fmt(&self, formatter: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            formatter.write_str(self.0.get())
-        }
-    }
-    impl ::std::cmp::PartialEq for RawJson {
-        fn eq(&self, other: &Self) -> bool {
-            match (self.to_value(), other.to_value()) {
-                (::std::result::Result::Ok(left), ::std::result::Result::Ok(right)) => {
-                    left == right
-                }
-                _ => self.0.get() == other.0.get(),
-            }
-        }
-    }
-    impl ::std::cmp::PartialEq<::serde_json::Value> for RawJson {
-        fn eq(&self, other: &::serde_json::Value) -> bool {
-            self.to_value().is_ok_and(|value| value == *other)
-        }
-    }
-    /// Refuses an unknown key given twice: keeping either value would drop the other.
-    fn vacant_unknown<E>(
-        extra: &UnknownFields,
-        key: &str,
-    ) -> ::std::result::Result<(), E>
-    where
-        E: ::serde::de::Error,
-    {
-        if extra.contains_key(key) {
-            ::std::result::Result::Err(
-                E::custom(::std::format_args!("duplicate field `{key}`")),
-            )
-        } else {
-            ::std::result::Result::Ok(())
-        }
-    }
-    impl<'de, F> ::serde::de::Visitor<'de> for OpenKeySeed<F> {
-        type Value = OpenKey<F>;
-        fn expecting(
-            &self,
-            formatter: &mut ::std::fmt::Formatter<'_>,
-        ) -> ::std::fmt::Result {
-            formatter.write_str("an object key")
-        }
-        fn visit_str<E>(self, key: &str) -> ::std::result::Result<OpenKey<F>, E>
-        where
-            E: ::serde::de::Error,
-        {
-            ::std::result::Result::Ok(
-                match (self.0)(key) {
-                    ::std::option::Option::Some(field) => OpenKey::Known(field),
-                    ::std::option::Option::None => OpenKey::Unknown(key.to_owned()),
-                },
-            )
-        }
-        fn visit_string<E>(
-            self,
-            key: ::std::string::String,
-        ) -> ::std::result::Result<OpenKey<F>, E>
-        where
-            E: ::serde::de::Error,
-        {
-            ::std::result::Result::Ok(
-                match (self.0)(&key) {
-                    ::std::option::Option::Some(field) => OpenKey::Known(field),
-                    ::std::option::Option::None => OpenKey::Unknown(key),
-                },
-            )
-        }
-    }
+    use ::hub_api_support::objects::{
+        DecodeObject, ObjectVisitor, ObjectWriter, UnknownKeys, read_present, read_value,
+    };
+    pub use ::hub_api_support::objects::{RawJson, UnknownFields};
     /// A 24-character lowercase hexadecimal identifier.
     ///
     /// Rules: match `^[0-9a-f]{24}$`.
     pub type ObjectId = ValidatedString<rules::ObjectId>;
     impl StringSchema for rules::ObjectId {
         fn check(value: &str) -> ::std::result::Result<(), ValidationError> {
-            static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
-            ::regress::Regex::new("^[0-9a-f]{24}$").expect("checked by codegen"));
-            if PATTERN.find(value).is_none() {
+            static PATTERN: ::std::sync::LazyLock<::hub_api_support::Pattern> = ::std::sync::LazyLock::new(||
+            {
+                ::hub_api_support::Pattern::new("^[0-9a-f]{24}$")
+                    .expect("checked by codegen")
+            });
+            if !PATTERN.is_match(value) {
                 bail!("must match ^[0-9a-f]{{24}}$; got {value:?}");
             }
             Ok(())
@@ -9442,7 +9011,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     pub type Uri = ValidatedString<rules::Uri>;
     impl StringSchema for rules::Uri {
         fn check(value: &str) -> ::std::result::Result<(), ValidationError> {
-            if !is_uri(value) {
+            if !::hub_api_support::formats::is_uri(value) {
                 bail!("must be an absolute URI (RFC 3986); got {value:?}");
             }
             Ok(())
@@ -9454,9 +9023,12 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     pub type HexId = ValidatedString<rules::HexId>;
     impl StringSchema for rules::HexId {
         fn check(value: &str) -> ::std::result::Result<(), ValidationError> {
-            static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
-            ::regress::Regex::new("^[0-9a-fA-F]{24}$").expect("checked by codegen"));
-            if PATTERN.find(value).is_none() {
+            static PATTERN: ::std::sync::LazyLock<::hub_api_support::Pattern> = ::std::sync::LazyLock::new(||
+            {
+                ::hub_api_support::Pattern::new("^[0-9a-fA-F]{24}$")
+                    .expect("checked by codegen")
+            });
+            if !PATTERN.is_match(value) {
                 bail!("must match ^[0-9a-fA-F]{{24}}$; got {value:?}");
             }
             Ok(())
@@ -9468,19 +9040,19 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     pub type Timestamp = ValidatedString<rules::Timestamp>;
     impl StringSchema for rules::Timestamp {
         fn check(value: &str) -> ::std::result::Result<(), ValidationError> {
-            static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
+            static PATTERN: ::std::sync::LazyLock<::hub_api_support::Pattern> = ::std::sync::LazyLock::new(||
             {
-                ::regress::Regex::new(
+                ::hub_api_support::Pattern::new(
                         "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?Z$",
                     )
                     .expect("checked by codegen")
             });
-            if PATTERN.find(value).is_none() {
+            if !PATTERN.is_match(value) {
                 bail!(
                     "must match ^[0-9]{{4}}-[0-9]{{2}}-[0-9]{{2}}T[0-9]{{2}}:[0-9]{{2}}:[0-9]{{2}}(\\.[0-9]+)?Z$; got {value:?}"
                 );
             }
-            if !is_date_time(value) {
+            if !::hub_api_support::formats::is_date_time(value) {
                 bail!("must be an RFC 3339 date-time; got {value:?}");
             }
             Ok(())
@@ -9493,9 +9065,12 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     pub type RepoName = ValidatedString<rules::RepoName>;
     impl StringSchema for rules::RepoName {
         fn check(value: &str) -> ::std::result::Result<(), ValidationError> {
-            static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
-            ::regress::Regex::new("^[^/]+/[^/]+$").expect("checked by codegen"));
-            if PATTERN.find(value).is_none() {
+            static PATTERN: ::std::sync::LazyLock<::hub_api_support::Pattern> = ::std::sync::LazyLock::new(||
+            {
+                ::hub_api_support::Pattern::new("^[^/]+/[^/]+$")
+                    .expect("checked by codegen")
+            });
+            if !PATTERN.is_match(value) {
                 bail!("must match ^[^/]+/[^/]+$; got {value:?}");
             }
             Ok(())
@@ -9776,12 +9351,12 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
             if value.chars().count() > 46usize {
                 bail!("must be at most 46 characters; got {value:?}");
             }
-            static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
+            static PATTERN: ::std::sync::LazyLock<::hub_api_support::Pattern> = ::std::sync::LazyLock::new(||
             {
-                ::regress::Regex::new("^[a-z0-9]([a-z0-9-]*[a-z0-9])?$")
+                ::hub_api_support::Pattern::new("^[a-z0-9]([a-z0-9-]*[a-z0-9])?$")
                     .expect("checked by codegen")
             });
-            if PATTERN.find(value).is_none() {
+            if !PATTERN.is_match(value) {
                 bail!("must match ^[a-z0-9]([a-z0-9-]*[a-z0-9])?$; got {value:?}");
             }
             Ok(())
@@ -9796,12 +9371,12 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
             if value.chars().count() > 34usize {
                 bail!("must be at most 34 characters; got {value:?}");
             }
-            static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
+            static PATTERN: ::std::sync::LazyLock<::hub_api_support::Pattern> = ::std::sync::LazyLock::new(||
             {
-                ::regress::Regex::new("^[a-z0-9]([a-z0-9-]*[a-z0-9])?$")
+                ::hub_api_support::Pattern::new("^[a-z0-9]([a-z0-9-]*[a-z0-9])?$")
                     .expect("checked by codegen")
             });
-            if PATTERN.find(value).is_none() {
+            if !PATTERN.is_match(value) {
                 bail!("must match ^[a-z0-9]([a-z0-9-]*[a-z0-9])?$; got {value:?}");
             }
             Ok(())
@@ -9880,9 +9455,9 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     pub type MountPath = ValidatedString<rules::MountPath>;
     impl StringSchema for rules::MountPath {
         fn check(value: &str) -> ::std::result::Result<(), ValidationError> {
-            static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
-            ::regress::Regex::new("^/").expect("checked by codegen"));
-            if PATTERN.find(value).is_none() {
+            static PATTERN: ::std::sync::LazyLock<::hub_api_support::Pattern> = ::std::sync::LazyLock::new(||
+            ::hub_api_support::Pattern::new("^/").expect("checked by codegen"));
+            if !PATTERN.is_match(value) {
                 bail!("must match ^/; got {value:?}");
             }
             Ok(())
@@ -9914,12 +9489,12 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
             Ok(self.0.insert(key, value))
         }
         fn check_key(value: &str) -> ::std::result::Result<(), ValidationError> {
-            static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
+            static PATTERN: ::std::sync::LazyLock<::hub_api_support::Pattern> = ::std::sync::LazyLock::new(||
             {
-                ::regress::Regex::new("^[A-Za-z][A-Za-z0-9_]+$")
+                ::hub_api_support::Pattern::new("^[A-Za-z][A-Za-z0-9_]+$")
                     .expect("checked by codegen")
             });
-            if PATTERN.find(value).is_none() {
+            if !PATTERN.is_match(value) {
                 bail!("key {value:?} must match ^[A-Za-z][A-Za-z0-9_]+$");
             }
             Ok(())
@@ -10021,12 +9596,12 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
             Ok(self.0.insert(key, value))
         }
         fn check_key(value: &str) -> ::std::result::Result<(), ValidationError> {
-            static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
+            static PATTERN: ::std::sync::LazyLock<::hub_api_support::Pattern> = ::std::sync::LazyLock::new(||
             {
-                ::regress::Regex::new("^[A-Za-z][A-Za-z0-9_]+$")
+                ::hub_api_support::Pattern::new("^[A-Za-z][A-Za-z0-9_]+$")
                     .expect("checked by codegen")
             });
-            if PATTERN.find(value).is_none() {
+            if !PATTERN.is_match(value) {
                 bail!("key {value:?} must match ^[A-Za-z][A-Za-z0-9_]+$");
             }
             Ok(())
@@ -10127,12 +9702,12 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
             Ok(self.0.insert(key, value))
         }
         fn check_key(value: &str) -> ::std::result::Result<(), ValidationError> {
-            static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
+            static PATTERN: ::std::sync::LazyLock<::hub_api_support::Pattern> = ::std::sync::LazyLock::new(||
             {
-                ::regress::Regex::new("^[A-Za-z0-9_-]{1,100}$")
+                ::hub_api_support::Pattern::new("^[A-Za-z0-9_-]{1,100}$")
                     .expect("checked by codegen")
             });
-            if PATTERN.find(value).is_none() {
+            if !PATTERN.is_match(value) {
                 bail!("key {value:?} must match ^[A-Za-z0-9_-]{{1,100}}$");
             }
             Ok(())
@@ -10205,12 +9780,12 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     pub type LabelValue = ValidatedString<rules::LabelValue>;
     impl StringSchema for rules::LabelValue {
         fn check(value: &str) -> ::std::result::Result<(), ValidationError> {
-            static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
+            static PATTERN: ::std::sync::LazyLock<::hub_api_support::Pattern> = ::std::sync::LazyLock::new(||
             {
-                ::regress::Regex::new("^[A-Za-z0-9_-]{0,100}$")
+                ::hub_api_support::Pattern::new("^[A-Za-z0-9_-]{0,100}$")
                     .expect("checked by codegen")
             });
-            if PATTERN.find(value).is_none() {
+            if !PATTERN.is_match(value) {
                 bail!("must match ^[A-Za-z0-9_-]{{0,100}}$; got {value:?}");
             }
             Ok(())
@@ -10344,7 +9919,9 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
                     >(::serde_json::Value::Object(object))
                         .map(Self::FromImage)
                 }
-                _ if !super::decoding::is_strict() => Ok(Self::Unknown(object)),
+                _ if !::hub_api_support::decoding::is_strict() => {
+                    Ok(Self::Unknown(object))
+                }
                 [] => {
                     Err(
                         D::Error::custom(
@@ -10700,9 +10277,9 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
                 ::serde_json::Value::String(
                     text,
                 ) if text == "suspended-after-failure" => Ok(Self::SuspendedAfterFailure),
-                ::serde_json::Value::String(text) if !super::decoding::is_strict() => {
-                    Ok(Self::Unknown(text))
-                }
+                ::serde_json::Value::String(
+                    text,
+                ) if !::hub_api_support::decoding::is_strict() => Ok(Self::Unknown(text)),
                 other => {
                     Err(
                         D::Error::custom(
@@ -10723,9 +10300,12 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     pub type WebhookSecret = SecretString<rules::WebhookSecret>;
     impl StringSchema for rules::WebhookSecret {
         fn check(value: &str) -> ::std::result::Result<(), ValidationError> {
-            static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
-            ::regress::Regex::new("^[\\x20-\\x7F]*$").expect("checked by codegen"));
-            if PATTERN.find(value).is_none() {
+            static PATTERN: ::std::sync::LazyLock<::hub_api_support::Pattern> = ::std::sync::LazyLock::new(||
+            {
+                ::hub_api_support::Pattern::new("^[\\x20-\\x7F]*$")
+                    .expect("checked by codegen")
+            });
+            if !PATTERN.is_match(value) {
                 bail!(
                     "must match ^[\\x20-\\x7F]*$; got {} characters", value.chars()
                     .count()
@@ -10756,433 +10336,12 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
             Ok(())
         }
     }
-    mod tagged_union_support {
-        type Entries = ::std::vec::Vec<(::std::string::String, ::serde_json::Value)>;
-        /// The tag's value and the entries that came before it.
-        pub(super) fn read_tag<'de, M: ::serde::de::MapAccess<'de>>(
-            map: &mut M,
-            tag: &'static str,
-        ) -> ::std::result::Result<(::std::string::String, Entries), M::Error> {
-            let mut before = Entries::new();
-            loop {
-                match map.next_key::<::std::string::String>()? {
-                    Some(key) if key == tag => {
-                        return Ok((map.next_value::<::std::string::String>()?, before));
-                    }
-                    Some(key) => {
-                        let value = map.next_value::<::serde_json::Value>()?;
-                        before.push((key, value));
-                    }
-                    None => {
-                        return Err(<M::Error as ::serde::de::Error>::missing_field(tag));
-                    }
-                }
-            }
-        }
-        /// The variant, decoded from the entries before the tag and the rest of `map`.
-        pub(super) fn variant<
-            'de,
-            T: ::serde::Deserialize<'de>,
-            M: ::serde::de::MapAccess<'de>,
-        >(before: Entries, map: M) -> ::std::result::Result<T, M::Error> {
-            T::deserialize(
-                ::serde::de::value::MapAccessDeserializer::new(Replay::new(before, map)),
-            )
-        }
-        /// The object of an unknown tag, as sent, tag included; a key given twice is refused.
-        pub(super) fn unknown<'de, M: ::serde::de::MapAccess<'de>>(
-            before: Entries,
-            mut map: M,
-            tag: &str,
-            value: &str,
-        ) -> ::std::result::Result<
-            ::serde_json::Map<::std::string::String, ::serde_json::Value>,
-            M::Error,
-        > {
-            let mut object: ::serde_json::Map<
-                ::std::string::String,
-                ::serde_json::Value,
-            > = before.into_iter().collect();
-            object.insert(tag.to_owned(), ::serde_json::Value::String(value.to_owned()));
-            while let Some((key, value)) = map
-                .next_entry::<::std::string::String, ::serde_json::Value>()?
-            {
-                if object.contains_key(&key) {
-                    return Err(
-                        <M::Error as ::serde::de::Error>::custom(
-                            ::std::format_args!("duplicate field `{key}`"),
-                        ),
-                    );
-                }
-                object.insert(key, value);
-            }
-            Ok(object)
-        }
-        struct Replay<M> {
-            before: ::std::vec::IntoIter<(::std::string::String, ::serde_json::Value)>,
-            pending: ::std::option::Option<::serde_json::Value>,
-            live: M,
-        }
-        impl<M> Replay<M> {
-            fn new(before: Entries, live: M) -> Self {
-                Self {
-                    before: before.into_iter(),
-                    pending: None,
-                    live,
-                }
-            }
-        }
-        impl<'de, M: ::serde::de::MapAccess<'de>> ::serde::de::MapAccess<'de>
-        for Replay<M> {
-            type Error = M::Error;
-            fn next_key_seed<K: ::serde::de::DeserializeSeed<'de>>(
-                &mut self,
-                seed: K,
-            ) -> ::std::result::Result<::std::option::Option<K::Value>, M::Error> {
-                match self.before.next() {
-                    Some((key, value)) => {
-                        self.pending = Some(value);
-                        seed.deserialize(
-                                ::serde::de::value::StringDeserializer::<M::Error>::new(key),
-                            )
-                            .map(Some)
-                    }
-                    None => self.live.next_key_seed(seed),
-                }
-            }
-            fn next_value_seed<V: ::serde::de::DeserializeSeed<'de>>(
-                &mut self,
-                seed: V,
-            ) -> ::std::result::Result<V::Value, M::Error> {
-                match self.pending.take() {
-                    Some(value) => {
-                        seed.deserialize(value)
-                            .map_err(<M::Error as ::serde::de::Error>::custom)
-                    }
-                    None => self.live.next_value_seed(seed),
-                }
-            }
-        }
-    }
-    /// An integer that a schema's `minimum` and `maximum` bound, checked on construction
-    /// and on decoding. Each such type of the description is an alias of this one, `R`
-    /// being its marker in `rules`, which holds its bounds.
-    pub struct BoundedInteger<R: IntegerBounds>(R::Repr);
-    /// The bounds of one `BoundedInteger` alias.
-    pub trait IntegerBounds: AliasMarker {
-        /// The integer it holds: `u64` when it cannot be negative, `i64` otherwise.
-        type Repr: ::std::marker::Copy
-            + ::std::cmp::Ord
-            + ::std::hash::Hash
-            + ::std::fmt::Debug
-            + ::std::fmt::Display
-            + ::std::convert::Into<i128>
-            + ::std::convert::TryFrom<i128>
-            + ::serde::Serialize;
-        /// The smallest value allowed.
-        const MIN: Self::Repr;
-        /// The largest value allowed.
-        const MAX: Self::Repr;
-    }
-    /// The schema's `default` of a `BoundedInteger` alias that has one.
-    pub trait IntegerDefault: IntegerBounds {
-        /// The value `Default` gives.
-        const DEFAULT: Self::Repr;
-    }
-    impl<R: IntegerBounds> BoundedInteger<R> {
-        /// The smallest value allowed.
-        pub const MIN: R::Repr = R::MIN;
-        /// The largest value allowed.
-        pub const MAX: R::Repr = R::MAX;
-        /// Checks `value` against the bounds.
-        pub fn new(value: R::Repr) -> ::std::result::Result<Self, ValidationError> {
-            if value < R::MIN {
-                return Err(
-                    ValidationError::new(
-                        ::std::format!("must be at least {}; got {}", R::MIN, value),
-                    ),
-                );
-            }
-            if value > R::MAX {
-                return Err(
-                    ValidationError::new(
-                        ::std::format!("must be at most {}; got {}", R::MAX, value),
-                    ),
-                );
-            }
-            Ok(Self(value))
-        }
-        /// The value.
-        pub fn get(self) -> R::Repr {
-            self.0
-        }
-        fn from_wide(value: i128) -> ::std::result::Result<Self, ValidationError> {
-            if value < R::MIN.into() {
-                return Err(
-                    ValidationError::new(
-                        ::std::format!("must be at least {}; got {}", R::MIN, value),
-                    ),
-                );
-            }
-            match R::Repr::try_from(value) {
-                Ok(value) => Self::new(value),
-                Err(_) => {
-                    Err(
-                        ValidationError::new(
-                            ::std::format!("must be at most {}; got {}", R::MAX, value),
-                        ),
-                    )
-                }
-            }
-        }
-    }
-    impl<R: IntegerDefault> ::std::default::Default for BoundedInteger<R> {
-        fn default() -> Self {
-            Self(R::DEFAULT)
-        }
-    }
-    impl<R: IntegerBounds> ::std::convert::TryFrom<i64> for BoundedInteger<R> {
-        type Error = ValidationError;
-        fn try_from(value: i64) -> ::std::result::Result<Self, ValidationError> {
-            Self::from_wide(i128::from(value))
-        }
-    }
-    impl<R: IntegerBounds> ::std::convert::TryFrom<u64> for BoundedInteger<R> {
-        type Error = ValidationError;
-        fn try_from(value: u64) -> ::std::result::Result<Self, ValidationError> {
-            Self::from_wide(i128::from(value))
-        }
-    }
-    impl<R: IntegerBounds> ::std::convert::TryFrom<i32> for BoundedInteger<R> {
-        type Error = ValidationError;
-        fn try_from(value: i32) -> ::std::result::Result<Self, ValidationError> {
-            Self::from_wide(i128::from(value))
-        }
-    }
-    impl<R: IntegerBounds<Repr = u64>> ::std::convert::From<BoundedInteger<R>> for u64 {
-        fn from(value: BoundedInteger<R>) -> Self {
-            value.0
-        }
-    }
-    impl<R: IntegerBounds<Repr = i64>> ::std::convert::From<BoundedInteger<R>> for i64 {
-        fn from(value: BoundedInteger<R>) -> Self {
-            value.0
-        }
-    }
-    impl<R: IntegerBounds> ::std::fmt::Display for BoundedInteger<R> {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            self.0.fmt(f)
-        }
-    }
-    impl<R: IntegerBounds> ::std::str::FromStr for BoundedInteger<R> {
-        type Err = ValidationError;
-        fn from_str(text: &str) -> ::std::result::Result<Self, ValidationError> {
-            let value: i128 = text
-                .parse()
-                .map_err(|_| ValidationError::new(
-                    ::std::format!("must be an integer; got {text:?}"),
-                ))?;
-            Self::from_wide(value)
-        }
-    }
-    impl<R: IntegerBounds> ::serde::Serialize for BoundedInteger<R> {
-        fn serialize<S: ::serde::Serializer>(
-            &self,
-            serializer: S,
-        ) -> ::std::result::Result<S::Ok, S::Error> {
-            self.0.serialize(serializer)
-        }
-    }
-    impl<R: IntegerBounds> ::std::clone::Clone for BoundedInteger<R> {
-        fn clone(&self) -> Self {
-            *self
-        }
-    }
-    impl<R: IntegerBounds> ::std::fmt::Debug for BoundedInteger<R> {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            f.debug_tuple(R::NAME).field(&self.0).finish()
-        }
-    }
-    impl<R: IntegerBounds> ::std::cmp::PartialEq for BoundedInteger<R> {
-        fn eq(&self, other: &Self) -> bool {
-            self.0 == other.0
-        }
-    }
-    impl<R: IntegerBounds> ::std::cmp::PartialOrd for BoundedInteger<R> {
-        fn partial_cmp(
-            &self,
-            other: &Self,
-        ) -> ::std::option::Option<::std::cmp::Ordering> {
-            self.0.partial_cmp(&other.0)
-        }
-    }
-    impl<R: IntegerBounds> ::std::marker::Copy for BoundedInteger<R> {}
-    impl<R: IntegerBounds> ::std::cmp::Eq for BoundedInteger<R> {}
-    impl<R: IntegerBounds> ::std::hash::Hash for BoundedInteger<R> {
-        fn hash<H: ::std::hash::Hasher>(&self, state: &mut H) {
-            self.0.hash(state);
-        }
-    }
-    impl<R: IntegerBounds> ::std::cmp::Ord for BoundedInteger<R> {
-        fn cmp(&self, other: &Self) -> ::std::cmp::Ordering {
-            self.0.cmp(&other.0)
-        }
-    }
-    impl<'de, R: IntegerBounds> ::serde::Deserialize<'de> for BoundedInteger<R> {
-        fn deserialize<D: ::serde::Deserializer<'de>>(
-            deserializer: D,
-        ) -> ::std::result::Result<Self, D::Error> {
-            deserializer
-                .deserialize_any(BoundedIntegerVisitor::<R>(::std::marker::PhantomData))
-        }
-    }
-    struct BoundedIntegerVisitor<R>(::std::marker::PhantomData<fn() -> R>);
-    impl<R: IntegerBounds> ::serde::de::Visitor<'_> for BoundedIntegerVisitor<R> {
-        type Value = BoundedInteger<R>;
-        fn expecting(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            f.write_str("an integer")
-        }
-        fn visit_i64<E: ::serde::de::Error>(
-            self,
-            value: i64,
-        ) -> ::std::result::Result<BoundedInteger<R>, E> {
-            BoundedInteger::from_wide(i128::from(value)).map_err(E::custom)
-        }
-        fn visit_u64<E: ::serde::de::Error>(
-            self,
-            value: u64,
-        ) -> ::std::result::Result<BoundedInteger<R>, E> {
-            BoundedInteger::from_wide(i128::from(value)).map_err(E::custom)
-        }
-        fn visit_f64<E: ::serde::de::Error>(
-            self,
-            value: f64,
-        ) -> ::std::result::Result<BoundedInteger<R>, E> {
-            if value.fract() != 0.0 || !value.is_finite() {
-                return Err(E::custom(::std::format!("must be an integer; got {value}")));
-            }
-            if value < i128::MIN as f64 || value > i128::MAX as f64 {
-                return Err(
-                    E::custom(
-                        ::std::format!(
-                            "must be between {} and {}; got {value}", R::MIN, R::MAX
-                        ),
-                    ),
-                );
-            }
-            BoundedInteger::from_wide(value as i128).map_err(E::custom)
-        }
-    }
-    /// The rules of one `ValidatedString` or `SecretString` alias, as its schema states them.
-    pub trait StringSchema: AliasMarker {
-        /// Checks `value` against the schema's rules.
-        fn check(value: &str) -> ::std::result::Result<(), ValidationError>;
-    }
-    /// A `StringSchema` whose `format` is `date-time`.
-    pub trait DateTimeText: StringSchema {}
-    /// A string whose schema has rules typify does not enforce (a `format`, a pattern
-    /// `regress` reads differently), checked on construction and on decoding. Each such
-    /// type of the description is an alias of this one, `R` being its marker in `rules`,
-    /// which checks the rules.
-    pub struct ValidatedString<R>(
-        ::std::string::String,
-        ::std::marker::PhantomData<fn() -> R>,
-    );
-    validated_text!(ValidatedString);
-    impl<R> ValidatedString<R> {
-        /// The text.
-        pub fn as_str(&self) -> &str {
-            &self.0
-        }
-    }
-    impl<R: StringSchema> ::std::fmt::Debug for ValidatedString<R> {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            f.debug_tuple(R::NAME).field(&self.0).finish()
-        }
-    }
-    impl<R> ::std::fmt::Display for ValidatedString<R> {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            f.write_str(&self.0)
-        }
-    }
-    /// A `ValidatedString` that holds a secret (`x-rust-secret`): it prints as
-    /// `Name([redacted])`, has no `Display`, and its errors give only the length.
-    pub struct SecretString<R>(
-        ::std::string::String,
-        ::std::marker::PhantomData<fn() -> R>,
-    );
-    validated_text!(SecretString);
-    impl<R> SecretString<R> {
-        /// The secret value: send it, never print it.
-        pub fn as_str(&self) -> &str {
-            &self.0
-        }
-    }
-    impl<R: StringSchema> ::std::fmt::Debug for SecretString<R> {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            ::std::write!(f, "{}([redacted])", R::NAME)
-        }
-    }
-    /// Whether `value` is an RFC 3339 date-time.
-    fn is_date_time(value: &str) -> bool {
-        ::chrono::DateTime::parse_from_rfc3339(value).is_ok()
-    }
-    /// Whether `value` is an absolute URI (RFC 3986).
-    fn is_uri(value: &str) -> bool {
-        match value.split_once(':') {
-            Some((scheme, rest)) => {
-                scheme.starts_with(|c: char| c.is_ascii_alphabetic())
-                    && scheme
-                        .chars()
-                        .all(|c| {
-                            c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.')
-                        })
-                    && rest
-                        .bytes()
-                        .enumerate()
-                        .all(|(index, byte)| match byte {
-                            b'%' => {
-                                rest.as_bytes()
-                                    .get(index + 1..index + 3)
-                                    .is_some_and(|hex| hex.iter().all(u8::is_ascii_hexdigit))
-                            }
-                            _ => {
-                                byte.is_ascii_alphanumeric()
-                                    || b"-._~:/?#[]@!$&'()*+,;=".contains(&byte)
-                            }
-                        })
-            }
-            None => false,
-        }
-    }
-    /// A value breaks a rule of the spec. The message names the rule and, except for
-    /// secrets, the offending value.
-    #[derive(Clone, Debug, PartialEq, Eq)]
-    pub struct ValidationError(::std::string::String);
-    impl ValidationError {
-        pub(crate) fn new(
-            message: impl ::std::convert::Into<::std::string::String>,
-        ) -> Self {
-            Self(message.into())
-        }
-        /// The rule that was broken, e.g. `must match ^[a-z]+$; got "A"`.
-        pub fn message(&self) -> &str {
-            &self.0
-        }
-    }
-    impl ::std::fmt::Display for ValidationError {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            f.write_str(&self.0)
-        }
-    }
-    impl ::std::error::Error for ValidationError {}
-    /// The marker of one alias of a generic checked type (`CheckedString`,
-    /// `ValidatedString`, `BoundedInteger`, ...), which tells the aliases apart and holds,
-    /// through the other traits it implements, the schema's rules.
-    pub trait AliasMarker {
-        /// The alias's name, shown by `Debug`.
-        const NAME: &'static str;
-    }
+    pub use ::hub_api_support::{BoundedInteger, IntegerBounds, IntegerDefault};
+    pub use ::hub_api_support::{
+        DateTimeText, SecretString, StringSchema, ValidatedString,
+    };
+    pub use ::hub_api_support::ValidationError;
+    pub use ::hub_api_support::AliasMarker;
     /// The markers of the aliases of the generic checked types, each named as its alias
     /// is: uninhabited types that only carry rules.
     #[doc(hidden)]
@@ -13058,40 +12217,7 @@ mod reply {
         }
     }
 }
-/// How generated types decode what the hub sends: tolerant by default, strict inside
-/// [`decoding::strict`].
-///
-/// Tolerant decoding keeps what a newer hub may add: an enum value or union variant the
-/// spec does not list becomes the type's `Unknown` variant, holding the value as sent
-/// (and serializing back to it), and an unknown property of a closed object is skipped.
-/// Every other rule of the spec is enforced in both modes.
-pub mod decoding {
-    ::std::thread_local! {
-        static STRICT : ::std::cell::Cell < bool > = const {
-        ::std::cell::Cell::new(false) };
-    }
-    /// Runs `decode` with strict decoding on this thread: what the spec does not list is
-    /// refused, as the spec refuses it. Decoding is synchronous, so every decode that
-    /// `decode` runs is covered; the previous mode is restored afterwards, even if
-    /// `decode` panics.
-    ///
-    /// For instance, an enum value the spec does not list decodes to `Unknown(..)` on its
-    /// own, and to an `unknown variant` error inside `strict(|| serde_json::from_str(..))`.
-    pub fn strict<T>(decode: impl FnOnce() -> T) -> T {
-        struct Restore(bool);
-        impl Drop for Restore {
-            fn drop(&mut self) {
-                STRICT.with(|strict| strict.set(self.0));
-            }
-        }
-        let _restore = Restore(STRICT.with(|strict| strict.replace(true)));
-        decode()
-    }
-    /// Whether this thread decodes strictly.
-    pub fn is_strict() -> bool {
-        STRICT.with(::std::cell::Cell::get)
-    }
-}
+pub use ::hub_api_support::decoding;
 /// Every component schema of the spec by name, decodable into its generated type.
 pub mod schemas {
     /// `registry! { "Name" => Type, "Variant" => Union::Variant, ... }`: `NAMES` and
@@ -13109,8 +12235,9 @@ pub mod schemas {
             r" accepts exactly what the spec accepts, values a newer hub may add"] #[doc
             = r" included."] pub fn decode(name : & str, json : & str) ->
             ::std::option::Option < ::std::result::Result < ::serde_json::Value,
-            DecodeError >> { super::decoding::strict(|| Some(match name { $($name =>
-            registry!(@ decode json $ty $(:: $variant)?),)* _ => return None, })) }
+            DecodeError >> { ::hub_api_support::decoding::strict(|| Some(match name {
+            $($name => registry!(@ decode json $ty $(:: $variant)?),)* _ => return None,
+            })) }
         };
         (@ decode $json:ident $ty:ident) => {
             decode_as:: < super::types:: $ty > ($json)

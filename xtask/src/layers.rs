@@ -19,8 +19,8 @@ use anyhow::{Context, Result, bail};
 /// The layers, lowest first. Modules in one layer may not use each other, except in
 /// [`STAGES`], where each stage may use those listed before it.
 const LAYERS: &[&[&str]] = &[
-    &["error", "load", "model", "report"],
-    &["rules", "runtime"],
+    &["error", "load", "model", "report", "runtime"],
+    &["rules"],
     &["contract"],
     STAGES,
     &["standalone"],

@@ -269,6 +269,7 @@ fn shared_items() -> TokenStream {
     let impls = contract::typify_string_newtype_impls(&quote!(CheckedString<R>))
         .into_iter()
         .map(generic_over_rules);
+    let support = crate::runtime::support_crate();
     quote! {
         /// A string that a schema's `maxLength`, `minLength` or `pattern` constrains, checked
         /// on construction and on decoding. Each such type of the description is an alias of
@@ -285,19 +286,19 @@ fn shared_items() -> TokenStream {
             const PATTERN: ::std::option::Option<&'static str> = ::std::option::Option::None;
         }
 
-        /// The regular expression of a `PATTERN`, compiled on first use and kept for the life
-        /// of the process: one per distinct pattern of the description, shared by every alias
-        /// that states it, so an alias's rules are constants with no code of their own.
-        fn compiled_pattern(source: &'static str) -> &'static ::regress::Regex {
+        /// The compiled `PATTERN`, on first use, kept for the life of the process: one per
+        /// distinct pattern of the description, shared by every alias that states it, so an
+        /// alias's rules are constants with no code of their own.
+        fn compiled_pattern(source: &'static str) -> &'static #support::Pattern {
             static COMPILED: ::std::sync::Mutex<
-                ::std::collections::BTreeMap<&'static str, &'static ::regress::Regex>,
+                ::std::collections::BTreeMap<&'static str, &'static #support::Pattern>,
             > = ::std::sync::Mutex::new(::std::collections::BTreeMap::new());
             // A panic elsewhere cannot leave the map half-written: inserting is its one change.
             let mut compiled = COMPILED.lock().unwrap_or_else(::std::sync::PoisonError::into_inner);
             compiled.entry(source).or_insert_with(|| {
                 // Generation compiled every pattern already; one that fails here is a bug.
                 ::std::boxed::Box::leak(::std::boxed::Box::new(
-                    ::regress::Regex::new(source).expect("the generator checked this pattern"),
+                    #support::Pattern::new(source).expect("the generator checked this pattern"),
                 ))
             })
         }
@@ -334,7 +335,7 @@ fn shared_items() -> TokenStream {
                     }
                 }
                 if let ::std::option::Option::Some(source) = R::PATTERN {
-                    if compiled_pattern(source).find(value).is_none() {
+                    if !compiled_pattern(source).is_match(value) {
                         return Err(#unmatched.into());
                     }
                 }

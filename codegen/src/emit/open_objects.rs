@@ -683,299 +683,13 @@ fn decoder_macro() -> TokenStream {
     }
 }
 
-/// The key decoding every open object shares, emitted once.
+/// The decoder and writer every struct shares, from the support crate (`objects`): the types
+/// `decode_object!` names, and the two that appear in the structs' fields.
 fn shared_items() -> TokenStream {
-    let is_strict = crate::runtime::is_strict();
+    let support = crate::runtime::support_crate();
     quote! {
-        /// A key of an open object: one of its properties, or an unknown one bound for `extra`.
-        enum OpenKey<F> {
-            Known(F),
-            Unknown(::std::string::String),
-        }
-
-        /// Decodes an open object's key with the struct's own `field` lookup, allocating only
-        /// for unknown keys (see `open_objects` in codegen).
-        struct OpenKeySeed<F>(fn(&str) -> ::std::option::Option<F>);
-
-        impl<'de, F> ::serde::de::DeserializeSeed<'de> for OpenKeySeed<F> {
-            type Value = OpenKey<F>;
-
-            fn deserialize<D>(self, deserializer: D) -> ::std::result::Result<OpenKey<F>, D::Error>
-            where
-                D: ::serde::Deserializer<'de>,
-            {
-                deserializer.deserialize_identifier(self)
-            }
-        }
-
-        /// What `decode_object!` writes for each struct: its slots, key lookup, reads and
-        /// construction. [`ObjectVisitor`] runs the loop for every struct alike.
-        trait DecodeObject: Sized {
-            /// One variant per known key.
-            type Field;
-            /// One `Option` per known key, `None` until the key is read.
-            type Slots;
-            /// What a decoding error says was expected.
-            const EXPECTING: &'static str;
-            /// The known keys, for the "unknown field" error.
-            const FIELDS: &'static [&'static str];
-            /// What a key the schema does not list does.
-            const UNKNOWN: UnknownKeys;
-
-            fn slots() -> Self::Slots;
-
-            fn field(key: &str) -> ::std::option::Option<Self::Field>;
-
-            /// Reads the value of `field` into its slot, refusing a key given twice.
-            fn read<'de, A: ::serde::de::MapAccess<'de>>(slots: &mut Self::Slots, field: Self::Field, map: &mut A) -> ::std::result::Result<(), A::Error>;
-
-            /// The struct, once every key is read: a missing required key is refused, a
-            /// missing optional one takes its default.
-            fn finish<E: ::serde::de::Error>(slots: Self::Slots, extra: UnknownFields) -> ::std::result::Result<Self, E>;
-        }
-
-        /// What an object does with a key its schema does not list.
-        enum UnknownKeys {
-            /// An open object keeps it in `extra`.
-            Keep,
-            /// A closed object that can come from the hub refuses it under strict decoding
-            /// and skips it otherwise (a newer hub may add properties).
-            Tolerant,
-            /// A closed object only requests use refuses it.
-            Refused,
-            /// An object whose schema says nothing of other keys skips it.
-            Skipped,
-        }
-
-        /// The one `Visitor` of every struct `decode_object!` decodes.
-        struct ObjectVisitor<T>(::std::marker::PhantomData<T>);
-
-        impl<'de, T: DecodeObject> ::serde::de::Visitor<'de> for ObjectVisitor<T> {
-            type Value = T;
-
-            fn expecting(&self, formatter: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-                formatter.write_str(T::EXPECTING)
-            }
-
-            fn visit_map<A>(self, mut map: A) -> ::std::result::Result<T, A::Error>
-            where
-                A: ::serde::de::MapAccess<'de>,
-            {
-                let mut slots = T::slots();
-                let mut extra = UnknownFields::new();
-                while let ::std::option::Option::Some(key) = map.next_key_seed(OpenKeySeed(T::field))? {
-                    match key {
-                        OpenKey::Known(field) => T::read(&mut slots, field, &mut map)?,
-                        OpenKey::Unknown(key) => match T::UNKNOWN {
-                            UnknownKeys::Keep => {
-                                vacant_unknown::<A::Error>(&extra, &key)?;
-                                let value = map.next_value()?;
-                                extra.insert(key, value);
-                            }
-                            UnknownKeys::Tolerant if !#is_strict => {
-                                map.next_value::<::serde::de::IgnoredAny>()?;
-                            }
-                            UnknownKeys::Skipped => {
-                                map.next_value::<::serde::de::IgnoredAny>()?;
-                            }
-                            UnknownKeys::Tolerant | UnknownKeys::Refused => {
-                                return ::std::result::Result::Err(<A::Error as ::serde::de::Error>::unknown_field(&key, T::FIELDS));
-                            }
-                        },
-                    }
-                }
-                T::finish(slots, extra)
-            }
-        }
-
-        /// Writes the properties of every struct `decode_object!` serializes, in field order,
-        /// as serde's derive does: a struct with its name and the number of properties it
-        /// writes, an open object (whose unknown properties follow) as a map. The first error is
-        /// kept and returned by `end`, so a struct's own code has no `?` per field.
-        struct ObjectWriter<S: ::serde::Serializer> {
-            sink: ObjectSink<S>,
-            error: ::std::option::Option<S::Error>,
-        }
-
-        enum ObjectSink<S: ::serde::Serializer> {
-            Struct(S::SerializeStruct),
-            Map(S::SerializeMap),
-        }
-
-        impl<S: ::serde::Serializer> ObjectWriter<S> {
-            fn new(serializer: S, name: &'static str, len: usize, open: bool) -> ::std::result::Result<Self, S::Error> {
-                let sink = if open {
-                    ObjectSink::Map(serializer.serialize_map(::std::option::Option::None)?)
-                } else {
-                    ObjectSink::Struct(serializer.serialize_struct(name, len)?)
-                };
-                ::std::result::Result::Ok(Self { sink, error: ::std::option::Option::None })
-            }
-
-            fn keep(&mut self, written: ::std::result::Result<(), S::Error>) {
-                if let ::std::result::Result::Err(error) = written {
-                    self.error.get_or_insert(error);
-                }
-            }
-
-            fn field<T: ?Sized + ::serde::Serialize>(&mut self, key: &'static str, value: &T) {
-                if self.error.is_some() {
-                    return;
-                }
-                let written = match &mut self.sink {
-                    ObjectSink::Struct(fields) => ::serde::ser::SerializeStruct::serialize_field(fields, key, value),
-                    ObjectSink::Map(entries) => ::serde::ser::SerializeMap::serialize_entry(entries, key, value),
-                };
-                self.keep(written);
-            }
-
-            /// An open object's unknown properties, after its known ones.
-            fn extra(&mut self, extra: &UnknownFields) {
-                for (key, value) in extra {
-                    if self.error.is_some() {
-                        return;
-                    }
-                    let written = match &mut self.sink {
-                        ObjectSink::Map(entries) => ::serde::ser::SerializeMap::serialize_entry(entries, key, value),
-                        ObjectSink::Struct(_) => ::std::result::Result::Err(<S::Error as ::serde::ser::Error>::custom("an open object is written as a map")),
-                    };
-                    self.keep(written);
-                }
-            }
-
-            fn end(self) -> ::std::result::Result<S::Ok, S::Error> {
-                match (self.error, self.sink) {
-                    (::std::option::Option::Some(error), _) => ::std::result::Result::Err(error),
-                    (::std::option::Option::None, ObjectSink::Struct(fields)) => ::serde::ser::SerializeStruct::end(fields),
-                    (::std::option::Option::None, ObjectSink::Map(entries)) => ::serde::ser::SerializeMap::end(entries),
-                }
-            }
-        }
-
-        /// Reads a known key's value into its slot; a key given twice is refused, as serde's
-        /// derive does.
-        fn read_value<'de, A, T>(map: &mut A, slot: &mut ::std::option::Option<T>, key: &'static str) -> ::std::result::Result<(), A::Error>
-        where
-            A: ::serde::de::MapAccess<'de>,
-            T: ::serde::Deserialize<'de>,
-        {
-            vacant::<A::Error, _>(slot, key)?;
-            *slot = ::std::option::Option::Some(map.next_value()?);
-            ::std::result::Result::Ok(())
-        }
-
-        /// [`read_value`] for an optional field that is not nullable: a present value, `null`
-        /// included, must decode as the inner type.
-        fn read_present<'de, A, T>(map: &mut A, slot: &mut ::std::option::Option<::std::option::Option<T>>, key: &'static str) -> ::std::result::Result<(), A::Error>
-        where
-            A: ::serde::de::MapAccess<'de>,
-            T: ::serde::Deserialize<'de>,
-        {
-            vacant::<A::Error, _>(slot, key)?;
-            *slot = ::std::option::Option::Some(::std::option::Option::Some(map.next_value()?));
-            ::std::result::Result::Ok(())
-        }
-
-        /// Refuses a known key given twice, as serde's derive does.
-        fn vacant<E, T>(slot: &::std::option::Option<T>, key: &'static str) -> ::std::result::Result<(), E>
-        where
-            E: ::serde::de::Error,
-        {
-            match slot {
-                ::std::option::Option::Some(_) => ::std::result::Result::Err(E::duplicate_field(key)),
-                ::std::option::Option::None => ::std::result::Result::Ok(()),
-            }
-        }
-
-        /// The properties of an open object that its schema does not list, in the order they
-        /// arrived, each kept as the JSON text it arrived as.
-        pub type UnknownFields = ::indexmap::IndexMap<::std::string::String, RawJson>;
-
-        /// A JSON value kept exactly as it was received: an unknown property passes through
-        /// untouched, numbers beyond `f64` and their spelling included. Two values are equal
-        /// when they are the same JSON (compared as `serde_json::Value` where both fit one,
-        /// as text otherwise).
-        #[derive(Clone, Debug, ::serde::Serialize, ::serde::Deserialize)]
-        #[serde(transparent)]
-        pub struct RawJson(::std::boxed::Box<::serde_json::value::RawValue>);
-
-        impl RawJson {
-            /// The JSON text, as received.
-            pub fn get(&self) -> &str {
-                self.0.get()
-            }
-
-            /// Decodes the text into `T`; a number beyond `f64` fails for `serde_json::Value`.
-            pub fn decode<T: ::serde::de::DeserializeOwned>(&self) -> ::std::result::Result<T, ::serde_json::Error> {
-                ::serde_json::from_str(self.0.get())
-            }
-
-            /// The value as a `serde_json::Value`, when it fits one.
-            pub fn to_value(&self) -> ::std::result::Result<::serde_json::Value, ::serde_json::Error> {
-                self.decode()
-            }
-        }
-
-        impl ::std::fmt::Display for RawJson {
-            fn fmt(&self, formatter: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-                formatter.write_str(self.0.get())
-            }
-        }
-
-        impl ::std::cmp::PartialEq for RawJson {
-            fn eq(&self, other: &Self) -> bool {
-                match (self.to_value(), other.to_value()) {
-                    (::std::result::Result::Ok(left), ::std::result::Result::Ok(right)) => left == right,
-                    _ => self.0.get() == other.0.get(),
-                }
-            }
-        }
-
-        impl ::std::cmp::PartialEq<::serde_json::Value> for RawJson {
-            fn eq(&self, other: &::serde_json::Value) -> bool {
-                self.to_value().is_ok_and(|value| value == *other)
-            }
-        }
-
-        /// Refuses an unknown key given twice: keeping either value would drop the other.
-        fn vacant_unknown<E>(extra: &UnknownFields, key: &str) -> ::std::result::Result<(), E>
-        where
-            E: ::serde::de::Error,
-        {
-            if extra.contains_key(key) {
-                ::std::result::Result::Err(E::custom(::std::format_args!("duplicate field `{key}`")))
-            } else {
-                ::std::result::Result::Ok(())
-            }
-        }
-
-        impl<'de, F> ::serde::de::Visitor<'de> for OpenKeySeed<F> {
-            type Value = OpenKey<F>;
-
-            fn expecting(&self, formatter: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-                formatter.write_str("an object key")
-            }
-
-            fn visit_str<E>(self, key: &str) -> ::std::result::Result<OpenKey<F>, E>
-            where
-                E: ::serde::de::Error,
-            {
-                ::std::result::Result::Ok(match (self.0)(key) {
-                    ::std::option::Option::Some(field) => OpenKey::Known(field),
-                    ::std::option::Option::None => OpenKey::Unknown(key.to_owned()),
-                })
-            }
-
-            fn visit_string<E>(self, key: ::std::string::String) -> ::std::result::Result<OpenKey<F>, E>
-            where
-                E: ::serde::de::Error,
-            {
-                ::std::result::Result::Ok(match (self.0)(&key) {
-                    ::std::option::Option::Some(field) => OpenKey::Known(field),
-                    ::std::option::Option::None => OpenKey::Unknown(key),
-                })
-            }
-        }
+        use #support::objects::{DecodeObject, ObjectVisitor, ObjectWriter, UnknownKeys, read_present, read_value};
+        pub use #support::objects::{RawJson, UnknownFields};
     }
 }
 
@@ -1022,7 +736,7 @@ mod tests {
     }
 
     #[test]
-    fn replaces_the_derive_and_adds_the_decoder_and_the_key_seed() {
+    fn replaces_the_derive_and_adds_the_decoder_and_imports_the_shared_one() {
         let types = run(syn::parse_quote! {
             #[derive(::serde::Deserialize, ::serde::Serialize, Clone)]
             pub struct Open {
@@ -1056,7 +770,11 @@ mod tests {
              count : u64 = \"count\" => value default_with (defaults :: open_count) , \
              note : :: std :: option :: Option < :: std :: string :: String > = \"note\" => present default , }) ;"
         );
-        assert!(items.iter().any(|item| item.contains("struct OpenKeySeed")));
+        assert!(
+            items
+                .iter()
+                .any(|item| item.contains("objects :: { DecodeObject"))
+        );
     }
 
     #[test]

@@ -28,44 +28,12 @@ use quote::quote;
 use crate::Error;
 use crate::emit::Interface;
 
-/// The `decoding` module of the generated file: the per-thread mode the tolerant types consult.
+/// The `decoding` module of the generated file, the per-thread mode the tolerant types consult:
+/// the support crate's, re-exported so users find it beside the types.
 pub(crate) fn decoding_module() -> TokenStream {
+    let support = crate::runtime::support_crate();
     quote! {
-        /// How generated types decode what the hub sends: tolerant by default, strict inside
-        /// [`decoding::strict`].
-        ///
-        /// Tolerant decoding keeps what a newer hub may add: an enum value or union variant the
-        /// spec does not list becomes the type's `Unknown` variant, holding the value as sent
-        /// (and serializing back to it), and an unknown property of a closed object is skipped.
-        /// Every other rule of the spec is enforced in both modes.
-        pub mod decoding {
-            ::std::thread_local! {
-                static STRICT: ::std::cell::Cell<bool> = const { ::std::cell::Cell::new(false) };
-            }
-
-            /// Runs `decode` with strict decoding on this thread: what the spec does not list is
-            /// refused, as the spec refuses it. Decoding is synchronous, so every decode that
-            /// `decode` runs is covered; the previous mode is restored afterwards, even if
-            /// `decode` panics.
-            ///
-            /// For instance, an enum value the spec does not list decodes to `Unknown(..)` on its
-            /// own, and to an `unknown variant` error inside `strict(|| serde_json::from_str(..))`.
-            pub fn strict<T>(decode: impl FnOnce() -> T) -> T {
-                struct Restore(bool);
-                impl Drop for Restore {
-                    fn drop(&mut self) {
-                        STRICT.with(|strict| strict.set(self.0));
-                    }
-                }
-                let _restore = Restore(STRICT.with(|strict| strict.replace(true)));
-                decode()
-            }
-
-            /// Whether this thread decodes strictly.
-            pub fn is_strict() -> bool {
-                STRICT.with(::std::cell::Cell::get)
-            }
-        }
+        pub use #support::decoding;
     }
 }
 
@@ -532,12 +500,12 @@ fn is_typify_string_conversion(path: &syn::Path) -> bool {
 /// per enum for the compiler to check), `Serialize` through `as_str`, and `StringEnum`, which
 /// the one shared `Deserialize` visitor and the one shared `FromStr` body read (serde's derive
 /// wrote a visitor per enum, and also took `{"value": null}` for a value). What becomes of an
-/// unlisted value is a constant, `Unlisted` (emitted beside the macro), not a function of each
+/// unlisted value is a constant, `Unlisted` (in the support crate), not a function of each
 /// enum: refused with serde's "unknown variant" message (`strict`); kept in `Unknown`, or
 /// refused inside `decoding::strict` (`tolerant`); or taken as `Other`, strict or not, in
 /// `FromStr` too (`open`: an open enum, listed values or any string).
 fn string_enum_macro(interface: Interface) -> TokenStream {
-    let is_strict = crate::runtime::is_strict();
+    let support = crate::runtime::support_crate();
     let builder_conversions = (interface == Interface::Builder).then(|| {
         quote! {
             impl ::std::convert::TryFrom<&str> for $name {
@@ -637,60 +605,11 @@ fn string_enum_macro(interface: Interface) -> TokenStream {
             (@unlisted open [$catch:ident]) => { Unlisted::Taken(Self::$catch) };
         }
 
-        /// What `string_enum!` writes for each string enum, read by [`StringEnumVisitor`] and
-        /// [`parse_string_enum`].
-        trait StringEnum: Sized + 'static {
-            /// What a decoding error says was expected.
-            const EXPECTING: &'static str;
-            /// The listed values, for the "unknown variant" error.
-            const VALUES: &'static [&'static str];
-            /// What becomes of a value the enum does not list.
-            const UNLISTED: Unlisted<Self>;
-            /// The listed value `value` names.
-            fn listed(value: &str) -> ::std::option::Option<Self>;
-        }
-
-        /// What becomes of a value a string enum does not list, with the variant that keeps it.
-        enum Unlisted<T> {
-            /// Refused everywhere (a strict enum).
-            Refused,
-            /// Kept when a response is decoded, unless decoding is strict; refused by
-            /// `FromStr`, which builds values to send (a tolerant enum's `Unknown`).
-            Tolerated(fn(::std::string::String) -> T),
-            /// Taken everywhere (an open enum's `Other`: the schema admits any string).
-            Taken(fn(::std::string::String) -> T),
-        }
+        use #support::enums::{StringEnum, StringEnumVisitor, Unlisted};
 
         /// Every string enum's `FromStr`: a listed value, or an open enum's `Other`.
         fn parse_string_enum<T: StringEnum>(value: &str) -> ::std::result::Result<T, self::error::ConversionError> {
-            match (T::listed(value), T::UNLISTED) {
-                (::std::option::Option::Some(listed), _) => Ok(listed),
-                (::std::option::Option::None, Unlisted::Taken(other)) => Ok(other(value.to_owned())),
-                (::std::option::Option::None, _) => Err("invalid value".into()),
-            }
-        }
-
-        /// The one `Visitor` of every string enum: a string, listed or taken by the enum's
-        /// mode, or serde's "unknown variant" error.
-        struct StringEnumVisitor<T>(::std::marker::PhantomData<T>);
-
-        impl<'de, T: StringEnum> ::serde::de::Visitor<'de> for StringEnumVisitor<T> {
-            type Value = T;
-
-            fn expecting(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-                f.write_str(T::EXPECTING)
-            }
-
-            fn visit_str<E: ::serde::de::Error>(self, value: &str) -> ::std::result::Result<T, E> {
-                if let ::std::option::Option::Some(listed) = T::listed(value) {
-                    return Ok(listed);
-                }
-                match T::UNLISTED {
-                    Unlisted::Tolerated(keep) if !#is_strict => Ok(keep(value.to_owned())),
-                    Unlisted::Taken(other) => Ok(other(value.to_owned())),
-                    Unlisted::Refused | Unlisted::Tolerated(_) => Err(E::unknown_variant(value, T::VALUES)),
-                }
-            }
+            #support::enums::parse(value).ok_or_else(|| "invalid value".into())
         }
     }
 }
@@ -982,10 +901,10 @@ mod tests {
         );
         assert!(
             text.iter()
-                .filter(|item| item.contains("struct StringEnumVisitor"))
+                .filter(|item| item.contains("enums :: { StringEnum , StringEnumVisitor"))
                 .count()
                 == 1,
-            "the shared visitor is emitted once"
+            "the shared visitor is imported once"
         );
         let position = |needle: &str| {
             text.iter()

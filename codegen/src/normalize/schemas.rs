@@ -18,8 +18,9 @@
 //!   not declared) get the property declared with an unconstrained schema, as their authors
 //!   evidently meant.
 //! - **Defaults that break their own schema** are dropped.
-//! - **Patterns** the generated code's ECMA-262 engine (`regress`, which has look-ahead and
-//!   look-behind) cannot compile are dropped and reported; `format: uuid` becomes the
+//! - **Patterns** the generated code's ECMA-262 engine (`hub_api_support::Pattern`, which
+//!   falls back to `regress`, with look-ahead and look-behind) cannot compile are dropped and
+//!   reported; `format: uuid` becomes the
 //!   equivalent pattern (typify would need the `uuid` crate otherwise).
 
 use std::collections::BTreeSet;
@@ -618,12 +619,12 @@ fn pattern(object: &mut Map<String, Value>, pointer: &str, findings: &mut Vec<Fi
     let Some(text) = object.get("pattern").and_then(Value::as_str) else {
         return;
     };
-    if let Err(error) = regress::Regex::new(text) {
+    if let Err(error) = hub_api_support::Pattern::new(text) {
         object.remove("pattern");
         findings.push(Finding::new(
             FindingKind::Unenforced,
             &push(pointer, "pattern"),
-            format!("the pattern does not compile as ECMA-262 ({error}); not enforced"),
+            format!("{error}; not enforced"),
         ));
     }
 }
@@ -681,7 +682,7 @@ fn refusal(schema: &Map<String, Value>, value: &Value) -> Option<String> {
     if let (Some(pattern), Some(text)) = (
         schema.get("pattern").and_then(Value::as_str),
         value.as_str(),
-    ) && regress::Regex::new(pattern).is_ok_and(|regex| regex.find(text).is_none())
+    ) && hub_api_support::Pattern::new(pattern).is_ok_and(|compiled| !compiled.is_match(text))
     {
         return Some("does not match the pattern".into());
     }

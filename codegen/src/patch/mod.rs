@@ -148,8 +148,6 @@ pub enum Shared {
     ValidatedString,
     /// `bail!`, which a generated check fails through.
     Bail,
-    /// The check of a string format (`is_uri`, ...), by its name in the spec.
-    Format(String),
 }
 
 impl Shared {
@@ -161,7 +159,6 @@ impl Shared {
             Shared::NumberDefault => newtypes::number_default_shared(),
             Shared::ValidatedString => newtypes::validated_string_shared(),
             Shared::Bail => newtypes::bail_macro(),
-            Shared::Format(format) => newtypes::format_fn(format),
         }
     }
 }
@@ -491,30 +488,13 @@ fn doc_lines(description: &str, note: &str) -> TokenStream {
     quote! { #(#[doc = #lines])* }
 }
 
-/// The error every patched type reports: which rule a value breaks. For secrets it never holds
-/// the value.
+/// The error every patched type reports, which rule a value breaks (in the support crate). For
+/// secrets it never holds the value.
 fn validation_error() -> TokenStream {
     let ident = format_ident!("{VALIDATION_ERROR}");
+    let support = crate::runtime::support_crate();
     quote! {
-        /// A value breaks a rule of the spec. The message names the rule and, except for
-        /// secrets, the offending value.
-        #[derive(Clone, Debug, PartialEq, Eq)]
-        pub struct #ident(::std::string::String);
-        impl #ident {
-            pub(crate) fn new(message: impl ::std::convert::Into<::std::string::String>) -> Self {
-                Self(message.into())
-            }
-            /// The rule that was broken, e.g. `must match ^[a-z]+$; got "A"`.
-            pub fn message(&self) -> &str {
-                &self.0
-            }
-        }
-        impl ::std::fmt::Display for #ident {
-            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-                f.write_str(&self.0)
-            }
-        }
-        impl ::std::error::Error for #ident {}
+        pub use #support::#ident;
     }
 }
 

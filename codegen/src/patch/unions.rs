@@ -542,11 +542,11 @@ pub(super) fn schema_ref_counts(document: &Value) -> BTreeMap<String, usize> {
         .collect()
 }
 
-/// Shared by every tagged union: `tagged_union!`, the `Deserialize` each union invokes, and
-/// the functions it calls: `read_tag` reads up to the tag, keeping the entries before it;
-/// `variant` decodes the variant through `Replay`, a `MapAccess` that first yields those
-/// entries, then the rest of the live map, so the variant sees the object without its tag;
-/// `unknown` keeps an object whose tag this client does not know, as sent.
+/// Shared by every tagged union: `tagged_union!`, the `Deserialize` each union invokes, which
+/// calls the support crate's `unions`: `read_tag` reads up to the tag, keeping the entries
+/// before it; `variant` decodes the variant from those entries, then the rest of the live map,
+/// so the variant sees the object without its tag; `unknown` keeps an object whose tag this
+/// client does not know, as sent.
 ///
 /// `tagged_union!(Name, "tag", "expecting", [Unknown] { "value" => Variant(Inner), ... })`:
 /// `[Unknown]` for a tolerant union (an unknown tag is kept unless decoding is strict), `[]`
@@ -554,6 +554,7 @@ pub(super) fn schema_ref_counts(document: &Value) -> BTreeMap<String, usize> {
 /// then handed on to it first.
 pub(super) fn replay_support() -> TokenStream {
     let is_strict = crate::runtime::is_strict();
+    let support = crate::runtime::support_crate();
     quote! {
         macro_rules! tagged_union {
             ($name:ident, $tag:literal, $expecting:literal, [$($unknown:ident)?] {
@@ -568,17 +569,17 @@ pub(super) fn replay_support() -> TokenStream {
                                 f.write_str($expecting)
                             }
                             fn visit_map<M: ::serde::de::MapAccess<'de>>(self, mut map: M) -> ::std::result::Result<$name, M::Error> {
-                                let (tag, before) = tagged_union_support::read_tag(&mut map, $tag)?;
+                                let (tag, before) = #support::unions::read_tag(&mut map, $tag)?;
                                 match tag.as_str() {
                                     $($value => {
                                         #[allow(unused_mut)]
                                         let mut before = before;
                                         // A variant that keeps its tag reads it like any field.
                                         $(let _ = stringify!($keeps_tag); before.insert(0, ($tag.to_owned(), ::serde_json::Value::String(tag.clone()))); )?
-                                        tagged_union_support::variant::<$inner, M>(before, map).map($name::$variant)
+                                        #support::unions::variant::<$inner, M>(before, map).map($name::$variant)
                                     })*
                                     $(other if !#is_strict => {
-                                        tagged_union_support::unknown(before, map, $tag, other).map($name::$unknown)
+                                        #support::unions::unknown(before, map, $tag, other).map($name::$unknown)
                                     })?
                                     other => ::std::result::Result::Err(<M::Error as ::serde::de::Error>::unknown_variant(other, &[$($value),*])),
                                 }
@@ -590,71 +591,6 @@ pub(super) fn replay_support() -> TokenStream {
             };
         }
 
-        mod tagged_union_support {
-            type Entries = ::std::vec::Vec<(::std::string::String, ::serde_json::Value)>;
-
-            /// The tag's value and the entries that came before it.
-            pub(super) fn read_tag<'de, M: ::serde::de::MapAccess<'de>>(map: &mut M, tag: &'static str) -> ::std::result::Result<(::std::string::String, Entries), M::Error> {
-                let mut before = Entries::new();
-                loop {
-                    match map.next_key::<::std::string::String>()? {
-                        Some(key) if key == tag => return Ok((map.next_value::<::std::string::String>()?, before)),
-                        Some(key) => {
-                            let value = map.next_value::<::serde_json::Value>()?;
-                            before.push((key, value));
-                        }
-                        None => return Err(<M::Error as ::serde::de::Error>::missing_field(tag)),
-                    }
-                }
-            }
-
-            /// The variant, decoded from the entries before the tag and the rest of `map`.
-            pub(super) fn variant<'de, T: ::serde::Deserialize<'de>, M: ::serde::de::MapAccess<'de>>(before: Entries, map: M) -> ::std::result::Result<T, M::Error> {
-                T::deserialize(::serde::de::value::MapAccessDeserializer::new(Replay::new(before, map)))
-            }
-
-            /// The object of an unknown tag, as sent, tag included; a key given twice is refused.
-            pub(super) fn unknown<'de, M: ::serde::de::MapAccess<'de>>(before: Entries, mut map: M, tag: &str, value: &str) -> ::std::result::Result<::serde_json::Map<::std::string::String, ::serde_json::Value>, M::Error> {
-                let mut object: ::serde_json::Map<::std::string::String, ::serde_json::Value> = before.into_iter().collect();
-                object.insert(tag.to_owned(), ::serde_json::Value::String(value.to_owned()));
-                while let Some((key, value)) = map.next_entry::<::std::string::String, ::serde_json::Value>()? {
-                    if object.contains_key(&key) {
-                        return Err(<M::Error as ::serde::de::Error>::custom(::std::format_args!("duplicate field `{key}`")));
-                    }
-                    object.insert(key, value);
-                }
-                Ok(object)
-            }
-
-            struct Replay<M> {
-                before: ::std::vec::IntoIter<(::std::string::String, ::serde_json::Value)>,
-                pending: ::std::option::Option<::serde_json::Value>,
-                live: M,
-            }
-            impl<M> Replay<M> {
-                fn new(before: Entries, live: M) -> Self {
-                    Self { before: before.into_iter(), pending: None, live }
-                }
-            }
-            impl<'de, M: ::serde::de::MapAccess<'de>> ::serde::de::MapAccess<'de> for Replay<M> {
-                type Error = M::Error;
-                fn next_key_seed<K: ::serde::de::DeserializeSeed<'de>>(&mut self, seed: K) -> ::std::result::Result<::std::option::Option<K::Value>, M::Error> {
-                    match self.before.next() {
-                        Some((key, value)) => {
-                            self.pending = Some(value);
-                            seed.deserialize(::serde::de::value::StringDeserializer::<M::Error>::new(key)).map(Some)
-                        }
-                        None => self.live.next_key_seed(seed),
-                    }
-                }
-                fn next_value_seed<V: ::serde::de::DeserializeSeed<'de>>(&mut self, seed: V) -> ::std::result::Result<V::Value, M::Error> {
-                    match self.pending.take() {
-                        Some(value) => seed.deserialize(value).map_err(<M::Error as ::serde::de::Error>::custom),
-                        None => self.live.next_value_seed(seed),
-                    }
-                }
-            }
-        }
     }
 }
 

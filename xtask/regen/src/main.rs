@@ -1,7 +1,9 @@
 //! `cargo xtask regen [--check]`: generates every checked-in file from `spec/openapi.yaml` and
 //! writes it, or with `--check` writes nothing and fails when one is stale.
 //! `cargo xtask generate --spec FILE --out DIR [--crate-name NAME] [--strict]`: writes a
-//! standalone client crate for any OpenAPI 3.0/3.1 document (`hub_api_codegen::generate_crate`).
+//! standalone client crate for any OpenAPI 3.0/3.1 document (`hub_api_codegen::generate_crate`);
+//! `--normalized FILE` also writes the document as normalize leaves it (JSON), which is what
+//! the differential oracle validates against (`cargo xtask corpus --oracle`).
 //! xtask runs this binary instead of linking `hub-api-codegen` itself, so that
 //! `cargo xtask validate` and the other commands never build progenitor, typify and syn.
 
@@ -63,14 +65,15 @@ fn run(args: Vec<String>) -> Result<()> {
     sync(&root, codegen::cli::CLI_PATH, &cli, check)
 }
 
-const GENERATE_USAGE: &str =
-    "usage: cargo xtask generate --spec FILE --out DIR [--crate-name NAME] [--strict]";
+const GENERATE_USAGE: &str = "usage: cargo xtask generate --spec FILE --out DIR [--crate-name NAME] [--strict] \
+     [--normalized FILE]";
 
 /// Generates a standalone crate into `--out`; every file is generated before any is written.
 fn generate(args: &[String]) -> Result<()> {
     let mut spec = None;
     let mut out = None;
     let mut crate_name = None;
+    let mut normalized = None;
     let mut options = codegen::CrateOptions::default();
     let mut rest = args.iter();
     while let Some(flag) = rest.next() {
@@ -83,6 +86,7 @@ fn generate(args: &[String]) -> Result<()> {
             "--out" => out = Some(PathBuf::from(value()?)),
             "--crate-name" => crate_name = Some(value()?.clone()),
             "--strict" => options.strict = true,
+            "--normalized" => normalized = Some(PathBuf::from(value()?)),
             other => bail!("unknown argument `{other}`\n{GENERATE_USAGE}"),
         }
     }
@@ -104,7 +108,18 @@ fn generate(args: &[String]) -> Result<()> {
         .file_name()
         .map(|name| name.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let generated = codegen::generate_crate(&spec_text, &spec_name, &crate_name, &options)?;
+    let mut generated = codegen::generate_crate(&spec_text, &spec_name, &crate_name, &options)?;
+    // The support crate is not on a registry yet: the crate takes it from this checkout.
+    generated.take_support_from(&support_path_from(&out)?);
+    // Written only once the crate generated, so a refused document leaves no stale oracle input.
+    let normalized = match normalized {
+        Some(path) => {
+            let document = codegen::normalized_document(&spec_text, &spec_name)?;
+            // `{:#}` is serde_json's pretty printing, without a dependency of this crate's own.
+            Some((path, format!("{document:#}\n")))
+        }
+        None => None,
+    };
     for (relative, text) in &generated.files {
         let path = out.join(relative);
         if let Some(parent) = path.parent() {
@@ -112,6 +127,13 @@ fn generate(args: &[String]) -> Result<()> {
                 .with_context(|| format!("creating {}", parent.display()))?;
         }
         std::fs::write(&path, text).with_context(|| format!("writing {}", path.display()))?;
+    }
+    if let Some((path, text)) = &normalized {
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent)
+                .with_context(|| format!("creating {}", parent.display()))?;
+        }
+        std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))?;
     }
     let summary = codegen::standalone::render_report(&generated.report);
     println!(
@@ -140,6 +162,33 @@ fn sync(root: &Path, path: &str, expected: &str, check: bool) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// The path from the crate folder `out` to this workspace's `support/` crate, relative when
+/// both are on one file system tree (as the corpus crates under `target/` are).
+fn support_path_from(out: &Path) -> Result<String> {
+    std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
+    let out = out
+        .canonicalize()
+        .with_context(|| format!("reading {}", out.display()))?;
+    let support = workspace_root().join("support");
+    let support = support
+        .canonicalize()
+        .with_context(|| format!("finding the support crate at {}", support.display()))?;
+    let common = out
+        .components()
+        .zip(support.components())
+        .take_while(|(a, b)| a == b)
+        .count();
+    let mut relative = PathBuf::new();
+    for _ in out.components().skip(common) {
+        relative.push("..");
+    }
+    relative.extend(support.components().skip(common));
+    relative
+        .to_str()
+        .map(str::to_owned)
+        .context("the support crate's path is not UTF-8")
 }
 
 /// The workspace root: this crate lives two levels below it.

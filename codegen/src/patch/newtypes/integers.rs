@@ -3,13 +3,12 @@
 
 use crate::Error;
 use crate::patch::{Applied, Shared, Target};
-use crate::runtime::rules_module;
+use crate::runtime::{rules_module, support_crate};
 use proc_macro2::TokenStream;
 use progenitor::TypeImpl;
 use quote::quote;
 use serde_json::Value;
 
-use super::numbers::number_impls;
 use super::{expect_type, only_keywords};
 
 /// An integer's bound as the integer it means: a bound written as a number (`minimum: 0.5`,
@@ -165,47 +164,13 @@ pub(crate) fn bounded_integer(target: &Target<'_>, applied: &mut Applied) -> Res
     Ok(())
 }
 
-/// `BoundedInteger<R>`, the type every bounded integer is an alias of, `R` being its marker in
-/// the `rules` module, which holds its bounds: `new`/`get`, `MIN`/`MAX`, the conversions and
-/// serde, written once for all. `bounded_integer!(Name(repr) = MIN..=MAX [, default VALUE])`
-/// writes a marker. JSON Schema counts `3.0` as an integer, so integral floats decode too.
+/// `BoundedInteger<R>` (in the support crate), the type every bounded integer is an alias of,
+/// `R` being its marker in the `rules` module, which holds its bounds.
+/// `bounded_integer!(Name(repr) = MIN..=MAX [, default VALUE])` writes a marker's bounds.
 pub(crate) fn bounded_integer_shared() -> TokenStream {
-    let wrapper = quote!(BoundedInteger<R>);
-    let number_impls = number_impls(
-        &wrapper,
-        quote!(IntegerBounds),
-        quote!(i128),
-        "an integer",
-        quote!(from_wide),
-    );
+    let support = support_crate();
     quote! {
-        /// An integer that a schema's `minimum` and `maximum` bound, checked on construction
-        /// and on decoding. Each such type of the description is an alias of this one, `R`
-        /// being its marker in `rules`, which holds its bounds.
-        pub struct BoundedInteger<R: IntegerBounds>(R::Repr);
-
-        /// The bounds of one `BoundedInteger` alias.
-        pub trait IntegerBounds: AliasMarker {
-            /// The integer it holds: `u64` when it cannot be negative, `i64` otherwise.
-            type Repr: ::std::marker::Copy
-                + ::std::cmp::Ord
-                + ::std::hash::Hash
-                + ::std::fmt::Debug
-                + ::std::fmt::Display
-                + ::std::convert::Into<i128>
-                + ::std::convert::TryFrom<i128>
-                + ::serde::Serialize;
-            /// The smallest value allowed.
-            const MIN: Self::Repr;
-            /// The largest value allowed.
-            const MAX: Self::Repr;
-        }
-
-        /// The schema's `default` of a `BoundedInteger` alias that has one.
-        pub trait IntegerDefault: IntegerBounds {
-            /// The value `Default` gives.
-            const DEFAULT: Self::Repr;
-        }
+        pub use #support::{BoundedInteger, IntegerBounds, IntegerDefault};
 
         macro_rules! bounded_integer {
             ($name:ident($repr:ty) = $min:literal..=$max:literal $(, default $default:literal)?) => {
@@ -220,110 +185,6 @@ pub(crate) fn bounded_integer_shared() -> TokenStream {
                     }
                 )?
             };
-        }
-
-        impl<R: IntegerBounds> BoundedInteger<R> {
-            /// The smallest value allowed.
-            pub const MIN: R::Repr = R::MIN;
-            /// The largest value allowed.
-            pub const MAX: R::Repr = R::MAX;
-            /// Checks `value` against the bounds.
-            pub fn new(value: R::Repr) -> ::std::result::Result<Self, ValidationError> {
-                if value < R::MIN {
-                    return Err(ValidationError::new(::std::format!("must be at least {}; got {}", R::MIN, value)));
-                }
-                if value > R::MAX {
-                    return Err(ValidationError::new(::std::format!("must be at most {}; got {}", R::MAX, value)));
-                }
-                Ok(Self(value))
-            }
-            /// The value.
-            pub fn get(self) -> R::Repr {
-                self.0
-            }
-            fn from_wide(value: i128) -> ::std::result::Result<Self, ValidationError> {
-                if value < R::MIN.into() {
-                    return Err(ValidationError::new(::std::format!("must be at least {}; got {}", R::MIN, value)));
-                }
-                match R::Repr::try_from(value) {
-                    Ok(value) => Self::new(value),
-                    // Within the bounds, so within the representation, but said without a panic.
-                    Err(_) => Err(ValidationError::new(::std::format!("must be at most {}; got {}", R::MAX, value))),
-                }
-            }
-        }
-        impl<R: IntegerDefault> ::std::default::Default for BoundedInteger<R> {
-            fn default() -> Self {
-                Self(R::DEFAULT)
-            }
-        }
-        impl<R: IntegerBounds> ::std::convert::TryFrom<i64> for BoundedInteger<R> {
-            type Error = ValidationError;
-            fn try_from(value: i64) -> ::std::result::Result<Self, ValidationError> {
-                Self::from_wide(i128::from(value))
-            }
-        }
-        impl<R: IntegerBounds> ::std::convert::TryFrom<u64> for BoundedInteger<R> {
-            type Error = ValidationError;
-            fn try_from(value: u64) -> ::std::result::Result<Self, ValidationError> {
-                Self::from_wide(i128::from(value))
-            }
-        }
-        impl<R: IntegerBounds> ::std::convert::TryFrom<i32> for BoundedInteger<R> {
-            type Error = ValidationError;
-            fn try_from(value: i32) -> ::std::result::Result<Self, ValidationError> {
-                Self::from_wide(i128::from(value))
-            }
-        }
-        impl<R: IntegerBounds<Repr = u64>> ::std::convert::From<BoundedInteger<R>> for u64 {
-            fn from(value: BoundedInteger<R>) -> Self {
-                value.0
-            }
-        }
-        impl<R: IntegerBounds<Repr = i64>> ::std::convert::From<BoundedInteger<R>> for i64 {
-            fn from(value: BoundedInteger<R>) -> Self {
-                value.0
-            }
-        }
-        #number_impls
-        impl<R: IntegerBounds> ::std::marker::Copy for BoundedInteger<R> {}
-        impl<R: IntegerBounds> ::std::cmp::Eq for BoundedInteger<R> {}
-        impl<R: IntegerBounds> ::std::hash::Hash for BoundedInteger<R> {
-            fn hash<H: ::std::hash::Hasher>(&self, state: &mut H) {
-                self.0.hash(state);
-            }
-        }
-        impl<R: IntegerBounds> ::std::cmp::Ord for BoundedInteger<R> {
-            fn cmp(&self, other: &Self) -> ::std::cmp::Ordering {
-                self.0.cmp(&other.0)
-            }
-        }
-        impl<'de, R: IntegerBounds> ::serde::Deserialize<'de> for BoundedInteger<R> {
-            fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
-                deserializer.deserialize_any(BoundedIntegerVisitor::<R>(::std::marker::PhantomData))
-            }
-        }
-        struct BoundedIntegerVisitor<R>(::std::marker::PhantomData<fn() -> R>);
-        impl<R: IntegerBounds> ::serde::de::Visitor<'_> for BoundedIntegerVisitor<R> {
-            type Value = BoundedInteger<R>;
-            fn expecting(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-                f.write_str("an integer")
-            }
-            fn visit_i64<E: ::serde::de::Error>(self, value: i64) -> ::std::result::Result<BoundedInteger<R>, E> {
-                BoundedInteger::from_wide(i128::from(value)).map_err(E::custom)
-            }
-            fn visit_u64<E: ::serde::de::Error>(self, value: u64) -> ::std::result::Result<BoundedInteger<R>, E> {
-                BoundedInteger::from_wide(i128::from(value)).map_err(E::custom)
-            }
-            fn visit_f64<E: ::serde::de::Error>(self, value: f64) -> ::std::result::Result<BoundedInteger<R>, E> {
-                if value.fract() != 0.0 || !value.is_finite() {
-                    return Err(E::custom(::std::format!("must be an integer; got {value}")));
-                }
-                if value < i128::MIN as f64 || value > i128::MAX as f64 {
-                    return Err(E::custom(::std::format!("must be between {} and {}; got {value}", R::MIN, R::MAX)));
-                }
-                BoundedInteger::from_wide(value as i128).map_err(E::custom)
-            }
         }
     }
 }

@@ -32,7 +32,7 @@ pub(super) use arrays::bounded_array;
 pub(super) use integers::{bounded_integer, bounded_integer_shared, integer_literal};
 pub(super) use maps::validated_map;
 pub(super) use numbers::{bounded_number, bounded_number_shared, number_default_shared};
-pub(super) use strings::{checks_format, format_fn, validated_string, validated_string_shared};
+pub(super) use strings::{checks_format, validated_string, validated_string_shared};
 
 /// Keywords a patch may see beside the ones it enforces: documentation and annotations.
 const ANNOTATIONS: &[&str] = &[

@@ -5,7 +5,7 @@ use super::{expect_type, only_keywords, value_checks};
 use crate::Error;
 use crate::patch::{Applied, Shared, Target};
 use crate::rules::Subject;
-use crate::runtime::rules_module;
+use crate::runtime::{rules_module, support_crate};
 use proc_macro2::TokenStream;
 use progenitor::TypeImpl;
 use quote::quote;
@@ -87,130 +87,22 @@ fn number_within_bounds(schema: &Value, value: f64) -> bool {
     above && below
 }
 
-/// `NumberDefault`: the `default` of a `BoundedNumber` alias that has one, and the `Default`
-/// it gives. Emitted only where a bounded number has a default.
+/// `NumberDefault` (in the support crate): the `default` of a `BoundedNumber` alias that has
+/// one, and the `Default` it gives. Re-exported only where a bounded number has a default.
 pub(crate) fn number_default_shared() -> TokenStream {
+    let support = support_crate();
     quote! {
-        /// The schema's `default` of a `BoundedNumber` alias that has one.
-        pub trait NumberDefault: NumberSchema {
-            /// The value `Default` gives.
-            const DEFAULT: f64;
-        }
-        impl<R: NumberDefault> ::std::default::Default for BoundedNumber<R> {
-            fn default() -> Self {
-                Self(R::DEFAULT, ::std::marker::PhantomData)
-            }
-        }
+        pub use #support::NumberDefault;
     }
 }
 
-/// What bounded integers and numbers share, for the generic `wrapper` over a marker `R: bound`:
-/// `Display`, `FromStr`, which parses the text as `parsed` (refusing what is not `what`) and
-/// checks it with `Self::check_with`, `Serialize`, and what they derived (`Clone`, `Debug`
-/// as the alias's name, `PartialEq`, `PartialOrd`).
-pub(super) fn number_impls(
-    wrapper: &TokenStream,
-    bound: TokenStream,
-    parsed: TokenStream,
-    what: &str,
-    check_with: TokenStream,
-) -> TokenStream {
-    let refused = format!("must be {what}; got {{text:?}}");
-    quote! {
-        impl<R: #bound> ::std::fmt::Display for #wrapper {
-            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-                self.0.fmt(f)
-            }
-        }
-        impl<R: #bound> ::std::str::FromStr for #wrapper {
-            type Err = ValidationError;
-            fn from_str(text: &str) -> ::std::result::Result<Self, ValidationError> {
-                let value: #parsed = text.parse().map_err(|_| ValidationError::new(::std::format!(#refused)))?;
-                Self::#check_with(value)
-            }
-        }
-        impl<R: #bound> ::serde::Serialize for #wrapper {
-            fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error> {
-                self.0.serialize(serializer)
-            }
-        }
-        impl<R: #bound> ::std::clone::Clone for #wrapper {
-            fn clone(&self) -> Self {
-                *self
-            }
-        }
-        impl<R: #bound> ::std::fmt::Debug for #wrapper {
-            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-                f.debug_tuple(R::NAME).field(&self.0).finish()
-            }
-        }
-        impl<R: #bound> ::std::cmp::PartialEq for #wrapper {
-            fn eq(&self, other: &Self) -> bool {
-                self.0 == other.0
-            }
-        }
-        impl<R: #bound> ::std::cmp::PartialOrd for #wrapper {
-            fn partial_cmp(&self, other: &Self) -> ::std::option::Option<::std::cmp::Ordering> {
-                self.0.partial_cmp(&other.0)
-            }
-        }
-    }
-}
-
-/// `BoundedNumber<R>`, the type every bounded number is an alias of, `R` being its marker in
-/// the `rules` module, whose `NumberSchema::check` (the bounds) is written out there:
-/// `new`/`get`, the conversions and serde, all through `check`, written once for all.
+/// `BoundedNumber<R>` (in the support crate), the type every bounded number is an alias of,
+/// `R` being its marker in the `rules` module, whose `NumberSchema::check` (the bounds) is
+/// written out there.
 pub(crate) fn bounded_number_shared() -> TokenStream {
-    let wrapper = quote!(BoundedNumber<R>);
-    let number_impls = number_impls(
-        &wrapper,
-        quote!(NumberSchema),
-        quote!(f64),
-        "a number",
-        quote!(new),
-    );
+    let support = support_crate();
     quote! {
-        /// A number that a schema's `minimum` and `maximum` (inclusive or exclusive) bound,
-        /// checked on construction and on decoding. Each such type of the description is an
-        /// alias of this one, `R` being its marker in `rules`, which checks the bounds.
-        pub struct BoundedNumber<R>(f64, ::std::marker::PhantomData<fn() -> R>);
-
-        /// The bounds of one `BoundedNumber` alias.
-        pub trait NumberSchema: AliasMarker {
-            /// Checks `value` against the bounds.
-            fn check(value: f64) -> ::std::result::Result<(), ValidationError>;
-        }
-
-        impl<R: NumberSchema> BoundedNumber<R> {
-            /// Checks `value` against the bounds.
-            pub fn new(value: f64) -> ::std::result::Result<Self, ValidationError> {
-                R::check(value)?;
-                Ok(Self(value, ::std::marker::PhantomData))
-            }
-            /// The value.
-            pub fn get(self) -> f64 {
-                self.0
-            }
-        }
-        impl<R: NumberSchema> ::std::convert::TryFrom<f64> for BoundedNumber<R> {
-            type Error = ValidationError;
-            fn try_from(value: f64) -> ::std::result::Result<Self, ValidationError> {
-                Self::new(value)
-            }
-        }
-        impl<R: NumberSchema> ::std::convert::From<BoundedNumber<R>> for f64 {
-            fn from(value: BoundedNumber<R>) -> Self {
-                value.0
-            }
-        }
-        impl<R: NumberSchema> ::std::marker::Copy for BoundedNumber<R> {}
-        #number_impls
-        impl<'de, R: NumberSchema> ::serde::Deserialize<'de> for BoundedNumber<R> {
-            fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
-                Self::new(<f64 as ::serde::Deserialize>::deserialize(deserializer)?)
-                    .map_err(<D::Error as ::serde::de::Error>::custom)
-            }
-        }
+        pub use #support::{BoundedNumber, NumberSchema};
     }
 }
 

@@ -1,11 +1,11 @@
-//! Strings: `validated_string`, lengths, pattern and format checked on every construction, and
-//! the shared `ValidatedString`/`SecretString` and format checks.
+//! Strings: `validated_string`, lengths, pattern and format checked on every construction,
+//! through the support crate's `ValidatedString`/`SecretString`, format checks and patterns.
 
 use super::{expect_type, only_keywords, read_rules};
 use crate::Error;
 use crate::patch::{Applied, Shared, Target};
-use crate::rules::{Check, Enforcement, Subject, format_check, format_fn_name};
-use crate::runtime::rules_module;
+use crate::rules::{Check, Enforcement, Subject, format_check};
+use crate::runtime::{rules_module, support_crate};
 use proc_macro2::TokenStream;
 use progenitor::TypeImpl;
 use quote::quote;
@@ -15,20 +15,6 @@ use std::collections::BTreeSet;
 /// Whether [`string_checks`] has a check for `format`.
 pub(crate) fn checks_format(format: &str) -> bool {
     format_check(format).is_some()
-}
-
-/// `fn is_<format>(value: &str) -> bool`, emitted once for every validated type that checks
-/// `format` ([`Shared::Format`]).
-pub(crate) fn format_fn(format: &str) -> TokenStream {
-    let (rule, ok) = format_check(format).expect("a format format_check knows");
-    let name = format_fn_name(format);
-    let doc = format!(" Whether `value` is {}.", rule.trim_start_matches("be "));
-    quote! {
-        #[doc = #doc]
-        fn #name(value: &str) -> bool {
-            #ok
-        }
-    }
 }
 
 /// What a failed string check says it got: the value, or, for a secret, only its length.
@@ -80,9 +66,6 @@ pub(super) fn string_checks(
                 quote! { bail!(#message); }
             }
         };
-        if let Some(format) = check.format {
-            shared.insert(Shared::Format(format));
-        }
         shared.insert(Shared::Bail);
         let Check {
             prelude, broken, ..
@@ -117,8 +100,8 @@ pub(super) fn string_rules(schema: &Value) -> Vec<String> {
         Some("uri") => rules.push("absolute URI".to_owned()),
         Some("email") => rules.push("email address".to_owned()),
         Some(other) => {
-            if let Some((rule, _)) = format_check(other) {
-                rules.push(rule.trim_start_matches("be ").to_owned());
+            if let Some(checked) = format_check(other) {
+                rules.push(checked.rule.trim_start_matches("be ").to_owned());
             }
         }
         None => {}
@@ -174,157 +157,13 @@ pub(crate) fn validated_string(
     Ok(())
 }
 
-/// `ValidatedString<R>` and `SecretString<R>`, the types every validated string is an alias
-/// of, `R` being its marker in the `rules` module, whose `StringSchema::check` is written out
-/// beside the alias: `new`/`as_str`/`into_inner`, the conversions and serde, all through
-/// `check`, and for a date-time `to_datetime`, written once for all. A `SecretString` prints as
-/// `Name([redacted])` and has no `Display`; its errors give only the length (see `check`).
+/// `ValidatedString<R>` and `SecretString<R>` (in the support crate), the types every validated
+/// string is an alias of, `R` being its marker in the `rules` module, whose
+/// `StringSchema::check` is written out beside the alias.
 pub(crate) fn validated_string_shared() -> TokenStream {
-    // What both wrappers have, as one macro invoked for each, so the generated code says it
-    // once.
-    let common = quote! {
-        macro_rules! validated_text {
-            ($wrapper:ident) => {
-            impl<R: StringSchema> $wrapper<R> {
-                /// Checks `value` against the schema's rules.
-                pub fn new(value: impl ::std::convert::Into<::std::string::String>) -> ::std::result::Result<Self, ValidationError> {
-                    let value = value.into();
-                    R::check(&value)?;
-                    Ok(Self(value, ::std::marker::PhantomData))
-                }
-                /// The owned text.
-                pub fn into_inner(self) -> ::std::string::String {
-                    self.0
-                }
-            }
-            impl<R: DateTimeText> $wrapper<R> {
-                /// The instant, in UTC. The text is kept as sent so it round-trips exactly.
-                pub fn to_datetime(&self) -> ::chrono::DateTime<::chrono::Utc> {
-                    ::chrono::DateTime::parse_from_rfc3339(&self.0)
-                        .expect("checked on construction")
-                        .with_timezone(&::chrono::Utc)
-                }
-            }
-            impl<R: StringSchema> ::std::str::FromStr for $wrapper<R> {
-                type Err = ValidationError;
-                fn from_str(value: &str) -> ::std::result::Result<Self, ValidationError> {
-                    Self::new(value)
-                }
-            }
-            impl<R: StringSchema> ::std::convert::TryFrom<&str> for $wrapper<R> {
-                type Error = ValidationError;
-                fn try_from(value: &str) -> ::std::result::Result<Self, ValidationError> {
-                    Self::new(value)
-                }
-            }
-            impl<R: StringSchema> ::std::convert::TryFrom<&::std::string::String> for $wrapper<R> {
-                type Error = ValidationError;
-                fn try_from(value: &::std::string::String) -> ::std::result::Result<Self, ValidationError> {
-                    Self::new(value.as_str())
-                }
-            }
-            impl<R: StringSchema> ::std::convert::TryFrom<::std::string::String> for $wrapper<R> {
-                type Error = ValidationError;
-                fn try_from(value: ::std::string::String) -> ::std::result::Result<Self, ValidationError> {
-                    Self::new(value)
-                }
-            }
-            impl<R> ::std::convert::From<$wrapper<R>> for ::std::string::String {
-                fn from(value: $wrapper<R>) -> Self {
-                    value.0
-                }
-            }
-            impl<R> ::serde::Serialize for $wrapper<R> {
-                fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error> {
-                    serializer.serialize_str(&self.0)
-                }
-            }
-            impl<'de, R: StringSchema> ::serde::Deserialize<'de> for $wrapper<R> {
-                fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
-                    let value = ::std::string::String::deserialize(deserializer)?;
-                    R::check(&value).map_err(::serde::de::Error::custom)?;
-                    Ok(Self(value, ::std::marker::PhantomData))
-                }
-            }
-            impl<R> ::std::clone::Clone for $wrapper<R> {
-                fn clone(&self) -> Self {
-                    Self(self.0.clone(), ::std::marker::PhantomData)
-                }
-            }
-            impl<R> ::std::cmp::PartialEq for $wrapper<R> {
-                fn eq(&self, other: &Self) -> bool {
-                    self.0 == other.0
-                }
-            }
-            impl<R> ::std::cmp::Eq for $wrapper<R> {}
-            impl<R> ::std::hash::Hash for $wrapper<R> {
-                fn hash<H: ::std::hash::Hasher>(&self, state: &mut H) {
-                    self.0.hash(state);
-                }
-            }
-            impl<R> ::std::cmp::PartialOrd for $wrapper<R> {
-                fn partial_cmp(&self, other: &Self) -> ::std::option::Option<::std::cmp::Ordering> {
-                    ::std::option::Option::Some(self.cmp(other))
-                }
-            }
-            impl<R> ::std::cmp::Ord for $wrapper<R> {
-                fn cmp(&self, other: &Self) -> ::std::cmp::Ordering {
-                    self.0.cmp(&other.0)
-                }
-            }
-            };
-        }
-    };
+    let support = support_crate();
     quote! {
-        #common
-
-        /// The rules of one `ValidatedString` or `SecretString` alias, as its schema states them.
-        pub trait StringSchema: AliasMarker {
-            /// Checks `value` against the schema's rules.
-            fn check(value: &str) -> ::std::result::Result<(), ValidationError>;
-        }
-
-        /// A `StringSchema` whose `format` is `date-time`.
-        pub trait DateTimeText: StringSchema {}
-
-        /// A string whose schema has rules typify does not enforce (a `format`, a pattern
-        /// `regress` reads differently), checked on construction and on decoding. Each such
-        /// type of the description is an alias of this one, `R` being its marker in `rules`,
-        /// which checks the rules.
-        pub struct ValidatedString<R>(::std::string::String, ::std::marker::PhantomData<fn() -> R>);
-        validated_text!(ValidatedString);
-        impl<R> ValidatedString<R> {
-            /// The text.
-            pub fn as_str(&self) -> &str {
-                &self.0
-            }
-        }
-        impl<R: StringSchema> ::std::fmt::Debug for ValidatedString<R> {
-            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-                f.debug_tuple(R::NAME).field(&self.0).finish()
-            }
-        }
-        impl<R> ::std::fmt::Display for ValidatedString<R> {
-            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-                f.write_str(&self.0)
-            }
-        }
-
-        /// A `ValidatedString` that holds a secret (`x-rust-secret`): it prints as
-        /// `Name([redacted])`, has no `Display`, and its errors give only the length.
-        pub struct SecretString<R>(::std::string::String, ::std::marker::PhantomData<fn() -> R>);
-        validated_text!(SecretString);
-        impl<R> SecretString<R> {
-            /// The secret value: send it, never print it.
-            pub fn as_str(&self) -> &str {
-                &self.0
-            }
-        }
-        impl<R: StringSchema> ::std::fmt::Debug for SecretString<R> {
-            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-                ::std::write!(f, "{}([redacted])", R::NAME)
-            }
-        }
+        pub use #support::{DateTimeText, SecretString, StringSchema, ValidatedString};
     }
 }
 

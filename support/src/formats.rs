@@ -1,0 +1,290 @@
+//! The checks of the `format`s a schema can assert, one function each, and [`FORMATS`], the
+//! table the generator reads: which formats have a check, what each requires in words (for
+//! error messages and documentation), and the function a generated check calls.
+//!
+//! A new format is one function and one line of the table.
+
+/// A format with a check.
+#[derive(Clone, Copy, Debug)]
+pub struct Format {
+    /// The format as a schema names it (`date-time`).
+    pub name: &'static str,
+    /// What it requires, after "must" (`be an RFC 3339 date-time`).
+    pub rule: &'static str,
+    /// The function of this module that checks it (`is_date_time`).
+    pub function: &'static str,
+    /// That function.
+    pub check: fn(&str) -> bool,
+}
+
+/// The table, with each function's name taken from the function itself.
+macro_rules! formats {
+    ($($name:literal => $function:ident, $rule:literal;)*) => {
+        /// Every format with a check, sorted by name.
+        pub const FORMATS: &[Format] = &[$(Format {
+            name: $name,
+            rule: $rule,
+            function: stringify!($function),
+            check: $function,
+        }),*];
+    };
+}
+
+formats! {
+    "byte" => is_byte, "be base64 text (RFC 4648, padded)";
+    "cidrv4" => is_cidrv4, "be an IPv4 network in CIDR notation (a.b.c.d/n)";
+    "cidrv6" => is_cidrv6, "be an IPv6 network in CIDR notation (address/n)";
+    "date" => is_date, "be an RFC 3339 full-date (YYYY-MM-DD)";
+    "date-time" => is_date_time, "be an RFC 3339 date-time";
+    "duration" => is_duration, "be an ISO 8601 duration (RFC 3339, such as P1DT2H)";
+    "email" => is_email, "be an email address (local@domain)";
+    "hostname" => is_hostname, "be a host name (RFC 1123)";
+    "ipv4" => is_ipv4, "be an IPv4 address in dotted-quad notation";
+    "ipv6" => is_ipv6, "be an IPv6 address (RFC 4291)";
+    "time" => is_time, "be an RFC 3339 full-time (HH:MM:SS with an offset)";
+    "uri" => is_uri, "be an absolute URI (RFC 3986)";
+    "uri-reference" => is_uri_reference, "be a URI reference (RFC 3986)";
+}
+
+/// The check of `name`, if it has one.
+pub fn find(name: &str) -> Option<&'static Format> {
+    FORMATS.iter().find(|format| format.name == name)
+}
+
+/// Whether `value` is an RFC 3339 date-time.
+pub fn is_date_time(value: &str) -> bool {
+    chrono::DateTime::parse_from_rfc3339(value).is_ok()
+}
+
+/// Whether `value` is an RFC 3339 full-date (`YYYY-MM-DD`).
+pub fn is_date(value: &str) -> bool {
+    value.len() == 10 && chrono::NaiveDate::parse_from_str(value, "%Y-%m-%d").is_ok()
+}
+
+/// Whether `value` is an RFC 3339 full-time (`HH:MM:SS` with an offset).
+pub fn is_time(value: &str) -> bool {
+    chrono::DateTime::parse_from_rfc3339(&format!("1970-01-01T{value}")).is_ok()
+}
+
+/// Whether every byte of `text` is a URI character, `%` starting an escape of two hex digits.
+fn uri_characters(text: &str) -> bool {
+    text.bytes().enumerate().all(|(index, byte)| match byte {
+        b'%' => text
+            .as_bytes()
+            .get(index + 1..index + 3)
+            .is_some_and(|hex| hex.iter().all(u8::is_ascii_hexdigit)),
+        _ => byte.is_ascii_alphanumeric() || b"-._~:/?#[]@!$&'()*+,;=".contains(&byte),
+    })
+}
+
+/// Whether `value` is an absolute URI (RFC 3986): a scheme, then only URI characters.
+pub fn is_uri(value: &str) -> bool {
+    match value.split_once(':') {
+        Some((scheme, rest)) => {
+            scheme.starts_with(|c: char| c.is_ascii_alphabetic())
+                && scheme
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
+                && uri_characters(rest)
+        }
+        None => false,
+    }
+}
+
+/// Whether `value` is a URI or a relative reference (RFC 3986): only URI characters.
+pub fn is_uri_reference(value: &str) -> bool {
+    uri_characters(value)
+}
+
+/// Whether `value` has RFC 5321's shape: a local part of printable characters without `@`,
+/// then a domain of dot-separated labels of letters, digits and inner hyphens.
+pub fn is_email(value: &str) -> bool {
+    match value.rsplit_once('@') {
+        Some((local, domain)) => {
+            !local.is_empty()
+                && local.len() <= 64
+                && local.chars().all(|c| c.is_ascii_graphic() && c != '@')
+                && domain.len() <= 255
+                && domain.split('.').all(is_label)
+        }
+        None => false,
+    }
+}
+
+/// A label of a domain: letters, digits and inner hyphens.
+fn is_label(label: &str) -> bool {
+    !label.is_empty()
+        && !label.starts_with('-')
+        && !label.ends_with('-')
+        && label.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+}
+
+/// Whether `value` is a host name (RFC 1123): dot-separated labels of 1 to 63 letters, digits
+/// and inner hyphens, 253 in all.
+pub fn is_hostname(value: &str) -> bool {
+    value.len() <= 253
+        && value
+            .trim_end_matches('.')
+            .split('.')
+            .all(|label| label.len() <= 63 && is_label(label))
+}
+
+/// Whether `value` is an IPv4 address in dotted-quad notation.
+pub fn is_ipv4(value: &str) -> bool {
+    value.parse::<std::net::Ipv4Addr>().is_ok()
+}
+
+/// Whether `value` is an IPv6 address (RFC 4291).
+pub fn is_ipv6(value: &str) -> bool {
+    value.parse::<std::net::Ipv6Addr>().is_ok()
+}
+
+/// An address and a prefix length no longer than the address (`10.0.0.0/8`).
+fn is_cidr<A: std::str::FromStr>(value: &str, bits: u8) -> bool {
+    value.split_once('/').is_some_and(|(address, length)| {
+        address.parse::<A>().is_ok()
+            && !length.starts_with('+')
+            && length.parse::<u8>().is_ok_and(|length| length <= bits)
+    })
+}
+
+/// Whether `value` is an IPv4 network in CIDR notation (`a.b.c.d/n`).
+pub fn is_cidrv4(value: &str) -> bool {
+    is_cidr::<std::net::Ipv4Addr>(value, 32)
+}
+
+/// Whether `value` is an IPv6 network in CIDR notation (`address/n`).
+pub fn is_cidrv6(value: &str) -> bool {
+    is_cidr::<std::net::Ipv6Addr>(value, 128)
+}
+
+/// Whether `value` is base64 text (RFC 4648, standard alphabet, padded).
+pub fn is_byte(value: &str) -> bool {
+    let body = value.trim_end_matches('=');
+    value.len().is_multiple_of(4)
+        && value.len() - body.len() <= 2
+        && body
+            .bytes()
+            .all(|byte| byte.is_ascii_alphanumeric() || byte == b'+' || byte == b'/')
+}
+
+/// Whether `value` is an ISO 8601 duration as RFC 3339 gives it: `P`, then years, months, days
+/// in order and/or `T` with hours, minutes, seconds in order (each a number and its unit, at
+/// least one), or weeks.
+pub fn is_duration(value: &str) -> bool {
+    /// How many units `part` names, each once and in `order`; `None` if it breaks the order.
+    fn units(part: &str, order: &[u8]) -> Option<usize> {
+        let (mut next, mut count, mut digits) = (0, 0, 0);
+        for byte in part.bytes() {
+            if byte.is_ascii_digit() {
+                digits += 1;
+                continue;
+            }
+            let position = order[next..].iter().position(|unit| *unit == byte)?;
+            if digits == 0 {
+                return None;
+            }
+            next += position + 1;
+            digits = 0;
+            count += 1;
+        }
+        (digits == 0).then_some(count)
+    }
+    match value.strip_prefix('P') {
+        Some(weeks) if weeks.ends_with('W') => units(weeks, b"W") == Some(1),
+        Some(rest) => {
+            let (date, time) = rest
+                .split_once('T')
+                .map_or((rest, None), |(date, time)| (date, Some(time)));
+            match (units(date, b"YMD"), time.map(|time| units(time, b"HMS"))) {
+                (Some(days), None) => days > 0,
+                (Some(_), Some(Some(times))) => times > 0,
+                _ => false,
+            }
+        }
+        None => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_table_is_sorted_and_names_its_functions() {
+        assert!(FORMATS.windows(2).all(|pair| pair[0].name < pair[1].name));
+        for format in FORMATS {
+            assert_eq!(
+                format.function,
+                format!("is_{}", format.name.replace('-', "_"))
+            );
+            assert!(format.rule.starts_with("be "), "{}", format.name);
+        }
+        assert!(find("uuid").is_none());
+    }
+
+    #[test]
+    fn each_format_accepts_its_shape_and_refuses_near_misses() {
+        let cases: &[(&str, &[&str], &[&str])] = &[
+            (
+                "byte",
+                &["aGk=", "aGkh", ""],
+                &["aGk", "a===", "a*==", "aGk=="],
+            ),
+            (
+                "cidrv4",
+                &["10.0.0.0/8"],
+                &["10.0.0.0/33", "10.0.0.0/+8", "10.0.0.0"],
+            ),
+            ("cidrv6", &["::1/128"], &["::1/129", "1.2.3.4/8"]),
+            (
+                "date",
+                &["2026-11-02"],
+                &["2026-13-02", "2026-1-02", "2026-11-02T00:00:00Z"],
+            ),
+            (
+                "date-time",
+                &["2026-11-02T09:15:00Z", "2026-11-02t09:15:00.5+01:00"],
+                &["2026-11-02", "2026-11-02T25:00:00Z"],
+            ),
+            (
+                "duration",
+                &["P1D", "PT2H", "P1Y2M3DT4H5M6S", "P3W"],
+                &["P", "PT", "P1H", "PD", "P1M1Y", "1D"],
+            ),
+            (
+                "email",
+                &["a@b.io", "x.y+z@mail.example"],
+                &["a@", "@b", "a b@c", "a@-b.io"],
+            ),
+            (
+                "hostname",
+                &["example.com", "a", "example.com."],
+                &["-a.com", "a..b", &"a".repeat(64)],
+            ),
+            ("ipv4", &["127.0.0.1"], &["127.0.0", "256.0.0.1"]),
+            ("ipv6", &["::1", "fe80::1"], &["1.2.3.4", ":::"]),
+            (
+                "time",
+                &["09:15:00Z", "09:15:00.5+01:00"],
+                &["09:15", "25:00:00Z"],
+            ),
+            (
+                "uri",
+                &["https://example.com/a?b=c#d", "urn:isbn:1"],
+                &["example.com", "1http://x", "http://a b", "x:%zz", "a%20b:c"],
+            ),
+            ("uri-reference", &["/a/b?c", "", "../x"], &["a b", "%2"]),
+        ];
+        assert_eq!(cases.len(), FORMATS.len(), "a format without cases");
+        for (name, good, bad) in cases {
+            let check = find(name).unwrap().check;
+            for value in *good {
+                assert!(check(value), "{name} refused {value:?}");
+            }
+            for value in *bad {
+                assert!(!check(value), "{name} accepted {value:?}");
+            }
+        }
+    }
+}

@@ -1,0 +1,83 @@
+//! Support code for the clients `hub-api-codegen` generates, in the way `progenitor-client`
+//! serves progenitor's output: the generic types every generated alias stands on, written once
+//! as ordinary Rust (documented, linted, unit-tested) instead of being emitted into every crate.
+//!
+//! A generated crate re-exports what it uses from its `types` module, so users meet these
+//! types there (`types::ValidationError`, `types::ObjectId`, an alias of [`ValidatedString`]),
+//! and writes only what is its own: one uninhabited marker per alias, whose trait impls
+//! ([`StringSchema`], [`IntegerBounds`], [`NumberSchema`]) state the schema's rules.
+//!
+//! - [`ValidatedString`], [`SecretString`]: strings checked by their schema's rules.
+//! - [`BoundedInteger`], [`BoundedNumber`]: numbers within their schema's bounds.
+//! - [`formats`]: the checks of the `format`s a schema can assert.
+//! - [`Pattern`]: a schema's `pattern`, matched as ECMA-262 does, quickly.
+//! - [`objects`]: the one decoder and writer of every generated struct.
+//! - [`enums`]: the one decoder of every generated string enum.
+//! - [`unions`]: tagged unions decoded in one pass, whatever the tag's place.
+//! - [`decoding`]: strict or tolerant decoding, per thread.
+
+pub mod decoding;
+pub mod enums;
+pub mod formats;
+mod numbers;
+pub mod objects;
+mod pattern;
+mod strings;
+pub mod unions;
+
+pub use numbers::{
+    BoundedInteger, BoundedNumber, IntegerBounds, IntegerDefault, NumberDefault, NumberSchema,
+};
+pub use pattern::{Pattern, PatternError};
+pub use strings::{DateTimeText, SecretString, StringSchema, ValidatedString};
+
+use std::fmt;
+
+/// This crate's version, which the generator pins generated crates to.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// A value breaks a rule of the spec. The message names the rule and, except for secrets, the
+/// offending value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ValidationError(String);
+
+impl ValidationError {
+    /// An error saying which rule was broken (`must match ^[a-z]+$; got "A"`). Generated
+    /// checks build it; for a secret, the message must not hold the value.
+    pub fn new(message: impl Into<String>) -> Self {
+        Self(message.into())
+    }
+
+    /// The rule that was broken, e.g. `must match ^[a-z]+$; got "A"`.
+    pub fn message(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for ValidationError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ValidationError {}
+
+/// The marker of one alias of a generic checked type ([`ValidatedString`], [`BoundedInteger`],
+/// ...), which tells the aliases apart and holds, through the other traits it implements, the
+/// schema's rules.
+pub trait AliasMarker {
+    /// The alias's name, shown by `Debug`.
+    const NAME: &'static str;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_validation_error_is_its_message() {
+        let error = ValidationError::new("must be at least 1; got 0");
+        assert_eq!(error.message(), "must be at least 1; got 0");
+        assert_eq!(error.to_string(), "must be at least 1; got 0");
+    }
+}

@@ -1,0 +1,399 @@
+//! Numbers a schema bounds: [`BoundedInteger`] (`minimum`/`maximum` of an integer, held in
+//! `u64` or `i64`) and [`BoundedNumber`] (bounds of a `number`, inclusive or exclusive, held
+//! in `f64`). Each bounded number of a description is an alias of one of them, `R` being its
+//! marker, which states the bounds.
+
+use std::fmt;
+use std::marker::PhantomData;
+
+use crate::{AliasMarker, ValidationError};
+
+/// An integer that a schema's `minimum` and `maximum` bound, checked on construction and on
+/// decoding. JSON Schema counts `3.0` as an integer, so integral floats decode too.
+pub struct BoundedInteger<R: IntegerBounds>(R::Repr);
+
+/// The bounds of one `BoundedInteger` alias.
+pub trait IntegerBounds: AliasMarker {
+    /// The integer it holds: `u64` when it cannot be negative, `i64` otherwise.
+    type Repr: Copy
+        + Ord
+        + std::hash::Hash
+        + fmt::Debug
+        + fmt::Display
+        + Into<i128>
+        + TryFrom<i128>
+        + serde::Serialize;
+    /// The smallest value allowed.
+    const MIN: Self::Repr;
+    /// The largest value allowed.
+    const MAX: Self::Repr;
+}
+
+/// The schema's `default` of a `BoundedInteger` alias that has one.
+pub trait IntegerDefault: IntegerBounds {
+    /// The value `Default` gives.
+    const DEFAULT: Self::Repr;
+}
+
+impl<R: IntegerBounds> BoundedInteger<R> {
+    /// The smallest value allowed.
+    pub const MIN: R::Repr = R::MIN;
+    /// The largest value allowed.
+    pub const MAX: R::Repr = R::MAX;
+
+    /// Checks `value` against the bounds.
+    pub fn new(value: R::Repr) -> Result<Self, ValidationError> {
+        if value < R::MIN {
+            return Err(below::<R>(value));
+        }
+        if value > R::MAX {
+            return Err(above::<R>(value));
+        }
+        Ok(Self(value))
+    }
+
+    /// The value.
+    pub fn get(self) -> R::Repr {
+        self.0
+    }
+
+    /// Checks an integer of any width, which may not fit the representation.
+    fn from_wide(value: i128) -> Result<Self, ValidationError> {
+        if value < R::MIN.into() {
+            return Err(below::<R>(value));
+        }
+        match R::Repr::try_from(value) {
+            Ok(value) => Self::new(value),
+            // Above the representation, so above the bounds.
+            Err(_) => Err(above::<R>(value)),
+        }
+    }
+}
+
+fn below<R: IntegerBounds>(value: impl fmt::Display) -> ValidationError {
+    ValidationError::new(format!("must be at least {}; got {value}", R::MIN))
+}
+
+fn above<R: IntegerBounds>(value: impl fmt::Display) -> ValidationError {
+    ValidationError::new(format!("must be at most {}; got {value}", R::MAX))
+}
+
+impl<R: IntegerDefault> Default for BoundedInteger<R> {
+    fn default() -> Self {
+        Self(R::DEFAULT)
+    }
+}
+
+impl<R: IntegerBounds> TryFrom<i64> for BoundedInteger<R> {
+    type Error = ValidationError;
+    fn try_from(value: i64) -> Result<Self, ValidationError> {
+        Self::from_wide(i128::from(value))
+    }
+}
+
+impl<R: IntegerBounds> TryFrom<u64> for BoundedInteger<R> {
+    type Error = ValidationError;
+    fn try_from(value: u64) -> Result<Self, ValidationError> {
+        Self::from_wide(i128::from(value))
+    }
+}
+
+impl<R: IntegerBounds> TryFrom<i32> for BoundedInteger<R> {
+    type Error = ValidationError;
+    fn try_from(value: i32) -> Result<Self, ValidationError> {
+        Self::from_wide(i128::from(value))
+    }
+}
+
+impl<R: IntegerBounds<Repr = u64>> From<BoundedInteger<R>> for u64 {
+    fn from(value: BoundedInteger<R>) -> Self {
+        value.0
+    }
+}
+
+impl<R: IntegerBounds<Repr = i64>> From<BoundedInteger<R>> for i64 {
+    fn from(value: BoundedInteger<R>) -> Self {
+        value.0
+    }
+}
+
+impl<R: IntegerBounds> std::str::FromStr for BoundedInteger<R> {
+    type Err = ValidationError;
+    fn from_str(text: &str) -> Result<Self, ValidationError> {
+        let value: i128 = text
+            .parse()
+            .map_err(|_| ValidationError::new(format!("must be an integer; got {text:?}")))?;
+        Self::from_wide(value)
+    }
+}
+
+impl<R: IntegerBounds> Copy for BoundedInteger<R> {}
+
+impl<R: IntegerBounds> Clone for BoundedInteger<R> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<R: IntegerBounds> fmt::Display for BoundedInteger<R> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl<R: IntegerBounds> fmt::Debug for BoundedInteger<R> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple(R::NAME).field(&self.0).finish()
+    }
+}
+
+impl<R: IntegerBounds> PartialEq for BoundedInteger<R> {
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+
+impl<R: IntegerBounds> Eq for BoundedInteger<R> {}
+
+impl<R: IntegerBounds> std::hash::Hash for BoundedInteger<R> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.0.hash(state);
+    }
+}
+
+impl<R: IntegerBounds> PartialOrd for BoundedInteger<R> {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl<R: IntegerBounds> Ord for BoundedInteger<R> {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.0.cmp(&other.0)
+    }
+}
+
+impl<R: IntegerBounds> serde::Serialize for BoundedInteger<R> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(serializer)
+    }
+}
+
+impl<'de, R: IntegerBounds> serde::Deserialize<'de> for BoundedInteger<R> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(BoundedIntegerVisitor::<R>(PhantomData))
+    }
+}
+
+struct BoundedIntegerVisitor<R>(PhantomData<fn() -> R>);
+
+impl<R: IntegerBounds> serde::de::Visitor<'_> for BoundedIntegerVisitor<R> {
+    type Value = BoundedInteger<R>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an integer")
+    }
+
+    fn visit_i64<E: serde::de::Error>(self, value: i64) -> Result<BoundedInteger<R>, E> {
+        BoundedInteger::from_wide(i128::from(value)).map_err(E::custom)
+    }
+
+    fn visit_u64<E: serde::de::Error>(self, value: u64) -> Result<BoundedInteger<R>, E> {
+        BoundedInteger::from_wide(i128::from(value)).map_err(E::custom)
+    }
+
+    fn visit_f64<E: serde::de::Error>(self, value: f64) -> Result<BoundedInteger<R>, E> {
+        if value.fract() != 0.0 || !value.is_finite() {
+            return Err(E::custom(format!("must be an integer; got {value}")));
+        }
+        if value < i128::MIN as f64 || value > i128::MAX as f64 {
+            return Err(E::custom(format!(
+                "must be between {} and {}; got {value}",
+                R::MIN,
+                R::MAX
+            )));
+        }
+        BoundedInteger::from_wide(value as i128).map_err(E::custom)
+    }
+}
+
+/// A number that a schema's `minimum` and `maximum` (inclusive or exclusive) bound, checked on
+/// construction and on decoding.
+pub struct BoundedNumber<R>(f64, PhantomData<fn() -> R>);
+
+/// The bounds of one `BoundedNumber` alias.
+pub trait NumberSchema: AliasMarker {
+    /// Checks `value` against the bounds.
+    fn check(value: f64) -> Result<(), ValidationError>;
+}
+
+/// The schema's `default` of a `BoundedNumber` alias that has one.
+pub trait NumberDefault: NumberSchema {
+    /// The value `Default` gives.
+    const DEFAULT: f64;
+}
+
+impl<R: NumberSchema> BoundedNumber<R> {
+    /// Checks `value` against the bounds.
+    pub fn new(value: f64) -> Result<Self, ValidationError> {
+        R::check(value)?;
+        Ok(Self(value, PhantomData))
+    }
+
+    /// The value.
+    pub fn get(self) -> f64 {
+        self.0
+    }
+}
+
+impl<R: NumberDefault> Default for BoundedNumber<R> {
+    fn default() -> Self {
+        Self(R::DEFAULT, PhantomData)
+    }
+}
+
+impl<R: NumberSchema> TryFrom<f64> for BoundedNumber<R> {
+    type Error = ValidationError;
+    fn try_from(value: f64) -> Result<Self, ValidationError> {
+        Self::new(value)
+    }
+}
+
+impl<R: NumberSchema> From<BoundedNumber<R>> for f64 {
+    fn from(value: BoundedNumber<R>) -> Self {
+        value.0
+    }
+}
+
+impl<R: NumberSchema> std::str::FromStr for BoundedNumber<R> {
+    type Err = ValidationError;
+    fn from_str(text: &str) -> Result<Self, ValidationError> {
+        let value: f64 = text
+            .parse()
+            .map_err(|_| ValidationError::new(format!("must be a number; got {text:?}")))?;
+        Self::new(value)
+    }
+}
+
+impl<R: NumberSchema> Copy for BoundedNumber<R> {}
+
+impl<R: NumberSchema> Clone for BoundedNumber<R> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<R: NumberSchema> fmt::Display for BoundedNumber<R> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl<R: NumberSchema> fmt::Debug for BoundedNumber<R> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple(R::NAME).field(&self.0).finish()
+    }
+}
+
+impl<R: NumberSchema> PartialEq for BoundedNumber<R> {
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+
+impl<R: NumberSchema> PartialOrd for BoundedNumber<R> {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        self.0.partial_cmp(&other.0)
+    }
+}
+
+impl<R: NumberSchema> serde::Serialize for BoundedNumber<R> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(serializer)
+    }
+}
+
+impl<'de, R: NumberSchema> serde::Deserialize<'de> for BoundedNumber<R> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        Self::new(<f64 as serde::Deserialize>::deserialize(deserializer)?)
+            .map_err(<D::Error as serde::de::Error>::custom)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    enum Port {}
+
+    impl AliasMarker for Port {
+        const NAME: &'static str = "Port";
+    }
+
+    impl IntegerBounds for Port {
+        type Repr = u64;
+        const MIN: u64 = 1;
+        const MAX: u64 = 65_535;
+    }
+
+    impl IntegerDefault for Port {
+        const DEFAULT: u64 = 80;
+    }
+
+    enum Ratio {}
+
+    impl AliasMarker for Ratio {
+        const NAME: &'static str = "Ratio";
+    }
+
+    impl NumberSchema for Ratio {
+        fn check(value: f64) -> Result<(), ValidationError> {
+            if !(value > 0.0 && value <= 1.0) {
+                return Err(ValidationError::new(format!(
+                    "must be above 0 and at most 1; got {value}"
+                )));
+            }
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn integers_are_checked_however_they_arrive() {
+        type P = BoundedInteger<Port>;
+        assert_eq!(P::new(8080).unwrap().get(), 8080);
+        assert_eq!(P::default().get(), 80);
+        assert_eq!(
+            P::new(0).unwrap_err().message(),
+            "must be at least 1; got 0"
+        );
+        assert_eq!(
+            P::try_from(-5i64).unwrap_err().message(),
+            "must be at least 1; got -5"
+        );
+        assert_eq!(
+            "70000".parse::<P>().unwrap_err().message(),
+            "must be at most 65535; got 70000"
+        );
+        assert_eq!(
+            "1.5".parse::<P>().unwrap_err().message(),
+            "must be an integer; got \"1.5\""
+        );
+        // `3.0` is an integer to JSON Schema; `3.5` is not.
+        assert_eq!(serde_json::from_str::<P>("3.0").unwrap().get(), 3);
+        assert!(serde_json::from_str::<P>("3.5").is_err());
+        assert!(serde_json::from_str::<P>("1e40").is_err());
+        assert!(serde_json::from_str::<P>("\"3\"").is_err());
+        assert_eq!(format!("{:?}", P::new(22).unwrap()), "Port(22)");
+        assert_eq!(serde_json::to_string(&P::new(22).unwrap()).unwrap(), "22");
+    }
+
+    #[test]
+    fn numbers_are_checked_by_their_schema() {
+        type R = BoundedNumber<Ratio>;
+        assert_eq!(R::new(0.5).unwrap().get(), 0.5);
+        assert!(R::new(0.0).is_err());
+        assert!("x".parse::<R>().is_err());
+        assert!(serde_json::from_str::<R>("1.5").is_err());
+        assert_eq!(format!("{:?}", R::new(1.0).unwrap()), "Ratio(1.0)");
+    }
+}

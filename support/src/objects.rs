@@ -1,0 +1,443 @@
+//! The one decoder and writer of every struct a generated crate decodes: the generated
+//! `decode_object!` writes, per struct, only what differs ([`DecodeObject`]: its slots, key
+//! lookup, reads and construction); [`ObjectVisitor`] runs the loop for all of them, and
+//! [`ObjectWriter`] writes them back as serde's derive would.
+//!
+//! An open object keeps the properties its schema does not list in [`UnknownFields`], each as
+//! the JSON text it arrived as ([`RawJson`]), decoded in one pass: serde's `flatten` would
+//! buffer every entry and decode it twice.
+
+use std::fmt;
+use std::marker::PhantomData;
+
+use serde::de::{DeserializeSeed, Error as _, IgnoredAny, MapAccess, Visitor};
+use serde::ser::{SerializeMap, SerializeStruct};
+
+use crate::decoding::is_strict;
+
+/// What `decode_object!` writes for each struct: its slots, key lookup, reads and
+/// construction. [`ObjectVisitor`] runs the loop for every struct alike.
+pub trait DecodeObject: Sized {
+    /// One variant per known key.
+    type Field;
+    /// One `Option` per known key, `None` until the key is read.
+    type Slots;
+    /// What a decoding error says was expected.
+    const EXPECTING: &'static str;
+    /// The known keys, for the "unknown field" error.
+    const FIELDS: &'static [&'static str];
+    /// What a key the schema does not list does.
+    const UNKNOWN: UnknownKeys;
+
+    /// Every slot empty.
+    fn slots() -> Self::Slots;
+
+    /// The known key `key` names.
+    fn field(key: &str) -> Option<Self::Field>;
+
+    /// Reads the value of `field` into its slot, refusing a key given twice.
+    fn read<'de, A: MapAccess<'de>>(
+        slots: &mut Self::Slots,
+        field: Self::Field,
+        map: &mut A,
+    ) -> Result<(), A::Error>;
+
+    /// The struct, once every key is read: a missing required key is refused, a missing
+    /// optional one takes its default.
+    fn finish<E: serde::de::Error>(slots: Self::Slots, extra: UnknownFields) -> Result<Self, E>;
+}
+
+/// What an object does with a key its schema does not list.
+pub enum UnknownKeys {
+    /// An open object keeps it in `extra`.
+    Keep,
+    /// A closed object that can come from the server refuses it under strict decoding and
+    /// skips it otherwise (a newer server may add properties).
+    Tolerant,
+    /// A closed object only requests use refuses it.
+    Refused,
+    /// An object whose schema says nothing of other keys skips it.
+    Skipped,
+}
+
+/// The properties of an open object that its schema does not list, in the order they arrived,
+/// each kept as the JSON text it arrived as.
+pub type UnknownFields = indexmap::IndexMap<String, RawJson>;
+
+/// The one `Visitor` of every struct `decode_object!` decodes.
+pub struct ObjectVisitor<T>(pub PhantomData<T>);
+
+impl<'de, T: DecodeObject> Visitor<'de> for ObjectVisitor<T> {
+    type Value = T;
+
+    fn expecting(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        formatter.write_str(T::EXPECTING)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<T, A::Error> {
+        let mut slots = T::slots();
+        let mut extra = UnknownFields::new();
+        while let Some(key) = map.next_key_seed(OpenKeySeed(T::field))? {
+            match key {
+                OpenKey::Known(field) => T::read(&mut slots, field, &mut map)?,
+                OpenKey::Unknown(key) => match T::UNKNOWN {
+                    UnknownKeys::Keep => {
+                        // Keeping either of two values would drop the other.
+                        if extra.contains_key(&key) {
+                            return Err(A::Error::custom(format_args!("duplicate field `{key}`")));
+                        }
+                        let value = map.next_value()?;
+                        extra.insert(key, value);
+                    }
+                    UnknownKeys::Tolerant if !is_strict() => {
+                        map.next_value::<IgnoredAny>()?;
+                    }
+                    UnknownKeys::Skipped => {
+                        map.next_value::<IgnoredAny>()?;
+                    }
+                    UnknownKeys::Tolerant | UnknownKeys::Refused => {
+                        return Err(A::Error::unknown_field(&key, T::FIELDS));
+                    }
+                },
+            }
+        }
+        T::finish(slots, extra)
+    }
+}
+
+/// A key of an object: one of its properties, or an unknown one.
+enum OpenKey<F> {
+    Known(F),
+    Unknown(String),
+}
+
+/// Decodes an object's key with the struct's own `field` lookup, allocating only for unknown
+/// keys.
+struct OpenKeySeed<F>(fn(&str) -> Option<F>);
+
+impl<'de, F> DeserializeSeed<'de> for OpenKeySeed<F> {
+    type Value = OpenKey<F>;
+
+    fn deserialize<D: serde::Deserializer<'de>>(
+        self,
+        deserializer: D,
+    ) -> Result<OpenKey<F>, D::Error> {
+        deserializer.deserialize_identifier(self)
+    }
+}
+
+impl<'de, F> Visitor<'de> for OpenKeySeed<F> {
+    type Value = OpenKey<F>;
+
+    fn expecting(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        formatter.write_str("an object key")
+    }
+
+    fn visit_str<E: serde::de::Error>(self, key: &str) -> Result<OpenKey<F>, E> {
+        Ok(match (self.0)(key) {
+            Some(field) => OpenKey::Known(field),
+            None => OpenKey::Unknown(key.to_owned()),
+        })
+    }
+
+    fn visit_string<E: serde::de::Error>(self, key: String) -> Result<OpenKey<F>, E> {
+        Ok(match (self.0)(&key) {
+            Some(field) => OpenKey::Known(field),
+            None => OpenKey::Unknown(key),
+        })
+    }
+}
+
+/// Reads a known key's value into its slot; a key given twice is refused, as serde's derive
+/// does.
+pub fn read_value<'de, A, T>(
+    map: &mut A,
+    slot: &mut Option<T>,
+    key: &'static str,
+) -> Result<(), A::Error>
+where
+    A: MapAccess<'de>,
+    T: serde::Deserialize<'de>,
+{
+    vacant::<A::Error, _>(slot, key)?;
+    *slot = Some(map.next_value()?);
+    Ok(())
+}
+
+/// [`read_value`] for an optional field that is not nullable: a present value, `null`
+/// included, must decode as the inner type.
+pub fn read_present<'de, A, T>(
+    map: &mut A,
+    slot: &mut Option<Option<T>>,
+    key: &'static str,
+) -> Result<(), A::Error>
+where
+    A: MapAccess<'de>,
+    T: serde::Deserialize<'de>,
+{
+    vacant::<A::Error, _>(slot, key)?;
+    *slot = Some(Some(map.next_value()?));
+    Ok(())
+}
+
+/// Refuses a known key given twice, as serde's derive does.
+fn vacant<E: serde::de::Error, T>(slot: &Option<T>, key: &'static str) -> Result<(), E> {
+    match slot {
+        Some(_) => Err(E::duplicate_field(key)),
+        None => Ok(()),
+    }
+}
+
+/// Writes the properties of every struct `decode_object!` serializes, in field order, as
+/// serde's derive does: a struct with its name and the number of properties it writes, an open
+/// object (whose unknown properties follow) as a map. The first error is kept and returned by
+/// [`end`](Self::end), so a struct's own code has no `?` per field.
+pub struct ObjectWriter<S: serde::Serializer> {
+    sink: ObjectSink<S>,
+    error: Option<S::Error>,
+}
+
+enum ObjectSink<S: serde::Serializer> {
+    Struct(S::SerializeStruct),
+    Map(S::SerializeMap),
+}
+
+impl<S: serde::Serializer> ObjectWriter<S> {
+    /// Starts the struct `name` with `len` properties, or, when `open`, a map.
+    pub fn new(
+        serializer: S,
+        name: &'static str,
+        len: usize,
+        open: bool,
+    ) -> Result<Self, S::Error> {
+        let sink = if open {
+            ObjectSink::Map(serializer.serialize_map(None)?)
+        } else {
+            ObjectSink::Struct(serializer.serialize_struct(name, len)?)
+        };
+        Ok(Self { sink, error: None })
+    }
+
+    fn keep(&mut self, written: Result<(), S::Error>) {
+        if let Err(error) = written {
+            self.error.get_or_insert(error);
+        }
+    }
+
+    /// One known property.
+    pub fn field<T: ?Sized + serde::Serialize>(&mut self, key: &'static str, value: &T) {
+        if self.error.is_some() {
+            return;
+        }
+        let written = match &mut self.sink {
+            ObjectSink::Struct(fields) => fields.serialize_field(key, value),
+            ObjectSink::Map(entries) => entries.serialize_entry(key, value),
+        };
+        self.keep(written);
+    }
+
+    /// An open object's unknown properties, after its known ones.
+    pub fn extra(&mut self, extra: &UnknownFields) {
+        for (key, value) in extra {
+            if self.error.is_some() {
+                return;
+            }
+            let written = match &mut self.sink {
+                ObjectSink::Map(entries) => entries.serialize_entry(key, value),
+                ObjectSink::Struct(_) => Err(<S::Error as serde::ser::Error>::custom(
+                    "an open object is written as a map",
+                )),
+            };
+            self.keep(written);
+        }
+    }
+
+    /// The object, or the first error of any property.
+    pub fn end(self) -> Result<S::Ok, S::Error> {
+        match (self.error, self.sink) {
+            (Some(error), _) => Err(error),
+            (None, ObjectSink::Struct(fields)) => fields.end(),
+            (None, ObjectSink::Map(entries)) => entries.end(),
+        }
+    }
+}
+
+/// A JSON value kept exactly as it was received: an unknown property passes through untouched,
+/// numbers beyond `f64` and their spelling included. Two values are equal when they are the
+/// same JSON (compared as `serde_json::Value` where both fit one, as text otherwise).
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+#[serde(transparent)]
+pub struct RawJson(Box<serde_json::value::RawValue>);
+
+impl RawJson {
+    /// The JSON text, as received.
+    pub fn get(&self) -> &str {
+        self.0.get()
+    }
+
+    /// Decodes the text into `T`; a number beyond `f64` fails for `serde_json::Value`.
+    pub fn decode<T: serde::de::DeserializeOwned>(&self) -> Result<T, serde_json::Error> {
+        serde_json::from_str(self.0.get())
+    }
+
+    /// The value as a `serde_json::Value`, when it fits one.
+    pub fn to_value(&self) -> Result<serde_json::Value, serde_json::Error> {
+        self.decode()
+    }
+}
+
+impl fmt::Display for RawJson {
+    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        formatter.write_str(self.0.get())
+    }
+}
+
+impl PartialEq for RawJson {
+    fn eq(&self, other: &Self) -> bool {
+        match (self.to_value(), other.to_value()) {
+            (Ok(left), Ok(right)) => left == right,
+            _ => self.0.get() == other.0.get(),
+        }
+    }
+}
+
+impl PartialEq<serde_json::Value> for RawJson {
+    fn eq(&self, other: &serde_json::Value) -> bool {
+        self.to_value().is_ok_and(|value| value == *other)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `{"id": string (required), "note": string (optional)}`, open or not by `UNKNOWN`.
+    #[derive(Debug, PartialEq)]
+    struct Item<const OPEN: bool> {
+        id: String,
+        note: Option<String>,
+        extra: UnknownFields,
+    }
+
+    enum Field {
+        Id,
+        Note,
+    }
+
+    impl<const OPEN: bool> DecodeObject for Item<OPEN> {
+        type Field = Field;
+        type Slots = (Option<String>, Option<Option<String>>);
+        const EXPECTING: &'static str = "struct Item";
+        const FIELDS: &'static [&'static str] = &["id", "note"];
+        const UNKNOWN: UnknownKeys = if OPEN {
+            UnknownKeys::Keep
+        } else {
+            UnknownKeys::Tolerant
+        };
+
+        fn slots() -> Self::Slots {
+            (None, None)
+        }
+
+        fn field(key: &str) -> Option<Field> {
+            match key {
+                "id" => Some(Field::Id),
+                "note" => Some(Field::Note),
+                _ => None,
+            }
+        }
+
+        fn read<'de, A: MapAccess<'de>>(
+            slots: &mut Self::Slots,
+            field: Field,
+            map: &mut A,
+        ) -> Result<(), A::Error> {
+            match field {
+                Field::Id => read_value(map, &mut slots.0, "id"),
+                Field::Note => read_present(map, &mut slots.1, "note"),
+            }
+        }
+
+        fn finish<E: serde::de::Error>(
+            slots: Self::Slots,
+            extra: UnknownFields,
+        ) -> Result<Self, E> {
+            Ok(Self {
+                id: slots.0.ok_or_else(|| E::missing_field("id"))?,
+                note: slots.1.unwrap_or_default(),
+                extra,
+            })
+        }
+    }
+
+    impl<'de, const OPEN: bool> serde::Deserialize<'de> for Item<OPEN> {
+        fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+            deserializer.deserialize_map(ObjectVisitor::<Self>(PhantomData))
+        }
+    }
+
+    impl<const OPEN: bool> serde::Serialize for Item<OPEN> {
+        fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            let len = 1 + usize::from(self.note.is_some());
+            let mut object = ObjectWriter::new(serializer, "Item", len, OPEN)?;
+            object.field("id", &self.id);
+            if let Some(note) = &self.note {
+                object.field("note", note);
+            }
+            if OPEN {
+                object.extra(&self.extra);
+            }
+            object.end()
+        }
+    }
+
+    #[test]
+    fn an_open_object_keeps_unknown_properties_exactly_and_in_order() {
+        let text = r#"{"zeta":1e400,"id":"a","alpha":[1, 2]}"#;
+        let item: Item<true> = serde_json::from_str(text).unwrap();
+        assert_eq!(item.id, "a");
+        assert_eq!(item.extra.keys().collect::<Vec<_>>(), ["zeta", "alpha"]);
+        assert_eq!(item.extra["zeta"].get(), "1e400");
+        assert_eq!(item.extra["alpha"], serde_json::json!([1, 2]));
+        assert_eq!(
+            serde_json::to_string(&item).unwrap(),
+            r#"{"id":"a","zeta":1e400,"alpha":[1, 2]}"#
+        );
+    }
+
+    #[test]
+    fn keys_are_refused_twice_and_required_ones_when_missing() {
+        let twice = serde_json::from_str::<Item<false>>(r#"{"id":"a","id":"b"}"#).unwrap_err();
+        assert!(
+            twice.to_string().contains("duplicate field `id`"),
+            "{twice}"
+        );
+        let unknown_twice =
+            serde_json::from_str::<Item<true>>(r#"{"id":"a","x":1,"x":2}"#).unwrap_err();
+        assert!(
+            unknown_twice.to_string().contains("duplicate field `x`"),
+            "{unknown_twice}"
+        );
+        let missing = serde_json::from_str::<Item<false>>(r#"{"note":"n"}"#).unwrap_err();
+        assert!(
+            missing.to_string().contains("missing field `id`"),
+            "{missing}"
+        );
+        let null = serde_json::from_str::<Item<false>>(r#"{"id":"a","note":null}"#).unwrap_err();
+        assert!(null.to_string().contains("invalid type: null"), "{null}");
+    }
+
+    #[test]
+    fn a_tolerant_object_skips_unknown_keys_unless_decoding_is_strict() {
+        let text = r#"{"id":"a","new":true}"#;
+        let item: Item<false> = serde_json::from_str(text).unwrap();
+        assert!(item.extra.is_empty());
+        assert_eq!(serde_json::to_string(&item).unwrap(), r#"{"id":"a"}"#);
+        let strict = crate::decoding::strict(|| serde_json::from_str::<Item<false>>(text));
+        let error = strict.unwrap_err().to_string();
+        assert!(
+            error.contains("unknown field `new`, expected `id` or `note`"),
+            "{error}"
+        );
+    }
+}

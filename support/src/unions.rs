@@ -1,0 +1,156 @@
+//! Decoding a tagged union (a `oneOf` with a `discriminator`) in one pass: the generated
+//! `tagged_union!` reads the tag with [`read_tag`], then decodes the variant it names from the
+//! rest of the object with [`variant`]. Entries that come before the tag are buffered as JSON
+//! values and replayed first, so any key order works; with the tag first, as servers usually
+//! write it, nothing is buffered.
+
+use serde::de::{DeserializeSeed, Error as _, MapAccess};
+use serde_json::Value;
+
+/// The entries of an object read before its tag.
+pub type Entries = Vec<(String, Value)>;
+
+/// The tag's value and the entries that came before it.
+pub fn read_tag<'de, M: MapAccess<'de>>(
+    map: &mut M,
+    tag: &'static str,
+) -> Result<(String, Entries), M::Error> {
+    let mut before = Entries::new();
+    loop {
+        match map.next_key::<String>()? {
+            Some(key) if key == tag => return Ok((map.next_value::<String>()?, before)),
+            Some(key) => {
+                let value = map.next_value::<Value>()?;
+                before.push((key, value));
+            }
+            None => return Err(M::Error::missing_field(tag)),
+        }
+    }
+}
+
+/// The variant, decoded from the entries before the tag and the rest of `map`.
+pub fn variant<'de, T: serde::Deserialize<'de>, M: MapAccess<'de>>(
+    before: Entries,
+    map: M,
+) -> Result<T, M::Error> {
+    T::deserialize(serde::de::value::MapAccessDeserializer::new(Replay {
+        before: before.into_iter(),
+        pending: None,
+        live: map,
+    }))
+}
+
+/// The object of an unknown tag, as sent, tag included; a key given twice is refused.
+pub fn unknown<'de, M: MapAccess<'de>>(
+    before: Entries,
+    mut map: M,
+    tag: &str,
+    value: &str,
+) -> Result<serde_json::Map<String, Value>, M::Error> {
+    let mut object: serde_json::Map<String, Value> = before.into_iter().collect();
+    object.insert(tag.to_owned(), Value::String(value.to_owned()));
+    while let Some((key, value)) = map.next_entry::<String, Value>()? {
+        if object.contains_key(&key) {
+            return Err(M::Error::custom(format_args!("duplicate field `{key}`")));
+        }
+        object.insert(key, value);
+    }
+    Ok(object)
+}
+
+/// The buffered entries, then the live map.
+struct Replay<M> {
+    before: std::vec::IntoIter<(String, Value)>,
+    pending: Option<Value>,
+    live: M,
+}
+
+impl<'de, M: MapAccess<'de>> MapAccess<'de> for Replay<M> {
+    type Error = M::Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, M::Error> {
+        match self.before.next() {
+            Some((key, value)) => {
+                self.pending = Some(value);
+                seed.deserialize(serde::de::value::StringDeserializer::<M::Error>::new(key))
+                    .map(Some)
+            }
+            None => self.live.next_key_seed(seed),
+        }
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, M::Error> {
+        match self.pending.take() {
+            Some(value) => seed.deserialize(value).map_err(M::Error::custom),
+            None => self.live.next_value_seed(seed),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A union of one variant, `{"kind": "circle", "r": number}`, decoded as the generated code
+    /// does.
+    #[derive(Debug, PartialEq, serde::Deserialize)]
+    struct Circle {
+        r: f64,
+    }
+
+    #[derive(Debug, PartialEq)]
+    enum Shape {
+        Circle(Circle),
+        Unknown(serde_json::Map<String, Value>),
+    }
+
+    impl<'de> serde::Deserialize<'de> for Shape {
+        fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+            struct Visitor;
+            impl<'de> serde::de::Visitor<'de> for Visitor {
+                type Value = Shape;
+                fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                    f.write_str("a shape")
+                }
+                fn visit_map<M: MapAccess<'de>>(self, mut map: M) -> Result<Shape, M::Error> {
+                    let (tag, before) = read_tag(&mut map, "kind")?;
+                    match tag.as_str() {
+                        "circle" => variant(before, map).map(Shape::Circle),
+                        other => unknown(before, map, "kind", other).map(Shape::Unknown),
+                    }
+                }
+            }
+            deserializer.deserialize_map(Visitor)
+        }
+    }
+
+    #[test]
+    fn the_tag_may_come_anywhere() {
+        let first: Shape = serde_json::from_str(r#"{"kind":"circle","r":1.5}"#).unwrap();
+        let last: Shape = serde_json::from_str(r#"{"r":1.5,"kind":"circle"}"#).unwrap();
+        assert_eq!(first, Shape::Circle(Circle { r: 1.5 }));
+        assert_eq!(first, last);
+    }
+
+    #[test]
+    fn an_unknown_tag_keeps_the_object_and_a_missing_one_is_refused() {
+        let kept: Shape = serde_json::from_str(r#"{"side":2,"kind":"square"}"#).unwrap();
+        let Shape::Unknown(object) = kept else {
+            panic!("not unknown")
+        };
+        assert_eq!(
+            Value::Object(object),
+            serde_json::json!({"side": 2, "kind": "square"})
+        );
+        let twice = serde_json::from_str::<Shape>(r#"{"kind":"square","a":1,"a":2}"#).unwrap_err();
+        assert!(twice.to_string().contains("duplicate field `a`"), "{twice}");
+        let missing = serde_json::from_str::<Shape>(r#"{"r":1}"#).unwrap_err();
+        assert!(
+            missing.to_string().contains("missing field `kind`"),
+            "{missing}"
+        );
+    }
+}
