@@ -14,6 +14,7 @@
 //! reporting every such rule at once with its pointer in the source document.
 
 mod coverage;
+mod defaults;
 mod infer;
 mod names;
 pub(crate) use names::Moved;
@@ -281,6 +282,11 @@ pub fn apply_reporting(
         .iter()
         .map(|replacement| replacement.schema.as_str())
         .collect();
+    unfit.extend(defaults::drop_misbuilt_union_defaults(
+        document,
+        &replaced,
+        &provenance,
+    ));
     unfit.extend(coverage::unenforced_rules(document, &replaced, &provenance));
     Ok((applied, unfit))
 }
