@@ -17,10 +17,21 @@
 //! (by JSON pointer, see [`component_targets`] and [`body_targets`]) and the generated crate's
 //! decode function (its `schemas` registry, or any function from a name and JSON text to the
 //! decoded value serialized again).
+//!
+//! A target without a valid example (most real-world schemas have none) is seeded by
+//! [`synthesize`] from its own constraints. A document that went through hub-api-codegen's
+//! normalize step (`cargo xtask corpus --oracle` checks such documents) is read through
+//! [`unmark`] first.
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Map, Value, json};
+
+mod marks;
+mod seeds;
+
+pub use marks::{reaches_mark, unmark};
+pub use seeds::synthesize;
 
 /// The unknown property the mutations add, so round-trip comparison can set it aside.
 const UNKNOWN: &str = "zzUnknown";
@@ -100,6 +111,18 @@ fn is_cidr<Address: std::str::FromStr>(text: &str, bits: u8) -> bool {
         && length.parse::<u8>().is_ok_and(|length| length <= bits)
 }
 
+/// `byte`: base64 text (RFC 4648, padded), as OpenAPI's format registry defines it. A JSON
+/// Schema validator does not know the format; the generated types enforce it.
+fn is_base64(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let padding = bytes.iter().rev().take_while(|byte| **byte == b'=').count();
+    bytes.len().is_multiple_of(4)
+        && padding <= 2
+        && bytes[..bytes.len() - padding]
+            .iter()
+            .all(|byte| byte.is_ascii_alphanumeric() || *byte == b'+' || *byte == b'/')
+}
+
 /// How many instances to try.
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -108,6 +131,9 @@ pub struct Config {
     /// Random mutation chains per target, on top of the exhaustive single mutations.
     pub random_per_target: usize,
     pub seed: u64,
+    /// At most this many single mutations per target (seeds included), taken evenly from all
+    /// of them: a large object's seed has hundreds of nodes, each mutated some forty ways.
+    pub max_singles_per_target: usize,
 }
 
 impl Default for Config {
@@ -116,6 +142,7 @@ impl Default for Config {
             palette: generic_palette(),
             random_per_target: 60,
             seed: 0x5eed_2026_1122,
+            max_singles_per_target: usize::MAX,
         }
     }
 }
@@ -169,6 +196,11 @@ pub struct Report {
     pub checked: usize,
     /// Instances both sides accepted (and that round-tripped).
     pub accepted: usize,
+    /// Targets without a valid example, seeded by [`synthesize`].
+    pub synthesized: usize,
+    /// Targets for which no seed the validator accepts was found, given or synthesized: their
+    /// instances are mutations of invalid values, so they check little besides refusals.
+    pub unseeded: usize,
     /// Every other disagreement, one text each.
     pub disagreements: Vec<String>,
 }
@@ -274,6 +306,7 @@ fn check_target(
         .with_format("cidrv6", |text: &str| {
             is_cidr::<std::net::Ipv6Addr>(text, 128)
         })
+        .with_format("byte", is_base64)
         .build(&root)
     {
         Ok(oracle) => oracle,
@@ -284,16 +317,28 @@ fn check_target(
             return;
         }
     };
-    let seeds = schema
-        .get("examples")
-        .and_then(Value::as_array)
-        .cloned()
-        .unwrap_or_default();
-    if seeds.is_empty() {
-        report
-            .disagreements
-            .push(format!("{name}: no examples to mutate"));
-        return;
+    // `examples`, or OpenAPI 3.0's singular `example` that a 3.0 document carries over.
+    let mut seeds = match (schema.get("examples"), schema.get("example")) {
+        (Some(Value::Array(examples)), _) => examples.clone(),
+        (None, Some(example)) => vec![example.clone()],
+        _ => Vec::new(),
+    };
+    // Real-world examples are often wrong, and a seed the schema refuses mostly yields
+    // instances both sides refuse: synthesized valid seeds join them.
+    if !seeds.iter().any(|seed| oracle.is_valid(seed)) {
+        report.synthesized += 1;
+        let candidates = synthesize(schema, context.spec);
+        let valid: Vec<Value> = candidates
+            .iter()
+            .filter(|candidate| oracle.is_valid(candidate))
+            .cloned()
+            .collect();
+        if valid.is_empty() {
+            report.unseeded += 1;
+            seeds.extend(candidates);
+        } else {
+            seeds.extend(valid);
+        }
     }
     let palette = &config.palette;
     let mut instances: Vec<Value> = seeds.clone();
@@ -304,6 +349,7 @@ fn check_target(
             instances.extend(mutations_at(seed, pointer, palette));
         }
     }
+    thin(&mut instances, seeds.len(), config.max_singles_per_target);
     let singles = instances.len();
     for _ in 0..config.random_per_target {
         let mut instance = instances[rng.below(singles)].clone();
@@ -342,7 +388,14 @@ fn check_target(
                 let why = oracle
                     .iter_errors(&instance)
                     .next()
-                    .map(|error| format!("{} at {}", error, error.instance_path()))
+                    .map(|error| {
+                        format!(
+                            "{} at {} by {}",
+                            error,
+                            error.instance_path(),
+                            error.schema_path()
+                        )
+                    })
                     .unwrap_or_default();
                 report.disagreements.push(format!(
                     "{name}: generated type ACCEPTS, spec refuses ({why})\n  {text}"
@@ -355,6 +408,22 @@ fn check_target(
             }
         }
     }
+}
+
+/// Keeps at most `limit` of `instances` (never fewer than the first `keep`, the seeds), the
+/// rest taken evenly from across the list so that every seed's nodes stay represented.
+fn thin(instances: &mut Vec<Value>, keep: usize, limit: usize) {
+    let limit = limit.max(keep);
+    if instances.len() <= limit {
+        return;
+    }
+    let rest = instances.split_off(keep);
+    let wanted = limit - keep;
+    let stride = rest.len() as f64 / wanted as f64;
+    instances.extend(
+        (0..wanted)
+            .map(|index| rest[((index as f64 * stride) as usize).min(rest.len() - 1)].clone()),
+    );
 }
 
 /// Every JSON pointer in `value`, root first.
@@ -593,4 +662,37 @@ fn default_of_ref(
                 .and_then(|schema| schema.get("default"))
                 .is_some_and(|default| same(default, value))
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base64_is_padded_rfc_4648() {
+        for good in ["", "eA==", "eHk=", "eHl6", "a+/9"] {
+            assert!(is_base64(good), "{good}");
+        }
+        for bad in [
+            "x",
+            "eA=",
+            "eA===",
+            "e===",
+            "eA-_",
+            "eA=="[..3].as_ref(),
+            "=eA=",
+        ] {
+            assert!(!is_base64(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn thinning_keeps_the_seeds_and_spreads_the_rest() {
+        let mut instances: Vec<Value> = (0..12).map(|n| json!(n)).collect();
+        thin(&mut instances, 2, 6);
+        assert_eq!(instances, [0, 1, 2, 4, 7, 9].map(|n| json!(n)));
+        let mut few: Vec<Value> = (0..3).map(|n| json!(n)).collect();
+        thin(&mut few, 3, 1);
+        assert_eq!(few.len(), 3);
+    }
 }

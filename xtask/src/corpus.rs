@@ -1,7 +1,13 @@
-//! `cargo xtask corpus [--out DIR] [NAME...]`: generates a client crate for every real-world
-//! API description in `../shared/corpus/` (beside the workspace) and `cargo check`s each, then
-//! prints one row per document and a total line, and writes the same table to
+//! `cargo xtask corpus [--out DIR] [--oracle] [NAME...]`: generates a client crate for every
+//! real-world API description in `../shared/corpus/` (beside the workspace) and `cargo check`s
+//! each, then prints one row per document and a total line, and writes the same table to
 //! `<out>/corpus.md`.
+//!
+//! With `--oracle` (opt-in: it builds every crate into a binary, see [`oracle`]), each crate
+//! that compiles is also checked by the differential oracle against the document's own schemas;
+//! the table gains the targets checked, instances, disagreements and the harness's build and run
+//! times, and `<out>/logs/<stem>-oracle.txt` holds every disagreement. Disagreements do not fail
+//! the command (yet).
 //!
 //! Generation runs the `xtask-regen` binary, built once and then started directly for each
 //! document (as `cargo xtask generate` would run it, without cargo's start-up every time), under
@@ -24,7 +30,9 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 
-const USAGE: &str = "usage: cargo xtask corpus [--out DIR] [NAME...]";
+mod oracle;
+
+const USAGE: &str = "usage: cargo xtask corpus [--out DIR] [--oracle] [NAME...]";
 /// Where the descriptions are, relative to the folder that holds the workspace.
 const CORPUS_DIR: &str = "shared/corpus";
 /// The generated crates and `corpus.md`, unless `--out` says otherwise (ignored by git).
@@ -43,6 +51,7 @@ const METHODS: &[&str] = &[
 /// `cargo xtask corpus`: a missing corpus is nothing to check.
 pub fn command(root: &Path, args: &[String]) -> Result<()> {
     let mut out = None;
+    let mut with_oracle = false;
     let mut names = Vec::new();
     let mut args = args.iter();
     while let Some(arg) = args.next() {
@@ -54,6 +63,7 @@ pub fn command(root: &Path, args: &[String]) -> Result<()> {
                 let here = std::env::current_dir().context("reading the current directory")?;
                 out = Some(here.join(dir));
             }
+            "--oracle" => with_oracle = true,
             flag if flag.starts_with('-') => bail!("unknown argument `{flag}`\n{USAGE}"),
             name => names.push(name.to_owned()),
         }
@@ -71,6 +81,7 @@ pub fn command(root: &Path, args: &[String]) -> Result<()> {
         root,
         &documents,
         &out.unwrap_or_else(|| root.join(DEFAULT_OUT)),
+        with_oracle,
     )
 }
 
@@ -96,7 +107,7 @@ pub fn test_step(root: &Path) -> Result<()> {
          (`cargo xtask corpus`)",
         dir.display()
     );
-    run(root, &documents(&dir)?, &root.join(DEFAULT_OUT))
+    run(root, &documents(&dir)?, &root.join(DEFAULT_OUT), false)
 }
 
 /// `CI` set to anything but an explicit no, as CI services set it.
@@ -161,20 +172,30 @@ fn file_name(path: &Path) -> String {
         .unwrap_or_default()
 }
 
-/// Generates and checks `documents` into `out`, prints the table and writes `corpus.md`.
-fn run(root: &Path, documents: &[PathBuf], out: &Path) -> Result<()> {
+/// Generates and checks `documents` into `out` (and, `with_oracle`, runs the oracle on each),
+/// prints the table and writes `corpus.md`.
+fn run(root: &Path, documents: &[PathBuf], out: &Path, with_oracle: bool) -> Result<()> {
     let started = Instant::now();
     let binary = regen_binary(root)?;
     let logs = out.join("logs");
     std::fs::create_dir_all(&logs).with_context(|| format!("creating {}", logs.display()))?;
     let check_target = root.join(CHECK_TARGET);
+    let oracle_target = with_oracle.then(|| root.join(oracle::TARGET));
     let mut rows = Vec::new();
     for document in documents {
-        rows.push(document_row(&binary, document, out, &logs, &check_target)?);
+        let places = Places {
+            root,
+            out,
+            logs: &logs,
+            check_target: &check_target,
+            oracle_target: oracle_target.as_deref(),
+        };
+        rows.push(document_row(&binary, document, &places)?);
     }
     let table = Table {
         rows,
         seconds: started.elapsed().as_secs_f64(),
+        with_oracle,
     };
     print!("\n{}", table.text());
     let markdown_path = out.join("corpus.md");
@@ -213,17 +234,35 @@ fn regen_binary(root: &Path) -> Result<PathBuf> {
         .context("cargo built no xtask-regen executable")
 }
 
-/// Generates one document's crate into `out/<stem>` and checks it.
-fn document_row(
-    binary: &Path,
-    document: &Path,
-    out: &Path,
-    logs: &Path,
-    check_target: &Path,
-) -> Result<Row> {
+/// Where one run reads and writes.
+struct Places<'a> {
+    root: &'a Path,
+    out: &'a Path,
+    logs: &'a Path,
+    check_target: &'a Path,
+    /// The harnesses' target directory; `None` when the oracle does not run.
+    oracle_target: Option<&'a Path>,
+}
+
+/// Generates one document's crate into `out/<stem>` and checks it (and runs the oracle on it).
+fn document_row(binary: &Path, document: &Path, places: &Places<'_>) -> Result<Row> {
+    let Places {
+        root,
+        out,
+        logs,
+        check_target,
+        oracle_target,
+    } = *places;
     let name = file_name(document);
     let stem = crate_stem(document);
+    let crate_name = format!("corpus-{stem}");
     let crate_dir = out.join(&stem);
+    let normalized = oracle::normalized_path(&crate_dir);
+    // Nor may an earlier run's normalized document pass for this run's.
+    if normalized.is_file() {
+        std::fs::remove_file(&normalized)
+            .with_context(|| format!("removing the old {}", normalized.display()))?;
+    }
     // A crate left from an earlier run must not pass for this run's when generation now fails;
     // only a folder that looks generated (it has a report) is removed.
     if crate_dir.join("report.txt").is_file() {
@@ -241,6 +280,7 @@ fn document_row(
         warnings: None,
         summary: None,
         status: Status::Ok,
+        oracle: None,
     };
 
     let mut command = Command::new(binary);
@@ -250,7 +290,10 @@ fn document_row(
         .arg(document)
         .arg("--out")
         .arg(&crate_dir)
-        .args(["--crate-name", &format!("corpus-{stem}")]);
+        .args(["--crate-name", &crate_name]);
+    if oracle_target.is_some() {
+        command.arg("--normalized").arg(&normalized);
+    }
     let generation = run_with_timeout(command, GENERATE_TIMEOUT)
         .with_context(|| format!("running xtask-regen generate on {name}"))?;
     write_log(
@@ -303,6 +346,24 @@ fn document_row(
         generation.elapsed.as_secs_f64(),
         check.seconds
     );
+    if let (Some(target), Status::Ok) = (oracle_target, &row.status) {
+        let harness = oracle::write_harness(root, &crate_dir, &crate_name)?;
+        let log = logs.join(format!("{stem}-oracle.txt"));
+        let outcome = oracle::build_and_run(&harness, target, &normalized, &log)?;
+        match &outcome {
+            oracle::Outcome::Ran {
+                summary,
+                build_seconds,
+                run_seconds,
+            } => println!(
+                "corpus: {name}: oracle built ({build_seconds:.1} s), ran ({run_seconds:.1} s): \
+                 {} disagreements over {} instances",
+                summary.disagreements, summary.instances
+            ),
+            oracle::Outcome::Failed { why, .. } => println!("corpus: {name}: oracle {why}"),
+        }
+        row.oracle = Some(outcome);
+    }
     Ok(row)
 }
 
@@ -768,6 +829,8 @@ struct Row {
     warnings: Option<usize>,
     summary: Option<Summary>,
     status: Status,
+    /// The oracle's outcome; `None` when it did not run.
+    oracle: Option<oracle::Outcome>,
 }
 
 const HEADER: [&str; 10] = [
@@ -783,8 +846,70 @@ const HEADER: [&str; 10] = [
     "status",
 ];
 
+/// The oracle's columns, before `status`, with `--oracle`.
+const ORACLE_HEADER: [&str; 5] = [
+    "targets",
+    "instances",
+    "disagreements",
+    "oracle build s",
+    "oracle run s",
+];
+
+/// The header for a table with or without the oracle's columns.
+fn header(with_oracle: bool) -> Vec<String> {
+    let mut cells: Vec<String> = HEADER.iter().map(|cell| (*cell).to_owned()).collect();
+    if with_oracle {
+        let status = cells.pop().unwrap_or_default();
+        cells.extend(ORACLE_HEADER.iter().map(|cell| (*cell).to_owned()));
+        cells.push(status);
+    }
+    cells
+}
+
 impl Row {
-    fn cells(&self) -> [String; 10] {
+    /// The row's cells; with the oracle's columns before the status when `with_oracle`.
+    fn cells(&self, with_oracle: bool) -> Vec<String> {
+        let mut cells = self.base_cells().to_vec();
+        if with_oracle {
+            let status = cells.pop().unwrap_or_default();
+            cells.extend(self.oracle_cells());
+            cells.push(match &self.oracle {
+                Some(oracle::Outcome::Failed { why, .. }) => format!("{status}; oracle {why}"),
+                _ => status,
+            });
+        }
+        cells
+    }
+
+    /// `targets/components`, instances, disagreements, build and run seconds; `-` where the
+    /// oracle did not run or did not get that far.
+    fn oracle_cells(&self) -> [String; 5] {
+        let dash = || "-".to_owned();
+        let seconds = |s: f64| format!("{s:.1}");
+        match &self.oracle {
+            None => [dash(), dash(), dash(), dash(), dash()],
+            Some(oracle::Outcome::Failed { build_seconds, .. }) => [
+                dash(),
+                dash(),
+                dash(),
+                build_seconds.map_or_else(dash, seconds),
+                dash(),
+            ],
+            Some(oracle::Outcome::Ran {
+                summary,
+                build_seconds,
+                run_seconds,
+            }) => [
+                format!("{}/{}", summary.targets, summary.components),
+                summary.instances.to_string(),
+                summary.disagreements.to_string(),
+                seconds(*build_seconds),
+                seconds(*run_seconds),
+            ],
+        }
+    }
+
+    fn base_cells(&self) -> [String; 10] {
         let number = |value: Option<usize>| value.map_or_else(|| "?".to_owned(), |n| n.to_string());
         // Columns of a step that did not run are `-`; `?` is a figure that could not be read.
         let checked = self.check_seconds.is_some();
@@ -825,15 +950,18 @@ struct Table {
     rows: Vec<Row>,
     /// The whole run, build of `xtask-regen` included.
     seconds: f64,
+    /// The oracle's columns are shown.
+    with_oracle: bool,
 }
 
 impl Table {
     /// The table aligned for a terminal, then the total line.
     fn text(&self) -> String {
-        let cells: Vec<[String; 10]> = std::iter::once(HEADER.map(str::to_owned))
-            .chain(self.rows.iter().map(Row::cells))
+        let cells: Vec<Vec<String>> = std::iter::once(header(self.with_oracle))
+            .chain(self.rows.iter().map(|row| row.cells(self.with_oracle)))
             .collect();
-        let mut widths = [0; 10];
+        let last = cells[0].len() - 1;
+        let mut widths = vec![0; cells[0].len()];
         for row in &cells {
             for (width, cell) in widths.iter_mut().zip(row) {
                 *width = (*width).max(cell.chars().count());
@@ -842,11 +970,11 @@ impl Table {
         let mut text = String::new();
         for row in &cells {
             let mut line = String::new();
-            for (column, (cell, width)) in row.iter().zip(widths).enumerate() {
+            for (column, (cell, &width)) in row.iter().zip(&widths).enumerate() {
                 // The document and the status read as text; the figures line up on the right.
                 match column {
                     0 => write!(line, "{cell:<width$}  "),
-                    9 => write!(line, "{cell}"),
+                    _ if column == last => write!(line, "{cell}"),
                     _ => write!(line, "{cell:>width$}  "),
                 }
                 .expect("writing to a String");
@@ -861,15 +989,20 @@ impl Table {
 
     fn markdown(&self) -> String {
         let escape = |cell: &str| cell.replace('|', "\\|");
+        let header = header(self.with_oracle);
         let mut text = format!(
             "# `cargo xtask corpus`\n\nOne client crate per description in `../shared/corpus/`, \
              each `cargo check`ed. `operations` is generated/total; `?` is a figure that could \
              not be read, `-` a step that did not run.\n\n| {} |\n|{}\n",
-            HEADER.join(" | "),
-            ["---|"; 10].concat()
+            header.join(" | "),
+            "---|".repeat(header.len())
         );
         for row in &self.rows {
-            let cells: Vec<String> = row.cells().iter().map(|cell| escape(cell)).collect();
+            let cells: Vec<String> = row
+                .cells(self.with_oracle)
+                .iter()
+                .map(|cell| escape(cell))
+                .collect();
             text.push_str(&format!("| {} |\n", cells.join(" | ")));
         }
         text.push('\n');
@@ -900,7 +1033,7 @@ impl Table {
             .iter()
             .filter(|row| row.warnings.is_some_and(|warnings| warnings > 0))
             .count();
-        format!(
+        let mut line = format!(
             "total: {} documents, {generated}/{total} operations generated{uncounted}; {} ok, \
              {} refused, {} do not compile, {} check failed, {warned} with warnings; {:.0} s",
             self.rows.len(),
@@ -909,6 +1042,56 @@ impl Table {
             count(|status| matches!(status, Status::DoesNotCompile(_))),
             count(|status| matches!(status, Status::CheckFailed(_))),
             self.seconds
+        );
+        if self.with_oracle {
+            line.push('\n');
+            line.push_str(&self.oracle_total());
+        }
+        line
+    }
+
+    /// The oracle's line: its figures summed over the documents it ran on, and its time.
+    fn oracle_total(&self) -> String {
+        let (mut ran, mut failed) = (0, 0);
+        let mut sum = oracle::Summary::default();
+        let (mut build, mut run) = (0.0, 0.0);
+        for outcome in self.rows.iter().filter_map(|row| row.oracle.as_ref()) {
+            match outcome {
+                oracle::Outcome::Ran {
+                    summary,
+                    build_seconds,
+                    run_seconds,
+                } => {
+                    ran += 1;
+                    sum.components += summary.components;
+                    sum.targets += summary.targets;
+                    sum.missing += summary.missing;
+                    sum.files += summary.files;
+                    sum.instances += summary.instances;
+                    sum.disagreements += summary.disagreements;
+                    sum.synthesized += summary.synthesized;
+                    sum.unseeded += summary.unseeded;
+                    build += build_seconds;
+                    run += run_seconds;
+                }
+                oracle::Outcome::Failed { build_seconds, .. } => {
+                    failed += 1;
+                    build += build_seconds.unwrap_or(0.0);
+                }
+            }
+        }
+        format!(
+            "oracle: ran on {ran} documents ({failed} failed); {}/{} components checked ({} not \
+             in the registry, {} holding a multipart file; {} seeded by synthesis, {} without a \
+             valid seed), {} instances, {} disagreements; build {build:.0} s, run {run:.0} s",
+            sum.targets,
+            sum.components,
+            sum.missing,
+            sum.files,
+            sum.synthesized,
+            sum.unseeded,
+            sum.instances,
+            sum.disagreements
         )
     }
 }
@@ -1061,6 +1244,7 @@ error: could not compile `corpus-x` (lib) due to 3 previous errors; 2 warnings e
             warnings: None,
             summary: None,
             status: Status::Refused("multipart | form".to_owned()),
+            oracle: None,
         };
         let ok = Row {
             document: "Ollama.yaml".to_owned(),
@@ -1073,9 +1257,10 @@ error: could not compile `corpus-x` (lib) due to 3 previous errors; 2 warnings e
                 "0 repaired, 0 defects of the description, 12 rules not enforced, 0 left out",
             ),
             status: Status::Ok,
+            oracle: None,
         };
         assert_eq!(
-            refused.cells(),
+            refused.cells(false),
             [
                 "A.yaml",
                 "0/78",
@@ -1090,7 +1275,7 @@ error: could not compile `corpus-x` (lib) due to 3 previous errors; 2 warnings e
             ]
         );
         assert_eq!(
-            ok.cells(),
+            ok.cells(false),
             [
                 "Ollama.yaml",
                 "12/12",
@@ -1109,6 +1294,7 @@ error: could not compile `corpus-x` (lib) due to 3 previous errors; 2 warnings e
         let table = Table {
             rows: vec![refused, ok],
             seconds: 61.0,
+            with_oracle: false,
         };
         assert!(table.markdown().contains("| refused: multipart \\| form |"));
         assert_eq!(
@@ -1116,5 +1302,69 @@ error: could not compile `corpus-x` (lib) due to 3 previous errors; 2 warnings e
             "total: 2 documents, 12/90 operations generated; 1 ok, 1 refused, 0 do not compile, \
              0 check failed, 0 with warnings; 61 s"
         );
+    }
+
+    #[test]
+    fn oracle_columns_come_before_the_status() {
+        let row = |document: &str, oracle| Row {
+            document: document.to_owned(),
+            total: Some(12),
+            generated: Some(12),
+            lines: Some(3400),
+            check_seconds: Some(12.34),
+            warnings: Some(0),
+            summary: None,
+            status: Status::Ok,
+            oracle,
+        };
+        let ran = row(
+            "Ollama.yaml",
+            Some(oracle::Outcome::Ran {
+                summary: oracle::Summary {
+                    components: 34,
+                    targets: 30,
+                    missing: 3,
+                    files: 1,
+                    instances: 5000,
+                    accepted: 900,
+                    disagreements: 7,
+                    synthesized: 29,
+                    unseeded: 2,
+                },
+                build_seconds: 20.04,
+                run_seconds: 3.26,
+            }),
+        );
+        let failed = row(
+            "E2B.yaml",
+            Some(oracle::Outcome::Failed {
+                why: "build failed: x".to_owned(),
+                build_seconds: Some(4.0),
+            }),
+        );
+        assert_eq!(
+            ran.cells(true)[9..],
+            ["30/34", "5000", "7", "20.0", "3.3", "ok"]
+        );
+        assert_eq!(
+            failed.cells(true)[9..],
+            ["-", "-", "-", "4.0", "-", "ok; oracle build failed: x"]
+        );
+        assert_eq!(ran.cells(false).len(), 10);
+        let table = Table {
+            rows: vec![ran, failed],
+            seconds: 100.0,
+            with_oracle: true,
+        };
+        assert!(
+            table
+                .markdown()
+                .contains("| disagreements | oracle build s | oracle run s | status |")
+        );
+        assert!(table.total().ends_with(
+            "\noracle: ran on 1 documents (1 failed); 30/34 components checked (3 not in the \
+             registry, 1 holding a multipart file; 29 seeded by synthesis, 2 without a valid \
+             seed), 5000 instances, 7 disagreements; build 24 s, run 3 s"
+        ));
     }
 }

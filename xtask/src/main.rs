@@ -24,9 +24,11 @@ commands:
                                        write a standalone client crate for any OpenAPI 3.0/3.1
                                        document; report.txt in DIR lists what was repaired or
                                        left out (--strict: fail instead)
-  corpus [--out DIR] [NAME...]         generate and `cargo check` a client for each description in
+  corpus [--out DIR] [--oracle] [NAME...]
+                                       generate and `cargo check` a client for each description in
                                        ../shared/corpus (or those NAMEd); prints a table, writes it
-                                       to DIR/corpus.md (default target/corpus)
+                                       to DIR/corpus.md (default target/corpus); --oracle also runs
+                                       the differential oracle on each crate (slow; not in CI)
   validate --schema <Name> [--jsonl] <FILE>...
                                        decode instances into the generated type of a component schema
   test                                 everything CI runs: spec checks, regen --check, workspace
