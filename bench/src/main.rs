@@ -7,8 +7,11 @@
 //! hub-api-bench [--repetitions N] [FIGURE...]        all figures, or the named ones
 //! hub-api-bench --profile FIGURE ours|baseline [--samples N]
 //!                                                     run one side untimed, for a profiler
+//! hub-api-bench corpus-lines [DIR] [--breakdown]     our lines against plain progenitor on
+//!                                                     each real description (not a figure)
 //! ```
 
+mod corpus;
 mod decode;
 mod fixtures;
 mod http;
@@ -51,6 +54,7 @@ const MIN_REPETITIONS: usize = 10;
 const USAGE: &str = "\
 usage: hub-api-bench [--repetitions N] [FIGURE...]
        hub-api-bench --profile FIGURE ours|baseline [--samples N]
+       hub-api-bench corpus-lines [DIR] [--breakdown]
 
 figures: decode_vs_value validation_overhead client_vs_reqwest receiver_vs_axum
          regen_scaling token_single_flight synth_lines synth_check synth_regen_scaling";
@@ -74,6 +78,11 @@ pub fn workspace_root() -> PathBuf {
 
 /// Ok(true) when every figure met its bound.
 fn run(args: Vec<String>) -> Result<bool> {
+    // A measurement without a bound (issue 29): never part of the default run.
+    if args.first().is_some_and(|first| first == "corpus-lines") {
+        corpus::corpus_lines(&args[1..])?;
+        return Ok(true);
+    }
     let mut repetitions = None;
     let mut profile = None;
     let mut samples = 10;
