@@ -74,6 +74,8 @@ pub(super) fn normalize_schema(schema: &mut Value, pointer: &str, findings: &mut
         object.remove("title");
     }
     format_as_type(object, pointer, findings);
+    implied_type(object, pointer, findings);
+    float_as_double(object);
     type_union(object, pointer, findings);
     members_that_admit_nothing(object, pointer, findings);
     open_enum(object, pointer, findings);
@@ -311,6 +313,98 @@ fn format_as_type(object: &mut Map<String, Value>, pointer: &str, findings: &mut
         &push(pointer, "format"),
         format!("`format: {kind}` without a `type`; read as `type: {kind}`"),
     ));
+}
+
+/// A schema with no `type` whose keywords all speak of one kind of value (`properties`,
+/// `additionalProperties`, `required`: an object; `items`: an array) is generated as that kind:
+/// typify writes a struct, a map or a vector, which refuses every other JSON value, where JSON
+/// Schema would admit them (its object keywords only constrain objects). The document is made
+/// to say what the code does, `type` added, and the repair reported.
+fn implied_type(object: &mut Map<String, Value>, pointer: &str, findings: &mut Vec<Finding>) {
+    const OBJECT: &[&str] = &[
+        "properties",
+        "additionalProperties",
+        "required",
+        "patternProperties",
+        "propertyNames",
+        "minProperties",
+        "maxProperties",
+    ];
+    const ARRAY: &[&str] = &[
+        "items",
+        "prefixItems",
+        "minItems",
+        "maxItems",
+        "uniqueItems",
+    ];
+    // Where the kind comes from elsewhere (members, a reference, listed values), or keywords of
+    // other kinds are present, nothing is implied.
+    const ELSEWHERE: &[&str] = &[
+        "type",
+        "$ref",
+        "oneOf",
+        "anyOf",
+        "allOf",
+        "not",
+        "enum",
+        "const",
+        "format",
+        "pattern",
+        "minLength",
+        "maxLength",
+        "minimum",
+        "maximum",
+        "exclusiveMinimum",
+        "exclusiveMaximum",
+        "multipleOf",
+        "if",
+        "then",
+        "else",
+        "contains",
+    ];
+    if ELSEWHERE
+        .iter()
+        .any(|keyword| object.contains_key(*keyword))
+    {
+        return;
+    }
+    // Under a `not` or a condition no code is generated, and a stated `type` would change what
+    // the schema there admits. (A property named `not` is passed over too, which is only a
+    // repair not made.)
+    let negated = pointer
+        .split('/')
+        .any(|segment| matches!(segment, "not" | "if" | "then" | "else" | "contains"));
+    if negated {
+        return;
+    }
+    let has = |keywords: &[&str]| keywords.iter().any(|keyword| object.contains_key(*keyword));
+    let kind = match (has(OBJECT), has(ARRAY)) {
+        (true, false) => "object",
+        (false, true) => "array",
+        _ => return,
+    };
+    object.insert("type".into(), Value::String(kind.to_owned()));
+    findings.push(Finding::new(
+        FindingKind::Repaired,
+        pointer,
+        format!(
+            "no `type`, but only {kind} keywords: generated, and now stated, as `type: {kind}`"
+        ),
+    ));
+}
+
+/// `format: float` on a number is a storage hint, not a rule: JSON numbers are doubles, and
+/// typify's `f32` would change a value on its way through (`0.00001` comes back as
+/// `9.999999747e-6`). Read as `double`, so the value is kept as sent.
+fn float_as_double(object: &mut Map<String, Value>) {
+    let is_number = match object.get("type") {
+        Some(Value::String(kind)) => kind == "number",
+        Some(Value::Array(kinds)) => kinds.iter().any(|kind| kind == "number"),
+        _ => false,
+    };
+    if is_number && object.get("format").and_then(Value::as_str) == Some("float") {
+        object.insert("format".into(), Value::String("double".into()));
+    }
 }
 
 /// An `enum` that lists a value twice means what it means with the value once; typify cannot
@@ -704,6 +798,53 @@ fn refusal(schema: &Map<String, Value>, value: &Value) -> Option<String> {
 mod tests {
     use super::super::normalize;
     use super::*;
+
+    #[test]
+    fn a_kind_only_its_keywords_imply_is_stated_and_reported() {
+        let mut findings = Vec::new();
+        let mut map = json!({"additionalProperties": {"type": "string"}});
+        normalize_schema(&mut map, "/m", &mut findings);
+        assert_eq!(map["type"], "object");
+        let mut list = json!({"items": {"type": "integer"}, "minItems": 1});
+        normalize_schema(&mut list, "/l", &mut findings);
+        assert_eq!(list["type"], "array");
+        assert_eq!(findings.len(), 2, "{findings:?}");
+        assert_eq!(findings[0].pointer, "/m");
+        // Members, references, mixed kinds and string rules imply nothing.
+        for schema in [
+            json!({"properties": {}, "oneOf": [{"type": "object"}]}),
+            json!({"required": ["a"], "items": {}}),
+            json!({"properties": {}, "maxLength": 2}),
+            json!({"description": "anything"}),
+        ] {
+            let mut schema = schema;
+            let before = schema.clone();
+            let mut none = Vec::new();
+            normalize_schema(&mut schema, "/x", &mut none);
+            assert_eq!(schema.get("type"), before.get("type"), "{schema}");
+        }
+        // Under `not`, a stated type would change what the `not` admits.
+        let mut negated = json!({"type": "object", "not": {"required": ["a"]}});
+        let mut none = Vec::new();
+        normalize_schema(&mut negated, "/n", &mut none);
+        assert_eq!(negated["not"], json!({"required": ["a"]}));
+        assert!(none.is_empty(), "{none:?}");
+    }
+
+    #[test]
+    fn a_float_number_is_read_as_a_double() {
+        let mut findings = Vec::new();
+        let mut number = json!({"type": "number", "format": "float"});
+        normalize_schema(&mut number, "/n", &mut findings);
+        assert_eq!(number["format"], "double");
+        let mut nullable = json!({"type": ["number", "null"], "format": "float"});
+        normalize_schema(&mut nullable, "/n", &mut findings);
+        assert_eq!(nullable.get("format"), Some(&json!("double")), "{nullable}");
+        let mut string = json!({"type": "string", "format": "float"});
+        normalize_schema(&mut string, "/s", &mut findings);
+        assert_eq!(string["format"], "float");
+        assert!(findings.is_empty(), "{findings:?}");
+    }
 
     #[test]
     fn property_names_in_a_document() {
