@@ -117,42 +117,6 @@ impl<R: IntegerBounds<Repr = i64>> From<BoundedInteger<R>> for i64 {
     }
 }
 
-impl<R: IntegerBounds> std::str::FromStr for BoundedInteger<R> {
-    type Err = ValidationError;
-    fn from_str(text: &str) -> Result<Self, ValidationError> {
-        let value: i128 = text
-            .parse()
-            .map_err(|_| ValidationError::new(format!("must be an integer; got {text:?}")))?;
-        Self::from_wide(value)
-    }
-}
-
-impl<R: IntegerBounds> Copy for BoundedInteger<R> {}
-
-impl<R: IntegerBounds> Clone for BoundedInteger<R> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-
-impl<R: IntegerBounds> fmt::Display for BoundedInteger<R> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.0.fmt(f)
-    }
-}
-
-impl<R: IntegerBounds> fmt::Debug for BoundedInteger<R> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_tuple(R::NAME).field(&self.0).finish()
-    }
-}
-
-impl<R: IntegerBounds> PartialEq for BoundedInteger<R> {
-    fn eq(&self, other: &Self) -> bool {
-        self.0 == other.0
-    }
-}
-
 impl<R: IntegerBounds> Eq for BoundedInteger<R> {}
 
 impl<R: IntegerBounds> std::hash::Hash for BoundedInteger<R> {
@@ -170,12 +134,6 @@ impl<R: IntegerBounds> PartialOrd for BoundedInteger<R> {
 impl<R: IntegerBounds> Ord for BoundedInteger<R> {
     fn cmp(&self, other: &Self) -> std::cmp::Ordering {
         self.0.cmp(&other.0)
-    }
-}
-
-impl<R: IntegerBounds> serde::Serialize for BoundedInteger<R> {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        self.0.serialize(serializer)
     }
 }
 
@@ -265,51 +223,9 @@ impl<R: NumberSchema> From<BoundedNumber<R>> for f64 {
     }
 }
 
-impl<R: NumberSchema> std::str::FromStr for BoundedNumber<R> {
-    type Err = ValidationError;
-    fn from_str(text: &str) -> Result<Self, ValidationError> {
-        let value: f64 = text
-            .parse()
-            .map_err(|_| ValidationError::new(format!("must be a number; got {text:?}")))?;
-        Self::new(value)
-    }
-}
-
-impl<R: NumberSchema> Copy for BoundedNumber<R> {}
-
-impl<R: NumberSchema> Clone for BoundedNumber<R> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-
-impl<R: NumberSchema> fmt::Display for BoundedNumber<R> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.0.fmt(f)
-    }
-}
-
-impl<R: NumberSchema> fmt::Debug for BoundedNumber<R> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_tuple(R::NAME).field(&self.0).finish()
-    }
-}
-
-impl<R: NumberSchema> PartialEq for BoundedNumber<R> {
-    fn eq(&self, other: &Self) -> bool {
-        self.0 == other.0
-    }
-}
-
 impl<R: NumberSchema> PartialOrd for BoundedNumber<R> {
     fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
         self.0.partial_cmp(&other.0)
-    }
-}
-
-impl<R: NumberSchema> serde::Serialize for BoundedNumber<R> {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        self.0.serialize(serializer)
     }
 }
 
@@ -319,6 +235,59 @@ impl<'de, R: NumberSchema> serde::Deserialize<'de> for BoundedNumber<R> {
             .map_err(<D::Error as serde::de::Error>::custom)
     }
 }
+
+/// What bounded integers and numbers share, for the wrapper over a marker `R: $bound`:
+/// `FromStr`, which parses the text as `$parsed` (refusing what is not `$what`) and checks it
+/// with `Self::$check`, the copy and comparison of the value, `Display`, `Debug` as the alias's
+/// name, and `Serialize`.
+macro_rules! number_impls {
+    ($wrapper:ident, $bound:ident, $parsed:ty, $what:literal, $check:ident) => {
+        impl<R: $bound> std::str::FromStr for $wrapper<R> {
+            type Err = ValidationError;
+            fn from_str(text: &str) -> Result<Self, ValidationError> {
+                let value: $parsed = text.parse().map_err(|_| {
+                    ValidationError::new(format!(concat!("must be ", $what, "; got {:?}"), text))
+                })?;
+                Self::$check(value)
+            }
+        }
+
+        impl<R: $bound> Copy for $wrapper<R> {}
+
+        impl<R: $bound> Clone for $wrapper<R> {
+            fn clone(&self) -> Self {
+                *self
+            }
+        }
+
+        impl<R: $bound> fmt::Display for $wrapper<R> {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                self.0.fmt(f)
+            }
+        }
+
+        impl<R: $bound> fmt::Debug for $wrapper<R> {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.debug_tuple(R::NAME).field(&self.0).finish()
+            }
+        }
+
+        impl<R: $bound> PartialEq for $wrapper<R> {
+            fn eq(&self, other: &Self) -> bool {
+                self.0 == other.0
+            }
+        }
+
+        impl<R: $bound> serde::Serialize for $wrapper<R> {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                self.0.serialize(serializer)
+            }
+        }
+    };
+}
+
+number_impls!(BoundedInteger, IntegerBounds, i128, "an integer", from_wide);
+number_impls!(BoundedNumber, NumberSchema, f64, "a number", new);
 
 #[cfg(test)]
 mod tests {
