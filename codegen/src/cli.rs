@@ -39,6 +39,7 @@ use quote::{ToTokens, quote};
 use serde_json::Value;
 
 use crate::Error;
+use crate::contract::progenitor_output;
 use crate::model::Document;
 
 /// Where the generated CLI table lives, relative to the workspace root.
@@ -187,7 +188,7 @@ fn describe(
                 "has no tag and its path no word, so no `hub <group>` to put it under",
             )
         })?;
-    let builder = upper_camel(&id);
+    let builder = crate::contract::builder_name(&id);
     let setters = builders
         .get(&builder)
         .ok_or_else(|| preflight(&id, format!("the client has no builder `{builder}`")))?;
@@ -219,7 +220,8 @@ fn describe(
                 format!("parameter `{name}` would be `{flag}`, which the CLI uses itself"),
             ));
         }
-        let setter = snake_case(&name);
+        // progenitor names a parameter's setter by its rule for method names.
+        let setter = crate::contract::method_name(&name);
         let rust_type = setters.get(&setter).cloned().ok_or_else(|| {
             preflight(
                 &id,
@@ -465,25 +467,6 @@ fn words(name: &str) -> Vec<String> {
     out
 }
 
-/// progenitor's method name for an operationId or parameter.
-fn snake_case(name: &str) -> String {
-    words(name).join("_")
-}
-
-/// progenitor's builder type name for an operationId.
-fn upper_camel(name: &str) -> String {
-    words(name)
-        .iter()
-        .map(|word| {
-            let mut chars = word.chars();
-            chars
-                .next()
-                .map(|first| first.to_uppercase().chain(chars).collect::<String>())
-                .unwrap_or_default()
-        })
-        .collect()
-}
-
 fn param_help(param: &Value, schema: &Value) -> String {
     let mut help = text(param, "description")
         .or_else(|| text(schema, "description"))
@@ -552,68 +535,19 @@ fn secret_paths(
     }
 }
 
-/// Each builder's setter methods and the type each one converts its value into
-/// (`fn p<V>(..) where V: TryInto<T>` gives `p -> T`).
+/// Each builder's setter methods and the type each one converts its value into, as the CLI
+/// crate names it (progenitor's setters, [`progenitor_output::builder_setters`]).
 fn builder_methods(client: &syn::File) -> BTreeMap<String, BTreeMap<String, syn::Type>> {
-    let mut builders: BTreeMap<String, BTreeMap<String, syn::Type>> = BTreeMap::new();
-    let builder_items = client.items.iter().find_map(|item| match item {
-        syn::Item::Mod(module) if module.ident == "builder" => {
-            module.content.as_ref().map(|(_, items)| items)
-        }
-        _ => None,
-    });
-    for item in builder_items.into_iter().flatten() {
-        let syn::Item::Impl(block) = item else {
-            continue;
-        };
-        let syn::Type::Path(self_type) = block.self_ty.as_ref() else {
-            continue;
-        };
-        let Some(name) = self_type
-            .path
-            .segments
-            .last()
-            .map(|segment| segment.ident.to_string())
-        else {
-            continue;
-        };
-        let setters = builders.entry(name).or_default();
-        for item in &block.items {
-            let syn::ImplItem::Fn(function) = item else {
-                continue;
-            };
-            if let Some(target) = converted_type(&function.sig) {
-                setters.insert(function.sig.ident.to_string(), target);
-            }
-        }
-    }
-    builders
-}
-
-/// `T` of `where V: std::convert::TryInto<T>`, written as a path the CLI crate can name.
-fn converted_type(signature: &syn::Signature) -> Option<syn::Type> {
-    let predicates = &signature.generics.where_clause.as_ref()?.predicates;
-    predicates.iter().find_map(|predicate| {
-        let syn::WherePredicate::Type(bound) = predicate else {
-            return None;
-        };
-        bound.bounds.iter().find_map(|bound| {
-            let syn::TypeParamBound::Trait(bound) = bound else {
-                return None;
-            };
-            let last = bound.path.segments.last()?;
-            if last.ident != "TryInto" {
-                return None;
-            }
-            let syn::PathArguments::AngleBracketed(arguments) = &last.arguments else {
-                return None;
-            };
-            arguments.args.iter().find_map(|argument| match argument {
-                syn::GenericArgument::Type(target) => Some(for_cli_crate(target)),
-                _ => None,
-            })
+    progenitor_output::builder_setters(client)
+        .into_iter()
+        .map(|(builder, setters)| {
+            let setters = setters
+                .into_iter()
+                .map(|(setter, target)| (setter, for_cli_crate(&target)))
+                .collect();
+            (builder, setters)
         })
-    })
+        .collect()
 }
 
 /// A type of the generated client as the CLI crate names it: anything under a `types` module
@@ -625,7 +559,7 @@ fn for_cli_crate(target: &syn::Type) -> syn::Type {
     let segments: Vec<&syn::PathSegment> = path.path.segments.iter().collect();
     match segments
         .iter()
-        .rposition(|segment| segment.ident == "types")
+        .rposition(|segment| segment.ident == progenitor_output::TYPES_MODULE)
     {
         Some(at) => {
             let rest = segments[at + 1..]
@@ -772,7 +706,10 @@ fn emit(groups: &[(String, String)], operations: &[Operation]) -> TokenStream {
     });
     let arms = operations.iter().map(|operation| {
         let id = &operation.id;
-        let client_method = syn::Ident::new(&snake_case(id), proc_macro2::Span::call_site());
+        let client_method = syn::Ident::new(
+            &crate::contract::method_name(id),
+            proc_macro2::Span::call_site(),
+        );
         let setters = operation.params.iter().map(|param| {
             let name = &param.name;
             let setter = &param.setter;
@@ -888,11 +825,6 @@ mod tests {
         assert_eq!(group_name("storage"), "storage");
         assert_eq!(flag_name("readStatus"), "--read-status");
         assert_eq!(flag_name("p"), "-p");
-        assert_eq!(upper_camel("getMcpSettings"), "GetMcpSettings");
-        assert_eq!(
-            snake_case("markNotificationsAsRead"),
-            "mark_notifications_as_read"
-        );
     }
 
     #[test]

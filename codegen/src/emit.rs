@@ -8,6 +8,8 @@ use progenitor::{GenerationSettings, Generator, HooksMode, InterfaceStyle, TagSt
 use serde_json::Value;
 
 use crate::Error;
+use crate::contract::progenitor_output::TYPES_MODULE;
+use crate::contract::typify_output;
 use crate::model::{Owner, mark, push};
 use crate::patch::Applied;
 use crate::runtime::rules_module;
@@ -18,7 +20,7 @@ pub(crate) mod open_objects;
 mod piecewise;
 mod replies;
 mod requests;
-pub(crate) mod serde_attrs;
+pub(crate) use crate::contract::serde_attrs;
 pub(crate) mod tolerance;
 
 /// Whether to add the generation steps that make types faithful beyond what typify does.
@@ -58,6 +60,19 @@ pub struct Emitted {
     pub file: syn::File,
     /// Items a step left as the generator wrote them.
     pub degraded: Vec<Degraded>,
+    /// How many items each rewrite of the generator's output rewrote, by rewrite.
+    pub rewritten: std::collections::BTreeMap<&'static str, usize>,
+}
+
+/// What one rewrite of the generator's output did: how many items it rewrote, and each item
+/// that was its candidate but not a shape [`crate::contract`] knows, which it left as the
+/// generator wrote it (reported, and so refused by a strict run). A candidate the contract
+/// knows the rewrite leaves alone (a WebSocket upgrade, a string newtype with a `default`) is
+/// neither.
+#[derive(Debug, Default)]
+pub(crate) struct Tally {
+    pub(crate) matched: usize,
+    pub(crate) passed_over: Vec<Degraded>,
 }
 
 /// Generates the client as a syntax tree; [`format()`] prints it. The tree is kept so that the
@@ -139,7 +154,7 @@ pub fn emit(
     drop(generator);
     drop(spec);
 
-    let (mut file, folded_early) = match fidelity {
+    let (mut file, folded_early, conversions) = match fidelity {
         Fidelity::Faithful => {
             let mut sink = TypesAsParsed {
                 conversions: tolerance::EarlyConversionDrop::default(),
@@ -147,30 +162,51 @@ pub fn emit(
                 folded: None,
             };
             let file = piecewise::parse_file(tokens, &mut sink)?;
-            (file, sink.folded.unwrap_or_default())
+            (file, sink.folded.unwrap_or_default(), sink.conversions)
         }
         Fidelity::Plain => (
             piecewise::parse_file(tokens, &mut piecewise::KeepAll)?,
             Default::default(),
+            Default::default(),
         ),
     };
     let mut degraded = Vec::new();
+    let mut tallies = Vec::new();
     if fidelity == Fidelity::Faithful {
         distinct_field_names(types_module(&mut file)?);
         degraded.extend(refuse_null_for_optional_fields(&mut file, document)?);
         let tolerant = tolerant_type_names(document, applied)?;
         let is_tolerant = |name: &str| tolerant.contains(name);
         let types = types_module(&mut file)?;
-        open_objects::decode_open_objects_in_one_pass(types, &is_tolerant)?;
+        let objects = open_objects::decode_open_objects_in_one_pass(types, &is_tolerant)?;
+        tallies.push(("open objects", objects));
         let open = open_enum_type_names(document)?;
-        tolerance::emit_string_enums(types, interface, is_tolerant, |name| open.contains(name))?;
-        checked_strings::fold_checked_strings(types, folded_early)?;
-        replies::share_response_handling(&mut file);
-        requests::leave_out_version_header(&mut file.items);
+        let string_enums =
+            tolerance::emit_string_enums(types, interface, conversions, is_tolerant, |name| {
+                open.contains(name)
+            })?;
+        tallies.push(("string enums", string_enums));
+        let newtypes = checked_strings::fold_checked_strings(types, folded_early)?;
+        tallies.push(("string newtypes", newtypes));
+        tallies.push((
+            "response handling",
+            replies::share_response_handling(&mut file),
+        ));
+        tallies.push((
+            "version header",
+            requests::leave_out_version_header(&mut file.items),
+        ));
     }
     let multipart = forms::multipart_operations(document);
     if !multipart.is_empty() {
         let changed = forms::send_as_multipart(&mut file.items, &multipart, module_path);
+        tallies.push((
+            "multipart forms",
+            Tally {
+                matched: changed,
+                passed_over: Vec::new(),
+            },
+        ));
         if changed != multipart.len() {
             return Err(Error::Mismatch(format!(
                 "{} operations send a multipart form, but progenitor's form call (`{}`) was found in {changed} of their methods",
@@ -202,7 +238,16 @@ pub fn emit(
             .map_err(|error| Error::Syntax(error.to_string()))?
             .items,
     );
-    Ok(Emitted { file, degraded })
+    let mut rewritten = std::collections::BTreeMap::new();
+    for (name, tally) in tallies {
+        rewritten.insert(name, tally.matched);
+        degraded.extend(tally.passed_over);
+    }
+    Ok(Emitted {
+        file,
+        degraded,
+        rewritten,
+    })
 }
 
 /// Runs `run` with the panic hook silenced: a panic inside progenitor or typify is caught and
@@ -235,7 +280,7 @@ impl piecewise::Sink for TypesAsParsed {
         item: syn::Item,
         items: &mut Vec<syn::Item>,
     ) -> Result<(), Error> {
-        if module != "types" {
+        if module != TYPES_MODULE {
             items.push(item);
             return Ok(());
         }
@@ -246,7 +291,7 @@ impl piecewise::Sink for TypesAsParsed {
     }
 
     fn end(&mut self, module: &str, items: &mut Vec<syn::Item>) -> Result<(), Error> {
-        if module == "types" {
+        if module == TYPES_MODULE {
             self.folded = Some(self.checked_strings.finish(items)?);
         }
         Ok(())
@@ -591,7 +636,7 @@ fn refuse_null_for_optional_fields(
             .named
             .iter()
             .enumerate()
-            .filter(|(_, field)| is_skipped_option(field))
+            .filter(|(_, field)| typify_output::is_optional_field(field))
             .map(|(index, _)| index)
             .collect();
         if optional.is_empty() {
@@ -749,18 +794,12 @@ fn types_module(file: &mut syn::File) -> Result<&mut Vec<syn::Item>, Error> {
     file.items
         .iter_mut()
         .find_map(|item| match item {
-            syn::Item::Mod(module) if module.ident == "types" => {
+            syn::Item::Mod(module) if module.ident == TYPES_MODULE => {
                 module.content.as_mut().map(|(_, items)| items)
             }
             _ => None,
         })
         .ok_or_else(|| Error::Mismatch("progenitor emitted no `types` module".into()))
-}
-
-/// Whether typify made this an optional field: `Option<_>` skipped when `None`.
-fn is_skipped_option(field: &syn::Field) -> bool {
-    let is_option = matches!(&field.ty, syn::Type::Path(path) if path.path.segments.last().is_some_and(|segment| segment.ident == "Option"));
-    is_option && serde_attrs::has(&field.attrs, "skip_serializing_if")
 }
 
 /// Whether a property schema admits `null`, directly or through the component it refers to.

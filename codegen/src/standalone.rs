@@ -299,7 +299,7 @@ fn attempt(
         patch::apply_reporting(&mut downlevelled, input.patches, &provenance)?;
     let moved = std::mem::take(&mut applied.repairs);
     preflight::check(&downlevelled)?;
-    let emit::Emitted { file, degraded } = emit::emit(
+    let emit::Emitted { file, degraded, .. } = emit::emit(
         &downlevelled,
         &applied,
         input.module_path,

@@ -9,7 +9,8 @@ use quote::ToTokens;
 use serde_json::Value;
 
 use crate::contract;
-use crate::emit::open_objects::ObjectInvocation;
+use crate::contract::progenitor_output::{BUILDER_MODULE, BUILDER_NEW, CLIENT_TYPE, TYPES_MODULE};
+use crate::emit::open_objects::{self, ObjectInvocation};
 use crate::emit::tolerance::StringEnumInvocation;
 use crate::rules::Rule;
 
@@ -70,7 +71,9 @@ fn operations(file: &syn::File, document: &Value, out: &mut String) {
         .items
         .iter()
         .filter_map(|item| match item {
-            syn::Item::Impl(block) if self_type_is(block, "Client") && block.trait_.is_none() => {
+            syn::Item::Impl(block)
+                if self_type_is(block, CLIENT_TYPE) && block.trait_.is_none() =>
+            {
                 Some(block)
             }
             _ => None,
@@ -83,7 +86,7 @@ fn operations(file: &syn::File, document: &Value, out: &mut String) {
             _ => None,
         })
         .collect();
-    let builder = module(file, "builder");
+    let builder = module(file, BUILDER_MODULE);
 
     let mut listed = Vec::new();
     for operation in crate::model::Document::new(document).operations() {
@@ -117,7 +120,7 @@ fn operations(file: &syn::File, document: &Value, out: &mut String) {
             for item in &block.items {
                 if let syn::ImplItem::Fn(function) = item
                     && matches!(function.vis, syn::Visibility::Public(_))
-                    && function.sig.ident != "new"
+                    && function.sig.ident != BUILDER_NEW
                 {
                     let _ = writeln!(
                         out,
@@ -132,7 +135,7 @@ fn operations(file: &syn::File, document: &Value, out: &mut String) {
 
 fn types(file: &syn::File, rules: &Rules<'_>, out: &mut String) {
     out.push_str("\n# Types\n\n");
-    let Some(items) = module(file, "types") else {
+    let Some(items) = module(file, TYPES_MODULE) else {
         return;
     };
     // The wire names of the variants of string enums whose serde impls `string_enum!` writes,
@@ -248,10 +251,8 @@ fn describe_struct(
             }
         }
         syn::Fields::Named(fields) => {
-            let deny = serde_args(&structure.attrs)
-                .iter()
-                .any(|arg| arg == "deny_unknown_fields")
-                || doc_lines_of(&structure.attrs).any(|line| line.starts_with("Closed: "));
+            let deny = contract::typify_output::denies_unknown_fields(&structure.attrs)
+                || doc_lines_of(&structure.attrs).any(|line| open_objects::is_closed_doc(&line));
             let mut text = format!(
                 "struct {name}{}",
                 if deny { " (deny_unknown_fields)" } else { "" }

@@ -10,15 +10,15 @@
 //! - which inputs make progenitor panic: [`preflight`] (step 4, a submodule so that this
 //!   knowledge stays here) lists them in its module doc and refuses each, naming the
 //!   operation;
-//! - the impls typify writes for a string newtype (a `pattern` or length): all but `FromStr`,
-//!   which holds the check, are the same for every type ([`typify_string_newtype_impls`]);
-//!   `emit` writes them once for a generic type, and the checks of `FromStr` ([`TypifyCheck`])
-//!   as each type's constants;
-//! - the header progenitor adds to every request, `api-version` with the description's
-//!   `info.version` ([`PROGENITOR_VERSION_HEADER`]), which `emit` leaves out;
-//! - what progenitor writes after building an operation's request: the hooks, then a `match`
-//!   on the status whose arms read the body ([`ProgenitorSend`], [`ProgenitorReply`]); `emit`
-//!   turns each into a table for one shared function;
+//! - every recogniser of what they write, so that no step outside this module matches their
+//!   output by its tokens or its shape: [`typify_output`] (string newtypes and the impls typify
+//!   writes for them, string enums and their conversions, an open object's `extra` map,
+//!   optional and required-nullable fields, closed structs) and [`progenitor_output`] (the
+//!   `types` and `builder` modules and the `Client`, the `api-version` header, the form call,
+//!   the hooks and status `match` each operation ends with, the builders' setters), and the
+//!   one reader of the `#[serde(...)]` attributes both put on their items ([`serde_attrs`]).
+//!   Each recogniser says what is the known shape, what is a known other shape the step
+//!   leaves alone, and what is neither, which `emit` reports (an error in a strict run);
 //! - what other crates read back from the generated code. typify's builder messages
 //!   (`no value supplied for <field>`, `error converting supplied value for <field>: <rule>`)
 //!   are parsed by `hub-api`'s `src/error.rs` (`Error::from_conversion_message`) to name the
@@ -28,9 +28,16 @@
 //!   decodes item by item.
 
 pub mod preflight;
+pub mod progenitor_output;
+pub mod serde_attrs;
+pub mod typify_output;
 
-use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+pub use progenitor_output::{
+    BodyRead, PROGENITOR_FORM_CALL, PROGENITOR_VERSION_HEADER, ProgenitorReply, ProgenitorSend,
+};
+pub use typify_output::{TypifyCheck, typify_string_newtype_impls};
+
+use quote::format_ident;
 use std::collections::BTreeSet;
 
 use serde_json::Value;
@@ -372,142 +379,6 @@ fn name_below<'a>(at: SchemaAt<'a>, name: String, named: &mut Vec<(String, Schem
     }
 }
 
-/// A check typify 0.8 writes in a string newtype's `from_str`, in its order of appearance.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TypifyCheck {
-    /// `maxLength`.
-    MaxLength,
-    /// `minLength`.
-    MinLength,
-    /// `pattern`.
-    Pattern,
-}
-
-impl TypifyCheck {
-    /// Every check, each tried where a statement of `from_str` may be one.
-    pub const ALL: [TypifyCheck; 3] = [Self::MaxLength, Self::MinLength, Self::Pattern];
-
-    /// The word that names the check in an invocation of the macro that writes it.
-    pub fn keyword(self) -> &'static str {
-        match self {
-            Self::MaxLength => "max",
-            Self::MinLength => "min",
-            Self::Pattern => "pattern",
-        }
-    }
-
-    /// typify's error message, around the bound or pattern.
-    pub fn message(self) -> (&'static str, &'static str) {
-        match self {
-            Self::MaxLength => ("longer than ", " characters"),
-            Self::MinLength => ("shorter than ", " characters"),
-            Self::Pattern => ("doesn't match pattern \"", "\""),
-        }
-    }
-
-    /// The statements typify writes over `value` for the check with `argument` (a bound, or a
-    /// pattern's text) and `message` (an expression for the error text).
-    fn statements(
-        self,
-        value: &TokenStream,
-        argument: &TokenStream,
-        message: &TokenStream,
-    ) -> TokenStream {
-        match self {
-            Self::MaxLength => quote! {
-                if #value.chars().count() > #argument {
-                    return Err(#message.into());
-                }
-            },
-            Self::MinLength => quote! {
-                if #value.chars().count() < #argument {
-                    return Err(#message.into());
-                }
-            },
-            Self::Pattern => quote! {
-                static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(|| {
-                    ::regress::Regex::new(#argument).unwrap()
-                });
-                if PATTERN.find(#value).is_none() {
-                    return Err(#message.into());
-                }
-            },
-        }
-    }
-
-    /// The statements exactly as typify writes them for `argument` (a bound's digits, or a
-    /// pattern), to recognise them by; `None` when a bound is not a number.
-    pub fn as_typify_writes(self, argument: &str) -> Option<TokenStream> {
-        let (before, after) = self.message();
-        let message = format!("{before}{argument}{after}");
-        let argument = match self {
-            Self::MaxLength | Self::MinLength => {
-                let bound: usize = argument.parse().ok()?;
-                quote!(#bound)
-            }
-            Self::Pattern => quote!(#argument),
-        };
-        Some(self.statements(&quote!(value), &argument, &quote!(#message)))
-    }
-}
-
-/// The impls typify 0.8 writes for a string newtype `name` (`pub struct Name(String)` with a
-/// `pattern`, `minLength` or `maxLength`), in its order, except `FromStr`, which holds the
-/// check and differs from type to type. Called with a type name it gives the impls to
-/// recognise typify's output by; called with `CheckedString<R>` it is the generic code that
-/// replaces them, so the two cannot drift apart.
-pub fn typify_string_newtype_impls(name: &TokenStream) -> Vec<TokenStream> {
-    let conversion_error = quote!(self::error::ConversionError);
-    vec![
-        quote! {
-            impl ::std::ops::Deref for #name {
-                type Target = ::std::string::String;
-                fn deref(&self) -> &::std::string::String {
-                    &self.0
-                }
-            }
-        },
-        quote! {
-            impl ::std::convert::From<#name> for ::std::string::String {
-                fn from(value: #name) -> Self {
-                    value.0
-                }
-            }
-        },
-        quote! {
-            impl ::std::convert::TryFrom<&str> for #name {
-                type Error = #conversion_error;
-                fn try_from(value: &str) -> ::std::result::Result<Self, #conversion_error> {
-                    value.parse()
-                }
-            }
-        },
-        quote! {
-            impl ::std::convert::TryFrom<::std::string::String> for #name {
-                type Error = #conversion_error;
-                fn try_from(value: ::std::string::String) -> ::std::result::Result<Self, #conversion_error> {
-                    value.parse()
-                }
-            }
-        },
-        quote! {
-            impl<'de> ::serde::Deserialize<'de> for #name {
-                // typify's trailing commas are kept: the tokens must match its output.
-                fn deserialize<D>(deserializer: D,) -> ::std::result::Result<Self, D::Error>
-                where
-                    D: ::serde::Deserializer<'de>,
-                {
-                    ::std::string::String::deserialize(deserializer)?
-                        .parse()
-                        .map_err(|e: #conversion_error| {
-                            <D::Error as ::serde::de::Error>::custom(e.to_string(),)
-                        })
-                }
-            }
-        },
-    ]
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -613,115 +484,3 @@ mod tests {
         assert_eq!(typify_keeps(&Rule::MaxItems(3), &[]), Err("array sizes"));
     }
 }
-
-/// How progenitor 0.15 reads a response body in one arm of an operation's status `match`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BodyRead {
-    /// `ResponseValue::from_response(response).await`: JSON of the operation's type.
-    Json,
-    /// `ResponseValue::empty(response)`: no body (`()`).
-    Empty,
-    /// `ResponseValue::stream(response)`: the raw bytes (`ByteStream`).
-    Stream,
-}
-
-/// One arm of the status `match` progenitor 0.15 ends every operation with. A WebSocket
-/// upgrade arm is none of these: an operation with one keeps progenitor's code.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ProgenitorReply {
-    /// A documented success: `Ok` with the body read.
-    Success(BodyRead),
-    /// A documented error: `Err(Error::ErrorResponse(..))` with the body read.
-    Failure(BodyRead),
-    /// The catch-all for undocumented statuses: `Err(Error::UnexpectedResponse(response))`.
-    Unexpected,
-}
-
-impl ProgenitorReply {
-    /// Every arm progenitor writes, each tried where an arm's body may be one.
-    pub const ALL: [ProgenitorReply; 7] = [
-        Self::Success(BodyRead::Json),
-        Self::Success(BodyRead::Empty),
-        Self::Success(BodyRead::Stream),
-        Self::Failure(BodyRead::Json),
-        Self::Failure(BodyRead::Empty),
-        Self::Failure(BodyRead::Stream),
-        Self::Unexpected,
-    ];
-
-    /// The arm's expression exactly as progenitor writes it over `response`, to recognise it by.
-    pub fn as_progenitor_writes(self, response: &syn::Ident) -> TokenStream {
-        let read = |body: BodyRead, failure: bool| match (body, failure) {
-            (BodyRead::Json, false) => quote!(ResponseValue::from_response(#response).await),
-            (BodyRead::Json, true) => quote!(ResponseValue::from_response(#response).await?),
-            (BodyRead::Empty, _) => quote!(ResponseValue::empty(#response)),
-            (BodyRead::Stream, _) => quote!(ResponseValue::stream(#response)),
-        };
-        match self {
-            Self::Success(BodyRead::Json) => read(BodyRead::Json, false),
-            Self::Success(body) => {
-                let read = read(body, false);
-                quote!(Ok(#read))
-            }
-            Self::Failure(body) => {
-                let read = read(body, true);
-                quote!(Err(Error::ErrorResponse(#read)))
-            }
-            Self::Unexpected => quote!(Err(Error::UnexpectedResponse(#response))),
-        }
-    }
-}
-
-/// The names in the statements progenitor 0.15 writes between building an operation's request
-/// and its status `match`:
-///
-/// ```text
-/// let info = OperationInfo { operation_id: "<id>" };
-/// <client>.pre(&mut <request>, &info).await?;
-/// let <result> = <client>.exec(<request>, &info).await;
-/// <client>.post(&<result>, &info).await?;
-/// let <response> = <result>?;
-/// match <response>.status().as_u16() { <arms> }
-/// ```
-///
-/// `<client>` is `self` in a positional method and `client` in a builder's `send`.
-pub struct ProgenitorSend {
-    /// The client expression (`self`, `client`).
-    pub client: TokenStream,
-    /// The request variable.
-    pub request: syn::Ident,
-    /// The variable holding what `exec` returned.
-    pub result: syn::Ident,
-    /// The response variable the arms read.
-    pub response: syn::Ident,
-}
-
-impl ProgenitorSend {
-    /// The four statements after `let info = ...;`, exactly as progenitor writes them, and the
-    /// `match` scrutinee, to recognise them by.
-    pub fn as_progenitor_writes(&self) -> (Vec<TokenStream>, TokenStream) {
-        let Self {
-            client,
-            request,
-            result,
-            response,
-        } = self;
-        let statements = vec![
-            quote!(#client.pre(&mut #request, &info).await?;),
-            quote!(let #result = #client.exec(#request, &info).await;),
-            quote!(#client.post(&#result, &info).await?;),
-            quote!(let #response = #result?;),
-        ];
-        (statements, quote!(#response.status().as_u16()))
-    }
-}
-
-/// The header progenitor 0.15 appends to every request it builds, with the description's
-/// `info.version` as its value (`HeaderName::from_static("api-version")`); operations'
-/// declared headers are appended by their names as text.
-pub const PROGENITOR_VERSION_HEADER: &str = "api-version";
-
-/// The method progenitor calls on the request builder to send a typed
-/// `application/x-www-form-urlencoded` body (`.form_urlencoded(&body)?`, from
-/// `progenitor_client::RequestBuilderExt`); `emit` renames it for a multipart body.
-pub const PROGENITOR_FORM_CALL: &str = "form_urlencoded";

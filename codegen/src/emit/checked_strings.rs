@@ -13,8 +13,10 @@
 //! typify's newtype.
 //!
 //! A newtype whose impls are not exactly typify's known shape, or whose checks are not typify's
-//! known ones in typify's order, is left as typify wrote it: the fold is a size optimisation,
-//! and nothing is lost by skipping it.
+//! known ones in typify's order ([`contract::typify_output::StringNewtypeReader`]), is left as
+//! typify wrote it: the fold is a size optimisation, and nothing is lost by skipping it. It is
+//! reported, though, unless it is a shape typify is known to write (a string with a `default`),
+//! since an upgrade that changes typify's impls would otherwise quietly stop the fold.
 //!
 //! Most newtypes are folded while progenitor's output is parsed ([`EarlyFold`]), so their
 //! impls are never held; [`fold_checked_strings`] folds the rest and writes what they share.
@@ -26,20 +28,23 @@ use quote::{ToTokens, quote};
 
 use crate::Error;
 use crate::contract;
+use crate::contract::typify_output::{self, StringNewtype, StringNewtypeReader};
 
 /// Folds every typify string newtype of `types` into an alias of `CheckedString`, in the
 /// struct's place with its checks beside it, and its marker into a `rules` module fragment,
 /// written last. `early` holds what [`EarlyFold`] folded while the types were parsed; their
-/// markers join the fragment, and the shared items are written if either folded any.
+/// markers join the fragment, and the shared items are written if either folded any. The
+/// tally counts the newtypes folded, here and early, and names each one left whose impls are
+/// not a shape typify is known to write.
 pub(super) fn fold_checked_strings(
     types: &mut Vec<syn::Item>,
     early: FoldedEarly,
-) -> Result<(), Error> {
+) -> Result<super::Tally, Error> {
     let FoldedEarly(mut markers) = early;
     let candidates: BTreeSet<String> = types
         .iter()
         .filter_map(|item| match item {
-            syn::Item::Struct(structure) if is_string_newtype(structure) => {
+            syn::Item::Struct(structure) if typify_output::is_string_newtype(structure) => {
                 Some(structure.ident.to_string())
             }
             _ => None,
@@ -50,7 +55,9 @@ pub(super) fn fold_checked_strings(
     let mut stray = None;
     for (index, item) in types.iter().enumerate() {
         if let syn::Item::Impl(block) = item {
-            if let Some(name) = implemented_for(block, |name| candidates.contains(name)) {
+            if let Some(name) =
+                typify_output::newtype_of_impl(block, |name| candidates.contains(name))
+            {
                 impls.entry(name).or_default().push(index);
             } else if stray.is_none() {
                 // Only an impl *for* a folded newtype is a problem: one that converts it into
@@ -67,10 +74,12 @@ pub(super) fn fold_checked_strings(
              into `CheckedString` before that impl was seen"
         )));
     }
-    let templates = templates();
+    let reader = StringNewtypeReader::default();
     let mut removed = BTreeSet::new();
     let mut folded_here = BTreeMap::new();
-    for (name, indices) in &impls {
+    let mut passed_over = Vec::new();
+    for name in &candidates {
+        let indices = impls.get(name).map_or(&[][..], Vec::as_slice);
         let found: Vec<&syn::ItemImpl> = indices
             .iter()
             .filter_map(|&index| match &types[index] {
@@ -78,14 +87,28 @@ pub(super) fn fold_checked_strings(
                 _ => None,
             })
             .collect();
-        let Some((folded, invocation)) = fold(name, &found, &templates) else {
-            continue;
-        };
-        folded_here.insert(name.clone(), invocation);
-        removed.extend(folded.into_iter().map(|position| indices[position]));
+        match fold(name, &found, &reader) {
+            Ok(invocation) => {
+                folded_here.insert(name.clone(), invocation);
+                // A fold takes every impl typify wrote for the newtype.
+                removed.extend(indices.iter().copied());
+            }
+            Err(StringNewtype::Unknown) => passed_over.push(super::Degraded {
+                pointer: String::new(),
+                message: format!(
+                    "string newtype `{name}`: its impls are not typify's known shape, so it keeps them instead of becoming a `CheckedString`"
+                ),
+            }),
+            Err(_) => {}
+        }
     }
+    let matched = markers.len() + folded_here.len();
+    let tally = super::Tally {
+        matched,
+        passed_over,
+    };
     if markers.is_empty() && folded_here.is_empty() {
-        return Ok(());
+        return Ok(tally);
     }
     let mut rewritten = parse(shared_items())?;
     for (index, item) in std::mem::take(types).into_iter().enumerate() {
@@ -112,7 +135,7 @@ pub(super) fn fold_checked_strings(
         }
     })?);
     *types = rewritten;
-    Ok(())
+    Ok(tally)
 }
 
 /// The `checked_string!` invocation of each newtype [`EarlyFold`] folded, by name.
@@ -126,7 +149,7 @@ pub(super) struct FoldedEarly(BTreeMap<String, TokenStream>);
 /// same test as [`fold_checked_strings`], which folds what is left and checks that no impl of
 /// a folded newtype turned up later.
 pub(super) struct EarlyFold {
-    templates: Vec<String>,
+    reader: StringNewtypeReader,
     held: Option<(syn::ItemStruct, Vec<syn::ItemImpl>)>,
     folded: FoldedEarly,
 }
@@ -134,7 +157,7 @@ pub(super) struct EarlyFold {
 impl EarlyFold {
     pub(super) fn new() -> Self {
         Self {
-            templates: templates(),
+            reader: StringNewtypeReader::default(),
             held: None,
             folded: FoldedEarly::default(),
         }
@@ -148,7 +171,8 @@ impl EarlyFold {
     ) -> Result<(), Error> {
         let item = match (item, &mut self.held) {
             (syn::Item::Impl(block), Some((structure, impls)))
-                if implemented_for(&block, |name| structure.ident == name).is_some() =>
+                if typify_output::newtype_of_impl(&block, |name| structure.ident == name)
+                    .is_some() =>
             {
                 impls.push(block);
                 return Ok(());
@@ -157,7 +181,7 @@ impl EarlyFold {
         };
         self.settle(items)?;
         match item {
-            syn::Item::Struct(structure) if is_string_newtype(&structure) => {
+            syn::Item::Struct(structure) if typify_output::is_string_newtype(&structure) => {
                 self.held = Some((structure, Vec::new()));
             }
             item => items.push(item),
@@ -178,13 +202,14 @@ impl EarlyFold {
         };
         let name = structure.ident.to_string();
         let found: Vec<&syn::ItemImpl> = impls.iter().collect();
-        // `fold` accepts exactly typify's impls, so when it folds, every impl held goes.
-        match fold(&name, &found, &self.templates) {
-            Some((_, invocation)) => {
+        // `fold` accepts exactly typify's impls, so when it folds, every impl held goes. What
+        // it does not fold, [`fold_checked_strings`] meets again, and reports if it must.
+        match fold(&name, &found, &self.reader) {
+            Ok(invocation) => {
                 items.extend(alias(&structure, &invocation)?);
                 self.folded.0.insert(name, invocation);
             }
-            None => {
+            Err(_) => {
                 items.push(syn::Item::Struct(structure));
                 items.extend(impls.into_iter().map(syn::Item::Impl));
             }
@@ -193,26 +218,18 @@ impl EarlyFold {
     }
 }
 
-/// typify's impls for a placeholder name, as text: each candidate's are these with its name.
-fn templates() -> Vec<String> {
-    let placeholder = syn::Ident::new(PLACEHOLDER, proc_macro2::Span::call_site());
-    contract::typify_string_newtype_impls(&quote!(#placeholder))
-        .iter()
-        .map(ToString::to_string)
-        .collect()
-}
-
-/// When `found`, the impls typify wrote for the newtype `name`, are exactly its boilerplate
-/// and a `FromStr` of known checks in typify's order: the positions in `found` that fold
-/// away (all of them) and the newtype's `checked_string!` invocation.
+/// The newtype's `checked_string!` invocation when `found`, the impls typify wrote for the
+/// newtype `name`, are exactly its boilerplate and a `FromStr` of known checks in typify's
+/// order (all of them then fold away); otherwise what they are instead.
 fn fold(
     name: &str,
     found: &[&syn::ItemImpl],
-    templates: &[String],
-) -> Option<(Vec<usize>, TokenStream)> {
-    let (mut folded, from_str) = typify_boilerplate(name, found, templates)?;
-    let checks = typify_checks(found[from_str]).filter(|checks| in_typify_order(checks))?;
-    folded.push(from_str);
+    reader: &StringNewtypeReader,
+) -> Result<TokenStream, StringNewtype> {
+    let checks = match reader.read(name, found) {
+        StringNewtype::Checked(checks) => checks,
+        other => return Err(other),
+    };
     let ident = syn::Ident::new(name, proc_macro2::Span::call_site());
     let checks = checks.iter().map(|(check, argument)| {
         let keyword = quote::format_ident!("{}", check.keyword());
@@ -220,13 +237,13 @@ fn fold(
             contract::TypifyCheck::Pattern => quote!(, #keyword #argument),
             _ => {
                 let bound = proc_macro2::Literal::usize_unsuffixed(
-                    argument.parse().expect("checked by typify_checks"),
+                    argument.parse().expect("checked by the reader"),
                 );
                 quote!(, #keyword #bound)
             }
         }
     });
-    Some((folded, quote!(checked_string!(#ident #(#checks)*);)))
+    Ok(quote!(checked_string!(#ident #(#checks)*);))
 }
 
 /// What stands in the newtype's place: its docs on `pub type Name = CheckedString<..>;`, then
@@ -243,16 +260,6 @@ fn alias(structure: &syn::ItemStruct, invocation: &TokenStream) -> Result<Vec<sy
         pub type #ident = CheckedString<#module::#ident>;
         #invocation
     })
-}
-
-/// Whether `checks` are each typify's at most once and in the order typify writes them, which
-/// is the order `CheckedString`'s `FromStr` runs them in, so the first failing check, and so
-/// the message, is the one typify's `FromStr` reports.
-fn in_typify_order(checks: &[(contract::TypifyCheck, String)]) -> bool {
-    let position = |check| contract::TypifyCheck::ALL.iter().position(|c| *c == check);
-    checks
-        .windows(2)
-        .all(|pair| position(pair[0].0) < position(pair[1].0))
 }
 
 /// `CheckedString<R>` with typify's impls written once, generically; its rules trait; and
@@ -395,74 +402,6 @@ fn generic_over_rules(tokens: TokenStream) -> TokenStream {
     block.to_token_stream()
 }
 
-/// The checks of a typify `FromStr`, each with its argument (a bound's digits or a pattern),
-/// when its body is exactly typify's statements for them and then `Ok(Self(..))`.
-fn typify_checks(from_str: &syn::ItemImpl) -> Option<Vec<(contract::TypifyCheck, String)>> {
-    let method = from_str.items.iter().find_map(|item| match item {
-        syn::ImplItem::Fn(method) if method.sig.ident == "from_str" => Some(method),
-        _ => None,
-    })?;
-    let (last, mut rest) = method.block.stmts.split_last()?;
-    if tokens(last) != "Ok (Self (value . to_string ()))" {
-        return None;
-    }
-    let mut checks = Vec::new();
-    while let Some(first) = rest.first() {
-        let argument = first_literal(first.to_token_stream())?;
-        let (check, length) = contract::TypifyCheck::ALL.into_iter().find_map(|check| {
-            let statements = check.as_typify_writes(&argument)?;
-            let expected: syn::Block = syn::parse2(quote!({ #statements })).ok()?;
-            let length = expected.stmts.len();
-            let matches = length > 0
-                && rest.len() >= length
-                && rest[..length]
-                    .iter()
-                    .zip(&expected.stmts)
-                    .all(|(found, expected)| tokens(found) == tokens(expected));
-            matches.then_some((check, length))
-        })?;
-        checks.push((check, argument));
-        rest = &rest[length..];
-    }
-    (!checks.is_empty()).then_some(checks)
-}
-
-/// The first literal in `tokens`, as the text it stands for: an integer's digits, a string's
-/// value.
-fn first_literal(tokens: TokenStream) -> Option<String> {
-    for tree in tokens {
-        match tree {
-            proc_macro2::TokenTree::Literal(literal) => {
-                return match syn::Lit::new(literal) {
-                    syn::Lit::Int(int) => Some(int.base10_digits().to_owned()),
-                    syn::Lit::Str(text) => Some(text.value()),
-                    _ => None,
-                };
-            }
-            proc_macro2::TokenTree::Group(group) => {
-                if let Some(found) = first_literal(group.stream()) {
-                    return Some(found);
-                }
-            }
-            _ => {}
-        }
-    }
-    None
-}
-
-/// `pub struct Name(::std::string::String);`, serde-transparent: the shape of typify's
-/// string newtype.
-fn is_string_newtype(structure: &syn::ItemStruct) -> bool {
-    let syn::Fields::Unnamed(fields) = &structure.fields else {
-        return false;
-    };
-    fields.unnamed.len() == 1
-        && tokens(&fields.unnamed[0].ty) == ":: std :: string :: String"
-        && super::serde_attrs::has(&structure.attrs, "transparent")
-}
-
-/// The candidate `block` implements something for: its self type, or `T` of a
-/// `From<T> for String`.
 /// The type an impl is for, when it is named by a bare identifier.
 fn self_type_ident(block: &syn::ItemImpl) -> Option<String> {
     match &*block.self_ty {
@@ -473,85 +412,19 @@ fn self_type_ident(block: &syn::ItemImpl) -> Option<String> {
     }
 }
 
-fn implemented_for(block: &syn::ItemImpl, is_candidate: impl Fn(&str) -> bool) -> Option<String> {
-    let last_ident = |ty: &syn::Type| match ty {
-        syn::Type::Path(path) if path.qself.is_none() => {
-            path.path.get_ident().map(|i| i.to_string())
-        }
-        _ => None,
-    };
-    if let Some(name) = last_ident(&block.self_ty)
-        && is_candidate(&name)
-    {
-        return Some(name);
-    }
-    let (_, path, _) = block.trait_.as_ref()?;
-    let last = path.segments.last()?;
-    let syn::PathArguments::AngleBracketed(arguments) = &last.arguments else {
-        return None;
-    };
-    match arguments.args.first()? {
-        syn::GenericArgument::Type(ty) => last_ident(ty).filter(|name| is_candidate(name)),
-        _ => None,
-    }
-}
-
-/// The positions in `found` of typify's boilerplate impls for `name`, and of its `FromStr`,
-/// when `found` is exactly those (in typify's order) and one `FromStr`.
-fn typify_boilerplate(
-    name: &str,
-    found: &[&syn::ItemImpl],
-    templates: &[String],
-) -> Option<(Vec<usize>, usize)> {
-    // Token text separates an identifier from its neighbours whatever it spells, so the
-    // placeholder's text with the name put in is the text of the impls quoted with the name.
-    let expected = templates
-        .iter()
-        .map(|template| template.replace(PLACEHOLDER, name));
-    let is_from_str = |block: &syn::ItemImpl| {
-        block
-            .trait_
-            .as_ref()
-            .and_then(|(_, path, _)| path.segments.last())
-            .is_some_and(|last| last.ident == "FromStr")
-    };
-    let (from_str, boilerplate): (Vec<_>, Vec<_>) = found
-        .iter()
-        .enumerate()
-        .partition(|(_, block)| is_from_str(block));
-    let matches = from_str.len() == 1
-        && boilerplate.len() == templates.len()
-        && boilerplate
-            .iter()
-            .zip(expected)
-            .all(|((_, found), expected)| tokens(*found) == expected);
-    matches.then(|| {
-        (
-            boilerplate
-                .into_iter()
-                .map(|(position, _)| position)
-                .collect(),
-            from_str[0].0,
-        )
-    })
-}
-
-/// A name no schema gives a type: typify names types in UpperCamelCase.
-const PLACEHOLDER: &str = "__typify_string_newtype__";
-
 fn parse(tokens: TokenStream) -> Result<Vec<syn::Item>, Error> {
     syn::parse2::<syn::File>(tokens)
         .map(|file| file.items)
         .map_err(|error| Error::Syntax(format!("checked string: {error}")))
 }
 
-fn tokens(node: &impl ToTokens) -> String {
-    node.to_token_stream().to_string()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn tokens(node: &impl ToTokens) -> String {
+        node.to_token_stream().to_string()
+    }
 
     fn typify_newtype(name: &str) -> Vec<syn::Item> {
         let ident = syn::Ident::new(name, proc_macro2::Span::call_site());
@@ -762,8 +635,22 @@ mod tests {
             }
         };
         let before: Vec<String> = types.iter().map(tokens).collect();
-        fold_checked_strings(&mut types, FoldedEarly::default()).unwrap();
+        let tally = fold_checked_strings(&mut types, FoldedEarly::default()).unwrap();
         let after: Vec<String> = types.iter().map(tokens).collect();
         assert_eq!(before, after);
+        // Passed over, and so reported.
+        assert_eq!((tally.matched, tally.passed_over.len()), (0, 1));
+
+        // typify's `Default` for a string with a `default` is a known shape: left, not reported.
+        let mut types = typify_newtype("Title");
+        types.push(syn::parse_quote! {
+            impl ::std::default::Default for Title {
+                fn default() -> Self {
+                    Title("a".to_string())
+                }
+            }
+        });
+        let tally = fold_checked_strings(&mut types, FoldedEarly::default()).unwrap();
+        assert_eq!((tally.matched, tally.passed_over.len()), (0, 0));
     }
 }

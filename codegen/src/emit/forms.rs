@@ -17,6 +17,7 @@ use quote::{ToTokens, quote};
 use serde_json::Value;
 
 use crate::contract;
+use crate::contract::progenitor_output::{BUILDER_SEND, CLIENT_TYPE};
 use crate::model::{self, Document};
 
 /// The name of the emitted file type, which typify puts wherever a body has a binary string.
@@ -88,8 +89,8 @@ pub(super) fn send_as_multipart(
                         continue;
                     };
                     let name = function.sig.ident.to_string();
-                    let is_operation = (self_name == "Client" && methods.contains(&name))
-                        || (name == "send" && builders.contains(&self_name));
+                    let is_operation = (self_name == CLIENT_TYPE && methods.contains(&name))
+                        || (name == BUILDER_SEND && builders.contains(&self_name));
                     if is_operation && rename_form_call(function, &trait_path) {
                         changed += 1;
                     }

@@ -40,18 +40,19 @@ use quote::quote;
 use syn::punctuated::Punctuated;
 
 use crate::Error;
-
-/// The one type typify gives an open object's unknown properties.
-const EXTRA_MAP: &str =
-    ":: serde_json :: Map < :: std :: string :: String , :: serde_json :: Value >";
+use crate::contract::progenitor_output::BUILDER_MODULE;
+use crate::contract::serde_attrs;
+use crate::contract::typify_output::{self, BUILDER_EXTRA};
 
 /// Rewrites every struct of `types` with a flattened `extra` map, and every closed struct
 /// `is_tolerant` names; each new impl goes right after its struct, where a reader of the
-/// generated file looks for it.
+/// generated file looks for it. The tally counts the structs rewritten; a struct that must be
+/// rewritten and is not typify's shape is an error, not a pass-over.
 pub(super) fn decode_open_objects_in_one_pass(
     types: &mut Vec<syn::Item>,
     is_tolerant: &dyn Fn(&str) -> bool,
-) -> Result<(), Error> {
+) -> Result<super::Tally, Error> {
+    let mut matched = 0;
     let mut rewritten = Vec::with_capacity(types.len());
     let mut any = false;
     // Whether a struct that keeps serde's derive has a `deserialize_present` field, which needs
@@ -83,6 +84,7 @@ pub(super) fn decode_open_objects_in_one_pass(
         if let Some(decoder) = decoder {
             rewritten.extend(parse_items(decoder)?);
             any = true;
+            matched += 1;
         }
     }
     Error::from_problems(problems)?;
@@ -105,14 +107,17 @@ pub(super) fn decode_open_objects_in_one_pass(
     }
     for item in &mut rewritten {
         if let syn::Item::Mod(module) = item
-            && module.ident == "builder"
+            && module.ident == BUILDER_MODULE
         {
             let items = module.content.as_mut().map(|(_, items)| items);
             retype_builders(items.into_iter().flatten(), &open)?;
         }
     }
     *types = rewritten;
-    Ok(())
+    Ok(super::Tally {
+        matched,
+        passed_over: Vec::new(),
+    })
 }
 
 /// Whether a field's serde attributes read it with `deserialize_present`.
@@ -132,15 +137,17 @@ fn has_extra(structure: &syn::ItemStruct) -> bool {
 
 /// typify's builder of an open object mirrors its `extra` map in a field and a setter; both
 /// follow the struct to `UnknownFields`, or the builder would not convert into it. Every
-/// builder that is not typify's shape is reported together.
+/// builder that is not typify's shape, or is missing, is reported together.
 fn retype_builders<'a>(
     items: impl Iterator<Item = &'a mut syn::Item>,
     open: &BTreeSet<String>,
 ) -> Result<(), Error> {
     let mut problems = Vec::new();
+    let mut found = BTreeSet::new();
     for item in items {
         let retyped = match item {
             syn::Item::Struct(builder) if open.contains(&builder.ident.to_string()) => {
+                found.insert(builder.ident.to_string());
                 retype_extra_field(builder)
             }
             syn::Item::Impl(implementation) if implementation.trait_.is_none() => {
@@ -160,6 +167,10 @@ fn retype_builders<'a>(
         };
         problems.extend(retyped.err());
     }
+    problems.extend(
+        open.difference(&found)
+            .map(|name| builder_mismatch(name, "a missing builder")),
+    );
     Error::from_problems(problems)
 }
 
@@ -175,11 +186,14 @@ fn retype_extra_field(builder: &mut syn::ItemStruct) -> Result<(), Error> {
     let field = builder
         .fields
         .iter_mut()
-        .find(|field| field.ident.as_ref().is_some_and(|ident| ident == "extra"))
+        .find(|field| {
+            field
+                .ident
+                .as_ref()
+                .is_some_and(|ident| ident == BUILDER_EXTRA)
+        })
         .ok_or_else(|| builder_mismatch(&name, "a missing `extra` field"))?;
-    let expected =
-        format!(":: std :: result :: Result < {EXTRA_MAP} , :: std :: string :: String >");
-    if tokens(&field.ty) != expected {
+    if !typify_output::is_builder_extra_type(&field.ty) {
         return Err(builder_mismatch(&name, "the `extra` field"));
     }
     field.ty =
@@ -194,7 +208,7 @@ fn retype_extra_setter(implementation: &mut syn::ItemImpl) -> Result<(), Error> 
         .items
         .iter_mut()
         .find_map(|item| match item {
-            syn::ImplItem::Fn(method) if method.sig.ident == "extra" => Some(method),
+            syn::ImplItem::Fn(method) if method.sig.ident == BUILDER_EXTRA => Some(method),
             _ => None,
         })
         .ok_or_else(|| builder_mismatch(&name, "a missing `extra` setter"))?;
@@ -212,14 +226,14 @@ fn retype_extra_setter(implementation: &mut syn::ItemImpl) -> Result<(), Error> 
             syn::TypeParamBound::Trait(bound) => bound.path.segments.last_mut(),
             _ => None,
         })
-        .filter(|segment| segment.ident == "TryInto")
+        .filter(|segment| typify_output::is_setter_conversion(segment))
         .find_map(|segment| match &mut segment.arguments {
             syn::PathArguments::AngleBracketed(arguments) => arguments.args.first_mut(),
             _ => None,
         })
         .ok_or_else(|| builder_mismatch(&name, "the `extra` setter's bound"))?;
     match target {
-        syn::GenericArgument::Type(ty) if tokens(ty) == EXTRA_MAP => {
+        syn::GenericArgument::Type(ty) if typify_output::is_extra_map(ty) => {
             *ty = syn::parse_quote!(super::UnknownFields);
             Ok(())
         }
@@ -326,11 +340,20 @@ impl Unknown {
     }
 }
 
-/// The documentation line a tolerant closed object gets; the API surface reads it back.
-pub(crate) const CLOSED_DOC: &str = "\n\nClosed: strict decoding refuses a property the spec does not list; tolerant decoding skips it.";
+/// The documentation line a tolerant closed object gets; the API surface reads it back
+/// ([`is_closed_doc`]).
+const CLOSED_DOC: &str = "\n\nClosed: strict decoding refuses a property the spec does not list; tolerant decoding skips it.";
 
 /// The documentation line a closed object only requests use gets.
 const CLOSED_REQUEST_DOC: &str = "\n\nClosed: decoding refuses a property the spec does not list.";
+
+/// Whether `line`, a trimmed line of a struct's documentation, is the one [`CLOSED_DOC`] or
+/// [`CLOSED_REQUEST_DOC`] gives a closed object, which the API surface reads back.
+pub(crate) fn is_closed_doc(line: &str) -> bool {
+    [CLOSED_DOC, CLOSED_REQUEST_DOC]
+        .iter()
+        .any(|doc| doc.trim() == line)
+}
 
 /// Drops `Deserialize` from the struct's derive and returns its replacement, or `None` when the
 /// struct keeps its derive: one that is not a plain struct of named fields, or whose
@@ -342,7 +365,7 @@ fn rewrite(
     is_tolerant: &dyn Fn(&str) -> bool,
 ) -> Result<Option<TokenStream>, Error> {
     let name = structure.ident.clone();
-    if !super::tolerance::derives(&structure.attrs, "Deserialize") && !has_extra_map(structure) {
+    if !serde_attrs::derives(&structure.attrs, "Deserialize") && !has_extra_map(structure) {
         return Ok(None);
     }
     let syn::Fields::Named(fields) = &mut structure.fields else {
@@ -350,13 +373,13 @@ fn rewrite(
     };
     let mut extra = None;
     for field in &mut fields.named {
-        if super::serde_attrs::has(&field.attrs, "flatten") && tokens(&field.ty) == EXTRA_MAP {
+        if typify_output::is_extra_map_field(field) {
             extra = field.ident.clone();
             field.ty = syn::parse_quote!(UnknownFields);
         }
     }
     let container = super::serde_attrs::metas(&structure.attrs);
-    let denies = matches!(container.as_slice(), [syn::Meta::Path(path)] if path.is_ident("deny_unknown_fields"));
+    let denies = typify_output::is_closed(&container);
     let unknown = match (&extra, denies, container.is_empty()) {
         (Some(_), _, _) => Unknown::Keep,
         (None, true, _) if is_tolerant(&name.to_string()) => Unknown::Tolerant,
@@ -391,7 +414,7 @@ fn rewrite(
         Err(what) if must_rewrite => return Err(refuse(what)),
         Err(_) => return Ok(None),
     };
-    let derives = |name| super::tolerance::derives(&structure.attrs, name);
+    let derives = |name| serde_attrs::derives(&structure.attrs, name);
     if !(derives("Deserialize") && derives("Serialize")) {
         return if must_rewrite {
             Err(refuse(
@@ -429,9 +452,10 @@ fn rewrite(
 
 /// Whether the struct has typify's flattened map of unknown properties.
 fn has_extra_map(structure: &syn::ItemStruct) -> bool {
-    structure.fields.iter().any(|field| {
-        super::serde_attrs::has(&field.attrs, "flatten") && tokens(&field.ty) == EXTRA_MAP
-    })
+    structure
+        .fields
+        .iter()
+        .any(typify_output::is_extra_map_field)
 }
 
 fn known_field(field: &syn::Field) -> Result<KnownField, String> {
@@ -468,7 +492,9 @@ fn known_field(field: &syn::Field) -> Result<KnownField, String> {
             ("deserialize_with", _) => match text.as_deref() {
                 Some("deserialize_present") => present = true,
                 // typify's required nullable field: `null` is `None`, absent is refused.
-                Some("::std::option::Option::deserialize") => required_nullable = true,
+                Some(path) if typify_output::reads_required_nullable(path) => {
+                    required_nullable = true;
+                }
                 _ => {
                     return Err(refuse(
                         "only `deserialize_present` and `Option::deserialize` are supported",
@@ -478,7 +504,7 @@ fn known_field(field: &syn::Field) -> Result<KnownField, String> {
             _ => return Err(refuse("unsupported field attribute")),
         }
     }
-    let optional = option_inner(&field.ty).is_some();
+    let optional = typify_output::option_inner(&field.ty).is_some();
     if present && !optional {
         return Err(format!(
             "field `{ident}`: `deserialize_present` on a type that is not an `Option`"
@@ -497,24 +523,6 @@ fn known_field(field: &syn::Field) -> Result<KnownField, String> {
         missing,
         skip,
     })
-}
-
-/// `T` of an `Option<T>` (however the path to `Option` is spelled).
-fn option_inner(ty: &syn::Type) -> Option<&syn::Type> {
-    let syn::Type::Path(path) = ty else {
-        return None;
-    };
-    let last = path.path.segments.last()?;
-    if last.ident != "Option" {
-        return None;
-    }
-    let syn::PathArguments::AngleBracketed(arguments) = &last.arguments else {
-        return None;
-    };
-    match arguments.args.first()? {
-        syn::GenericArgument::Type(inner) => Some(inner),
-        _ => None,
-    }
 }
 
 /// Removes `Deserialize` and `Serialize` from the struct's derive: `decode_object!` writes both.

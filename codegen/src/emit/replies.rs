@@ -24,23 +24,42 @@
 //! optimisation, and nothing is lost by skipping it.
 
 use proc_macro2::TokenStream;
-use quote::{ToTokens, quote};
+use quote::quote;
 
-use crate::contract::{BodyRead, ProgenitorReply, ProgenitorSend};
+use crate::contract::progenitor_output::{self, Operation, OperationShape};
+use crate::contract::{BodyRead, ProgenitorSend};
 
 /// The module `send` and the body readers are emitted in, at the root of the generated code.
 const MODULE: &str = "reply";
 
 /// Rewrites every operation of `file` whose response handling is progenitor's known shape, and
-/// adds the `reply` module when any was; returns how many were rewritten.
-pub(super) fn share_response_handling(file: &mut syn::File) -> usize {
+/// adds the `reply` module when any was. The tally counts the operations rewritten and names
+/// each one passed over: neither that shape nor a WebSocket upgrade (which keeps progenitor's
+/// code by design).
+pub(super) fn share_response_handling(file: &mut syn::File) -> super::Tally {
+    let mut passed_over = Vec::new();
     let rewritten = super::change_methods(
         &mut file.items,
         &TokenStream::new(),
         &mut |function, root| {
-            shared_send(function, root)
-                .map(|tail| replace_tail(function, tail))
-                .is_some()
+            let tail = match progenitor_output::read_operation(function) {
+                OperationShape::Known(operation) => shared_send(operation, root),
+                OperationShape::Unknown => None,
+                OperationShape::NotAnOperation | OperationShape::Upgrade => return false,
+            };
+            match tail {
+                Some(tail) => replace_tail(function, tail),
+                None => {
+                    passed_over.push(super::Degraded {
+                        pointer: String::new(),
+                        message: format!(
+                            "operation method `{}`: its response handling is not progenitor's known shape, so it keeps progenitor's code",
+                            function.sig.ident
+                        ),
+                    });
+                    false
+                }
+            }
         },
     );
     if rewritten > 0 {
@@ -48,138 +67,33 @@ pub(super) fn share_response_handling(file: &mut syn::File) -> usize {
         let body = reply_module();
         file.items.push(syn::parse_quote!(mod #module { #body }));
     }
-    rewritten
+    super::Tally {
+        matched: rewritten,
+        passed_over,
+    }
 }
 
-/// The `reply::send(..).await` call that stands for `function`'s statements from `let info`
-/// on, or `None` when they are not progenitor's known shape.
-fn shared_send(function: &syn::ImplItemFn, root: &TokenStream) -> Option<TokenStream> {
-    let statements = &function.block.stmts;
-    let info = statements.iter().position(is_operation_info)?;
-    let operation_id = operation_id(&statements[info])?;
-    let [
-        pre,
-        exec,
-        post,
-        response,
-        syn::Stmt::Expr(syn::Expr::Match(matched), None),
-    ] = &statements[info + 1..]
-    else {
-        return None;
-    };
-    let send = ProgenitorSend {
-        client: hook_receiver(pre)?,
-        request: hook_request(pre)?,
-        result: let_name(exec)?,
-        response: let_name(response)?,
-    };
-    let (expected, scrutinee) = send.as_progenitor_writes();
-    let found = [pre, exec, post, response].map(|statement| statement.to_token_stream());
-    if !same_tokens(&found, &expected) || !same(&matched.expr.to_token_stream(), &scrutinee) {
-        return None;
-    }
-    let arms = Arms::read(&matched.arms, &send.response)?;
-    let (success_type, error_type) = result_types(&function.sig.output)?;
+/// The `reply::send(..).await` call that stands for an operation's statements from `let info`
+/// on, or `None` when its result types do not fit how its arms read the body.
+fn shared_send(operation: Operation<'_>, root: &TokenStream) -> Option<TokenStream> {
     let module = syn::Ident::new(MODULE, proc_macro2::Span::call_site());
-    let success_reader = reader(arms.success_body, success_type, root, &module)?;
-    let error_reader = reader(arms.failure_body, error_type, root, &module)?;
-    let (success, failure) = (table(&arms.success), table(&arms.failure));
+    let success_reader = reader(
+        operation.success_body,
+        operation.success_type,
+        root,
+        &module,
+    )?;
+    let error_reader = reader(operation.failure_body, operation.error_type, root, &module)?;
+    let (success, failure) = (table(&operation.success), table(&operation.failure));
+    let operation_id = operation.operation_id;
     let ProgenitorSend {
         client, request, ..
-    } = send;
+    } = operation.send;
     Some(quote! {
         #root #module::send::<#success_reader, #error_reader>(
             #client, #request, #operation_id, &[#(#success),*], &[#(#failure),*],
         ).await
     })
-}
-
-/// The statuses of an operation's arms, by outcome, with how each outcome reads its body.
-struct Arms {
-    success: Vec<(u16, u16)>,
-    success_body: Option<BodyRead>,
-    failure: Vec<(u16, u16)>,
-    failure_body: Option<BodyRead>,
-}
-
-impl Arms {
-    /// Reads progenitor's arms: success arms first, then error arms, then at most one
-    /// catch-all, each outcome reading its body one way; `None` for anything else.
-    fn read(arms: &[syn::Arm], response: &syn::Ident) -> Option<Self> {
-        let mut read = Arms {
-            success: Vec::new(),
-            success_body: None,
-            failure: Vec::new(),
-            failure_body: None,
-        };
-        let mut ended = false;
-        for arm in arms {
-            if ended || arm.guard.is_some() {
-                return None;
-            }
-            let statuses = statuses(&arm.pat)?;
-            let body = arm_expression(&arm.body);
-            let reply = ProgenitorReply::ALL.into_iter().find(|reply| {
-                same(
-                    &body.to_token_stream(),
-                    &reply.as_progenitor_writes(response),
-                )
-            })?;
-            // A catch-all ends the match; nothing may follow it.
-            ended = statuses == (0, u16::MAX);
-            match reply {
-                ProgenitorReply::Success(body) if read.failure.is_empty() => {
-                    read.success.push(statuses);
-                    *read.success_body.get_or_insert(body) == body
-                }
-                ProgenitorReply::Failure(body) => {
-                    read.failure.push(statuses);
-                    *read.failure_body.get_or_insert(body) == body
-                }
-                ProgenitorReply::Unexpected => ended,
-                ProgenitorReply::Success(_) => false,
-            }
-            .then_some(())?;
-        }
-        Some(read)
-    }
-}
-
-/// The statuses an arm's pattern matches: `200u16`, `400u16..=499u16` or `_`.
-fn statuses(pattern: &syn::Pat) -> Option<(u16, u16)> {
-    let status = |expression: &syn::Expr| match expression {
-        syn::Expr::Lit(syn::ExprLit {
-            lit: syn::Lit::Int(int),
-            ..
-        }) => int.base10_parse::<u16>().ok(),
-        _ => None,
-    };
-    match pattern {
-        syn::Pat::Wild(_) => Some((0, u16::MAX)),
-        syn::Pat::Lit(literal) => {
-            let code = status(&syn::Expr::Lit(literal.clone()))?;
-            Some((code, code))
-        }
-        syn::Pat::Range(syn::PatRange {
-            start: Some(start),
-            end: Some(end),
-            limits: syn::RangeLimits::Closed(_),
-            ..
-        }) => Some((status(start)?, status(end)?)),
-        _ => None,
-    }
-}
-
-/// An arm's expression without the block progenitor wraps it in.
-fn arm_expression(body: &syn::Expr) -> &syn::Expr {
-    if let syn::Expr::Block(block) = body
-        && let [syn::Stmt::Expr(inner, None)] = block.block.stmts.as_slice()
-        && block.label.is_none()
-        && block.attrs.is_empty()
-    {
-        return inner;
-    }
-    body
 }
 
 /// The reader type of one outcome: `Json<T>`, `Empty` (`()`) or `Stream` (`ByteStream`). An
@@ -191,143 +105,14 @@ fn reader(
     module: &syn::Ident,
 ) -> Option<TokenStream> {
     let is_unit = matches!(value_type, syn::Type::Tuple(tuple) if tuple.elems.is_empty());
-    let is_stream = matches!(value_type, syn::Type::Path(path)
-        if path.qself.is_none() && path.path.is_ident("ByteStream"));
     match body.unwrap_or(BodyRead::Empty) {
         BodyRead::Json => Some(quote!(#root #module::Json<#value_type>)),
         BodyRead::Empty if is_unit => Some(quote!(#root #module::Empty)),
-        BodyRead::Stream if is_stream => Some(quote!(#root #module::Stream)),
+        BodyRead::Stream if progenitor_output::is_byte_stream(value_type) => {
+            Some(quote!(#root #module::Stream))
+        }
         BodyRead::Empty | BodyRead::Stream => None,
     }
-}
-
-/// `T` and `E` of an operation's `Result<ResponseValue<T>, Error<E>>`.
-fn result_types(output: &syn::ReturnType) -> Option<(&syn::Type, &syn::Type)> {
-    let syn::ReturnType::Type(_, result) = output else {
-        return None;
-    };
-    let [success, error] = generic_arguments(result, "Result")?[..] else {
-        return None;
-    };
-    let [success] = generic_arguments(success, "ResponseValue")?[..] else {
-        return None;
-    };
-    let [error] = generic_arguments(error, "Error")?[..] else {
-        return None;
-    };
-    Some((success, error))
-}
-
-/// The type arguments of `ty` when it is the plain path `name<..>`.
-fn generic_arguments<'a>(ty: &'a syn::Type, name: &str) -> Option<Vec<&'a syn::Type>> {
-    let syn::Type::Path(path) = ty else {
-        return None;
-    };
-    let [segment] = path.path.segments.iter().collect::<Vec<_>>()[..] else {
-        return None;
-    };
-    let syn::PathArguments::AngleBracketed(arguments) = &segment.arguments else {
-        return None;
-    };
-    (path.qself.is_none() && segment.ident == name).then_some(())?;
-    arguments
-        .args
-        .iter()
-        .map(|argument| match argument {
-            syn::GenericArgument::Type(ty) => Some(ty),
-            _ => None,
-        })
-        .collect()
-}
-
-/// `let info = OperationInfo { .. };`
-fn is_operation_info(statement: &syn::Stmt) -> bool {
-    operation_info(statement).is_some()
-}
-
-fn operation_info(statement: &syn::Stmt) -> Option<&syn::ExprStruct> {
-    let syn::Stmt::Local(local) = statement else {
-        return None;
-    };
-    let syn::Pat::Ident(name) = &local.pat else {
-        return None;
-    };
-    let syn::Expr::Struct(info) = local.init.as_ref()?.expr.as_ref() else {
-        return None;
-    };
-    (name.ident == "info" && info.path.is_ident("OperationInfo")).then_some(info)
-}
-
-/// The operation id literal of `let info = OperationInfo { operation_id: "..." };`.
-fn operation_id(statement: &syn::Stmt) -> Option<&syn::LitStr> {
-    let info = operation_info(statement)?;
-    let [field] = info.fields.iter().collect::<Vec<_>>()[..] else {
-        return None;
-    };
-    match (&field.member, &field.expr) {
-        (
-            syn::Member::Named(member),
-            syn::Expr::Lit(syn::ExprLit {
-                lit: syn::Lit::Str(id),
-                ..
-            }),
-        ) if member == "operation_id" && info.rest.is_none() => Some(id),
-        _ => None,
-    }
-}
-
-/// The `pre` hook call of `<client>.pre(&mut <request>, &info).await?;`.
-fn pre_call(statement: &syn::Stmt) -> Option<&syn::ExprMethodCall> {
-    let syn::Stmt::Expr(syn::Expr::Try(tried), Some(_)) = statement else {
-        return None;
-    };
-    let syn::Expr::Await(awaited) = tried.expr.as_ref() else {
-        return None;
-    };
-    match awaited.base.as_ref() {
-        syn::Expr::MethodCall(call) if call.method == "pre" => Some(call),
-        _ => None,
-    }
-}
-
-/// `<client>` of the `pre` hook statement.
-fn hook_receiver(pre: &syn::Stmt) -> Option<TokenStream> {
-    Some(pre_call(pre)?.receiver.to_token_stream())
-}
-
-/// `<request>` of the `pre` hook statement.
-fn hook_request(pre: &syn::Stmt) -> Option<syn::Ident> {
-    let call = pre_call(pre)?;
-    match call.args.first()? {
-        syn::Expr::Reference(reference) => match reference.expr.as_ref() {
-            syn::Expr::Path(path) => path.path.get_ident().cloned(),
-            _ => None,
-        },
-        _ => None,
-    }
-}
-
-/// The variable a `let <name> = ...;` statement binds.
-fn let_name(statement: &syn::Stmt) -> Option<syn::Ident> {
-    match statement {
-        syn::Stmt::Local(syn::Local {
-            pat: syn::Pat::Ident(name),
-            ..
-        }) => Some(name.ident.clone()),
-        _ => None,
-    }
-}
-
-fn same(found: &TokenStream, expected: &TokenStream) -> bool {
-    found.to_string() == expected.to_string()
-}
-
-fn same_tokens(found: &[TokenStream], expected: &[TokenStream]) -> bool {
-    found.len() == expected.len()
-        && found
-            .iter()
-            .zip(expected)
-            .all(|(found, expected)| same(found, expected))
 }
 
 /// `(200, 200), (400, 499)`: the statuses of one outcome, in arm order.
@@ -344,16 +129,19 @@ fn table(statuses: &[(u16, u16)]) -> Vec<TokenStream> {
         .collect()
 }
 
-/// Replaces `function`'s statements from `let info` on with `tail`.
-fn replace_tail(function: &mut syn::ImplItemFn, tail: TokenStream) {
+/// Replaces `function`'s statements from `let info` on with `tail`; false when it has no
+/// `let info`.
+fn replace_tail(function: &mut syn::ImplItemFn, tail: TokenStream) -> bool {
     let statements = &mut function.block.stmts;
-    if let Some(info) = statements.iter().position(is_operation_info) {
-        statements.truncate(info);
-        statements.push(syn::Stmt::Expr(
-            syn::parse2(tail).expect("the shared send call is an expression"),
-            None,
-        ));
-    }
+    let Some(info) = progenitor_output::operation_start(statements) else {
+        return false;
+    };
+    statements.truncate(info);
+    statements.push(syn::Stmt::Expr(
+        syn::parse2(tail).expect("the shared send call is an expression"),
+        None,
+    ));
+    true
 }
 
 /// The `reply` module: the body readers and `send`, which does what progenitor's statements
@@ -435,6 +223,7 @@ fn reply_module() -> TokenStream {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use quote::ToTokens;
 
     fn method(body: TokenStream) -> syn::File {
         syn::parse2(quote! {
@@ -478,7 +267,7 @@ mod tests {
             400u16..=499u16 => Err(Error::ErrorResponse(ResponseValue::from_response(response).await?)),
             _ => Err(Error::UnexpectedResponse(response)),
         });
-        assert_eq!(share_response_handling(&mut file), 1);
+        assert_eq!(share_response_handling(&mut file).matched, 1);
         assert_eq!(
             tail(&file),
             quote! {
@@ -499,7 +288,7 @@ mod tests {
             200u16..=299u16 => { ResponseValue::from_response(response).await }
             _ => { Err(Error::ErrorResponse(ResponseValue::from_response(response).await?)) }
         });
-        assert_eq!(share_response_handling(&mut file), 1);
+        assert_eq!(share_response_handling(&mut file).matched, 1);
         assert!(
             tail(&file).contains("& [(200 , 299)] , & [(0 , 65535)]"),
             "{}",
@@ -523,10 +312,14 @@ mod tests {
             200u16 => ResponseValue::from_response(response).await,
             204u16 => Ok(ResponseValue::empty(response)),
         };
-        for arms in [upgrade, reordered, mixed] {
+        // A WebSocket upgrade is a shape progenitor writes, kept by design; the others are
+        // passed over and reported.
+        for (arms, passed_over) in [(upgrade, 0), (reordered, 1), (mixed, 1)] {
             let mut file = method(arms.clone());
             let before = file.to_token_stream().to_string();
-            assert_eq!(share_response_handling(&mut file), 0, "{arms}");
+            let tally = share_response_handling(&mut file);
+            assert_eq!(tally.matched, 0, "{arms}");
+            assert_eq!(tally.passed_over.len(), passed_over, "{arms}");
             assert_eq!(file.to_token_stream().to_string(), before);
         }
     }
@@ -538,6 +331,8 @@ mod tests {
             _ => Err(Error::UnexpectedResponse(response)),
         });
         // `Error<types::Problem>` with no error arm: no reader gives that type.
-        assert_eq!(share_response_handling(&mut file), 0);
+        let tally = share_response_handling(&mut file);
+        assert_eq!(tally.matched, 0);
+        assert_eq!(tally.passed_over.len(), 1);
     }
 }

@@ -1,19 +1,22 @@
 //! Step 5f: requests carry only what the description asks for.
 //!
 //! progenitor adds an `api-version` header, set to the description's `info.version`, to every
-//! request it builds ([`contract::PROGENITOR_VERSION_HEADER`]). No operation of the
+//! request it builds ([`crate::contract::PROGENITOR_VERSION_HEADER`]). No operation of the
 //! description declares it: it tells the server nothing it asked for, and a description's
 //! version is not an API version the server negotiates on. This step removes the statement
 //! that appends it; the header parameters an operation declares stay in the same map.
 
 use quote::ToTokens;
 
-use crate::contract;
+use crate::contract::progenitor_output::{self, HEADER_MAP};
 
 /// Removes progenitor's `api-version` append from every function of the inherent impls in
-/// `items` and, recursively, in their modules; returns how many were removed.
-pub(super) fn leave_out_version_header(items: &mut [syn::Item]) -> usize {
-    super::change_methods(
+/// `items` and, recursively, in their modules. The tally counts the functions it was removed
+/// from and names each one passed over: a function that builds progenitor's header map (every
+/// operation does) without the append.
+pub(super) fn leave_out_version_header(items: &mut [syn::Item]) -> super::Tally {
+    let mut passed_over = Vec::new();
+    let matched = super::change_methods(
         items,
         &proc_macro2::TokenStream::new(),
         &mut |function, _| {
@@ -21,14 +24,32 @@ pub(super) fn leave_out_version_header(items: &mut [syn::Item]) -> usize {
             function
                 .block
                 .stmts
-                .retain(|statement| !appends_version_header(statement));
+                .retain(|statement| !progenitor_output::appends_version_header(statement));
             let removed = function.block.stmts.len() < before;
             if removed {
                 unmut_unchanged_maps(&mut function.block.stmts);
+            } else if function
+                .block
+                .stmts
+                .iter()
+                .any(progenitor_output::declares_header_map)
+            {
+                passed_over.push(super::Degraded {
+                    pointer: String::new(),
+                    message: format!(
+                        "operation method `{}`: progenitor's `{}` header was not found, so it is still sent",
+                        function.sig.ident,
+                        crate::contract::PROGENITOR_VERSION_HEADER
+                    ),
+                });
             }
             removed
         },
-    )
+    );
+    super::Tally {
+        matched,
+        passed_over,
+    }
 }
 
 /// Drops `mut` from progenitor's `let mut header_map` when no later statement calls a method
@@ -45,7 +66,7 @@ fn unmut_unchanged_maps(statements: &mut [syn::Stmt]) {
             ..
         }) = statement
             && binding.mutability.is_some()
-            && binding.ident == "header_map"
+            && binding.ident == HEADER_MAP
         {
             let called = format!("{} .", binding.ident);
             if !texts[index + 1..].iter().any(|text| text.contains(&called)) {
@@ -53,28 +74,6 @@ fn unmut_unchanged_maps(statements: &mut [syn::Stmt]) {
             }
         }
     }
-}
-
-/// `header_map.append(HeaderName::from_static("api-version"), ...);`
-fn appends_version_header(statement: &syn::Stmt) -> bool {
-    let syn::Stmt::Expr(syn::Expr::MethodCall(call), Some(_)) = statement else {
-        return false;
-    };
-    let Some(syn::Expr::Call(name)) = call.args.first() else {
-        return false;
-    };
-    let is_header_name = name
-        .func
-        .to_token_stream()
-        .to_string()
-        .replace(' ', "")
-        .ends_with("HeaderName::from_static");
-    let is_version = matches!(
-        name.args.first(),
-        Some(syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(text), .. }))
-            if text.value() == contract::PROGENITOR_VERSION_HEADER
-    );
-    call.method == "append" && call.args.len() == 2 && is_header_name && is_version
 }
 
 #[cfg(test)]
@@ -108,7 +107,8 @@ mod tests {
                 }
             }
         };
-        assert_eq!(leave_out_version_header(&mut file.items), 2);
+        let tally = leave_out_version_header(&mut file.items);
+        assert_eq!((tally.matched, tally.passed_over.len()), (2, 0));
         let text = file.to_token_stream().to_string();
         assert!(!text.contains("api-version"), "{text}");
         assert!(text.contains("\"x-trace\""), "{text}");
@@ -116,5 +116,22 @@ mod tests {
         // the version header does not.
         assert_eq!(text.matches("let mut header_map").count(), 1, "{text}");
         assert_eq!(text.matches("let header_map").count(), 1, "{text}");
+    }
+
+    #[test]
+    fn a_header_map_without_the_version_header_is_passed_over() {
+        let mut file: syn::File = syn::parse_quote! {
+            impl Client {
+                pub async fn op<'a>(&'a self) -> Result<(), Error<()>> {
+                    let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+                    header_map.append("api-version", "1".try_into()?);
+                    todo!()
+                }
+            }
+        };
+        let tally = leave_out_version_header(&mut file.items);
+        assert_eq!(tally.matched, 0);
+        assert_eq!(tally.passed_over.len(), 1);
+        assert!(tally.passed_over[0].message.contains("`op`"));
     }
 }

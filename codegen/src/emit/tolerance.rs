@@ -26,6 +26,7 @@ use proc_macro2::{Span, TokenStream};
 use quote::quote;
 
 use crate::Error;
+use crate::contract::typify_output;
 use crate::emit::Interface;
 
 /// The `decoding` module of the generated file, the per-thread mode the tolerant types consult:
@@ -51,12 +52,18 @@ pub(crate) fn decoding_module() -> TokenStream {
 /// (it may hold a `String`). `FromStr` accepts only the listed values: it builds values to
 /// send. An open enum (listed values or any string) gets `Other(String)` the same way. An enum
 /// that repeats an earlier one becomes an alias of it (see [`equal_enums`]).
+///
+/// `early` holds the conversions [`EarlyConversionDrop`] dropped as the types were parsed. The
+/// tally counts the enums rewritten and names each one whose conversions, early and here,
+/// were not the ones typify writes for every string enum, one of each.
 pub(crate) fn emit_string_enums(
     types: &mut Vec<syn::Item>,
     interface: Interface,
+    early: EarlyConversionDrop,
     is_tolerant: impl Fn(&str) -> bool,
     is_open: impl Fn(&str) -> bool,
-) -> Result<(), Error> {
+) -> Result<super::Tally, Error> {
+    let mut conversions = early.dropped;
     let mut rewritten_names = BTreeSet::new();
     let mut invocations = BTreeMap::new();
     let mut shapes = BTreeMap::new();
@@ -67,7 +74,7 @@ pub(crate) fn emit_string_enums(
             continue;
         };
         let name = enumeration.ident.to_string();
-        if !is_string_enum(enumeration) {
+        if !typify_output::is_string_enum(enumeration) {
             continue;
         }
         let open = is_open(&name);
@@ -125,7 +132,7 @@ pub(crate) fn emit_string_enums(
     }
     Error::from_problems(problems)?;
     if invocations.is_empty() {
-        return Ok(());
+        return Ok(super::Tally::default());
     }
     let merged = equal_enums(types, &shapes, &rewritten_names);
     let same_type: BTreeMap<String, String> = merged
@@ -166,24 +173,30 @@ pub(crate) fn emit_string_enums(
         }
         if !replaced {
             rewritten.push(item);
+        } else if let syn::Item::Impl(block) = &item
+            && let Some(name) = self_type_name(&block.self_ty)
+        {
+            *conversions.entry(name).or_default() += 1;
         }
         if let Some(invocation) = invocations.remove(&index) {
             rewritten.extend(parse(invocation)?);
         }
     }
     *types = rewritten;
-    Ok(())
-}
-
-/// Whether [`emit_string_enums`] rewrites this enum: typify's enum of unit variants, read with
-/// its derived `Deserialize`.
-fn is_string_enum(enumeration: &syn::ItemEnum) -> bool {
-    !enumeration.variants.is_empty()
-        && enumeration
-            .variants
-            .iter()
-            .all(|variant| matches!(variant.fields, syn::Fields::Unit))
-        && derives(&enumeration.attrs, "Deserialize")
+    let passed_over = rewritten_names
+        .iter()
+        .filter(|name| conversions.get(*name) != Some(&typify_output::STRING_ENUM_CONVERSIONS))
+        .map(|name| super::Degraded {
+            pointer: String::new(),
+            message: format!(
+                "string enum `{name}`: typify's string conversions were not the known ones, so one of them may be kept beside the `string_enum!` macro's"
+            ),
+        })
+        .collect();
+    Ok(super::Tally {
+        matched: rewritten_names.len(),
+        passed_over,
+    })
 }
 
 /// Whether `item` is one of typify's string conversions (`Display`, `FromStr`, `TryFrom` of a
@@ -195,7 +208,7 @@ fn is_conversion_of(item: &syn::Item, names: &BTreeSet<String>) -> bool {
                 && block
                     .trait_
                     .as_ref()
-                    .is_some_and(|(_, path, _)| is_typify_string_conversion(path))
+                    .is_some_and(|(_, path, _)| typify_output::is_string_conversion(path))
         }
         _ => false,
     }
@@ -210,17 +223,26 @@ fn is_conversion_of(item: &syn::Item, names: &BTreeSet<String>) -> bool {
 #[derive(Default)]
 pub(crate) struct EarlyConversionDrop {
     string_enums: BTreeSet<String>,
+    /// How many conversions of each enum were dropped, by its name.
+    dropped: BTreeMap<String, usize>,
 }
 
 impl EarlyConversionDrop {
     /// Whether to keep `item`, an item of the `types` module, in the parsed tree.
     pub(crate) fn keep(&mut self, item: &syn::Item) -> bool {
         if let syn::Item::Enum(enumeration) = item
-            && is_string_enum(enumeration)
+            && typify_output::is_string_enum(enumeration)
         {
             self.string_enums.insert(enumeration.ident.to_string());
         }
-        !is_conversion_of(item, &self.string_enums)
+        let dropped = is_conversion_of(item, &self.string_enums);
+        if dropped
+            && let syn::Item::Impl(block) = item
+            && let Some(name) = self_type_name(&block.self_ty)
+        {
+            *self.dropped.entry(name).or_default() += 1;
+        }
+        !dropped
     }
 }
 
@@ -267,7 +289,7 @@ fn equal_enums(
             && !block
                 .trait_
                 .as_ref()
-                .is_some_and(|(_, path, _)| is_typify_string_conversion(path))
+                .is_some_and(|(_, path, _)| typify_output::is_string_conversion(path))
         {
             own_impls.entry(name).or_default().push(index);
         }
@@ -470,28 +492,6 @@ impl quote::ToTokens for StringEnumInvocation {
     }
 }
 
-/// `Display`, `FromStr`, `TryFrom<&str>` or `TryFrom<String>`: the impls typify writes for a
-/// string enum and `string_enum!` writes instead.
-fn is_typify_string_conversion(path: &syn::Path) -> bool {
-    let Some(last) = path.segments.last() else {
-        return false;
-    };
-    match last.ident.to_string().as_str() {
-        "Display" | "FromStr" => true,
-        "TryFrom" => {
-            let argument = match &last.arguments {
-                syn::PathArguments::AngleBracketed(arguments) => arguments.args.first(),
-                _ => None,
-            };
-            argument.is_some_and(|argument| {
-                let text = quote::ToTokens::to_token_stream(argument).to_string();
-                text == "& str" || text == ":: std :: string :: String"
-            })
-        }
-        _ => false,
-    }
-}
-
 /// `string_enum!`, defined once at the start of `types`:
 /// `string_enum!(Name [strict|tolerant|open] { Variant = "wire", ... })`. Every mode writes
 /// `as_str`, `Display` over it, typify's `FromStr` (listed values only, "invalid value"
@@ -659,25 +659,6 @@ fn self_type_name(ty: &syn::Type) -> Option<String> {
     }
 }
 
-/// Whether a `#[derive(...)]` of `attrs` names `wanted` (however the path is spelled).
-pub(crate) fn derives(attrs: &[syn::Attribute], wanted: &str) -> bool {
-    attrs
-        .iter()
-        .filter(|attr| attr.path().is_ident("derive"))
-        .filter_map(|attr| {
-            attr.parse_args_with(
-                syn::punctuated::Punctuated::<syn::Path, syn::Token![,]>::parse_terminated,
-            )
-            .ok()
-        })
-        .flatten()
-        .any(|path| {
-            path.segments
-                .last()
-                .is_some_and(|last| last.ident == wanted)
-        })
-}
-
 /// Keeps the derives whose last path segment `keep` accepts.
 pub(crate) fn retain_derives(
     attrs: &mut [syn::Attribute],
@@ -726,6 +707,7 @@ mod tests {
         emit_string_enums(
             &mut types,
             Interface::Builder,
+            EarlyConversionDrop::default(),
             |name| name == "First",
             |name| name == "Second",
         )
@@ -820,6 +802,7 @@ mod tests {
         emit_string_enums(
             &mut types,
             Interface::Positional,
+            EarlyConversionDrop::default(),
             |name| name != "Strict",
             |_| false,
         )
@@ -886,6 +869,7 @@ mod tests {
         emit_string_enums(
             &mut types,
             Interface::Builder,
+            EarlyConversionDrop::default(),
             |name| name == "Arch",
             |_| false,
         )

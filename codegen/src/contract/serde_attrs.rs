@@ -1,5 +1,6 @@
-//! The one reader of the `#[serde(...)]` attributes progenitor and typify put on the items they
-//! emit: every step that needs a flag, a rename or the whole list asks here.
+//! The one reader of the `#[serde(...)]` attributes and derives progenitor and typify put on
+//! the items they emit: every step that needs a flag, a rename, the whole list or whether a
+//! trait is derived asks here.
 
 /// The entries of every `#[serde(...)]` attribute in `attrs`, in order (`rename = "x"`,
 /// `default`, `flatten`, ...), or why one does not parse.
@@ -49,6 +50,25 @@ pub(crate) fn wire_name(attrs: &[syn::Attribute], ident: &syn::Ident) -> String 
         .filter(|meta| meta.path().is_ident("rename"))
         .find_map(text)
         .unwrap_or_else(|| ident.to_string().trim_start_matches("r#").to_owned())
+}
+
+/// Whether a `#[derive(...)]` of `attrs` names `wanted` (however the path is spelled).
+pub(crate) fn derives(attrs: &[syn::Attribute], wanted: &str) -> bool {
+    attrs
+        .iter()
+        .filter(|attr| attr.path().is_ident("derive"))
+        .filter_map(|attr| {
+            attr.parse_args_with(
+                syn::punctuated::Punctuated::<syn::Path, syn::Token![,]>::parse_terminated,
+            )
+            .ok()
+        })
+        .flatten()
+        .any(|path| {
+            path.segments
+                .last()
+                .is_some_and(|last| last.ident == wanted)
+        })
 }
 
 #[cfg(test)]
