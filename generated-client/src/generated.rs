@@ -18,10 +18,10 @@ pub mod types {
             ::std::fmt::Formatter < '_ >) -> ::std::fmt::Result { f.write_str($expecting)
             } fn visit_map < M : ::serde::de::MapAccess < 'de >> (self, mut map : M) ->
             ::std::result::Result < $name, M::Error > { let (tag, before) =
-            ::hub_api_support::unions::read_tag(& mut map, $tag) ?; match tag.as_str() {
+            ::hub_api_support::unions::read_tag(& mut map, $tag) ?; match & * tag {
             $($value => { #[allow(unused_mut)] let mut before = before; $(let _ =
             stringify!($keeps_tag); before.insert(0, ($tag .to_owned(),
-            ::serde_json::Value::String(tag.clone())));)?
+            ::serde_json::Value::String(tag.clone().into_owned())));)?
             ::hub_api_support::unions::variant:: < $inner, M > (before, map).map($name ::
             $variant) })* $(other if ! ::hub_api_support::decoding::is_strict() => {
             ::hub_api_support::unions::unknown(before, map, $tag, other).map($name ::

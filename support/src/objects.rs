@@ -77,7 +77,7 @@ impl<'de, T: DecodeObject> Visitor<'de> for ObjectVisitor<T> {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<T, A::Error> {
         let mut slots = T::slots();
         let mut extra = UnknownFields::new();
-        while let Some(key) = map.next_key_seed(OpenKeySeed(T::field))? {
+        while let Some(key) = map.next_key_seed(OpenKeySeed::<T>(PhantomData))? {
             match key {
                 OpenKey::Known(field) => T::read(&mut slots, field, &mut map)?,
                 OpenKey::Unknown(key) => match T::UNKNOWN {
@@ -111,37 +111,37 @@ enum OpenKey<F> {
     Unknown(String),
 }
 
-/// Decodes an object's key with the struct's own `field` lookup, allocating only for unknown
-/// keys.
-struct OpenKeySeed<F>(fn(&str) -> Option<F>);
+/// Decodes an object's key with the struct's own `field` lookup (called directly, so it is
+/// inlined into the key's decoding), allocating only for unknown keys.
+struct OpenKeySeed<T>(PhantomData<T>);
 
-impl<'de, F> DeserializeSeed<'de> for OpenKeySeed<F> {
-    type Value = OpenKey<F>;
+impl<'de, T: DecodeObject> DeserializeSeed<'de> for OpenKeySeed<T> {
+    type Value = OpenKey<T::Field>;
 
     fn deserialize<D: serde::Deserializer<'de>>(
         self,
         deserializer: D,
-    ) -> Result<OpenKey<F>, D::Error> {
+    ) -> Result<Self::Value, D::Error> {
         deserializer.deserialize_identifier(self)
     }
 }
 
-impl<'de, F> Visitor<'de> for OpenKeySeed<F> {
-    type Value = OpenKey<F>;
+impl<'de, T: DecodeObject> Visitor<'de> for OpenKeySeed<T> {
+    type Value = OpenKey<T::Field>;
 
     fn expecting(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
         formatter.write_str("an object key")
     }
 
-    fn visit_str<E: serde::de::Error>(self, key: &str) -> Result<OpenKey<F>, E> {
-        Ok(match (self.0)(key) {
+    fn visit_str<E: serde::de::Error>(self, key: &str) -> Result<Self::Value, E> {
+        Ok(match T::field(key) {
             Some(field) => OpenKey::Known(field),
             None => OpenKey::Unknown(key.to_owned()),
         })
     }
 
-    fn visit_string<E: serde::de::Error>(self, key: String) -> Result<OpenKey<F>, E> {
-        Ok(match (self.0)(&key) {
+    fn visit_string<E: serde::de::Error>(self, key: String) -> Result<Self::Value, E> {
+        Ok(match T::field(&key) {
             Some(field) => OpenKey::Known(field),
             None => OpenKey::Unknown(key),
         })

@@ -14,7 +14,7 @@
 //! the engine the generator checks every pattern with. The two are compared on generated
 //! patterns and texts in this module's tests.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::fmt;
 
 /// A compiled `pattern`: [`Pattern::is_match`] answers as ECMA-262's `RegExp.prototype.test`
@@ -445,15 +445,73 @@ impl Nfa {
     }
 }
 
-/// The automaton: `next[state * 256 + byte]`, and whether each state has matched. Its answers
-/// are absorbing states, so matching is one table lookup per byte and no test: `DEAD` (nothing
-/// can match any more, anchored at the start), an accepting state when a match may end anywhere
-/// (no `$`: once matched, always matched), and `FALLBACK` (a byte that is not ASCII, which
-/// the automaton does not read; regress decides).
+/// The next state of one state for each byte.
+type Row = [u16; 256];
+
+/// The automaton. Bytes that no state tells apart share a class (`classes[byte]`; a pattern
+/// of hex digits has three or four), so the table is `next[state + class]`, with each state
+/// stored as the offset of its row: small enough to stay in the fastest cache, and one
+/// dependent load per byte. Its answers are absorbing states, so matching is that lookup and no
+/// test: `DEAD` (nothing can match any more, anchored at the start), an accepting state when a
+/// match may end anywhere (no `$`: once matched, always matched), and the fallback state (a
+/// byte that is not ASCII, which the automaton does not read; regress decides).
 struct Dfa {
-    next: Vec<u16>,
+    classes: [u8; 256],
+    /// Bytes that no state tells apart, per row.
+    width: u32,
+    next: Vec<u32>,
+    /// Whether each state (by row, not offset) has matched.
     accepting: Vec<bool>,
-    fallback: u16,
+    fallback: u32,
+    /// Set when every match has the same length and one set of bytes per position.
+    fixed: Option<FixedShape>,
+}
+
+/// A pattern whose every match has the same length and one set of bytes per position
+/// (`^[0-9a-f]{24}$`): a text of that length whose bytes are all in their sets matches, which
+/// is checked with independent lookups instead of the walk's chain of dependent ones.
+struct FixedShape {
+    /// Per position, the index of its set in `sets`.
+    at: Vec<u8>,
+    /// The distinct sets, each over all 256 bytes (a byte that is not ASCII is in none).
+    sets: Vec<[bool; 256]>,
+}
+
+impl FixedShape {
+    fn new(positions: &[ByteSet]) -> Option<Self> {
+        let mut distinct: Vec<ByteSet> = Vec::new();
+        let mut at = Vec::with_capacity(positions.len());
+        for &set in positions {
+            let index = distinct
+                .iter()
+                .position(|known| *known == set)
+                .unwrap_or_else(|| {
+                    distinct.push(set);
+                    distinct.len() - 1
+                });
+            at.push(u8::try_from(index).ok()?);
+        }
+        let sets = distinct
+            .iter()
+            .map(|set| std::array::from_fn(|byte| byte < 128 && set >> byte & 1 == 1))
+            .collect();
+        Some(Self { at, sets })
+    }
+
+    /// Whether `text` is a match; `false` says nothing, the automaton decides.
+    fn fits(&self, text: &[u8]) -> bool {
+        if text.len() != self.at.len() {
+            return false;
+        }
+        match self.sets.as_slice() {
+            // One set for every position (a hex id, a run of digits): no branch per byte.
+            [only] => text.iter().fold(true, |fits, &byte| fits & only[usize::from(byte)]),
+            sets => text
+                .iter()
+                .zip(&self.at)
+                .all(|(&byte, &set)| sets[usize::from(set)][usize::from(byte)]),
+        }
+    }
 }
 
 impl Dfa {
@@ -481,12 +539,45 @@ impl Dfa {
         };
         nfa.sequence(&items)?;
         nfa.push(Instruction::Match)?;
-        Self::determinize(&nfa, anchored_start, anchored_end)
+        let (rows, accepting, dead) = Self::determinize(&nfa, anchored_start, anchored_end)?;
+        let fixed = dead
+            .and_then(|dead| Self::positions(&rows, &accepting, dead))
+            .and_then(|positions| FixedShape::new(&positions));
+        Some(Self {
+            fixed,
+            ..Self::compress(&rows, accepting)
+        })
     }
 
-    /// Subset construction. Unanchored at the start, every state also holds the start, so a
-    /// match may begin at any byte.
-    fn determinize(nfa: &Nfa, anchored_start: bool, anchored_end: bool) -> Option<Self> {
+    /// The byte set of each position, when the automaton is one chain from the start to a
+    /// single accepting state after which nothing may follow: each state sends every byte
+    /// either to `dead` or to the same next state.
+    fn positions(rows: &[Row], accepting: &[bool], dead: u16) -> Option<Vec<ByteSet>> {
+        let mut positions = Vec::new();
+        let mut state = 0;
+        loop {
+            let row = &rows[usize::from(state)];
+            let live = (0..128u8).filter(|&byte| row[usize::from(byte)] != dead);
+            let next: BTreeSet<u16> = live.clone().map(|byte| row[usize::from(byte)]).collect();
+            match (accepting[usize::from(state)], next.len()) {
+                (true, 0) => return Some(positions),
+                (false, 1) if positions.len() < MAX_STATES => {
+                    positions.push(live.fold(0, |set, byte| set | 1 << byte));
+                    state = *next.first()?;
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    /// Subset construction: one row of 256 next states per state, and whether each state has
+    /// matched. Unanchored at the start, every state also holds the start, so a match may
+    /// begin at any byte.
+    fn determinize(
+        nfa: &Nfa,
+        anchored_start: bool,
+        anchored_end: bool,
+    ) -> Option<(Vec<Row>, Vec<bool>, Option<u16>)> {
         let count = nfa.instructions.len();
         let closure = |starts: &mut dyn Iterator<Item = usize>| {
             let mut set = Vec::new();
@@ -532,32 +623,68 @@ impl Dfa {
         let mut accepting: Vec<bool> = states.iter().map(|set| set.contains(&matched)).collect();
         let fallback = u16::try_from(states.len()).ok()?;
         accepting.push(false);
-        let mut table = Vec::with_capacity(accepting.len() * 256);
-        for (state, row) in next.chunks(128).enumerate() {
+        let mut rows = Vec::with_capacity(accepting.len());
+        for (state, ascii) in next.chunks(128).enumerate() {
             let absorbing = states[state].is_empty() || (accepting[state] && !anchored_end);
+            let mut row = [fallback; 256];
             if absorbing {
-                table.extend(std::iter::repeat_n(state as u16, 256));
+                row = [state as u16; 256];
             } else {
-                table.extend_from_slice(row);
-                table.extend(std::iter::repeat_n(fallback, 128));
+                row[..128].copy_from_slice(ascii);
             }
+            rows.push(row);
         }
-        table.extend(std::iter::repeat_n(fallback, 256));
-        Some(Self {
-            next: table,
+        rows.push([fallback; 256]);
+        let dead = index.get(&Vec::new()).copied();
+        Some((rows, accepting, dead))
+    }
+
+    /// The rows as byte classes: two bytes share a class when every row sends them to the same
+    /// state.
+    fn compress(rows: &[Row], accepting: Vec<bool>) -> Self {
+        let mut classes = [0u8; 256];
+        let mut columns: HashMap<Vec<u16>, u8> = HashMap::new();
+        let mut representatives = Vec::new();
+        for byte in 0..256 {
+            let column: Vec<u16> = rows.iter().map(|row| row[byte]).collect();
+            let fresh = u8::try_from(columns.len()).expect("at most 256 byte classes");
+            classes[byte] = *columns.entry(column).or_insert_with(|| {
+                representatives.push(byte);
+                fresh
+            });
+        }
+        let width = representatives.len() as u32;
+        let next = rows
+            .iter()
+            .flat_map(|row| {
+                representatives
+                    .iter()
+                    .map(|&byte| u32::from(row[byte]) * width)
+            })
+            .collect();
+        let fallback = (rows.len() as u32 - 1) * width;
+        Self {
+            classes,
+            width,
+            next,
             accepting,
             fallback,
-        })
+            fixed: None,
+        }
     }
 
     /// The verdict on `text`; `None` when it holds a byte that is not ASCII before the verdict
     /// is settled.
     fn is_match(&self, text: &[u8]) -> Option<bool> {
-        let mut state = 0u16;
-        for &byte in text {
-            state = self.next[usize::from(state) * 256 + usize::from(byte)];
+        if self.fixed.as_ref().is_some_and(|fixed| fixed.fits(text)) {
+            return Some(true);
         }
-        (state != self.fallback).then(|| self.accepting[usize::from(state)])
+        let mut state = 0u32;
+        for &byte in text {
+            let class = self.classes[usize::from(byte)];
+            state = self.next[(state + u32::from(class)) as usize];
+        }
+        (state != self.fallback).then(|| self.accepting[(state / self.width) as usize])
     }
 }
 
@@ -590,6 +717,14 @@ mod tests {
         assert!(stamp.is_match("2026-11-02T09:15:00Z"));
         assert!(stamp.is_match("2026-11-02T09:15:00.5Z"));
         assert!(!stamp.is_match("2026-11-02T09:15:00.Z"));
+        let fixed =
+            |pattern: &Pattern| pattern.fast.as_ref().is_some_and(|dfa| dfa.fixed.is_some());
+        assert!(fixed(&id), "one length, one byte set per position");
+        assert!(!fixed(&stamp), "an optional fraction: lengths differ");
+        let code = Pattern::new(r"^[A-Z]{2}-\d{3}$").unwrap();
+        assert!(fixed(&code));
+        assert!(code.is_match("AB-123") && !code.is_match("AB-12") && !code.is_match("ab-123"));
+        assert!(!code.is_match("AB-1234") && !code.is_match("AB–123"));
         let unanchored = Pattern::new("^/").unwrap();
         assert!(unanchored.is_match("/data") && !unanchored.is_match("data/"));
         let inner = Pattern::new("b+c").unwrap();
@@ -703,7 +838,7 @@ mod tests {
         let alphabet = [
             'a', 'b', 'c', '0', '9', '-', '/', '.', 'Z', '_', ' ', '\n', '\x7f', '\t',
         ];
-        let mut fast = 0;
+        let (mut fast, mut fixed) = (0, 0);
         for _ in 0..600 {
             let body: String = (0..1 + random.below(4))
                 .map(|_| random_atom(&mut random, 0))
@@ -723,10 +858,42 @@ mod tests {
             // ASCII classes, as ECMA-262's `\d` and `\w` are, over bytes.
             let reference = regex::bytes::Regex::new(&format!("(?-u){source}"))
                 .expect("the regex crate reads it");
-            for _ in 0..40 {
-                let text: String = (0..random.below(9))
-                    .map(|_| alphabet[random.below(alphabet.len())])
+            // A fixed-length pattern is also tried on texts drawn from its byte sets, one byte
+            // changed in half of them: random texts would rarely fit it.
+            let shape = pattern.fast.as_ref().and_then(|dfa| dfa.fixed.as_ref());
+            fixed += usize::from(shape.is_some());
+            let positions = shape.map(|shape| -> Vec<Vec<u8>> {
+                let members =
+                    |set: &[bool; 256]| (0..128).filter(|&b| set[usize::from(b)]).collect();
+                shape
+                    .at
+                    .iter()
+                    .map(|&set| members(&shape.sets[usize::from(set)]))
+                    .collect()
+            });
+            let mut drawn = Vec::new();
+            for sets in positions
+                .iter()
+                .flat_map(|sets| std::iter::repeat_n(sets, 20))
+            {
+                let mut text: Vec<u8> = sets
+                    .iter()
+                    .map(|members| members[random.below(members.len())])
                     .collect();
+                if random.below(2) == 0 && !text.is_empty() {
+                    let at = random.below(text.len());
+                    text[at] = alphabet[random.below(alphabet.len())] as u8;
+                }
+                drawn.push(String::from_utf8(text).expect("ASCII"));
+            }
+            let random_texts: Vec<String> = (0..40)
+                .map(|_| {
+                    (0..random.below(9))
+                        .map(|_| alphabet[random.below(alphabet.len())])
+                        .collect()
+                })
+                .collect();
+            for text in drawn.into_iter().chain(random_texts) {
                 assert_eq!(
                     pattern.is_match(&text),
                     reference.is_match(text.as_bytes()),
@@ -735,6 +902,7 @@ mod tests {
             }
         }
         assert!(fast > 500, "only {fast} patterns took the fast path");
+        assert!(fixed > 30, "only {fixed} patterns had one length");
     }
 
     /// Node's `RegExp` says `true` for both (checked by hand); regress says `false` for the

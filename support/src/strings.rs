@@ -20,11 +20,81 @@ pub trait DateTimeText: StringSchema {}
 /// A string whose schema has rules typify does not enforce (a `format`, a pattern `regress`
 /// reads differently), checked on construction and on decoding. Each such type of a
 /// description is an alias of this one, `R` being its marker, which checks the rules.
-pub struct ValidatedString<R>(String, PhantomData<fn() -> R>);
+pub struct ValidatedString<R>(Text, PhantomData<fn() -> R>);
 
 /// A `ValidatedString` that holds a secret (`x-rust-secret`): it prints as `Name([redacted])`,
 /// has no `Display`, and its errors give only the length.
-pub struct SecretString<R>(String, PhantomData<fn() -> R>);
+pub struct SecretString<R>(Text, PhantomData<fn() -> R>);
+
+/// The longest text kept inline: ids, timestamps, names and codes, which are most of the
+/// strings a schema constrains, fit.
+const INLINE: usize = 30;
+
+/// The text of a validated string: inline when it is short, so that decoding one does not
+/// allocate (a page of notifications holds several ids and a timestamp each), on the heap
+/// otherwise. Two texts are equal when their bytes are, whichever way each is kept.
+#[derive(Clone)]
+enum Text {
+    Inline { len: u8, bytes: [u8; INLINE] },
+    Heap(String),
+}
+
+impl Text {
+    /// `value`, copied inline when it fits.
+    fn copied(value: &str) -> Self {
+        match u8::try_from(value.len()) {
+            Ok(len) if value.len() <= INLINE => {
+                let mut bytes = [0; INLINE];
+                bytes[..value.len()].copy_from_slice(value.as_bytes());
+                Self::Inline { len, bytes }
+            }
+            _ => Self::Heap(value.to_owned()),
+        }
+    }
+
+    fn as_bytes(&self) -> &[u8] {
+        match self {
+            Self::Inline { len, bytes } => &bytes[..usize::from(*len)],
+            Self::Heap(text) => text.as_bytes(),
+        }
+    }
+
+    fn as_str(&self) -> &str {
+        match self {
+            // The bytes were copied from a `str` whole, so they are UTF-8.
+            Self::Inline { .. } => std::str::from_utf8(self.as_bytes()).expect("copied from a str"),
+            Self::Heap(text) => text,
+        }
+    }
+
+    fn into_string(self) -> String {
+        match self {
+            Self::Inline { .. } => self.as_str().to_owned(),
+            Self::Heap(text) => text,
+        }
+    }
+}
+
+/// Decodes a validated string: checks the text where the decoder lends it, then keeps it.
+struct TextVisitor<R>(PhantomData<fn() -> R>);
+
+impl<'de, R: StringSchema> serde::de::Visitor<'de> for TextVisitor<R> {
+    type Value = Text;
+
+    fn expecting(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        formatter.write_str("a string")
+    }
+
+    fn visit_str<E: serde::de::Error>(self, value: &str) -> Result<Text, E> {
+        R::check(value).map_err(E::custom)?;
+        Ok(Text::copied(value))
+    }
+
+    fn visit_string<E: serde::de::Error>(self, value: String) -> Result<Text, E> {
+        R::check(&value).map_err(E::custom)?;
+        Ok(Text::Heap(value))
+    }
+}
 
 /// What both wrappers have: construction through `check`, the conversions, serde and the
 /// comparisons of the text.
@@ -35,19 +105,19 @@ macro_rules! validated_text {
             pub fn new(value: impl Into<String>) -> Result<Self, ValidationError> {
                 let value = value.into();
                 R::check(&value)?;
-                Ok(Self(value, PhantomData))
+                Ok(Self(Text::Heap(value), PhantomData))
             }
 
             /// The owned text.
             pub fn into_inner(self) -> String {
-                self.0
+                self.0.into_string()
             }
         }
 
         impl<R: DateTimeText> $wrapper<R> {
             /// The instant, in UTC. The text is kept as sent so it round-trips exactly.
             pub fn to_datetime(&self) -> chrono::DateTime<chrono::Utc> {
-                chrono::DateTime::parse_from_rfc3339(&self.0)
+                chrono::DateTime::parse_from_rfc3339(self.0.as_str())
                     .expect("checked on construction")
                     .with_timezone(&chrono::Utc)
             }
@@ -83,21 +153,21 @@ macro_rules! validated_text {
 
         impl<R> From<$wrapper<R>> for String {
             fn from(value: $wrapper<R>) -> Self {
-                value.0
+                value.0.into_string()
             }
         }
 
         impl<R> serde::Serialize for $wrapper<R> {
             fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-                serializer.serialize_str(&self.0)
+                serializer.serialize_str(self.0.as_str())
             }
         }
 
         impl<'de, R: StringSchema> serde::Deserialize<'de> for $wrapper<R> {
             fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-                let value = String::deserialize(deserializer)?;
-                R::check(&value).map_err(serde::de::Error::custom)?;
-                Ok(Self(value, PhantomData))
+                deserializer
+                    .deserialize_str(TextVisitor::<R>(PhantomData))
+                    .map(|text| Self(text, PhantomData))
             }
         }
 
@@ -109,7 +179,7 @@ macro_rules! validated_text {
 
         impl<R> PartialEq for $wrapper<R> {
             fn eq(&self, other: &Self) -> bool {
-                self.0 == other.0
+                self.0.as_bytes() == other.0.as_bytes()
             }
         }
 
@@ -117,7 +187,7 @@ macro_rules! validated_text {
 
         impl<R> std::hash::Hash for $wrapper<R> {
             fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-                self.0.hash(state);
+                self.0.as_bytes().hash(state);
             }
         }
 
@@ -129,7 +199,7 @@ macro_rules! validated_text {
 
         impl<R> Ord for $wrapper<R> {
             fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-                self.0.cmp(&other.0)
+                self.0.as_bytes().cmp(other.0.as_bytes())
             }
         }
     };
@@ -141,26 +211,26 @@ validated_text!(SecretString);
 impl<R> ValidatedString<R> {
     /// The text.
     pub fn as_str(&self) -> &str {
-        &self.0
+        self.0.as_str()
     }
 }
 
 impl<R: StringSchema> fmt::Debug for ValidatedString<R> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_tuple(R::NAME).field(&self.0).finish()
+        f.debug_tuple(R::NAME).field(&self.as_str()).finish()
     }
 }
 
 impl<R> fmt::Display for ValidatedString<R> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        f.write_str(self.as_str())
     }
 }
 
 impl<R> SecretString<R> {
     /// The secret value: send it, never print it.
     pub fn as_str(&self) -> &str {
-        &self.0
+        self.0.as_str()
     }
 }
 
@@ -235,6 +305,32 @@ mod tests {
         let held: Holder = serde_json::from_str(r#"{"name": "acme"}"#).unwrap();
         assert_eq!(held.name, name);
         assert_eq!(serde_json::to_string(&name).unwrap(), "\"acme\"");
+    }
+
+    #[test]
+    fn short_and_long_texts_are_kept_alike() {
+        use std::hash::{BuildHasher, RandomState};
+        let long = "a".repeat(INLINE + 1);
+        for text in ["", "acme", &"b".repeat(INLINE), &long, "caf\u{e9}"] {
+            // Decoded from the input (kept inline when short) against built from a `String`
+            // (kept on the heap): equal, hashed and ordered alike, and the same text out.
+            let decoded: ValidatedString<Lowercase> =
+                serde_json::from_value(serde_json::json!(text)).unwrap();
+            let built = ValidatedString::<Lowercase>::new(text).unwrap();
+            assert_eq!(decoded, built);
+            assert_eq!(decoded.cmp(&built), std::cmp::Ordering::Equal);
+            let state = RandomState::new();
+            assert_eq!(state.hash_one(&decoded), state.hash_one(&built));
+            assert_eq!(decoded.as_str(), text);
+            assert_eq!(String::from(decoded.clone()), text);
+            assert_eq!(decoded.into_inner(), text);
+        }
+        // An escaped string reaches the visitor as a `String`.
+        let escaped: ValidatedString<Lowercase> = serde_json::from_str(r#""a\u0062c""#).unwrap();
+        assert_eq!(escaped.as_str(), "abc");
+        assert!(ValidatedString::<Lowercase>::new("a").unwrap() < ValidatedString::<Lowercase>::new("b").unwrap());
+        let refused = serde_json::from_str::<ValidatedString<Lowercase>>("3").unwrap_err();
+        assert!(refused.to_string().contains("expected a string"), "{refused}");
     }
 
     #[test]

@@ -4,27 +4,107 @@
 //! values and replayed first, so any key order works; with the tag first, as servers usually
 //! write it, nothing is buffered.
 
+use std::borrow::Cow;
+
 use serde::de::{DeserializeSeed, Error as _, MapAccess};
 use serde_json::Value;
 
 /// The entries of an object read before its tag.
 pub type Entries = Vec<(String, Value)>;
 
-/// The tag's value and the entries that came before it.
+/// The tag's value (borrowed from the input where it can be) and the entries that came before
+/// it.
 pub fn read_tag<'de, M: MapAccess<'de>>(
     map: &mut M,
     tag: &'static str,
-) -> Result<(String, Entries), M::Error> {
+) -> Result<(Cow<'de, str>, Entries), M::Error> {
     let mut before = Entries::new();
     loop {
-        match map.next_key::<String>()? {
-            Some(key) if key == tag => return Ok((map.next_value::<String>()?, before)),
-            Some(key) => {
+        match map.next_key_seed(KeySeed(tag))? {
+            Some(Key::Tag) => return Ok((map.next_value_seed(TagValue)?, before)),
+            Some(Key::Other(key)) => {
                 let value = map.next_value::<Value>()?;
                 before.push((key, value));
             }
             None => return Err(M::Error::missing_field(tag)),
         }
+    }
+}
+
+/// A key of a tagged object, read while looking for the tag.
+enum Key {
+    Tag,
+    /// Any other key, kept to be replayed.
+    Other(String),
+}
+
+/// Reads a key, allocating only for one that is not the tag (with the tag first, as servers
+/// usually write it, none).
+struct KeySeed(&'static str);
+
+impl<'de> DeserializeSeed<'de> for KeySeed {
+    type Value = Key;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, deserializer: D) -> Result<Key, D::Error> {
+        deserializer.deserialize_identifier(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for KeySeed {
+    type Value = Key;
+
+    fn expecting(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.write_str("an object key")
+    }
+
+    fn visit_str<E: serde::de::Error>(self, key: &str) -> Result<Key, E> {
+        Ok(if key == self.0 {
+            Key::Tag
+        } else {
+            Key::Other(key.to_owned())
+        })
+    }
+
+    fn visit_string<E: serde::de::Error>(self, key: String) -> Result<Key, E> {
+        Ok(if key == self.0 {
+            Key::Tag
+        } else {
+            Key::Other(key)
+        })
+    }
+}
+
+/// Reads the tag's value without allocating when the input lends it.
+struct TagValue;
+
+impl<'de> DeserializeSeed<'de> for TagValue {
+    type Value = Cow<'de, str>;
+
+    fn deserialize<D: serde::Deserializer<'de>>(
+        self,
+        deserializer: D,
+    ) -> Result<Cow<'de, str>, D::Error> {
+        deserializer.deserialize_str(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for TagValue {
+    type Value = Cow<'de, str>;
+
+    fn expecting(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.write_str("a string")
+    }
+
+    fn visit_borrowed_str<E: serde::de::Error>(self, value: &'de str) -> Result<Self::Value, E> {
+        Ok(Cow::Borrowed(value))
+    }
+
+    fn visit_str<E: serde::de::Error>(self, value: &str) -> Result<Self::Value, E> {
+        Ok(Cow::Owned(value.to_owned()))
+    }
+
+    fn visit_string<E: serde::de::Error>(self, value: String) -> Result<Self::Value, E> {
+        Ok(Cow::Owned(value))
     }
 }
 
@@ -117,7 +197,7 @@ mod tests {
                 }
                 fn visit_map<M: MapAccess<'de>>(self, mut map: M) -> Result<Shape, M::Error> {
                     let (tag, before) = read_tag(&mut map, "kind")?;
-                    match tag.as_str() {
+                    match &*tag {
                         "circle" => variant(before, map).map(Shape::Circle),
                         other => unknown(before, map, "kind", other).map(Shape::Unknown),
                     }

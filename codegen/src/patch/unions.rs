@@ -570,12 +570,12 @@ pub(super) fn replay_support() -> TokenStream {
                             }
                             fn visit_map<M: ::serde::de::MapAccess<'de>>(self, mut map: M) -> ::std::result::Result<$name, M::Error> {
                                 let (tag, before) = #support::unions::read_tag(&mut map, $tag)?;
-                                match tag.as_str() {
+                                match &*tag {
                                     $($value => {
                                         #[allow(unused_mut)]
                                         let mut before = before;
                                         // A variant that keeps its tag reads it like any field.
-                                        $(let _ = stringify!($keeps_tag); before.insert(0, ($tag.to_owned(), ::serde_json::Value::String(tag.clone()))); )?
+                                        $(let _ = stringify!($keeps_tag); before.insert(0, ($tag.to_owned(), ::serde_json::Value::String(tag.clone().into_owned()))); )?
                                         #support::unions::variant::<$inner, M>(before, map).map($name::$variant)
                                     })*
                                     $(other if !#is_strict => {
