@@ -463,22 +463,26 @@ struct Dfa {
     /// Whether each state (by row, not offset) has matched.
     accepting: Vec<bool>,
     fallback: u32,
-    /// Set when every match has the same length and one set of bytes per position.
-    fixed: Option<FixedShape>,
+    /// Set when every match begins with the same number of bytes, one set of bytes per
+    /// position (`^[0-9a-f]{24}$`, the date and time of a timestamp).
+    prefix: Option<Prefix>,
 }
 
-/// A pattern whose every match has the same length and one set of bytes per position
-/// (`^[0-9a-f]{24}$`): a text of that length whose bytes are all in their sets matches, which
-/// is checked with independent lookups instead of the walk's chain of dependent ones.
-struct FixedShape {
+/// The positions the automaton passes through one after another from the start, each state
+/// sending every byte either nowhere or to the same next state: a text whose first bytes are
+/// all in their sets reaches `state` after them, which is checked with independent lookups
+/// instead of the walk's chain of dependent ones.
+struct Prefix {
     /// Per position, the index of its set in `sets`.
     at: Vec<u8>,
     /// The distinct sets, each over all 256 bytes (a byte that is not ASCII is in none).
     sets: Vec<[bool; 256]>,
+    /// The state the automaton is in after the prefix, as an offset of its row.
+    state: u32,
 }
 
-impl FixedShape {
-    fn new(positions: &[ByteSet]) -> Option<Self> {
+impl Prefix {
+    fn new(positions: &[ByteSet], state: u32) -> Option<Self> {
         let mut distinct: Vec<ByteSet> = Vec::new();
         let mut at = Vec::with_capacity(positions.len());
         for &set in positions {
@@ -495,22 +499,24 @@ impl FixedShape {
             .iter()
             .map(|set| std::array::from_fn(|byte| byte < 128 && set >> byte & 1 == 1))
             .collect();
-        Some(Self { at, sets })
+        Some(Self { at, sets, state })
     }
 
-    /// Whether `text` is a match; `false` says nothing, the automaton decides.
-    fn fits(&self, text: &[u8]) -> bool {
-        if text.len() != self.at.len() {
-            return false;
-        }
-        match self.sets.as_slice() {
+    /// The rest of `text` after the prefix, when `text` begins with it; `None` says nothing,
+    /// the automaton decides from the start.
+    fn skip<'t>(&self, text: &'t [u8]) -> Option<&'t [u8]> {
+        let (head, rest) = text.split_at_checked(self.at.len())?;
+        let fits = match self.sets.as_slice() {
             // One set for every position (a hex id, a run of digits): no branch per byte.
-            [only] => text.iter().fold(true, |fits, &byte| fits & only[usize::from(byte)]),
-            sets => text
+            [only] => head
+                .iter()
+                .fold(true, |fits, &byte| fits & only[usize::from(byte)]),
+            sets => head
                 .iter()
                 .zip(&self.at)
                 .all(|(&byte, &set)| sets[usize::from(set)][usize::from(byte)]),
-        }
+        };
+        fits.then_some(rest)
     }
 }
 
@@ -540,34 +546,32 @@ impl Dfa {
         nfa.sequence(&items)?;
         nfa.push(Instruction::Match)?;
         let (rows, accepting, dead) = Self::determinize(&nfa, anchored_start, anchored_end)?;
-        let fixed = dead
-            .and_then(|dead| Self::positions(&rows, &accepting, dead))
-            .and_then(|positions| FixedShape::new(&positions));
-        Some(Self {
-            fixed,
-            ..Self::compress(&rows, accepting)
-        })
+        let dfa = Self::compress(&rows, accepting.clone());
+        let prefix = dead
+            .and_then(|dead| Self::chain(&rows, &accepting, dead))
+            .and_then(|(positions, state)| Prefix::new(&positions, u32::from(state) * dfa.width));
+        Some(Self { prefix, ..dfa })
     }
 
-    /// The byte set of each position, when the automaton is one chain from the start to a
-    /// single accepting state after which nothing may follow: each state sends every byte
-    /// either to `dead` or to the same next state.
-    fn positions(rows: &[Row], accepting: &[bool], dead: u16) -> Option<Vec<ByteSet>> {
+    /// The byte set of each position the automaton passes through one after another from the
+    /// start, and the state it reaches: it stops at an accepting state or at one whose bytes
+    /// lead to more than one state. `None` when there is no such position.
+    fn chain(rows: &[Row], accepting: &[bool], dead: u16) -> Option<(Vec<ByteSet>, u16)> {
         let mut positions = Vec::new();
         let mut state = 0;
-        loop {
+        while !accepting[usize::from(state)] && positions.len() < MAX_STATES {
             let row = &rows[usize::from(state)];
             let live = (0..128u8).filter(|&byte| row[usize::from(byte)] != dead);
             let next: BTreeSet<u16> = live.clone().map(|byte| row[usize::from(byte)]).collect();
-            match (accepting[usize::from(state)], next.len()) {
-                (true, 0) => return Some(positions),
-                (false, 1) if positions.len() < MAX_STATES => {
+            match next.first() {
+                Some(&only) if next.len() == 1 && only != state => {
                     positions.push(live.fold(0, |set, byte| set | 1 << byte));
-                    state = *next.first()?;
+                    state = only;
                 }
-                _ => return None,
+                _ => break,
             }
         }
+        (!positions.is_empty()).then_some((positions, state))
     }
 
     /// Subset construction: one row of 256 next states per state, and whether each state has
@@ -669,18 +673,18 @@ impl Dfa {
             next,
             accepting,
             fallback,
-            fixed: None,
+            prefix: None,
         }
     }
 
     /// The verdict on `text`; `None` when it holds a byte that is not ASCII before the verdict
     /// is settled.
     fn is_match(&self, text: &[u8]) -> Option<bool> {
-        if self.fixed.as_ref().is_some_and(|fixed| fixed.fits(text)) {
-            return Some(true);
-        }
-        let mut state = 0u32;
-        for &byte in text {
+        let (mut state, rest) = match self.prefix.as_ref().and_then(|prefix| prefix.skip(text)) {
+            Some(rest) => (self.prefix.as_ref().map_or(0, |prefix| prefix.state), rest),
+            None => (0, text),
+        };
+        for &byte in rest {
             let class = self.classes[usize::from(byte)];
             state = self.next[(state + u32::from(class)) as usize];
         }
@@ -717,12 +721,15 @@ mod tests {
         assert!(stamp.is_match("2026-11-02T09:15:00Z"));
         assert!(stamp.is_match("2026-11-02T09:15:00.5Z"));
         assert!(!stamp.is_match("2026-11-02T09:15:00.Z"));
-        let fixed =
-            |pattern: &Pattern| pattern.fast.as_ref().is_some_and(|dfa| dfa.fixed.is_some());
-        assert!(fixed(&id), "one length, one byte set per position");
-        assert!(!fixed(&stamp), "an optional fraction: lengths differ");
+        let prefix = |pattern: &Pattern| {
+            let prefix = pattern.fast.as_ref().and_then(|dfa| dfa.prefix.as_ref());
+            prefix.map_or(0, |prefix| prefix.at.len())
+        };
+        assert_eq!(prefix(&id), 24, "one length, one byte set per position");
+        assert_eq!(prefix(&stamp), 19, "the date and time, then the walk");
+        assert_eq!(prefix(&Pattern::new("b+c").unwrap()), 0, "unanchored");
         let code = Pattern::new(r"^[A-Z]{2}-\d{3}$").unwrap();
-        assert!(fixed(&code));
+        assert_eq!(prefix(&code), 6);
         assert!(code.is_match("AB-123") && !code.is_match("AB-12") && !code.is_match("ab-123"));
         assert!(!code.is_match("AB-1234") && !code.is_match("AB–123"));
         let unanchored = Pattern::new("^/").unwrap();
@@ -838,7 +845,7 @@ mod tests {
         let alphabet = [
             'a', 'b', 'c', '0', '9', '-', '/', '.', 'Z', '_', ' ', '\n', '\x7f', '\t',
         ];
-        let (mut fast, mut fixed) = (0, 0);
+        let (mut fast, mut prefixed) = (0, 0);
         for _ in 0..600 {
             let body: String = (0..1 + random.below(4))
                 .map(|_| random_atom(&mut random, 0))
@@ -858,10 +865,11 @@ mod tests {
             // ASCII classes, as ECMA-262's `\d` and `\w` are, over bytes.
             let reference = regex::bytes::Regex::new(&format!("(?-u){source}"))
                 .expect("the regex crate reads it");
-            // A fixed-length pattern is also tried on texts drawn from its byte sets, one byte
-            // changed in half of them: random texts would rarely fit it.
-            let shape = pattern.fast.as_ref().and_then(|dfa| dfa.fixed.as_ref());
-            fixed += usize::from(shape.is_some());
+            // A pattern with a prefix is also tried on texts that begin with one drawn from its
+            // byte sets (one byte changed in half of them) and go on at random: random texts
+            // would rarely fit it.
+            let shape = pattern.fast.as_ref().and_then(|dfa| dfa.prefix.as_ref());
+            prefixed += usize::from(shape.is_some());
             let positions = shape.map(|shape| -> Vec<Vec<u8>> {
                 let members =
                     |set: &[bool; 256]| (0..128).filter(|&b| set[usize::from(b)]).collect();
@@ -884,6 +892,9 @@ mod tests {
                     let at = random.below(text.len());
                     text[at] = alphabet[random.below(alphabet.len())] as u8;
                 }
+                text.extend(
+                    (0..random.below(4)).map(|_| alphabet[random.below(alphabet.len())] as u8),
+                );
                 drawn.push(String::from_utf8(text).expect("ASCII"));
             }
             let random_texts: Vec<String> = (0..40)
@@ -902,7 +913,7 @@ mod tests {
             }
         }
         assert!(fast > 500, "only {fast} patterns took the fast path");
-        assert!(fixed > 30, "only {fixed} patterns had one length");
+        assert!(prefixed > 100, "only {prefixed} patterns had a prefix");
     }
 
     /// Node's `RegExp` says `true` for both (checked by hand); regress says `false` for the
