@@ -328,9 +328,15 @@ mod tests {
         // An escaped string reaches the visitor as a `String`.
         let escaped: ValidatedString<Lowercase> = serde_json::from_str(r#""a\u0062c""#).unwrap();
         assert_eq!(escaped.as_str(), "abc");
-        assert!(ValidatedString::<Lowercase>::new("a").unwrap() < ValidatedString::<Lowercase>::new("b").unwrap());
+        assert!(
+            ValidatedString::<Lowercase>::new("a").unwrap()
+                < ValidatedString::<Lowercase>::new("b").unwrap()
+        );
         let refused = serde_json::from_str::<ValidatedString<Lowercase>>("3").unwrap_err();
-        assert!(refused.to_string().contains("expected a string"), "{refused}");
+        assert!(
+            refused.to_string().contains("expected a string"),
+            "{refused}"
+        );
     }
 
     #[test]
