@@ -15,6 +15,7 @@ use crate::patch::Applied;
 use crate::runtime::rules_module;
 
 mod checked_strings;
+mod first_fit;
 mod forms;
 pub(crate) mod open_objects;
 mod piecewise;
@@ -180,6 +181,10 @@ pub fn emit(
         let types = types_module(&mut file)?;
         let objects = open_objects::decode_open_objects_in_one_pass(types, &is_tolerant)?;
         tallies.push(("open objects", objects));
+        tallies.push((
+            "first-fit unions",
+            first_fit::decode_first_fit_unions(types)?,
+        ));
         let open = open_enum_type_names(document)?;
         let string_enums =
             tolerance::emit_string_enums(types, interface, conversions, is_tolerant, |name| {

@@ -402,16 +402,23 @@ impl<'a> Document<'a> {
     /// Follows local `$ref`s from `value` until a value without one (at most 32 steps, so a
     /// cycle ends). A `$ref` that does not resolve gives `None`.
     pub fn resolve(&self, value: &'a Value) -> Option<&'a Value> {
+        self.resolve_at(value).map(|(_, value)| value)
+    }
+
+    /// [`Document::resolve`], with the pointer of the schema the `$ref`s end at (`None` when
+    /// `value` has no `$ref`: it is where it is), for a step that changes that schema.
+    pub fn resolve_at(&self, value: &'a Value) -> Option<(Option<String>, &'a Value)> {
         let mut value = value;
+        let mut at = None;
         for _ in 0..32 {
             let Some(reference) = value.get("$ref").and_then(Value::as_str) else {
-                return Some(value);
+                return Some((at, value));
             };
-            value = reference
-                .strip_prefix('#')
-                .and_then(|pointer| self.root.pointer(pointer))?;
+            let pointer = reference.strip_prefix('#')?;
+            value = self.root.pointer(pointer)?;
+            at = Some(pointer.to_owned());
         }
-        Some(value)
+        Some((at, value))
     }
 
     /// Component schemas that only requests use: reachable from a request body or parameter and

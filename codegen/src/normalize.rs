@@ -71,7 +71,10 @@
 //! - **Literal sets** (`anyOf` of `const`s and `enum`s) become one `enum`; any other `anyOf` of
 //!   two or more members is handed on as `oneOf` (marked `x-any-of`), which typify emits as an
 //!   enum decoding the first member that fits: exactly `anyOf`, where typify's own `anyOf` is a
-//!   struct of optional members that accepts values no member accepts.
+//!   struct of optional members that accepts values no member accepts. The plain open object
+//!   members of every union (`oneOf`, and so `anyOf`) are given `additionalProperties: {}`
+//!   (which means what its absence means), so that whichever member decodes a value keeps the
+//!   properties another member lists (`union_members`).
 //! - **Unsatisfiable closed objects** (`additionalProperties: false` and a required property
 //!   not declared) get the property declared with an unconstrained schema, as their authors
 //!   evidently meant.
@@ -101,6 +104,7 @@ mod parameters;
 mod paths;
 mod references;
 mod schemas;
+mod union_members;
 
 pub(crate) use document::UNTITLED;
 pub use operation_ids::{operation_ids, synthesise_ids};
@@ -148,6 +152,8 @@ pub fn normalize_with_origins(document: &mut Value) -> Normalized {
     multipart::multipart_bodies(document, &mut findings);
     let split = components::nullable_union_components(document);
     let mut origins = hoisting::hoist(document);
+    // After hoisting, so that an inline member is changed in its component.
+    union_members::keep_unlisted_properties(document);
     origins.extend(renamed);
     origins.extend(split);
     origins.extend(definitions);

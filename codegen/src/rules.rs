@@ -367,6 +367,14 @@ impl Rule {
                     format!("have at most {max} items"),
                 )
             }
+            Rule::UniqueItems => {
+                let support = support_crate();
+                check(
+                    Subject::Items,
+                    quote! { #support::items::has_duplicates(&items) },
+                    "have unique items".to_owned(),
+                )
+            }
             // A bounded integer's range, an `Option`, the enum of the literals, the tuple
             // struct, the key check of a validated map, the union's exhaustive decoding.
             Rule::Integer
@@ -379,9 +387,6 @@ impl Rule {
             | Rule::Discriminator
             | Rule::ExactlyOne => Ok(Enforcement::Shape),
             Rule::MultipleOf(_) => Ok(Enforcement::Unchecked("`multipleOf` is not checked".into())),
-            Rule::UniqueItems => Ok(Enforcement::Unchecked(
-                "`uniqueItems` is not checked".into(),
-            )),
             Rule::MinProperties(_) | Rule::MaxProperties(_) => Ok(Enforcement::Unchecked(
                 "object sizes are not checked".into(),
             )),
@@ -518,6 +523,14 @@ mod tests {
             )
         );
         assert_eq!(checked(Rule::MinItems(1)).2, "have at least 1 item");
+        assert_eq!(
+            checked(Rule::UniqueItems),
+            (
+                Subject::Items,
+                ":: hub_api_support :: items :: has_duplicates (& items)".to_owned(),
+                "have unique items".to_owned(),
+            )
+        );
         assert!(matches!(
             Rule::Tuple(2).enforcement(),
             Ok(Enforcement::Shape)

@@ -32,12 +32,15 @@ pub mod types {
     }
     macro_rules! bounded_integer {
         (
-            $name:ident ($repr:ty) = $min:literal ..= $max:literal $(, default
+            $name:ident ($repr:ty) = $min:literal ..= $max:literal $(, one
+            of[$($value:literal),*])? $(, multiple of $step:literal)? $(, default
             $default:literal)?
         ) => {
             impl IntegerBounds for rules:: $name { type Repr = $repr; const MIN : $repr =
-            $min; const MAX : $repr = $max; } $(impl IntegerDefault for rules:: $name {
-            const DEFAULT : $repr = $default; })?
+            $min; const MAX : $repr = $max; $(const VALUES : & 'static [$repr] = &
+            [$($value),*];)? $(const MULTIPLE_OF : ::std::option::Option < $repr > =
+            ::std::option::Option::Some($step);)? } $(impl IntegerDefault for rules::
+            $name { const DEFAULT : $repr = $default; })?
         };
     }
     macro_rules! bail {
@@ -1857,9 +1860,10 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         >,
         ///Buckets and repositories to mount into the job.
         pub volumes: ::std::option::Option<crate::generated::types::VolumeRequests>,
+        pub extra: UnknownFields,
     }
     decode_object!(
-        WebhookJobRequestFromImage[skipped] { arch : ::std::option::Option < Arch > =
+        WebhookJobRequestFromImage[keep extra] { arch : ::std::option::Option < Arch > =
         "arch" => present default if ::std::option::Option::is_none, arguments :
         ::std::vec::Vec < ::std::string::String > = "arguments" => value default if
         ::std::vec::Vec::is_empty, attempts : ::std::option::Option < crate
@@ -1931,9 +1935,10 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         >,
         ///Buckets and repositories to mount into the job.
         pub volumes: ::std::option::Option<crate::generated::types::VolumeRequests>,
+        pub extra: UnknownFields,
     }
     decode_object!(
-        WebhookJobRequestFromSpace[skipped] { arch : ::std::option::Option < Arch > =
+        WebhookJobRequestFromSpace[keep extra] { arch : ::std::option::Option < Arch > =
         "arch" => present default if ::std::option::Option::is_none, arguments :
         ::std::vec::Vec < ::std::string::String > = "arguments" => value default if
         ::std::vec::Vec::is_empty, attempts : ::std::option::Option < crate
@@ -6572,7 +6577,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
                 Self {
                     action: Err("no value supplied for action".to_string()),
                     scope: Ok(Default::default()),
-                    extra: Err("no value supplied for extra".to_string()),
+                    extra: Ok(::std::default::Default::default()),
                 }
             }
         }
@@ -7066,6 +7071,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
                 ::std::option::Option<crate::generated::types::VolumeRequests>,
                 ::std::string::String,
             >,
+            extra: ::std::result::Result<super::UnknownFields, ::std::string::String>,
         }
         impl ::std::default::Default for WebhookJobRequestFromImage {
             fn default() -> Self {
@@ -7087,6 +7093,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
                     ssh: Ok(Default::default()),
                     timeout_seconds: Ok(Default::default()),
                     volumes: Ok(Default::default()),
+                    extra: Ok(::std::default::Default::default()),
                 }
             }
         }
@@ -7289,6 +7296,18 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
                     });
                 self
             }
+            pub fn extra<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<super::UnknownFields>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.extra = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for extra: {e}")
+                    });
+                self
+            }
         }
         impl ::std::convert::TryFrom<WebhookJobRequestFromImage>
         for super::WebhookJobRequestFromImage {
@@ -7312,6 +7331,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
                     ssh: value.ssh?,
                     timeout_seconds: value.timeout_seconds?,
                     volumes: value.volumes?,
+                    extra: value.extra?,
                 })
             }
         }
@@ -7334,6 +7354,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
                     ssh: Ok(value.ssh),
                     timeout_seconds: Ok(value.timeout_seconds),
                     volumes: Ok(value.volumes),
+                    extra: Ok(value.extra),
                 }
             }
         }
@@ -7396,6 +7417,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
                 ::std::option::Option<crate::generated::types::VolumeRequests>,
                 ::std::string::String,
             >,
+            extra: ::std::result::Result<super::UnknownFields, ::std::string::String>,
         }
         impl ::std::default::Default for WebhookJobRequestFromSpace {
             fn default() -> Self {
@@ -7417,6 +7439,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
                     ssh: Ok(Default::default()),
                     timeout_seconds: Ok(Default::default()),
                     volumes: Ok(Default::default()),
+                    extra: Ok(::std::default::Default::default()),
                 }
             }
         }
@@ -7619,6 +7642,18 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
                     });
                 self
             }
+            pub fn extra<T>(mut self, value: T) -> Self
+            where
+                T: ::std::convert::TryInto<super::UnknownFields>,
+                T::Error: ::std::fmt::Display,
+            {
+                self.extra = value
+                    .try_into()
+                    .map_err(|e| {
+                        format!("error converting supplied value for extra: {e}")
+                    });
+                self
+            }
         }
         impl ::std::convert::TryFrom<WebhookJobRequestFromSpace>
         for super::WebhookJobRequestFromSpace {
@@ -7642,6 +7677,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
                     ssh: value.ssh?,
                     timeout_seconds: value.timeout_seconds?,
                     volumes: value.volumes?,
+                    extra: value.extra?,
                 })
             }
         }
@@ -7664,6 +7700,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
                     ssh: Ok(value.ssh),
                     timeout_seconds: Ok(value.timeout_seconds),
                     volumes: Ok(value.volumes),
+                    extra: Ok(value.extra),
                 }
             }
         }
@@ -7684,7 +7721,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
                 Self {
                     name: Ok(Default::default()),
                     owner: Ok(Default::default()),
-                    extra: Err("no value supplied for extra".to_string()),
+                    extra: Ok(::std::default::Default::default()),
                 }
             }
         }
@@ -7759,7 +7796,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
             fn default() -> Self {
                 Self {
                     id: Ok(Default::default()),
-                    extra: Err("no value supplied for extra".to_string()),
+                    extra: Ok(::std::default::Default::default()),
                 }
             }
         }
@@ -7850,7 +7887,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
                     updated_config: Ok(Default::default()),
                     updated_refs: Ok(Default::default()),
                     webhook: Ok(Default::default()),
-                    extra: Err("no value supplied for extra".to_string()),
+                    extra: Ok(::std::default::Default::default()),
                 }
             }
         }
@@ -8039,7 +8076,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
                     hidden: Ok(Default::default()),
                     id: Ok(Default::default()),
                     url: Ok(Default::default()),
-                    extra: Err("no value supplied for extra".to_string()),
+                    extra: Ok(::std::default::Default::default()),
                 }
             }
         }
@@ -8186,7 +8223,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
                     status: Ok(Default::default()),
                     title: Ok(Default::default()),
                     url: Ok(Default::default()),
-                    extra: Err("no value supplied for extra".to_string()),
+                    extra: Ok(::std::default::Default::default()),
                 }
             }
         }
@@ -8360,7 +8397,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
                     private: Ok(Default::default()),
                     type_: Err("no value supplied for type_".to_string()),
                     url: Ok(Default::default()),
-                    extra: Err("no value supplied for extra".to_string()),
+                    extra: Ok(::std::default::Default::default()),
                 }
             }
         }
@@ -8508,7 +8545,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
                 Self {
                     id: Ok(Default::default()),
                     version: Ok(Default::default()),
-                    extra: Err("no value supplied for extra".to_string()),
+                    extra: Ok(::std::default::Default::default()),
                 }
             }
         }
@@ -8759,7 +8796,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
                     new_sha: Ok(Default::default()),
                     old_sha: Ok(Default::default()),
                     ref_: Err("no value supplied for ref_".to_string()),
-                    extra: Err("no value supplied for extra".to_string()),
+                    extra: Ok(::std::default::Default::default()),
                 }
             }
         }
@@ -8853,7 +8890,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
                 Self {
                     api: Ok(Default::default()),
                     web: Ok(Default::default()),
-                    extra: Err("no value supplied for extra".to_string()),
+                    extra: Ok(::std::default::Default::default()),
                 }
             }
         }

@@ -66,34 +66,126 @@ pub fn is_time(value: &str) -> bool {
     chrono::DateTime::parse_from_rfc3339(&format!("1970-01-01T{value}")).is_ok()
 }
 
-/// Whether every byte of `text` is a URI character, `%` starting an escape of two hex digits.
-fn uri_characters(text: &str) -> bool {
-    text.bytes().enumerate().all(|(index, byte)| match byte {
-        b'%' => text
-            .as_bytes()
-            .get(index + 1..index + 3)
-            .is_some_and(|hex| hex.iter().all(u8::is_ascii_hexdigit)),
-        _ => byte.is_ascii_alphanumeric() || b"-._~:/?#[]@!$&'()*+,;=".contains(&byte),
-    })
+/// Whether `byte` is `unreserved` or a `sub-delim` of RFC 3986: what a host name, user info
+/// and path segment hold besides percent-encodings and their own delimiters.
+fn is_plain_uri_byte(byte: u8) -> bool {
+    byte.is_ascii_alphanumeric() || b"-._~!$&'()*+,;=".contains(&byte)
 }
 
-/// Whether `value` is an absolute URI (RFC 3986): a scheme, then only URI characters.
-pub fn is_uri(value: &str) -> bool {
-    match value.split_once(':') {
-        Some((scheme, rest)) => {
-            scheme.starts_with(|c: char| c.is_ascii_alphabetic())
-                && scheme
-                    .chars()
-                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
-                && uri_characters(rest)
+/// Whether every byte of `text` is plain (see [`is_plain_uri_byte`]) or one of `extra`, a `%`
+/// starting an escape of two hex digits.
+fn uri_run(text: &str, extra: &[u8]) -> bool {
+    let bytes = text.as_bytes();
+    let mut at = 0;
+    while let Some(&byte) = bytes.get(at) {
+        if byte == b'%' {
+            match bytes.get(at + 1..at + 3) {
+                Some(hex) if hex.iter().all(u8::is_ascii_hexdigit) => at += 3,
+                _ => return false,
+            }
+        } else if is_plain_uri_byte(byte) || extra.contains(&byte) {
+            at += 1;
+        } else {
+            return false;
         }
-        None => false,
+    }
+    true
+}
+
+/// Whether `host` is RFC 3986's `host`: an IP literal in brackets (an IPv6 address or
+/// `v<hex>.<text>`), or a registered name (which an IPv4 address also reads as).
+fn is_uri_host(host: &str) -> bool {
+    match host
+        .strip_prefix('[')
+        .and_then(|rest| rest.strip_suffix(']'))
+    {
+        Some(literal) => match literal.strip_prefix(['v', 'V']) {
+            Some(future) => future.split_once('.').is_some_and(|(version, text)| {
+                !version.is_empty()
+                    && version.bytes().all(|byte| byte.is_ascii_hexdigit())
+                    && !text.is_empty()
+                    && text
+                        .bytes()
+                        .all(|byte| is_plain_uri_byte(byte) || byte == b':')
+            }),
+            None => literal.parse::<std::net::Ipv6Addr>().is_ok(),
+        },
+        None => uri_run(host, &[]),
     }
 }
 
-/// Whether `value` is a URI or a relative reference (RFC 3986): only URI characters.
+/// Whether `authority` is RFC 3986's `[ userinfo "@" ] host [ ":" port ]`.
+fn is_uri_authority(authority: &str) -> bool {
+    let (userinfo, host_port) = match authority.rsplit_once('@') {
+        Some((userinfo, host_port)) => (Some(userinfo), host_port),
+        None => (None, authority),
+    };
+    // A port follows the last `:` that is not inside an IP literal's brackets.
+    let (host, port) = match host_port.rfind(':') {
+        Some(colon) if !host_port[colon..].contains(']') => {
+            (&host_port[..colon], &host_port[colon + 1..])
+        }
+        _ => (host_port, ""),
+    };
+    userinfo.is_none_or(|userinfo| uri_run(userinfo, b":"))
+        && is_uri_host(host)
+        && port.bytes().all(|byte| byte.is_ascii_digit())
+}
+
+/// Whether `value` is an RFC 3986 URI (`absolute`: a scheme is required) or URI reference:
+/// `[scheme ":"] ["//" authority] path ["?" query] ["#" fragment]`, each part of its own
+/// characters; without a scheme, the first path segment holds no `:` (`a:b` would read as a
+/// scheme).
+fn is_rfc3986(value: &str, absolute: bool) -> bool {
+    let (rest, fragment) = match value.split_once('#') {
+        Some((rest, fragment)) => (rest, Some(fragment)),
+        None => (value, None),
+    };
+    let (rest, query) = match rest.split_once('?') {
+        Some((rest, query)) => (rest, Some(query)),
+        None => (rest, None),
+    };
+    // A scheme is the text before the first `:`, if no `/` comes before it.
+    let scheme_end = rest.find(':').filter(|colon| !rest[..*colon].contains('/'));
+    let path = match scheme_end {
+        Some(colon) => {
+            let scheme = &rest[..colon];
+            let valid = scheme.starts_with(|c: char| c.is_ascii_alphabetic())
+                && scheme
+                    .bytes()
+                    .all(|byte| byte.is_ascii_alphanumeric() || b"+-.".contains(&byte));
+            if !valid {
+                return false;
+            }
+            &rest[colon + 1..]
+        }
+        None if absolute => return false,
+        None => rest,
+    };
+    let path = match path.strip_prefix("//") {
+        Some(after) => {
+            let end = after.find('/').unwrap_or(after.len());
+            if !is_uri_authority(&after[..end]) {
+                return false;
+            }
+            &after[end..]
+        }
+        None => path,
+    };
+    uri_run(path, b":@/")
+        && query.is_none_or(|query| uri_run(query, b":@/?"))
+        && fragment.is_none_or(|fragment| uri_run(fragment, b":@/?"))
+}
+
+/// Whether `value` is an absolute URI (RFC 3986): a scheme, then the parts of a URI.
+pub fn is_uri(value: &str) -> bool {
+    is_rfc3986(value, true)
+}
+
+/// Whether `value` is a URI or a relative reference (RFC 3986); a relative reference's first
+/// segment holds no `:`, so `2026-13-02T09:15:00Z` is neither.
 pub fn is_uri_reference(value: &str) -> bool {
-    uri_characters(value)
+    is_rfc3986(value, false)
 }
 
 /// Whether `value` has RFC 5321's shape: a local part of printable characters without `@`,
@@ -271,10 +363,41 @@ mod tests {
             ),
             (
                 "uri",
-                &["https://example.com/a?b=c#d", "urn:isbn:1"],
-                &["example.com", "1http://x", "http://a b", "x:%zz", "a%20b:c"],
+                &[
+                    "https://example.com/a?b=c#d",
+                    "urn:isbn:1",
+                    "http://u:p@[::1]:8080/x?y/?z#f/?",
+                    "http://[v1.a:b]/",
+                    "file:///etc",
+                    "mailto:a@b.c",
+                ],
+                &[
+                    "example.com",
+                    "1http://x",
+                    "http://a b",
+                    "x:%zz",
+                    "a%20b:c",
+                    "http://x#a#b",
+                    "http://[::1/",
+                    "http://[zz::1]/",
+                    "http://host:8a/",
+                    "http://a[b]/",
+                ],
             ),
-            ("uri-reference", &["/a/b?c", "", "../x"], &["a b", "%2"]),
+            (
+                "uri-reference",
+                &[
+                    "/a/b?c", "", "../x", "./a:b", "//host/x", "#f", "?q", "a/b:c",
+                ],
+                &[
+                    "a b",
+                    "%2",
+                    "2026-13-02T09:15:00Z",
+                    "2001:db8::/32",
+                    "a#b#c",
+                    "//[::1",
+                ],
+            ),
         ];
         assert_eq!(cases.len(), FORMATS.len(), "a format without cases");
         for (name, good, bad) in cases {

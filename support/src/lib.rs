@@ -10,6 +10,7 @@
 //! - [`ValidatedString`], [`SecretString`]: strings checked by their schema's rules.
 //! - [`BoundedInteger`], [`BoundedNumber`]: numbers within their schema's bounds.
 //! - [`formats`]: the checks of the `format`s a schema can assert.
+//! - [`items`]: the checks of an array's items as a whole (`uniqueItems`).
 //! - [`Pattern`]: a schema's `pattern`, matched as ECMA-262 does, quickly.
 //! - [`objects`]: the one decoder and writer of every generated struct.
 //! - [`enums`]: the one decoder of every generated string enum.
@@ -19,6 +20,7 @@
 pub mod decoding;
 pub mod enums;
 pub mod formats;
+pub mod items;
 mod numbers;
 pub mod objects;
 mod pattern;

@@ -8,14 +8,16 @@ use std::marker::PhantomData;
 
 use crate::{AliasMarker, ValidationError};
 
-/// An integer that a schema's `minimum` and `maximum` bound, checked on construction and on
-/// decoding. JSON Schema counts `3.0` as an integer, so integral floats decode too.
+/// An integer that a schema's `minimum` and `maximum` bound (and, when it states them, its
+/// `enum` and `multipleOf`), checked on construction and on decoding. JSON Schema counts `3.0`
+/// as an integer, so integral floats decode too.
 pub struct BoundedInteger<R: IntegerBounds>(R::Repr);
 
 /// The bounds of one `BoundedInteger` alias.
 pub trait IntegerBounds: AliasMarker {
     /// The integer it holds: `u64` when it cannot be negative, `i64` otherwise.
     type Repr: Copy
+        + 'static
         + Ord
         + std::hash::Hash
         + fmt::Debug
@@ -27,6 +29,11 @@ pub trait IntegerBounds: AliasMarker {
     const MIN: Self::Repr;
     /// The largest value allowed.
     const MAX: Self::Repr;
+    /// The schema's `enum`: when not empty, the only values allowed (within the bounds).
+    const VALUES: &'static [Self::Repr] = &[];
+    /// The schema's `multipleOf`, when it is an integer above 1 (every integer is a multiple
+    /// of 1, or of a fraction `1/n`).
+    const MULTIPLE_OF: Option<Self::Repr> = None;
 }
 
 /// The schema's `default` of a `BoundedInteger` alias that has one.
@@ -41,13 +48,28 @@ impl<R: IntegerBounds> BoundedInteger<R> {
     /// The largest value allowed.
     pub const MAX: R::Repr = R::MAX;
 
-    /// Checks `value` against the bounds.
+    /// Checks `value` against the bounds, the listed values and the multiple.
     pub fn new(value: R::Repr) -> Result<Self, ValidationError> {
         if value < R::MIN {
             return Err(below::<R>(value));
         }
         if value > R::MAX {
             return Err(above::<R>(value));
+        }
+        if !R::VALUES.is_empty() && !R::VALUES.contains(&value) {
+            let listed: Vec<String> = R::VALUES.iter().map(ToString::to_string).collect();
+            return Err(ValidationError::new(format!(
+                "must be one of {}; got {value}",
+                listed.join(", ")
+            )));
+        }
+        if let Some(step) = R::MULTIPLE_OF {
+            let (whole, step): (i128, i128) = (value.into(), step.into());
+            if step != 0 && whole % step != 0 {
+                return Err(ValidationError::new(format!(
+                    "must be a multiple of {step}; got {value}"
+                )));
+            }
         }
         Ok(Self(value))
     }
@@ -309,6 +331,32 @@ mod tests {
         const DEFAULT: u64 = 80;
     }
 
+    enum Weekday {}
+
+    impl AliasMarker for Weekday {
+        const NAME: &'static str = "Weekday";
+    }
+
+    impl IntegerBounds for Weekday {
+        type Repr = u64;
+        const MIN: u64 = 1;
+        const MAX: u64 = 7;
+        const VALUES: &'static [u64] = &[1, 2, 7];
+    }
+
+    enum Even {}
+
+    impl AliasMarker for Even {
+        const NAME: &'static str = "Even";
+    }
+
+    impl IntegerBounds for Even {
+        type Repr = i64;
+        const MIN: i64 = i64::MIN;
+        const MAX: i64 = i64::MAX;
+        const MULTIPLE_OF: Option<i64> = Some(2);
+    }
+
     enum Ratio {}
 
     impl AliasMarker for Ratio {
@@ -354,6 +402,27 @@ mod tests {
         assert!(serde_json::from_str::<P>("\"3\"").is_err());
         assert_eq!(format!("{:?}", P::new(22).unwrap()), "Port(22)");
         assert_eq!(serde_json::to_string(&P::new(22).unwrap()).unwrap(), "22");
+    }
+
+    #[test]
+    fn listed_integers_and_multiples_are_checked_however_they_arrive() {
+        type W = BoundedInteger<Weekday>;
+        assert_eq!(W::new(2).unwrap().get(), 2);
+        assert_eq!(
+            W::new(3).unwrap_err().message(),
+            "must be one of 1, 2, 7; got 3"
+        );
+        // A listed integer written `7.0` is that integer to JSON Schema.
+        assert_eq!(serde_json::from_str::<W>("7.0").unwrap().get(), 7);
+        assert!(serde_json::from_str::<W>("5").is_err());
+        assert!(serde_json::from_str::<W>("8").is_err());
+        type E = BoundedInteger<Even>;
+        assert_eq!(serde_json::from_str::<E>("-4.0").unwrap().get(), -4);
+        assert_eq!(
+            E::new(3).unwrap_err().message(),
+            "must be a multiple of 2; got 3"
+        );
+        assert!("7".parse::<E>().is_err());
     }
 
     #[test]

@@ -418,6 +418,37 @@ pub fn is_builder_extra_type(ty: &syn::Type) -> bool {
     tokens(ty) == quote!(::std::result::Result<#map, ::std::string::String>).to_string()
 }
 
+/// The start value typify's builder gives a field in its `Default` impl, when `implementation`
+/// is that impl: the struct expression `default` returns, whose field `field` the caller may
+/// rewrite (typify starts an open object's map as the error "no value supplied", so a builder
+/// that never set it could not build). `None` for any other impl or shape.
+pub fn builder_default_field<'a>(
+    implementation: &'a mut syn::ItemImpl,
+    field: &str,
+) -> Option<&'a mut syn::Expr> {
+    let (_, path, _) = implementation.trait_.as_ref()?;
+    if path.segments.last()?.ident != "Default" {
+        return None;
+    }
+    let method = implementation
+        .items
+        .iter_mut()
+        .find_map(|item| match item {
+            syn::ImplItem::Fn(method) if method.sig.ident == "default" => Some(method),
+            _ => None,
+        })?;
+    let body = match method.block.stmts.last_mut()? {
+        syn::Stmt::Expr(syn::Expr::Struct(body), None) => body,
+        _ => return None,
+    };
+    body.fields
+        .iter_mut()
+        .find_map(|value| match &value.member {
+            syn::Member::Named(ident) if ident == field => Some(&mut value.expr),
+            _ => None,
+        })
+}
+
 /// Whether a setter's `where` bound names `TryInto`, the conversion typify's (and
 /// progenitor's) builder setters take their value through.
 pub fn is_setter_conversion(segment: &syn::PathSegment) -> bool {
@@ -466,4 +497,41 @@ pub fn option_inner(ty: &syn::Type) -> Option<&syn::Type> {
 pub fn is_optional_field(field: &syn::Field) -> bool {
     let is_option = matches!(&field.ty, syn::Type::Path(path) if path.path.segments.last().is_some_and(|segment| segment.ident == "Option"));
     is_option && serde_attrs::has(&field.attrs, "skip_serializing_if")
+}
+/// One variant of typify's untagged enum: its name, and the type it holds (`None` for a unit
+/// variant, which holds `null`).
+pub type UntaggedVariant = (syn::Ident, Option<syn::Type>);
+
+/// The variants of an enum typify writes for a first-fit union (`#[serde(untagged)]` with a
+/// derived `Deserialize`): `None` for any other item; `Err` naming the first variant of a shape
+/// other than a newtype or unit variant (typify writes an inline object member as a struct
+/// variant), which only serde's derive reads.
+pub fn untagged_enum_variants(
+    enumeration: &syn::ItemEnum,
+) -> Option<Result<Vec<UntaggedVariant>, String>> {
+    if !serde_attrs::has(&enumeration.attrs, "untagged")
+        || !serde_attrs::derives(&enumeration.attrs, "Deserialize")
+    {
+        return None;
+    }
+    let variants = enumeration.variants.iter().map(|variant| {
+        let inner = match &variant.fields {
+            syn::Fields::Unit => None,
+            syn::Fields::Unnamed(fields) if fields.unnamed.len() == 1 => {
+                Some(fields.unnamed[0].ty.clone())
+            }
+            _ => return Err(format!("variant `{}` is not a newtype", variant.ident)),
+        };
+        let attributes_of_its_own = serde_attrs::metas(&variant.attrs);
+        if !attributes_of_its_own.is_empty() {
+            return Err(format!("variant `{}` has serde attributes", variant.ident));
+        }
+        Ok((variant.ident.clone(), inner))
+    });
+    Some(variants.collect())
+}
+
+/// Whether a derive of an untagged enum is the `Deserialize` the first-fit decoder replaces.
+pub fn is_deserialize_derive(name: &str) -> bool {
+    name == "Deserialize"
 }

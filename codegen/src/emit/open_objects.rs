@@ -150,6 +150,19 @@ fn retype_builders<'a>(
                 found.insert(builder.ident.to_string());
                 retype_extra_field(builder)
             }
+            syn::Item::Impl(implementation) if implementation.trait_.is_some() => {
+                // An open object's builder starts with no unknown properties, as its struct
+                // decodes from JSON without any, rather than typify's "no value supplied".
+                let is_open = matches!(&*implementation.self_ty, syn::Type::Path(self_type)
+                    if self_type.path.get_ident().is_some_and(|name| open.contains(&name.to_string())));
+                if is_open
+                    && let Some(start) =
+                        typify_output::builder_default_field(implementation, BUILDER_EXTRA)
+                {
+                    *start = syn::parse_quote!(Ok(::std::default::Default::default()));
+                }
+                Ok(())
+            }
             syn::Item::Impl(implementation) if implementation.trait_.is_none() => {
                 match &*implementation.self_ty {
                     syn::Type::Path(self_type)
@@ -740,6 +753,46 @@ mod tests {
         assert!(
             problems[1].contains("`Open`: a missing `extra` setter"),
             "{problems:?}"
+        );
+    }
+
+    #[test]
+    fn an_open_builder_starts_with_no_unknown_properties() {
+        let mut items: Vec<syn::Item> = vec![
+            syn::parse_quote! {
+                impl ::std::default::Default for Open {
+                    fn default() -> Self {
+                        Self {
+                            name: Err("no value supplied for name".to_string()),
+                            extra: Err("no value supplied for extra".to_string()),
+                        }
+                    }
+                }
+            },
+            syn::parse_quote! {
+                impl ::std::default::Default for Other {
+                    fn default() -> Self {
+                        Self { extra: Err("no value supplied for extra".to_string()) }
+                    }
+                }
+            },
+        ];
+        let open = BTreeSet::from(["Open".to_owned()]);
+        // The builder struct and setter are missing here, which is reported; the default is
+        // rewritten all the same.
+        let _ = retype_builders(items.iter_mut(), &open);
+        let open_default = tokens(&items[0]);
+        assert!(
+            open_default.contains("extra : Ok (:: std :: default :: Default :: default ())"),
+            "{open_default}"
+        );
+        assert!(
+            open_default.contains("name : Err"),
+            "a required field still starts unset: {open_default}"
+        );
+        assert!(
+            tokens(&items[1]).contains("extra : Err"),
+            "not an open object"
         );
     }
 

@@ -3,9 +3,9 @@
 //!
 //! | the schema says                                              | the patch                  |
 //! |--------------------------------------------------------------|----------------------------|
-//! | `type: integer` (no `enum`), or one integer literal          | [`Action::BoundedInteger`] |
+//! | `type: integer`, or an `enum` of integers only               | [`Action::BoundedInteger`] |
 //! | `type: number` with `minimum`/`maximum` (no `enum`)          | [`Action::BoundedNumber`]  |
-//! | `type: array` with `minItems`/`maxItems`                     | [`Action::BoundedArray`]   |
+//! | `type: array` with `minItems`/`maxItems`/`uniqueItems`       | [`Action::BoundedArray`]   |
 //! | `prefixItems` (down-levelled `x-prefixItems`)                | [`Action::Tuple`]          |
 //! | `propertyNames` (down-levelled `x-propertyNames`)            | [`Action::ValidatedMap`]   |
 //! | `type: string` (no `enum`) with a pattern, length or format  | [`Action::ValidatedString`]|
@@ -361,7 +361,7 @@ fn infer(document: &Value, schema: &Value, decisions: &Decisions) -> Option<Acti
         return Some(Action::Tuple);
     }
     if has("enum") {
-        if super::newtypes::integer_literal(schema).is_some() {
+        if super::newtypes::integer_literals(schema).is_some() {
             return Some(Action::BoundedInteger);
         }
         return literal_variants(object).map(|variants| Action::LiteralUnion { variants });
@@ -370,7 +370,9 @@ fn infer(document: &Value, schema: &Value, decisions: &Decisions) -> Option<Acti
         Some("integer") => Some(Action::BoundedInteger),
         Some("number") if has("minimum") || has("maximum") => Some(Action::BoundedNumber),
         Some("array")
-            if (has("minItems") || has("maxItems"))
+            if (has("minItems")
+                || has("maxItems")
+                || object.get("uniqueItems") == Some(&Value::Bool(true)))
                 && crate::contract::fixed_size(&Rule::from_schema(schema)).is_none() =>
         {
             Some(Action::BoundedArray)
@@ -574,7 +576,11 @@ mod tests {
     fn infers_newtypes_from_rules() {
         let found = inferred(json!({
             "Port": {"type": "integer", "minimum": 1},
+            "Policy": {"type": "integer", "enum": [1, 2, 3]},
+            "Mixed": {"enum": [1, "one"]},
             "Tags": {"type": "array", "maxItems": 3, "items": {"type": "string"}},
+            "Set": {"type": "array", "uniqueItems": true, "items": {"type": "string"}},
+            "Bag": {"type": "array", "uniqueItems": false, "items": {"type": "string"}},
             "Env": {"type": "object", "x-propertyNames": {"pattern": "^[A-Z]+$"}, "additionalProperties": {"type": "string"}},
             "Token": {"type": "string", "minLength": 8, "x-rust-secret": true, "x-rust-reason": "a credential"},
             "Plain": {"type": "string"},
@@ -589,7 +595,21 @@ mod tests {
                     "/components/schemas/Port".to_owned(),
                     Action::BoundedInteger
                 ),
+                (
+                    "/components/schemas/Policy".to_owned(),
+                    Action::BoundedInteger
+                ),
+                (
+                    "/components/schemas/Mixed".to_owned(),
+                    Action::LiteralUnion {
+                        variants: vec![
+                            ("V1".to_owned(), "1".to_owned()),
+                            ("One".to_owned(), "\"one\"".to_owned()),
+                        ]
+                    }
+                ),
                 ("/components/schemas/Tags".to_owned(), Action::BoundedArray),
+                ("/components/schemas/Set".to_owned(), Action::BoundedArray),
                 (
                     "/components/schemas/Env".to_owned(),
                     Action::ValidatedMap { secret: false }

@@ -10,7 +10,7 @@ use serde_json::Value;
 
 pub(crate) fn bounded_array(target: &Target<'_>, applied: &mut Applied) -> Result<(), Error> {
     expect_type(target, "array")?;
-    only_keywords(target, &["minItems", "maxItems", "items"])?;
+    only_keywords(target, &["minItems", "maxItems", "uniqueItems", "items"])?;
     let item_type = rust_type_of(
         target.schema.get("items").unwrap_or(&Value::Null),
         target,
@@ -23,20 +23,40 @@ pub(crate) fn bounded_array(target: &Target<'_>, applied: &mut Applied) -> Resul
         .map(usize::try_from)
         .transpose()
         .map_err(|_| target.error("`maxItems` out of range"))?;
+    // `uniqueItems: false` says nothing, so it is no keyword to read a rule from.
+    let unique = target.schema.get("uniqueItems") == Some(&Value::Bool(true));
+    let keywords: &[&str] = if unique {
+        &["minItems", "maxItems", "uniqueItems"]
+    } else {
+        &["minItems", "maxItems"]
+    };
     let (checks, _) = value_checks(
         target,
         Subject::Items,
         quote! { items.len() },
-        &["minItems", "maxItems"],
+        keywords,
         &mut applied.shared,
     )?;
     let ident = &target.ident;
-    let rules = match max {
+    let mut rules = match max {
         Some(max) if min > 0 => format!("{min} to {max} items"),
         Some(max) => format!("at most {max} items"),
+        None if min == 0 && unique => String::new(),
         None => format!("at least {min} item{}", if min == 1 { "" } else { "s" }),
     };
+    if unique {
+        rules.push_str(if rules.is_empty() {
+            "unique items"
+        } else {
+            ", unique"
+        });
+    }
     let doc = target.doc(&rules);
+    let checks_doc = if unique {
+        " Checks the items: their number, and that no two are equal."
+    } else {
+        " Checks the number of items."
+    };
     let default_impl = (min == 0).then(|| {
         quote! {
             impl ::std::default::Default for #ident {
@@ -51,7 +71,7 @@ pub(crate) fn bounded_array(target: &Target<'_>, applied: &mut Applied) -> Resul
         #[derive(Clone, Debug, PartialEq)]
         pub struct #ident(::std::vec::Vec<#item_type>);
         impl #ident {
-            /// Checks the number of items.
+            #[doc = #checks_doc]
             pub fn new(items: ::std::vec::Vec<#item_type>) -> ::std::result::Result<Self, ValidationError> {
                 #(#checks)*
                 Ok(Self(items))

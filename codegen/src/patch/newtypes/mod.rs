@@ -7,7 +7,8 @@
 //! The check of each rule (string lengths, pattern, format; number bounds; item counts) is
 //! [`Rule::enforcement`]'s: this module arranges the checks into types. Integer bounds are the
 //! exception: they become the range of a `bounded_integer!`, read exactly (a 64-bit bound does
-//! not survive the `f64` of [`Rule::Minimum`]).
+//! not survive the `f64` of [`Rule::Minimum`]), and so do an integer's listed values and its
+//! `multipleOf`.
 //!
 //! Messages have one shape: `must <rule>; got <value>`. For secrets the value is never shown,
 //! only its length.
@@ -29,7 +30,7 @@ mod numbers;
 mod strings;
 
 pub(super) use arrays::bounded_array;
-pub(super) use integers::{bounded_integer, bounded_integer_shared, integer_literal};
+pub(super) use integers::{bounded_integer, bounded_integer_shared, integer_literals};
 pub(super) use maps::validated_map;
 pub(super) use numbers::{bounded_number, bounded_number_shared, number_default_shared};
 pub(super) use strings::{checks_format, validated_string, validated_string_shared};

@@ -1,0 +1,185 @@
+//! First-fit unions decode through a `serde_json::Value`.
+//!
+//! typify writes a first-fit union (an `anyOf`, which `normalize` hands on as `oneOf` marked
+//! `x-any-of`, or a `oneOf` whose members no value matches two of) as an untagged enum with a
+//! derived `Deserialize`. serde's derive buffers the value in its own private `Content` and
+//! tries each member on that; but a member that keeps the properties it does not list (its
+//! `UnknownFields`, of `RawJson` values) can only be read from one of `serde_json`'s own
+//! deserializers, so such a member would refuse every value that has a property of that kind.
+//! `normalize` gives every open object member of an `anyOf` such a map (so that no member
+//! drops what another lists), so every such enum's derive is replaced by one
+//! `first_fit_union!` invocation: the value is read once into a `serde_json::Value`, then each
+//! member is tried on it in order, a unit variant taking `null`, exactly as serde's derive
+//! tries them, and with its message when none fits. The enum, its variants, `Serialize` and
+//! every conversion stay typify's.
+//!
+//! An untagged enum with a variant of another shape (typify writes an inline object member
+//! as a struct variant) keeps serde's derive, and is reported.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use super::{Degraded, Tally};
+use crate::Error;
+use crate::contract::typify_output;
+
+/// Replaces the derived `Deserialize` of every first-fit union in `types` with one
+/// `first_fit_union!` invocation, the macro defined once at the start of `types`.
+pub(super) fn decode_first_fit_unions(types: &mut Vec<syn::Item>) -> Result<Tally, Error> {
+    let mut tally = Tally::default();
+    let mut invocations = Vec::new();
+    for item in types.iter_mut() {
+        let syn::Item::Enum(enumeration) = item else {
+            continue;
+        };
+        let name = enumeration.ident.clone();
+        match typify_output::untagged_enum_variants(enumeration) {
+            None => {}
+            Some(Err(why)) => tally.passed_over.push(Degraded {
+                pointer: String::new(),
+                message: format!(
+                    "untagged enum `{name}`: {why}, so it keeps serde's derived decoder, in which a member that keeps unknown properties refuses them"
+                ),
+            }),
+            Some(Ok(variants)) => {
+                super::tolerance::retain_derives(&mut enumeration.attrs, |derive| {
+                    !typify_output::is_deserialize_derive(derive)
+                })
+                .map_err(|why| Error::Mismatch(format!("untagged enum `{name}`: {why}")))?;
+                let variants = variants.iter().map(|(variant, inner)| match inner {
+                    Some(inner) => quote! { #variant(#inner) },
+                    None => quote! { #variant },
+                });
+                invocations.push(quote! { first_fit_union!(#name { #(#variants),* }); });
+                tally.matched += 1;
+            }
+        }
+    }
+    if invocations.is_empty() {
+        return Ok(tally);
+    }
+    let parse = |tokens: TokenStream| {
+        syn::parse2::<syn::File>(tokens)
+            .map(|file| file.items)
+            .map_err(|error| Error::Syntax(format!("first-fit unions: {error}")))
+    };
+    types.splice(0..0, parse(first_fit_macro())?);
+    types.extend(parse(quote! { #(#invocations)* })?);
+    Ok(tally)
+}
+
+/// `first_fit_union!(Name { Variant(Type), Unit, ... })`: the `Deserialize` of a first-fit
+/// union, its members tried in order on the value read once.
+fn first_fit_macro() -> TokenStream {
+    quote! {
+        macro_rules! first_fit_union {
+            ($name:ident { $($variant:ident $(($inner:ty))?),* }) => {
+                impl<'de> ::serde::Deserialize<'de> for $name {
+                    fn deserialize<D: ::serde::Deserializer<'de>>(
+                        deserializer: D,
+                    ) -> ::std::result::Result<Self, D::Error> {
+                        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(deserializer)?;
+                        $(first_fit_union!(@try $name value $variant $(($inner))?);)*
+                        ::std::result::Result::Err(<D::Error as ::serde::de::Error>::custom(
+                            ::std::concat!("data did not match any variant of untagged enum ", ::std::stringify!($name)),
+                        ))
+                    }
+                }
+            };
+            (@try $name:ident $value:ident $variant:ident ($inner:ty)) => {
+                if let ::std::result::Result::Ok(decoded) = <$inner as ::serde::Deserialize>::deserialize(&$value) {
+                    return ::std::result::Result::Ok($name::$variant(decoded));
+                }
+            };
+            (@try $name:ident $value:ident $variant:ident) => {
+                if $value.is_null() {
+                    return ::std::result::Result::Ok($name::$variant);
+                }
+            };
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use quote::ToTokens;
+
+    use super::*;
+
+    fn rewritten(items: Vec<syn::Item>) -> (Vec<String>, Tally) {
+        let mut types = items;
+        let tally = decode_first_fit_unions(&mut types).unwrap();
+        let texts = types
+            .iter()
+            .map(|item| item.to_token_stream().to_string())
+            .collect();
+        (texts, tally)
+    }
+
+    #[test]
+    fn an_untagged_enum_decodes_through_one_invocation_and_keeps_its_other_derives() {
+        let (items, tally) = rewritten(vec![
+            syn::parse_quote! {
+                #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+                #[serde(untagged)]
+                pub enum Body { Variant0(ErrorDto), Variant1(::std::string::String), Variant2 }
+            },
+            syn::parse_quote! {
+                #[derive(::serde::Deserialize, ::serde::Serialize)]
+                pub struct ErrorDto { pub a: i64 }
+            },
+        ]);
+        assert_eq!(tally.matched, 1);
+        assert!(tally.passed_over.is_empty());
+        assert!(
+            items[0].starts_with("macro_rules ! first_fit_union"),
+            "the macro comes first: {}",
+            items[0]
+        );
+        let body = items
+            .iter()
+            .find(|item| item.contains("enum Body"))
+            .unwrap();
+        assert!(
+            body.contains("derive (:: serde :: Serialize , Clone , Debug , PartialEq)"),
+            "{body}"
+        );
+        assert!(body.contains("serde (untagged)"), "{body}");
+        let structure = items.iter().find(|item| item.contains("struct ErrorDto"));
+        assert!(
+            structure.unwrap().contains("Deserialize"),
+            "other items are left alone"
+        );
+        assert_eq!(
+            items.last().unwrap(),
+            "first_fit_union ! (Body { Variant0 (ErrorDto) , Variant1 (:: std :: string :: String) , Variant2 }) ;"
+        );
+    }
+
+    #[test]
+    fn an_enum_of_another_shape_keeps_its_derive_and_is_reported() {
+        let (items, tally) = rewritten(vec![
+            syn::parse_quote! {
+                #[derive(::serde::Deserialize, ::serde::Serialize)]
+                #[serde(untagged)]
+                pub enum Inline { Variant0 { a: i64 }, Variant1(i64) }
+            },
+            syn::parse_quote! {
+                #[derive(::serde::Deserialize, ::serde::Serialize)]
+                #[serde(tag = "kind")]
+                pub enum Tagged { A(i64) }
+            },
+        ]);
+        assert_eq!(tally.matched, 0);
+        assert_eq!(items.len(), 2, "no macro without an invocation");
+        assert!(items[0].contains(":: serde :: Deserialize"), "{}", items[0]);
+        assert_eq!(tally.passed_over.len(), 1);
+        assert!(
+            tally.passed_over[0]
+                .message
+                .starts_with("untagged enum `Inline`: variant `Variant0` is not a newtype"),
+            "{}",
+            tally.passed_over[0].message
+        );
+    }
+}
