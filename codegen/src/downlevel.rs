@@ -78,6 +78,10 @@ const UNSUPPORTED: &[(&str, &str)] = &[
         "$dynamicAnchor",
         "dynamic references do not exist in OpenAPI 3.0",
     ),
+    (
+        "$recursiveRef",
+        "recursive references (JSON Schema 2019-09) do not exist in OpenAPI 3.0",
+    ),
     ("$schema", "per-schema dialects do not exist in OpenAPI 3.0"),
     (
         "contentMediaType",

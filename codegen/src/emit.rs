@@ -55,6 +55,56 @@ pub struct Degraded {
     pub message: String,
 }
 
+impl Degraded {
+    /// A type left as the generator wrote it, placed by [`emit`] at the schema typify named
+    /// it after.
+    pub(crate) fn of_type(name: &str, message: String) -> Self {
+        Self {
+            pointer: format!("{TYPE_NAMED}{name}"),
+            message,
+        }
+    }
+
+    /// An operation method left as progenitor wrote it, placed by [`emit`] at its operation.
+    pub(crate) fn of_method(method: &str, message: String) -> Self {
+        Self {
+            pointer: format!("{METHOD_NAMED}{method}"),
+            message,
+        }
+    }
+}
+
+/// The pointer a step gives an item it knows by its Rust name only, until [`emit`] replaces it
+/// with the place in the document. Neither starts with `/`, so no real pointer is taken for one.
+const TYPE_NAMED: &str = "type ";
+const METHOD_NAMED: &str = "method ";
+
+/// Replaces each item's Rust name by its place in the document (the schema of the type's
+/// name, the operation of the method's), or by no pointer where none is found.
+fn place_degraded(document: &Value, degraded: &mut [Degraded]) {
+    let mut places: std::collections::BTreeMap<String, String> = Default::default();
+    for (name, at) in crate::contract::type_names(document) {
+        places
+            .entry(format!("{TYPE_NAMED}{name}"))
+            .or_insert(at.pointer);
+    }
+    for operation in crate::model::Document::new(document).operations() {
+        if let Some(id) = operation.value.get("operationId").and_then(Value::as_str) {
+            places
+                .entry(format!(
+                    "{METHOD_NAMED}{}",
+                    crate::contract::method_name(id)
+                ))
+                .or_insert(operation.pointer);
+        }
+    }
+    for item in degraded {
+        if item.pointer.starts_with(TYPE_NAMED) || item.pointer.starts_with(METHOD_NAMED) {
+            item.pointer = places.get(&item.pointer).cloned().unwrap_or_default();
+        }
+    }
+}
+
 /// The generated syntax tree, with what [`emit`] left undone item by item.
 pub struct Emitted {
     /// The generated file.
@@ -181,9 +231,10 @@ pub fn emit(
         let types = types_module(&mut file)?;
         let objects = open_objects::decode_open_objects_in_one_pass(types, &is_tolerant)?;
         tallies.push(("open objects", objects));
+        let unions = union_schemas(document);
         tallies.push((
             "first-fit unions",
-            first_fit::decode_first_fit_unions(types)?,
+            first_fit::decode_first_fit_unions(types, |name| unions.get(name).cloned())?,
         ));
         let open = open_enum_type_names(document)?;
         let string_enums =
@@ -248,6 +299,7 @@ pub fn emit(
         rewritten.insert(name, tally.matched);
         degraded.extend(tally.passed_over);
     }
+    place_degraded(document, &mut degraded);
     Ok(Emitted {
         file,
         degraded,
@@ -782,17 +834,42 @@ fn tolerant_type_names(
 
 /// Generated struct name -> its object schema where it sits: every schema with `properties`,
 /// by the name typify gives its type (a component's own name wins over an inline type named
-/// the same).
+/// the same), the objects inside merged `allOf` parts also by the merged type's names.
 fn struct_schemas(
     document: &Value,
 ) -> Result<std::collections::BTreeMap<String, crate::model::SchemaAt<'_>>, Error> {
     let mut out = std::collections::BTreeMap::new();
-    for (name, at) in crate::contract::type_names(document) {
+    for (name, at) in crate::contract::type_names_with_merged_parts(document) {
         if at.depth == 0 || at.schema.get("properties").is_some() {
             out.entry(name).or_insert(at);
         }
     }
     Ok(out)
+}
+
+/// Generated enum name -> the union schema it stands for (every schema with a `oneOf`, which
+/// is how the down-levelled document spells `anyOf` too), by the name typify gives its type,
+/// with what the schema says of a value two members take.
+fn union_schemas(document: &Value) -> std::collections::BTreeMap<String, first_fit::UnionSchema> {
+    let model = crate::model::Document::new(document);
+    let mut out = std::collections::BTreeMap::new();
+    for (name, at) in crate::contract::type_names_with_merged_parts(document) {
+        let Some(object) = at.schema.as_object() else {
+            continue;
+        };
+        if !object.contains_key("oneOf") {
+            continue;
+        }
+        let overlap = if crate::rules::stands_for_any_of(object)
+            || crate::rules::one_of_members_are_disjoint(&model, at.schema)
+        {
+            first_fit::Overlap::AnyOf
+        } else {
+            first_fit::Overlap::OneOf
+        };
+        out.entry(name).or_insert((at.pointer.clone(), overlap));
+    }
+    out
 }
 
 fn types_module(file: &mut syn::File) -> Result<&mut Vec<syn::Item>, Error> {
@@ -834,6 +911,33 @@ fn wire_name(field: &syn::Field) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_degraded_item_is_placed_at_its_schema_or_operation() {
+        let document = serde_json::json!({
+            "paths": {"/a/{b}": {"get": {"operationId": "getThing"}}},
+            "components": {"schemas": {"Level": {"type": "string", "enum": ["a"]}}}});
+        let mut degraded = vec![
+            Degraded::of_type("Level", "type".into()),
+            Degraded::of_method("get_thing", "method".into()),
+            Degraded::of_type("Nowhere", "lost".into()),
+            Degraded {
+                pointer: "/components/schemas/Level".into(),
+                message: "placed".into(),
+            },
+        ];
+        place_degraded(&document, &mut degraded);
+        let pointers: Vec<&str> = degraded.iter().map(|item| item.pointer.as_str()).collect();
+        assert_eq!(
+            pointers,
+            [
+                "/components/schemas/Level",
+                "/paths/~1a~1{b}/get",
+                "",
+                "/components/schemas/Level"
+            ]
+        );
+    }
 
     #[test]
     fn fields_named_alike_are_numbered_and_keep_their_wire_names() {

@@ -35,6 +35,8 @@
 //!   are degraded where they are: a schema reads any JSON value, a parameter or request body
 //!   is left out, a response keeps no body. A `$ref` into `#/paths/...` becomes a copy of its
 //!   target, and a path item's shared parameters are copied into its operations (`paths`).
+//!   2019-09's `$recursiveRef: "#"` inside a component anchored with `$recursiveAnchor` becomes
+//!   a `$ref` to that component (`references`).
 //! - **Media types** (`media`): JSON without a schema is any JSON value, a `*/*` request body
 //!   the JSON or bytes its schema describes, a byte body's schema bytes, and a form's
 //!   per-property `encoding` dropped and reported.
@@ -55,6 +57,10 @@
 //!   (`hoisting`). A union of moved objects told apart by a required `const` string property
 //!   moves too, so that `patch::infer` gives it the tagged-union patch: it decodes by its tag
 //!   (`#[serde(tag)]`), not by trying each member.
+//! - **Union members that only require some of an object's properties**
+//!   (`{properties, anyOf: [{required: [a]}, {required: [b]}]}`) are each written out as the
+//!   whole object with its requirement (`required_alternatives`), since typify leaves out of
+//!   each member the properties the others require.
 //!
 //! Schema-level repairs, on every schema node (`schemas`):
 //!
@@ -83,6 +89,10 @@
 //!   look-behind) cannot compile are dropped and reported; `format: uuid` becomes the
 //!   equivalent pattern (typify would need the `uuid` crate otherwise).
 //!
+//! - **`null` no instance can be**: `type: [object, null]` beside a union none of whose members
+//!   admits `null` (a 3.0 `nullable` beside a `oneOf`), or an `allOf` part that refuses it:
+//!   the `null` is dropped, with a `default: null`, and reported (`dead_null`).
+//!
 //! Nullable `anyOf: [T, {type: null}]` and `type: [T, "null"]` need no repair here: down-levelling
 //! turns them into `nullable`, which typify emits as `Option<T>`. Nor do tuples (`prefixItems`):
 //! down-levelling carries them to the tuple patch.
@@ -94,6 +104,7 @@ use serde_json::Value;
 use crate::report::{Finding, FindingKind};
 
 mod components;
+mod dead_null;
 mod document;
 mod hoisting;
 mod media;
@@ -103,6 +114,7 @@ mod operations;
 mod parameters;
 mod paths;
 mod references;
+mod required_alternatives;
 mod schemas;
 mod union_members;
 
@@ -132,6 +144,7 @@ pub fn normalize_with_origins(document: &mut Value) -> Normalized {
     let mut findings = Vec::new();
     paths::references_into_paths(document, &mut findings);
     references::dangling(document, &mut findings);
+    references::recursive(document, &mut findings);
     document::document_level(document, &mut findings);
     let renamed = components::rename_shared_names(document, &mut findings);
     operation_ids(document, &mut findings);
@@ -148,12 +161,19 @@ pub fn normalize_with_origins(document: &mut Value) -> Normalized {
             schemas::normalize_schema(schema, &pointer, &mut findings);
         }
     }
+    // After the schema repairs (a 3.0 `nullable` is a `null` type by then), before any step
+    // reads a schema's nullability.
+    dead_null::drop_unreachable_null(document, &mut findings);
+    // After the schema repairs (an `anyOf` is a `oneOf` by then, a member's `type` stated),
+    // before hoisting, which moves each member written out into a component.
+    let alternatives = required_alternatives::write_out(document, &mut findings);
     operations::operations(document, &mut findings);
     multipart::multipart_bodies(document, &mut findings);
     let split = components::nullable_union_components(document);
     let mut origins = hoisting::hoist(document);
     // After hoisting, so that an inline member is changed in its component.
     union_members::keep_unlisted_properties(document);
+    origins.extend(alternatives);
     origins.extend(renamed);
     origins.extend(split);
     origins.extend(definitions);

@@ -456,11 +456,66 @@ pub(crate) fn stands_for_any_of(object: &serde_json::Map<String, Value>) -> bool
     object.get(mark::ANY_OF) == Some(&Value::Bool(true))
 }
 
+/// Whether no JSON value can match two members of the schema's `oneOf`: each member (its
+/// `$ref` followed) states one JSON type (`nullable` adding `null`), and no two share one
+/// (`integer` shares with `number`).
+pub(crate) fn one_of_members_are_disjoint(
+    model: &crate::model::Document<'_>,
+    schema: &Value,
+) -> bool {
+    let Some(members) = schema.get("oneOf").and_then(Value::as_array) else {
+        return false;
+    };
+    let mut seen: std::collections::BTreeSet<&str> = Default::default();
+    for member in members {
+        let Some(member) = model.resolve(member) else {
+            return false;
+        };
+        let Some(kind) = member.get("type").and_then(Value::as_str) else {
+            return false;
+        };
+        let mut kinds = vec![if kind == "integer" { "number" } else { kind }];
+        if member.get("nullable") == Some(&Value::Bool(true)) {
+            kinds.push("null");
+        }
+        for kind in kinds {
+            if !seen.insert(kind) {
+                return false;
+            }
+        }
+    }
+    true
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;
 
     use super::*;
+
+    #[test]
+    fn one_of_members_of_distinct_json_types_are_disjoint() {
+        let document = json!({"components": {"schemas": {"Name": {"type": "string"}}}});
+        let model = crate::model::Document::new(&document);
+        let disjoint =
+            |members: Value| one_of_members_are_disjoint(&model, &json!({ "oneOf": members }));
+        assert!(disjoint(json!([
+            {"$ref": "#/components/schemas/Name"},
+            {"type": "integer"},
+            {"type": "object", "nullable": true}
+        ])));
+        // `integer` is a `number`; two strings; `null` twice; a member of no stated type.
+        assert!(!disjoint(json!([{"type": "integer"}, {"type": "number"}])));
+        assert!(!disjoint(
+            json!([{"$ref": "#/components/schemas/Name"}, {"type": "string"}])
+        ));
+        assert!(!disjoint(json!([
+            {"type": "string", "nullable": true},
+            {"type": "object", "nullable": true}
+        ])));
+        assert!(!disjoint(json!([{"type": "string"}, {"minimum": 1}])));
+        assert!(!disjoint(json!([{"$ref": "#/components/schemas/Missing"}])));
+    }
 
     #[test]
     fn reads_both_spellings_of_bounds_once() {

@@ -166,6 +166,11 @@ const FIXTURES: &[(&str, &[&str], &[&str])] = &[
     ),
     ("normalize_untagged_union", &[], &["pub enum Target"]),
     (
+        "normalize_one_of_first_fit",
+        &["0 rules not enforced"],
+        &["OneOf Contact {", "AnyOf Reachable {", "AnyOf Amount {"],
+    ),
+    (
         "normalize_real_world",
         &[
             "0 rules not enforced, 0 left out",

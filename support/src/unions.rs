@@ -1,8 +1,14 @@
-//! Decoding a tagged union (a `oneOf` with a `discriminator`) in one pass: the generated
+//! Decoding unions.
+//!
+//! A tagged union (a `oneOf` with a `discriminator`) decodes in one pass: the generated
 //! `tagged_union!` reads the tag with [`read_tag`], then decodes the variant it names from the
 //! rest of the object with [`variant`]. Entries that come before the tag are buffered as JSON
 //! values and replayed first, so any key order works; with the tag first, as servers usually
 //! write it, nothing is buffered.
+//!
+//! A union nothing tags (typify's untagged enum) decodes with [`first_fit`]: the value is read
+//! once, then its members are tried in order. For a `oneOf`, strict decoding also tries the
+//! members after the first that fits, and refuses a value two of them take.
 
 use std::borrow::Cow;
 
@@ -138,6 +144,75 @@ pub fn unknown<'de, M: MapAccess<'de>>(
     Ok(object)
 }
 
+/// Whether a first-fit union admits a value several of its members take.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Overlap {
+    /// An `anyOf`, or a `oneOf` whose members no value can match two of: the first member that
+    /// fits decodes it, and the rest are not tried.
+    AnyOf,
+    /// A `oneOf`: exactly one member may take the value. Strict decoding tries every member
+    /// and refuses a value two take; tolerant decoding keeps the first that fits, as a newer
+    /// server's value may fit a member it did not fit before.
+    OneOf,
+}
+
+/// One member of a first-fit union: its variant's name, for messages, and its decoder, which
+/// returns the union's value when the member takes the JSON value.
+pub type Member<T> = (&'static str, fn(&Value) -> Result<T, serde_json::Error>);
+
+/// Decodes `value` as the first of `members` that takes it (a unit variant takes `null`), in
+/// their order, which is the schema's. With [`Overlap::OneOf`] and strict decoding (see
+/// [`crate::decoding`]), a value a second member also takes is refused, naming both.
+///
+/// When no member takes it, the error names the union and says why each member refused it.
+pub fn first_fit<T, E: serde::de::Error>(
+    union: &'static str,
+    overlap: Overlap,
+    value: &Value,
+    members: &[Member<T>],
+) -> Result<T, E> {
+    let exclusive = overlap == Overlap::OneOf && crate::decoding::is_strict();
+    let mut refusals = Vec::new();
+    let mut found: Option<(&'static str, T)> = None;
+    for (variant, decode) in members {
+        if found.is_some() && !exclusive {
+            break;
+        }
+        match (decode(value), &found) {
+            (Ok(decoded), None) => found = Some((variant, decoded)),
+            (Ok(_), Some((first, _))) => {
+                return Err(E::custom(format_args!(
+                    "must match exactly one member of `oneOf` {union}; matches {first} and {variant}"
+                )));
+            }
+            (Err(error), None) => refusals.push((variant, error)),
+            (Err(_), Some(_)) => {}
+        }
+    }
+    match found {
+        Some((_, decoded)) => Ok(decoded),
+        None => Err(E::custom(format_args!(
+            "data did not match any variant of untagged enum {union} ({})",
+            refusals
+                .iter()
+                .map(|(variant, error)| format!("{variant}: {error}"))
+                .collect::<Vec<_>>()
+                .join("; ")
+        ))),
+    }
+}
+
+/// The member decoder of a unit variant: it takes `null` only.
+pub fn null_member<T>(value: &Value, unit: T) -> Result<T, serde_json::Error> {
+    if value.is_null() {
+        Ok(unit)
+    } else {
+        Err(serde::de::Error::custom(format_args!(
+            "must be null; got {value}"
+        )))
+    }
+}
+
 /// The buffered entries, then the live map.
 struct Replay<M> {
     before: std::vec::IntoIter<(String, Value)>,
@@ -205,6 +280,70 @@ mod tests {
             }
             deserializer.deserialize_map(Visitor)
         }
+    }
+
+    /// `oneOf: [{type: integer}, {type: number, maximum: 10}]` as a first-fit union: `3` fits
+    /// both members, `3.5` only the second, `20` only the first.
+    #[derive(Debug, PartialEq)]
+    enum Amount {
+        Whole(i64),
+        Small(f64),
+        Nothing,
+    }
+
+    fn decode_amount(text: &str, overlap: Overlap) -> Result<Amount, serde_json::Error> {
+        let members: [Member<Amount>; 3] = [
+            ("Whole", |value| i64::deserialize(value).map(Amount::Whole)),
+            ("Small", |value| {
+                let small = f64::deserialize(value)?;
+                if small <= 10.0 {
+                    Ok(Amount::Small(small))
+                } else {
+                    Err(serde::de::Error::custom("must be at most 10"))
+                }
+            }),
+            ("Nothing", |value| null_member(value, Amount::Nothing)),
+        ];
+        let value: Value = serde_json::from_str(text)?;
+        first_fit("Amount", overlap, &value, &members)
+    }
+
+    use serde::Deserialize as _;
+
+    #[test]
+    fn a_first_fit_union_takes_the_first_member_that_fits() {
+        for overlap in [Overlap::AnyOf, Overlap::OneOf] {
+            assert_eq!(decode_amount("3", overlap).unwrap(), Amount::Whole(3));
+            assert_eq!(decode_amount("3.5", overlap).unwrap(), Amount::Small(3.5));
+            assert_eq!(decode_amount("20", overlap).unwrap(), Amount::Whole(20));
+            assert_eq!(decode_amount("null", overlap).unwrap(), Amount::Nothing);
+            let none = decode_amount("20.5", overlap).unwrap_err().to_string();
+            assert!(
+                none.starts_with("data did not match any variant of untagged enum Amount (Whole: invalid type: floating point `20.5`, expected i64; Small: must be at most 10; Nothing: must be null; got 20.5)"),
+                "{none}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_strict_one_of_refuses_a_value_two_members_take() {
+        let several = crate::decoding::strict(|| decode_amount("3", Overlap::OneOf))
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            several,
+            "must match exactly one member of `oneOf` Amount; matches Whole and Small"
+        );
+        // An `anyOf` admits it, and so does tolerant decoding of a `oneOf`.
+        let any_of = crate::decoding::strict(|| decode_amount("3", Overlap::AnyOf));
+        assert_eq!(any_of.unwrap(), Amount::Whole(3));
+        assert_eq!(
+            decode_amount("3", Overlap::OneOf).unwrap(),
+            Amount::Whole(3)
+        );
+        // One member only: strict decoding takes it.
+        let only = crate::decoding::strict(|| decode_amount("3.5", Overlap::OneOf));
+        assert_eq!(only.unwrap(), Amount::Small(3.5));
     }
 
     #[test]

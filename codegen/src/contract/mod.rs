@@ -119,7 +119,10 @@ pub fn typify_keeps(rule: &Rule, all: &[Rule]) -> Result<(), &'static str> {
         Rule::PropertyNames => Err("map key rules (`propertyNames`)"),
         Rule::Not => Err("`not`"),
         Rule::Discriminator => Err("discriminators"),
-        Rule::ExactlyOne => Err("`oneOf` exclusivity (it decodes the first variant that fits)"),
+        // typify's untagged enum decodes the first member that fits; emit's first-fit unions
+        // make strict decoding of a `oneOf` try every member (and report an enum they cannot
+        // rewrite).
+        Rule::ExactlyOne => Ok(()),
     }
 }
 
@@ -325,7 +328,22 @@ fn step_word(keyword: &str, key: Option<&str>, pointer: &str) -> Result<String, 
 /// type it would generate for it ([`rust_ident`] for a component, [`type_name_at`] below).
 /// Schemas that cannot be named (under a path item's shared parameters) are left out.
 pub fn type_names(document: &Value) -> Vec<(String, SchemaAt<'_>)> {
+    names_of_types(document, false)
+}
+
+/// [`type_names`], and then every schema inside an `allOf` part once more under the name typify
+/// gives it when it merges the parts into one type: the part's properties are the merged
+/// type's (`<Parent><Property>`, not `<Parent>Variant0<Property>`). The first entry of a name
+/// is the one [`type_names`] gives.
+pub fn type_names_with_merged_parts(document: &Value) -> Vec<(String, SchemaAt<'_>)> {
+    let mut named = names_of_types(document, false);
+    named.extend(names_of_types(document, true));
+    named
+}
+
+fn names_of_types(document: &Value, merge_all_of: bool) -> Vec<(String, SchemaAt<'_>)> {
     let mut named = Vec::new();
+    let merging = merge_all_of.then(|| Document::new(document));
     for root in Document::new(document).schema_roots() {
         let name = match &root.owner {
             Owner::Schema(component) => {
@@ -341,9 +359,9 @@ pub fn type_names(document: &Value) -> Vec<(String, SchemaAt<'_>)> {
         // its subschemas' names then extend.
         if matches!(root.owner, Owner::Schema(_)) && is_nullable_object(root.schema) {
             named.push((name.clone(), root.clone()));
-            name_below(root, format!("{name}Inner"), &mut named);
+            name_below(root, format!("{name}Inner"), merging, &mut named);
         } else {
-            name_below(root, name, &mut named);
+            name_below(root, name, merging, &mut named);
         }
     }
     named
@@ -358,23 +376,56 @@ fn is_nullable_object(schema: &Value) -> bool {
 }
 
 /// Names `at` and, depth first, everything below it, each name extending its parent's by one
-/// [`step_word`] (what [`type_name_at`] reads off the pointer).
-fn name_below<'a>(at: SchemaAt<'a>, name: String, named: &mut Vec<(String, SchemaAt<'a>)>) {
+/// [`step_word`] (what [`type_name_at`] reads off the pointer). When `merging`, an `allOf`
+/// part adds no word: it is named as the type it is merged into, and a part given by `$ref` is
+/// followed, its schemas named there too (at their own places).
+fn name_below<'a>(
+    at: SchemaAt<'a>,
+    name: String,
+    merging: Option<Document<'a>>,
+    named: &mut Vec<(String, SchemaAt<'a>)>,
+) {
+    // Deeper than this, `$ref`ed parts go round a cycle through several schemas.
+    const MAX_DEPTH: usize = 64;
     let children = crate::model::subschemas(at.schema);
     let (pointer, owner, depth) = (at.pointer.clone(), at.owner.clone(), at.depth);
     named.push((name.clone(), at));
+    if depth >= MAX_DEPTH {
+        return;
+    }
     for (suffix, child) in children {
-        let child_pointer = format!("{pointer}{suffix}");
+        let mut child_pointer = format!("{pointer}{suffix}");
         let index = child.index.map(|index| index.to_string());
         let key = child.key.or(index.as_deref());
-        if let Ok(word) = step_word(child.keyword, key, &child_pointer) {
+        let mut schema = child.schema;
+        let word = match merging {
+            Some(model) if child.keyword == "allOf" => {
+                match model.resolve_at(child.schema) {
+                    // A part that is (through `$ref`s) a schema it is inside of is a cycle:
+                    // no type is merged from it.
+                    Some((Some(target), _))
+                        if pointer == target || pointer.starts_with(&format!("{target}/")) =>
+                    {
+                        continue;
+                    }
+                    Some((Some(target), resolved)) => {
+                        child_pointer = target;
+                        schema = resolved;
+                    }
+                    _ => {}
+                }
+                Ok(String::new())
+            }
+            _ => step_word(child.keyword, key, &child_pointer),
+        };
+        if let Ok(word) = word {
             let child_at = SchemaAt {
                 pointer: child_pointer,
                 owner: owner.clone(),
-                schema: child.schema,
+                schema,
                 depth: depth + 1,
             };
-            name_below(child_at, format!("{name}{word}"), named);
+            name_below(child_at, format!("{name}{word}"), merging, named);
         }
     }
 }
@@ -462,6 +513,57 @@ mod tests {
         assert!(names.contains(&"MakeBodyPairItem1Item"), "{names:?}");
         assert!(names.contains(&"MakeBodyEnvValueNot"), "{names:?}");
         assert!(names.contains(&"SVariant0AB"), "{names:?}");
+    }
+
+    #[test]
+    fn the_schemas_of_merged_all_of_parts_are_named_also_as_the_merged_type_names_them() {
+        // typify merges the parts into one `Page`, so the union of the first part's
+        // `errors` is `PageErrorsItem`, not `PageVariant0ErrorsItem`.
+        let document = serde_json::json!({"components": {"schemas": {"Page": {"allOf": [
+            {"properties": {"errors": {"items": {"oneOf": [{"type": "string"}, {}]}}}},
+            {"properties": {"next": {"type": "string"}}}]}}}});
+        let pointer_of = |named: &[(String, SchemaAt<'_>)], wanted: &str| {
+            named
+                .iter()
+                .find(|(name, _)| name == wanted)
+                .map(|(_, at)| at.pointer.clone())
+        };
+        let plain = type_names(&document);
+        assert_eq!(pointer_of(&plain, "PageErrorsItem"), None);
+        let merged = type_names_with_merged_parts(&document);
+        assert_eq!(
+            pointer_of(&merged, "PageErrorsItem").as_deref(),
+            Some("/components/schemas/Page/allOf/0/properties/errors/items")
+        );
+        // A part given by `$ref` is merged too: its schemas are named after the composer.
+        let document = serde_json::json!({"components": {"schemas": {
+            "Page": {"allOf": [{"$ref": "#/components/schemas/Base"}]},
+            "Base": {"properties": {"errors": {"items": {"oneOf": [{"type": "string"}, {}]}}}}}}});
+        assert_eq!(
+            pointer_of(&type_names_with_merged_parts(&document), "PageErrorsItem").as_deref(),
+            Some("/components/schemas/Base/properties/errors/items")
+        );
+        // A part that refers to its own composer is a cycle, not followed.
+        let document = serde_json::json!({"components": {"schemas": {
+            "Loop": {"allOf": [{"$ref": "#/components/schemas/Loop"}, {"$ref": "#/components/schemas/Loop"}]}}}});
+        // `Loop` and its two parts as `type_names` names them, then `Loop` alone.
+        assert_eq!(type_names_with_merged_parts(&document).len(), 4);
+        let document = serde_json::json!({"components": {"schemas": {"Page": {"allOf": [
+            {"properties": {"errors": {"items": {"oneOf": [{"type": "string"}, {}]}}}},
+            {"properties": {"next": {"type": "string"}}}]}}}});
+        let merged = type_names_with_merged_parts(&document);
+        // The names `type_names` gives come first, so they win where both name a type.
+        let pointers = |named: &[(String, SchemaAt<'_>)]| -> Vec<(String, String)> {
+            named
+                .iter()
+                .map(|(name, at)| (name.clone(), at.pointer.clone()))
+                .collect()
+        };
+        assert_eq!(pointers(&merged[..plain.len()]), pointers(&plain));
+        assert_eq!(
+            pointer_of(&merged, "Page").as_deref(),
+            Some("/components/schemas/Page")
+        );
     }
 
     #[test]

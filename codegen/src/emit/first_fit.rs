@@ -1,17 +1,21 @@
 //! First-fit unions decode through a `serde_json::Value`.
 //!
-//! typify writes a first-fit union (an `anyOf`, which `normalize` hands on as `oneOf` marked
-//! `x-any-of`, or a `oneOf` whose members no value matches two of) as an untagged enum with a
-//! derived `Deserialize`. serde's derive buffers the value in its own private `Content` and
-//! tries each member on that; but a member that keeps the properties it does not list (its
-//! `UnknownFields`, of `RawJson` values) can only be read from one of `serde_json`'s own
-//! deserializers, so such a member would refuse every value that has a property of that kind.
-//! `normalize` gives every open object member of an `anyOf` such a map (so that no member
-//! drops what another lists), so every such enum's derive is replaced by one
-//! `first_fit_union!` invocation: the value is read once into a `serde_json::Value`, then each
+//! typify writes a union nothing tags (an `anyOf`, which `normalize` hands on as `oneOf`
+//! marked `x-any-of`, or a `oneOf`) as an untagged enum with a derived `Deserialize`. serde's
+//! derive buffers the value in its own private `Content` and tries each member on that; but a
+//! member that keeps the properties it does not list (its `UnknownFields`, of `RawJson`
+//! values) can only be read from one of `serde_json`'s own deserializers, so such a member
+//! would refuse every value that has a property of that kind. `normalize` gives every open
+//! object member of a union such a map (so that no member drops what another lists), so every
+//! such enum's derive is replaced by one `first_fit_union!` invocation, which calls the support
+//! crate's `unions::first_fit`: the value is read once into a `serde_json::Value`, then each
 //! member is tried on it in order, a unit variant taking `null`, exactly as serde's derive
-//! tries them, and with its message when none fits. The enum, its variants, `Serialize` and
-//! every conversion stay typify's.
+//! tries them. The enum, its variants, `Serialize` and every conversion stay typify's.
+//!
+//! The derive drops `oneOf`'s rule that exactly one member matches; the invocation keeps it.
+//! A `oneOf` whose members a value could match two of is invoked `OneOf`, so strict decoding
+//! tries every member and refuses a value two take; an `anyOf`, or a `oneOf` of members of
+//! distinct JSON types, is invoked `AnyOf` and stops at the first that fits.
 //!
 //! An untagged enum with a variant of another shape (typify writes an inline object member
 //! as a struct variant) keeps serde's derive, and is reported.
@@ -23,9 +27,27 @@ use super::{Degraded, Tally};
 use crate::Error;
 use crate::contract::typify_output;
 
+/// What a first-fit union's schema says of a value that several members take: the invocation's
+/// first word, the support crate's `unions::Overlap`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Overlap {
+    /// Admitted: an `anyOf`, or a `oneOf` of members of distinct JSON types.
+    AnyOf,
+    /// Refused by strict decoding: a `oneOf`.
+    OneOf,
+}
+
+/// The schema of an untagged enum, by the enum's name: where it is, and [`Overlap`].
+pub(super) type UnionSchema = (String, Overlap);
+
 /// Replaces the derived `Deserialize` of every first-fit union in `types` with one
 /// `first_fit_union!` invocation, the macro defined once at the start of `types`.
-pub(super) fn decode_first_fit_unions(types: &mut Vec<syn::Item>) -> Result<Tally, Error> {
+/// `schema_of` gives each enum's schema; an enum it does not know decodes as an `anyOf`, and
+/// is reported, as exclusivity its schema may state is not enforced.
+pub(super) fn decode_first_fit_unions(
+    types: &mut Vec<syn::Item>,
+    schema_of: impl Fn(&str) -> Option<UnionSchema>,
+) -> Result<Tally, Error> {
     let mut tally = Tally::default();
     let mut invocations = Vec::new();
     for item in types.iter_mut() {
@@ -33,15 +55,30 @@ pub(super) fn decode_first_fit_unions(types: &mut Vec<syn::Item>) -> Result<Tall
             continue;
         };
         let name = enumeration.ident.clone();
+        let schema = schema_of(&name.to_string());
+        let (pointer, overlap) = schema.clone().unwrap_or((String::new(), Overlap::AnyOf));
         match typify_output::untagged_enum_variants(enumeration) {
             None => {}
             Some(Err(why)) => tally.passed_over.push(Degraded {
-                pointer: String::new(),
+                pointer,
                 message: format!(
-                    "untagged enum `{name}`: {why}, so it keeps serde's derived decoder, in which a member that keeps unknown properties refuses them"
+                    "untagged enum `{name}`: {why}, so it keeps serde's derived decoder, in which a member that keeps unknown properties refuses them{}",
+                    if overlap == Overlap::OneOf {
+                        ", and a value two members of its `oneOf` take is not refused"
+                    } else {
+                        ""
+                    }
                 ),
             }),
             Some(Ok(variants)) => {
+                if schema.is_none() {
+                    tally.passed_over.push(Degraded {
+                        pointer,
+                        message: format!(
+                            "untagged enum `{name}` matches no schema, so it decodes the first member that fits, and a value two members of a `oneOf` take is not refused"
+                        ),
+                    });
+                }
                 super::tolerance::retain_derives(&mut enumeration.attrs, |derive| {
                     !typify_output::is_deserialize_derive(derive)
                 })
@@ -50,7 +87,11 @@ pub(super) fn decode_first_fit_unions(types: &mut Vec<syn::Item>) -> Result<Tall
                     Some(inner) => quote! { #variant(#inner) },
                     None => quote! { #variant },
                 });
-                invocations.push(quote! { first_fit_union!(#name { #(#variants),* }); });
+                let overlap = match overlap {
+                    Overlap::AnyOf => quote! { AnyOf },
+                    Overlap::OneOf => quote! { OneOf },
+                };
+                invocations.push(quote! { first_fit_union!(#overlap #name { #(#variants),* }); });
                 tally.matched += 1;
             }
         }
@@ -68,33 +109,33 @@ pub(super) fn decode_first_fit_unions(types: &mut Vec<syn::Item>) -> Result<Tall
     Ok(tally)
 }
 
-/// `first_fit_union!(Name { Variant(Type), Unit, ... })`: the `Deserialize` of a first-fit
-/// union, its members tried in order on the value read once.
+/// `first_fit_union!(OneOf Name { Variant(Type), Unit, ... })`: the `Deserialize` of a
+/// first-fit union, its members tried in order on the value read once (`AnyOf` or `OneOf`:
+/// the support crate's `unions::Overlap`).
 fn first_fit_macro() -> TokenStream {
+    let support = crate::runtime::support_crate();
     quote! {
         macro_rules! first_fit_union {
-            ($name:ident { $($variant:ident $(($inner:ty))?),* }) => {
+            ($overlap:ident $name:ident { $($variant:ident $(($inner:ty))?),* }) => {
                 impl<'de> ::serde::Deserialize<'de> for $name {
                     fn deserialize<D: ::serde::Deserializer<'de>>(
                         deserializer: D,
                     ) -> ::std::result::Result<Self, D::Error> {
                         let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(deserializer)?;
-                        $(first_fit_union!(@try $name value $variant $(($inner))?);)*
-                        ::std::result::Result::Err(<D::Error as ::serde::de::Error>::custom(
-                            ::std::concat!("data did not match any variant of untagged enum ", ::std::stringify!($name)),
-                        ))
+                        #support::unions::first_fit(
+                            ::std::stringify!($name),
+                            #support::unions::Overlap::$overlap,
+                            &value,
+                            &[$(first_fit_union!(@member $name $variant $(($inner))?)),*],
+                        )
                     }
                 }
             };
-            (@try $name:ident $value:ident $variant:ident ($inner:ty)) => {
-                if let ::std::result::Result::Ok(decoded) = <$inner as ::serde::Deserialize>::deserialize(&$value) {
-                    return ::std::result::Result::Ok($name::$variant(decoded));
-                }
+            (@member $name:ident $variant:ident ($inner:ty)) => {
+                (::std::stringify!($variant), |value| <$inner as ::serde::Deserialize>::deserialize(value).map($name::$variant))
             };
-            (@try $name:ident $value:ident $variant:ident) => {
-                if $value.is_null() {
-                    return ::std::result::Result::Ok($name::$variant);
-                }
+            (@member $name:ident $variant:ident) => {
+                (::std::stringify!($variant), |value| #support::unions::null_member(value, $name::$variant))
             };
         }
     }
@@ -108,7 +149,10 @@ mod tests {
 
     fn rewritten(items: Vec<syn::Item>) -> (Vec<String>, Tally) {
         let mut types = items;
-        let tally = decode_first_fit_unions(&mut types).unwrap();
+        let tally = decode_first_fit_unions(&mut types, |name| {
+            (name == "Body").then(|| ("/components/schemas/Body".to_owned(), Overlap::OneOf))
+        })
+        .unwrap();
         let texts = types
             .iter()
             .map(|item| item.to_token_stream().to_string())
@@ -152,7 +196,30 @@ mod tests {
         );
         assert_eq!(
             items.last().unwrap(),
-            "first_fit_union ! (Body { Variant0 (ErrorDto) , Variant1 (:: std :: string :: String) , Variant2 }) ;"
+            "first_fit_union ! (OneOf Body { Variant0 (ErrorDto) , Variant1 (:: std :: string :: String) , Variant2 }) ;"
+        );
+    }
+
+    #[test]
+    fn an_enum_of_no_known_schema_decodes_first_fit_and_is_reported() {
+        let mut types = vec![syn::parse_quote! {
+            #[derive(::serde::Deserialize, ::serde::Serialize)]
+            #[serde(untagged)]
+            pub enum Stray { Variant0(i64), Variant1(f64) }
+        }];
+        let tally = decode_first_fit_unions(&mut types, |_| None).unwrap();
+        assert_eq!(tally.matched, 1);
+        assert_eq!(
+            types.last().unwrap().to_token_stream().to_string(),
+            "first_fit_union ! (AnyOf Stray { Variant0 (i64) , Variant1 (f64) }) ;"
+        );
+        assert_eq!(tally.passed_over.len(), 1);
+        assert!(
+            tally.passed_over[0]
+                .message
+                .starts_with("untagged enum `Stray` matches no schema"),
+            "{}",
+            tally.passed_over[0].message
         );
     }
 

@@ -50,13 +50,13 @@ pub(super) fn share_response_handling(file: &mut syn::File) -> super::Tally {
             match tail {
                 Some(tail) => replace_tail(function, tail),
                 None => {
-                    passed_over.push(super::Degraded {
-                        pointer: String::new(),
-                        message: format!(
+                    passed_over.push(super::Degraded::of_method(
+                        &function.sig.ident.to_string(),
+                        format!(
                             "operation method `{}`: its response handling is not progenitor's known shape, so it keeps progenitor's code",
                             function.sig.ident
                         ),
-                    });
+                    ));
                     false
                 }
             }

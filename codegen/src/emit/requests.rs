@@ -34,14 +34,14 @@ pub(super) fn leave_out_version_header(items: &mut [syn::Item]) -> super::Tally 
                 .iter()
                 .any(progenitor_output::declares_header_map)
             {
-                passed_over.push(super::Degraded {
-                    pointer: String::new(),
-                    message: format!(
+                passed_over.push(super::Degraded::of_method(
+                    &function.sig.ident.to_string(),
+                    format!(
                         "operation method `{}`: progenitor's `{}` header was not found, so it is still sent",
                         function.sig.ident,
                         crate::contract::PROGENITOR_VERSION_HEADER
                     ),
-                });
+                ));
             }
             removed
         },

@@ -186,11 +186,13 @@ pub(crate) fn emit_string_enums(
     let passed_over = rewritten_names
         .iter()
         .filter(|name| conversions.get(*name) != Some(&typify_output::STRING_ENUM_CONVERSIONS))
-        .map(|name| super::Degraded {
-            pointer: String::new(),
-            message: format!(
-                "string enum `{name}`: typify's string conversions were not the known ones, so one of them may be kept beside the `string_enum!` macro's"
-            ),
+        .map(|name| {
+            super::Degraded::of_type(
+                name,
+                format!(
+                    "string enum `{name}`: typify's string conversions were not the known ones, so one of them may be kept beside the `string_enum!` macro's"
+                ),
+            )
         })
         .collect();
     Ok(super::Tally {

@@ -2,7 +2,9 @@
 //! [`hoist`]), because the emit steps match each struct to its schema by component. A union of
 //! moved objects told apart by a required `const` string property moves too, so that
 //! `patch::infer` gives it the tagged-union patch: it decodes by its tag (`#[serde(tag)]`), not
-//! by trying each member; and so does an open enum, which emit finds by its component.
+//! by trying each member; and so does an open enum, which emit finds by its component. So do
+//! the structs typify merges from an `allOf`, and the inline property objects of a component
+//! that is an `allOf` part, which typify would otherwise write again under names no schema has.
 
 use std::collections::BTreeSet;
 
@@ -11,11 +13,15 @@ use serde_json::{Map, Value, json};
 use super::{Origins, pascal, unique_name};
 use crate::model::{mark, push};
 
-/// Moves every inline object schema (one with `properties`) into `components/schemas`, named
+/// Moves every inline object schema (one with `properties`, or an `allOf` typify merges into a
+/// struct of its own) into `components/schemas`, named
 /// from where it sits, innermost first: `<OperationId>Body`, `<OperationId>Response`, then
 /// `<Parent><Property>`, `<Parent>Item` (array items), `<Parent>Value` (map values) and
 /// `<Parent>Variant<n>` (union members). A direct property of a component stays where it is
-/// (typify names it `<Component><Property>` already, and the emit steps find it there).
+/// (typify names it `<Component><Property>` already, and the emit steps find it there), unless
+/// it is a merged `allOf` (which has no `properties` to be found by) or the component is an
+/// `allOf` part elsewhere (whose inline property objects typify would write again, named after
+/// the composing struct).
 ///
 /// The generated client is the same either way; what changes is that every struct has a
 /// component of its own, which the emit steps need to match each struct to its rules (a real
@@ -29,6 +35,7 @@ pub(super) fn hoist(document: &mut Value) -> Origins {
             .iter()
             .map(|name| (*name).to_owned()),
     );
+    let composed = composed_components(document);
     let mut hoisted: Vec<(String, Value)> = Vec::new();
     let mut origins = Origins::new();
     for pointer in crate::model::schema_locations(document) {
@@ -45,9 +52,15 @@ pub(super) fn hoist(document: &mut Value) -> Origins {
             origins: &mut origins,
         };
         if component {
+            // A component that is an `allOf` part elsewhere is merged into the composing
+            // struct, where typify would write its inline property objects again under the
+            // composing struct's name, which no schema has: they move like any other.
+            let is_part = pointer
+                .strip_prefix("/components/schemas/")
+                .is_some_and(|key| composed.contains(&crate::model::unescape(key)));
             for (child, name) in children(schema, &base) {
                 // A component's direct properties stay inline; their own children do not.
-                let keep_inline = child.0 == "properties";
+                let keep_inline = child.0 == "properties" && !is_part;
                 let child_pointer = child_pointer(&pointer, &child);
                 let node = child_mut(schema, &child);
                 if let Some(node) = node {
@@ -59,8 +72,11 @@ pub(super) fn hoist(document: &mut Value) -> Origins {
                             }
                         }
                         // A tagged union moves even here: its patch needs a component; so
-                        // does an open enum, which emit finds by its component.
-                        if context.union_tag(node).is_some() || node.get(mark::OPEN_ENUM).is_some()
+                        // does an open enum, which emit finds by its component, and a struct
+                        // merged from an `allOf`, which has no `properties` to be found by.
+                        if context.union_tag(node).is_some()
+                            || node.get(mark::OPEN_ENUM).is_some()
+                            || is_merged_struct(node)
                         {
                             context.visit(node, &name, &child_pointer);
                         }
@@ -195,6 +211,65 @@ fn child_mut<'a>(schema: &'a mut Value, (keyword, key): &ChildKey) -> Option<&'a
     }
 }
 
+/// Whether typify merges `node`, an `allOf` without `properties` of its own, into a struct of
+/// its own: two or more parts, or one beside object keywords (`additionalProperties: true`
+/// beside `allOf: [$ref]`). One part alone (beside annotations or a `null`) is that part's
+/// type, and a composition beside a union or a `not` is left as it is.
+fn is_merged_struct(node: &Value) -> bool {
+    let Some(object) = node.as_object() else {
+        return false;
+    };
+    let Some(Value::Array(parts)) = object.get("allOf") else {
+        return false;
+    };
+    let object_type = match object.get("type") {
+        Some(Value::String(kind)) => kind == "object",
+        Some(Value::Array(kinds)) => kinds.iter().any(|kind| kind == "object"),
+        _ => false,
+    };
+    let object_keywords = object_type
+        || ["additionalProperties", "required"]
+            .iter()
+            .any(|key| object.contains_key(*key));
+    !parts.is_empty()
+        && (parts.len() >= 2 || object_keywords)
+        && ![
+            "properties",
+            "oneOf",
+            "anyOf",
+            "not",
+            "discriminator",
+            "enum",
+            "$ref",
+        ]
+        .iter()
+        .any(|key| object.contains_key(*key))
+}
+
+/// The keys of the components that are an `allOf` part (a `$ref` in an `allOf` list) anywhere
+/// in `document`.
+fn composed_components(document: &Value) -> BTreeSet<String> {
+    fn walk(value: &Value, out: &mut BTreeSet<String>) {
+        match value {
+            Value::Object(object) => {
+                if let Some(Value::Array(parts)) = object.get("allOf") {
+                    out.extend(parts.iter().filter_map(|part| {
+                        let reference = part.get("$ref")?.as_str()?;
+                        let key = reference.strip_prefix("#/components/schemas/")?;
+                        Some(crate::model::unescape(key))
+                    }));
+                }
+                object.values().for_each(|value| walk(value, out));
+            }
+            Value::Array(items) => items.iter().for_each(|value| walk(value, out)),
+            _ => {}
+        }
+    }
+    let mut out = BTreeSet::new();
+    walk(document, &mut out);
+    out
+}
+
 /// A schema without its `null` (from its `type` list and its `enum`), and whether it had one.
 fn without_null(mut schema: Value) -> (Value, bool) {
     let nullable = match schema.get_mut("type") {
@@ -235,7 +310,9 @@ impl Hoisting<'_> {
             .is_some_and(|properties| !properties.is_empty());
         let tagged_union = self.union_tag(node).is_some();
         let open_enum = node.get(mark::OPEN_ENUM).is_some();
-        if !(is_struct || tagged_union || open_enum) || node.get("$ref").is_some() {
+        if !(is_struct || tagged_union || open_enum || is_merged_struct(node))
+            || node.get("$ref").is_some()
+        {
             return;
         }
         // The same schema met again under the same name (a body repeated for `200` and `201`)
@@ -361,6 +438,68 @@ mod tests {
         assert_eq!(
             source_pointer(&normalized.origins, "/components/schemas/Other/type"),
             "/components/schemas/Other/type"
+        );
+    }
+
+    #[test]
+    fn merged_compositions_and_the_inline_objects_of_a_composed_component_move() {
+        let mut document = json!({"openapi": "3.1.0", "paths": {}, "components": {"schemas": {
+            "Key": {"type": "object", "properties": {
+                "owner": {"type": "object", "properties": {"id": {"type": "string"}}},
+                "name": {"type": "string"}}},
+            "Plain": {"type": "object", "properties": {
+                "inner": {"type": "object", "properties": {"id": {"type": "string"}}}}},
+            "Lone": {"type": "object", "properties": {
+                "inner": {"type": "object", "properties": {"id": {"type": "string"}}}}},
+            "Created": {"allOf": [{"$ref": "#/components/schemas/Key"},
+                {"type": "object", "properties": {"value": {"type": "string"}}}]},
+            "Step": {"type": "object", "properties": {
+                "values": {"additionalProperties": true,
+                    "allOf": [{"$ref": "#/components/schemas/Plain"}]},
+                "alias": {"description": "d", "allOf": [{"$ref": "#/components/schemas/Plain"}]},
+                "list": {"type": "array", "items": {"allOf": [
+                    {"$ref": "#/components/schemas/Plain"},
+                    {"type": "object", "properties": {"n": {"type": "string"}}}]}}}}
+        }}});
+        let normalized = normalize_with_origins(&mut document);
+        let schemas = &document["components"]["schemas"];
+        // `Key` is an `allOf` part: its inline `owner` moves, under the name typify gives it.
+        assert_eq!(
+            schemas["Key"]["properties"]["owner"],
+            json!({"$ref": "#/components/schemas/KeyOwner"})
+        );
+        assert_eq!(
+            schemas["Key"]["properties"]["name"],
+            json!({"type": "string"})
+        );
+        assert_eq!(
+            schemas["Plain"]["properties"]["inner"],
+            json!({"$ref": "#/components/schemas/PlainInner"})
+        );
+        // A component no `allOf` lists keeps its direct properties inline.
+        assert!(
+            schemas["Lone"]["properties"]["inner"]
+                .get("properties")
+                .is_some()
+        );
+        // A merged struct moves, a direct property or deeper; a lone part beside annotations
+        // is that part's type, and stays.
+        let step = &schemas["Step"]["properties"];
+        assert_eq!(
+            step["values"],
+            json!({"$ref": "#/components/schemas/StepValues"})
+        );
+        assert!(step["alias"].get("allOf").is_some());
+        assert_eq!(
+            step["list"]["items"],
+            json!({"$ref": "#/components/schemas/StepListItem"})
+        );
+        assert_eq!(
+            source_pointer(
+                &normalized.origins,
+                "/components/schemas/StepValues/allOf/0"
+            ),
+            "/components/schemas/Step/properties/values/allOf/0"
         );
     }
 }

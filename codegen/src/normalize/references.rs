@@ -71,6 +71,74 @@ pub(super) fn dangling(document: &mut Value, findings: &mut Vec<Finding>) {
     findings.extend(repaired.into_iter().rev());
 }
 
+/// 2019-09's recursive references, which 3.1's dialect (2020-12) no longer has and 3.0 never
+/// had: `$recursiveRef: "#"` inside a component schema whose root says `$recursiveAnchor: true`
+/// means the component itself (OpenAI's `CompoundFilter`, whose filters are filters again), so
+/// it becomes a `$ref` to the component and the anchor goes, each reported as a defect. A
+/// `$recursiveRef` of any other kind is left for down-levelling to report.
+pub(super) fn recursive(document: &mut Value, findings: &mut Vec<Finding>) {
+    const ANCHOR: &str = "$recursiveAnchor";
+    const REFERENCE: &str = "$recursiveRef";
+    let Some(schemas) = document
+        .pointer_mut("/components/schemas")
+        .and_then(Value::as_object_mut)
+    else {
+        return;
+    };
+    for (key, schema) in schemas.iter_mut() {
+        if schema.get(ANCHOR) != Some(&Value::Bool(true)) {
+            continue;
+        }
+        let component = push("/components/schemas", key);
+        let mut found = Vec::new();
+        recursive_references(schema, &component, &mut found);
+        if let Some(root) = schema.as_object_mut() {
+            root.remove(ANCHOR);
+        }
+        for pointer in found {
+            let relative = &pointer[component.len()..];
+            let Some(Value::Object(object)) = schema.pointer_mut(relative) else {
+                continue;
+            };
+            object.remove(REFERENCE);
+            object.insert("$ref".into(), Value::String(format!("#{component}")));
+            findings.push(Finding::new(
+                FindingKind::Defect,
+                &push(&pointer, REFERENCE),
+                format!(
+                    "`$recursiveRef: \"#\"` (JSON Schema 2019-09, not 3.1's dialect) beside the component's `$recursiveAnchor`: read as a `$ref` to the component `{key}`"
+                ),
+            ));
+        }
+    }
+}
+
+/// The pointer of every schema below `value` (at `pointer`) that is `$recursiveRef: "#"`, the
+/// places that hold data passed over.
+fn recursive_references(value: &Value, pointer: &str, found: &mut Vec<String>) {
+    match value {
+        Value::Object(object) => {
+            if object.get("$recursiveRef").and_then(Value::as_str) == Some("#") {
+                found.push(pointer.to_owned());
+            }
+            for (key, inner) in object {
+                if !matches!(
+                    key.as_str(),
+                    "example" | "examples" | "default" | "const" | "enum"
+                ) {
+                    recursive_references(inner, &push(pointer, key), found);
+                }
+            }
+        }
+        Value::Array(items) => {
+            for (index, inner) in items.iter().enumerate() {
+                recursive_references(inner, &format!("{pointer}/{index}"), found);
+            }
+        }
+        _ => {}
+    }
+}
+
 /// The pointer and target of every `$ref` below `value` (at `pointer`) that `wanted` picks,
 /// the places that hold data, not schemas (`example`, `default`, `const`, `enum`), passed over.
 /// Shared by the repairs of references that lead nowhere and of references into `paths`.
@@ -142,6 +210,38 @@ fn percent_decoded(fragment: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_recursive_reference_to_its_anchored_component_is_a_ref() {
+        let mut document = json!({"components": {"schemas": {
+            "Filter": {"$recursiveAnchor": true, "type": "object", "properties": {
+                "filters": {"type": "array", "items": {"oneOf": [
+                    {"$ref": "#/components/schemas/Leaf"}, {"$recursiveRef": "#"}]}}},
+                "example": {"$recursiveRef": "#"}},
+            "Unanchored": {"properties": {"next": {"$recursiveRef": "#"}}},
+            "Leaf": {"type": "string"}
+        }}});
+        let mut findings = Vec::new();
+        recursive(&mut document, &mut findings);
+        let filter = &document["components"]["schemas"]["Filter"];
+        assert!(filter.get("$recursiveAnchor").is_none());
+        assert_eq!(
+            filter["properties"]["filters"]["items"]["oneOf"][1],
+            json!({"$ref": "#/components/schemas/Filter"})
+        );
+        assert_eq!(filter["example"], json!({"$recursiveRef": "#"}), "data");
+        // Without the anchor the reference means the document, which is not a schema: it is
+        // left for down-levelling to report.
+        assert_eq!(
+            document["components"]["schemas"]["Unanchored"]["properties"]["next"],
+            json!({"$recursiveRef": "#"})
+        );
+        assert_eq!(findings.len(), 1, "{findings:?}");
+        assert_eq!(
+            findings[0].pointer,
+            "/components/schemas/Filter/properties/filters/items/oneOf/1/$recursiveRef"
+        );
+    }
 
     #[test]
     fn each_reference_to_nothing_is_degraded_where_it_is() {

@@ -82,6 +82,7 @@ pub(super) fn normalize_schema(schema: &mut Value, pointer: &str, findings: &mut
     nullable_enum(object);
     literal_set(object, pointer, findings);
     repeated_enum_values(object, pointer, findings);
+    repeated_required(object, pointer, findings);
     any_of(object, pointer, findings);
     closed_object(object, pointer, findings);
     pattern(object, pointer, findings);
@@ -481,6 +482,34 @@ fn repeated_enum_values(
     }
 }
 
+/// A `required` list must not name a property twice (JSON Schema refuses the schema; a
+/// validator will not compile it); each is kept once, and the defect reported.
+fn repeated_required(object: &mut Map<String, Value>, pointer: &str, findings: &mut Vec<Finding>) {
+    let Some(names) = object.get_mut("required").and_then(Value::as_array_mut) else {
+        return;
+    };
+    let mut kept: Vec<Value> = Vec::with_capacity(names.len());
+    let mut repeated = Vec::new();
+    for name in names.drain(..) {
+        if kept.contains(&name) {
+            repeated.push(name.to_string());
+        } else {
+            kept.push(name);
+        }
+    }
+    *names = kept;
+    if !repeated.is_empty() {
+        findings.push(Finding::new(
+            FindingKind::Defect,
+            &push(pointer, "required"),
+            format!(
+                "properties required more than once: {}; each kept once",
+                repeated.join(", ")
+            ),
+        ));
+    }
+}
+
 /// `oneOf: [{type: string, enum: [a, b]}, {type: null}]` is the enum `type: [string, null],
 /// enum: [a, b, null]`, spelled so: 3.0 would say it as `nullable` beside `allOf` of the
 /// member, and typify gives a component spelled that way two types of one name (the `Option`
@@ -829,6 +858,21 @@ mod tests {
         normalize_schema(&mut negated, "/n", &mut none);
         assert_eq!(negated["not"], json!({"required": ["a"]}));
         assert!(none.is_empty(), "{none:?}");
+    }
+
+    #[test]
+    fn a_property_required_twice_is_required_once() {
+        let mut findings = Vec::new();
+        let mut schema = json!({"type": "object", "properties": {"id": {}, "name": {}},
+            "required": ["id", "name", "id", "name"]});
+        normalize_schema(&mut schema, "/c", &mut findings);
+        assert_eq!(schema["required"], json!(["id", "name"]));
+        assert_eq!(findings.len(), 1, "{findings:?}");
+        assert_eq!(findings[0].pointer, "/c/required");
+        assert!(
+            findings[0].message.contains("\"id\", \"name\""),
+            "{findings:?}"
+        );
     }
 
     #[test]

@@ -42,8 +42,10 @@ pub(super) fn unenforced_rules(
         }
         let rules = Rule::from_schema(at.schema);
         for rule in &rules {
-            // Members no value can match two of are exclusive whichever one decodes it.
-            if *rule == Rule::ExactlyOne && members_are_disjoint(&model, at.schema) {
+            // Beside a union, OpenAPI 3.1 makes the discriminator a hint for choosing the
+            // member, not a rule: the members decide what validates (and the first-fit union
+            // decodes by them, exclusively for a `oneOf`).
+            if *rule == Rule::Discriminator && at.schema.get("oneOf").is_some() {
                 continue;
             }
             if let Err(what) = typify_keeps(rule, &rules) {
@@ -58,34 +60,6 @@ pub(super) fn unenforced_rules(
         Visit::Descend
     });
     problems
-}
-
-/// Whether no JSON value can match two members of the schema's `oneOf`: each member (its
-/// `$ref` followed) states one JSON type (`nullable` adding `null`), and no two share one
-/// (`integer` shares with `number`).
-pub(super) fn members_are_disjoint(model: &Document<'_>, schema: &Value) -> bool {
-    let Some(members) = schema.get("oneOf").and_then(Value::as_array) else {
-        return false;
-    };
-    let mut seen: BTreeSet<&str> = BTreeSet::new();
-    for member in members {
-        let Some(member) = model.resolve(member) else {
-            return false;
-        };
-        let Some(kind) = member.get("type").and_then(Value::as_str) else {
-            return false;
-        };
-        let mut kinds = vec![if kind == "integer" { "number" } else { kind }];
-        if member.get("nullable") == Some(&Value::Bool(true)) {
-            kinds.push("null");
-        }
-        for kind in kinds {
-            if !seen.insert(kind) {
-                return false;
-            }
-        }
-    }
-    true
 }
 
 #[cfg(test)]
@@ -136,11 +110,6 @@ mod tests {
                 json!({"type": "string", "format": "date-time", "pattern": "Z$"}),
                 "pattern",
             ),
-            // Two members a string can both match: exclusivity is a rule no type states.
-            (
-                json!({"oneOf": [{"type": "string"}, {"type": "string", "maxLength": 3}]}),
-                "oneOf",
-            ),
         ] {
             let error = check(&doc(schema), &BTreeSet::new(), &Provenance::default()).unwrap_err();
             let error = error.problems()[0].to_string();
@@ -149,6 +118,39 @@ mod tests {
                 "{error}"
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod exclusivity {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn a_discriminator_beside_a_union_is_a_hint_and_elsewhere_reported() {
+        let union = json!({"oneOf": [{"type": "object"}, {"type": "string"}],
+            "discriminator": {"propertyName": "kind"}});
+        let document = json!({"components": {"schemas": {"S": union}}});
+        check(&document, &BTreeSet::new(), &Provenance::default()).unwrap();
+        let alone = json!({"type": "object", "discriminator": {"propertyName": "kind"}});
+        let document = json!({"components": {"schemas": {"S": alone}}});
+        let error = check(&document, &BTreeSet::new(), &Provenance::default()).unwrap_err();
+        assert!(
+            error.problems()[0].to_string().starts_with(
+                "/components/schemas/S/discriminator (schema S): typify drops discriminators"
+            ),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn a_one_of_a_value_can_match_twice_is_enforced_by_the_first_fit_union() {
+        // Two members a string can both match: emit's first-fit union refuses such a value
+        // when strict (and reports an enum it cannot rewrite), so coverage does not.
+        let schema = json!({"oneOf": [{"type": "string"}, {"type": "string", "maxLength": 3}]});
+        let document = json!({"components": {"schemas": {"S": schema}}});
+        check(&document, &BTreeSet::new(), &Provenance::default()).unwrap();
     }
 }
 

@@ -11,7 +11,6 @@
 //! | `type: string` (no `enum`) with a pattern, length or format  | [`Action::ValidatedString`]|
 //! | `oneOf`/`anyOf` of `$ref` objects sharing a required `const` key | [`Action::TaggedUnion`] |
 //! | `oneOf` of `$ref` objects, each with a required key of its own | [`Action::ExclusiveUnion`] |
-//! | any other `oneOf` of `$ref`s (members of disjoint JSON types excepted) | [`Action::OneOfUnion`] |
 //! | literals named by `x-rust-variant-names`, or an `enum` listing a boolean | [`Action::LiteralUnion`] |
 //!
 //! What a schema cannot state is a decision, written beside it in the spec as an `x-rust-`
@@ -199,6 +198,11 @@ pub(crate) fn hoist_inline(document: &mut Value, provenance: &mut Provenance) ->
             if let Some(values) = object.get_mut("enum").and_then(Value::as_array_mut) {
                 values.retain(|value| !value.is_null());
             }
+            // So does a `default: null`, which the moved type cannot hold; at the place it is
+            // the `None` an absent value gives anyway.
+            if object.get("default") == Some(&Value::Null) {
+                object.remove("default");
+            }
             *slot = serde_json::json!({"allOf": [{"$ref": reference}], "nullable": true});
         }
         taken_out.push((name.clone(), schema, provenance.source_pointer(pointer)));
@@ -342,14 +346,9 @@ fn infer(document: &Value, schema: &Value, decisions: &Decisions) -> Option<Acti
         if crate::rules::stands_for_any_of(object) {
             return tagged;
         }
-        return tagged
-            .or_else(|| own_keys(&members).map(|keys| Action::ExclusiveUnion { keys }))
-            .or_else(|| {
-                // Members of distinct JSON types never both match: typify's first fit is exact.
-                let disjoint =
-                    super::coverage::members_are_disjoint(&Document::new(document), schema);
-                (!disjoint).then_some(Action::OneOfUnion)
-            });
+        // Any other `oneOf` stays typify's untagged enum, whose first-fit decoder (`emit`)
+        // refuses a value two members take when strict.
+        return tagged.or_else(|| own_keys(&members).map(|keys| Action::ExclusiveUnion { keys }));
     }
     if has("anyOf") && !has("allOf") && !has("properties") {
         // Members with distinct constant tags never both match, so `anyOf` is a tagged union
@@ -777,6 +776,32 @@ mod tests {
                 Action::Tuple
             ]
         );
+    }
+
+    #[test]
+    fn a_nullable_schema_moves_without_its_null_default() {
+        let source = json!({"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {},
+            "components": {"schemas": {"S": {"type": "object", "properties": {
+                "n": {"type": ["integer", "null"], "minimum": 0, "maximum": 5, "default": null},
+                "m": {"type": ["integer", "null"], "maximum": 5, "default": 2}}}}}});
+        let (mut document, mut provenance) = crate::downlevel::downlevel_traced(&source).unwrap();
+        hoist_inline(&mut document, &mut provenance).unwrap();
+        assert_eq!(
+            document.pointer("/components/schemas/S/properties/n"),
+            Some(&json!({"allOf": [{"$ref": "#/components/schemas/SN"}], "nullable": true}))
+        );
+        assert_eq!(
+            document.pointer("/components/schemas/SN"),
+            Some(&json!({"type": "integer", "minimum": 0, "maximum": 5}))
+        );
+        // A default the moved type holds stays with it.
+        assert_eq!(
+            document.pointer("/components/schemas/SM/default"),
+            Some(&json!(2))
+        );
+        let found = patches(&mut document, &[]).unwrap();
+        let actions: Vec<Action> = found.into_iter().map(|patch| patch.action).collect();
+        assert_eq!(actions, [Action::BoundedInteger, Action::BoundedInteger]);
     }
 
     #[test]

@@ -68,9 +68,6 @@ pub enum Action {
     /// A `oneOf` of `$ref` object variants where variant `i` is the one that has property
     /// `keys[i]`: decoding picks the variant by which key is present and refuses none or several.
     ExclusiveUnion { keys: Vec<String> },
-    /// A `oneOf` of `$ref` variants that neither a tag nor a key of their own tells apart:
-    /// decoding tries every variant and takes the value only when exactly one fits.
-    OneOfUnion,
     /// A schema that admits exactly a few JSON literals becomes a plain Rust enum. Each entry is
     /// a variant name and the JSON literal it stands for; together they must be exactly the
     /// values the schema admits.
@@ -337,7 +334,6 @@ fn apply_one(document: &mut Value, patch: &Patch, applied: &mut Applied) -> Resu
             let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
             unions::exclusive(document, &target, &keys, applied)?
         }
-        Action::OneOfUnion => unions::one_of(document, &target, applied)?,
         Action::LiteralUnion { variants } => {
             let variants: Vec<(&str, &str)> = variants
                 .iter()
@@ -349,7 +345,9 @@ fn apply_one(document: &mut Value, patch: &Patch, applied: &mut Applied) -> Resu
         Action::BoundedNumber => newtypes::bounded_number(&target, applied)?,
         Action::BoundedArray => newtypes::bounded_array(&target, applied)?,
         Action::Tuple => tuples::tuple(&target, applied)?,
-        Action::ValidatedMap { secret } => newtypes::validated_map(&target, *secret, applied)?,
+        Action::ValidatedMap { secret } => {
+            newtypes::validated_map(document, &target, *secret, applied)?
+        }
         Action::ValidatedString { secret } => {
             newtypes::validated_string(&target, *secret, applied)?
         }

@@ -1,4 +1,9 @@
 //! Maps: `validated_map`, an object whose keys (`propertyNames`) and values carry rules.
+//!
+//! The key schema may be given by a `$ref` (a component string schema, an enum of language
+//! codes), and may list its keys (`enum`): a key the list does not hold is refused, except by
+//! tolerant decoding of a type that may come from the server, which keeps it as a newer server
+//! may add one, as a string enum keeps an unlisted value.
 
 use crate::Error;
 use crate::model::mark;
@@ -11,6 +16,7 @@ use super::strings::{string_checks, string_rules};
 use super::{expect_type, only_keywords};
 
 pub(crate) fn validated_map(
+    document: &Value,
     target: &Target<'_>,
     secret: bool,
     applied: &mut Applied,
@@ -25,26 +31,75 @@ pub(crate) fn validated_map(
         target,
         "`additionalProperties`",
     )?;
-    let names = target
-        .schema
-        .get(mark::PROPERTY_NAMES)
-        .cloned()
-        .unwrap_or_else(|| Value::Object(Default::default()));
-    if let Some(key) = names.as_object().and_then(|names| {
+    let names = key_schema(document, target)?;
+    let listed = listed_keys(&names, target)?;
+    let names = Value::Object(
         names
-            .keys()
-            .find(|key| !matches!(key.as_str(), "pattern" | "minLength" | "maxLength"))
-    }) {
-        return Err(target.error(format!(
-            "`propertyNames` may only use `pattern`, `minLength` and `maxLength`, not `{key}`"
-        )));
-    }
+            .as_object()
+            .into_iter()
+            .flatten()
+            .filter(|(key, _)| matches!(key.as_str(), "pattern" | "minLength" | "maxLength"))
+            .map(|(key, value)| (key.clone(), value.clone()))
+            .collect(),
+    );
     let key_checks = string_checks(&names, target, "key {value:?} ", None, &mut applied.shared)?;
     let ident = &target.ident;
     let mut rules = string_rules(&names)
         .into_iter()
         .map(|rule| format!("keys {rule}"))
         .collect::<Vec<_>>();
+    let listed_check = match &listed {
+        None => quote! {},
+        Some(keys) => {
+            let one_of = keys
+                .iter()
+                .map(|key| format!("`{key}`"))
+                .collect::<Vec<_>>()
+                .join(", ");
+            rules.push(format!("keys one of {one_of}"));
+            let must = format!(
+                "key {{value:?}} must be one of {}",
+                one_of.replace('{', "{{").replace('}', "}}")
+            );
+            quote! {
+                if !unlisted_allowed && ![#(#keys),*].contains(&value) {
+                    return ::std::result::Result::Err(ValidationError::new(::std::format!(#must)));
+                }
+            }
+        }
+    };
+    // Where the schema lists its keys, decoding a type that may come from the server keeps an
+    // unlisted key unless strict; building one (`insert`, `try_from`) refuses it.
+    let is_strict = crate::runtime::is_strict();
+    let listing = listed.is_some();
+    let check_strictly = |key: proc_macro2::TokenStream| {
+        if listing {
+            quote! { Self::check_key(#key, false)?; }
+        } else {
+            quote! { Self::check_key(#key)?; }
+        }
+    };
+    let (check_parameters, check_on_decode) = if listing {
+        let unlisted_on_decode = if target.tolerant {
+            quote! { !#is_strict }
+        } else {
+            quote! { false }
+        };
+        (
+            quote! { value: &str, unlisted_allowed: bool },
+            quote! {
+                for key in map.keys() {
+                    Self::check_key(key, #unlisted_on_decode).map_err(::serde::de::Error::custom)?;
+                }
+                Ok(Self(map))
+            },
+        )
+    } else {
+        (
+            quote! { value: &str },
+            quote! { Self::try_from(map).map_err(::serde::de::Error::custom) },
+        )
+    };
     if secret {
         rules.push("values secret (never printed)".to_owned());
     }
@@ -59,6 +114,8 @@ pub(crate) fn validated_map(
     } else {
         quote! { f.debug_map().entries(self.0.iter()).finish() }
     };
+    let check_inserted = check_strictly(quote! { &key });
+    let check_each = check_strictly(quote! { key });
     let item = quote! {
         #doc
         #[derive(Clone, PartialEq, Default)]
@@ -71,10 +128,11 @@ pub(crate) fn validated_map(
             /// Checks `key`, then inserts; returns the value the key had.
             pub fn insert(&mut self, key: impl ::std::convert::Into<::std::string::String>, value: #value_type) -> ::std::result::Result<::std::option::Option<#value_type>, ValidationError> {
                 let key = key.into();
-                Self::check_key(&key)?;
+                #check_inserted
                 Ok(self.0.insert(key, value))
             }
-            fn check_key(value: &str) -> ::std::result::Result<(), ValidationError> {
+            fn check_key(#check_parameters) -> ::std::result::Result<(), ValidationError> {
+                #listed_check
                 #key_checks
                 Ok(())
             }
@@ -98,7 +156,7 @@ pub(crate) fn validated_map(
             type Error = ValidationError;
             fn try_from(map: ::std::collections::BTreeMap<::std::string::String, #value_type>) -> ::std::result::Result<Self, ValidationError> {
                 for key in map.keys() {
-                    Self::check_key(key)?;
+                    #check_each
                 }
                 Ok(Self(map))
             }
@@ -117,10 +175,55 @@ pub(crate) fn validated_map(
         impl<'de> ::serde::Deserialize<'de> for #ident {
             fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
                 let map = ::std::collections::BTreeMap::<::std::string::String, #value_type>::deserialize(deserializer)?;
-                Self::try_from(map).map_err(::serde::de::Error::custom)
+                #check_on_decode
             }
         }
     };
     target.replace(applied, item, vec![TypeImpl::Default]);
     Ok(())
+}
+
+/// The schema of the map's keys (`propertyNames`, down-levelled to `x-propertyNames`), its
+/// `$ref`s followed: keywords other than a key check (`pattern`, `minLength`, `maxLength`,
+/// `enum`), `type: string` and annotations are refused.
+fn key_schema(document: &Value, target: &Target<'_>) -> Result<Value, Error> {
+    let Some(names) = target.schema.get(mark::PROPERTY_NAMES) else {
+        return Ok(Value::Object(Default::default()));
+    };
+    let names = crate::model::Document::new(document)
+        .resolve(names)
+        .ok_or_else(|| target.error("`propertyNames` refers to no schema"))?;
+    let object = names
+        .as_object()
+        .ok_or_else(|| target.error("`propertyNames` is not a schema object"))?;
+    for (key, value) in object {
+        let checks_keys = matches!(key.as_str(), "pattern" | "minLength" | "maxLength" | "enum");
+        let names_strings = key == "type" && value == "string";
+        if !checks_keys && !names_strings && !super::is_annotation(key) {
+            return Err(target.error(format!(
+                "`propertyNames` may only use `pattern`, `minLength`, `maxLength` and `enum`, not `{key}`"
+            )));
+        }
+    }
+    Ok(names.clone())
+}
+
+/// The keys the key schema lists (`enum`), which must be strings.
+fn listed_keys(names: &Value, target: &Target<'_>) -> Result<Option<Vec<String>>, Error> {
+    let Some(listed) = names.get("enum") else {
+        return Ok(None);
+    };
+    listed
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|key| {
+            key.as_str().map(str::to_owned).ok_or_else(|| {
+                target.error(format!(
+                    "`propertyNames` lists {key}, which is not a string"
+                ))
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()
+        .map(Some)
 }
