@@ -42,10 +42,15 @@ pub(super) fn unenforced_rules(
         }
         let rules = Rule::from_schema(at.schema);
         for rule in &rules {
-            // Beside a union, OpenAPI 3.1 makes the discriminator a hint for choosing the
-            // member, not a rule: the members decide what validates (and the first-fit union
-            // decodes by them, exclusively for a `oneOf`).
-            if *rule == Rule::Discriminator && at.schema.get("oneOf").is_some() {
+            // Beside a union or a composition, OpenAPI 3.1 makes the discriminator a hint for
+            // choosing the member, not a rule: the members decide what validates (and the
+            // first-fit union decodes by them, exclusively for a `oneOf`). Only beside none of
+            // them (an array's, say) is it a rule nothing states, and reported.
+            if *rule == Rule::Discriminator
+                && ["oneOf", "anyOf", "allOf"]
+                    .iter()
+                    .any(|keyword| at.schema.get(*keyword).is_some())
+            {
                 continue;
             }
             if let Err(what) = typify_keeps(rule, &rules) {
@@ -128,11 +133,18 @@ mod exclusivity {
     use super::*;
 
     #[test]
-    fn a_discriminator_beside_a_union_is_a_hint_and_elsewhere_reported() {
+    fn a_discriminator_beside_a_union_or_composition_is_a_hint_and_elsewhere_reported() {
         let union = json!({"oneOf": [{"type": "object"}, {"type": "string"}],
             "discriminator": {"propertyName": "kind"}});
         let document = json!({"components": {"schemas": {"S": union}}});
         check(&document, &BTreeSet::new(), &Provenance::default()).unwrap();
+        for composed in [
+            json!({"anyOf": [{"type": "object"}], "discriminator": {"propertyName": "kind"}}),
+            json!({"allOf": [{"type": "object"}], "discriminator": {"propertyName": "kind"}}),
+        ] {
+            let document = json!({"components": {"schemas": {"S": composed}}});
+            check(&document, &BTreeSet::new(), &Provenance::default()).unwrap();
+        }
         let alone = json!({"type": "object", "discriminator": {"propertyName": "kind"}});
         let document = json!({"components": {"schemas": {"S": alone}}});
         let error = check(&document, &BTreeSet::new(), &Provenance::default()).unwrap_err();
