@@ -55,54 +55,77 @@ pub struct Degraded {
     pub message: String,
 }
 
-impl Degraded {
-    /// A type left as the generator wrote it, placed by [`emit`] at the schema typify named
-    /// it after.
+/// An item a rewrite left as the generator wrote it, named as the rewrite knows it; [`emit`]
+/// places it in the document as a [`Degraded`] entry.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct PassedOver {
+    pub(crate) item: Item,
+    /// What was left undone, naming the item.
+    pub(crate) message: String,
+}
+
+/// How a rewrite knows the item it passed over.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Item {
+    /// A type, by its Rust name: placed at the schema typify named it after.
+    Type(String),
+    /// An operation method, by its Rust name: placed at its operation.
+    Method(String),
+    /// A schema the rewrite found itself, by its pointer.
+    Schema(String),
+}
+
+impl PassedOver {
     pub(crate) fn of_type(name: &str, message: String) -> Self {
         Self {
-            pointer: format!("{TYPE_NAMED}{name}"),
+            item: Item::Type(name.to_owned()),
             message,
         }
     }
 
-    /// An operation method left as progenitor wrote it, placed by [`emit`] at its operation.
     pub(crate) fn of_method(method: &str, message: String) -> Self {
         Self {
-            pointer: format!("{METHOD_NAMED}{method}"),
+            item: Item::Method(method.to_owned()),
             message,
         }
     }
 }
 
-/// The pointer a step gives an item it knows by its Rust name only, until [`emit`] replaces it
-/// with the place in the document. Neither starts with `/`, so no real pointer is taken for one.
-const TYPE_NAMED: &str = "type ";
-const METHOD_NAMED: &str = "method ";
-
-/// Replaces each item's Rust name by its place in the document (the schema of the type's
-/// name, the operation of the method's), or by no pointer where none is found.
-fn place_degraded(document: &Value, degraded: &mut [Degraded]) {
-    let mut places: std::collections::BTreeMap<String, String> = Default::default();
-    for (name, at) in crate::contract::type_names(document) {
-        places
-            .entry(format!("{TYPE_NAMED}{name}"))
-            .or_insert(at.pointer);
+/// Each passed-over item at its place in the document (the schema of a type's name, the
+/// operation of a method's), or at no pointer where none is found. `named` is
+/// [`crate::contract::type_names_with_merged_parts`] of `document`.
+fn place(
+    document: &Value,
+    named: &[(String, crate::model::SchemaAt<'_>)],
+    passed_over: Vec<PassedOver>,
+) -> Vec<Degraded> {
+    let mut types: std::collections::BTreeMap<&str, &str> = Default::default();
+    for (name, at) in named {
+        types.entry(name).or_insert(&at.pointer);
     }
+    let mut methods: std::collections::BTreeMap<String, String> = Default::default();
     for operation in crate::model::Document::new(document).operations() {
         if let Some(id) = operation.value.get("operationId").and_then(Value::as_str) {
-            places
-                .entry(format!(
-                    "{METHOD_NAMED}{}",
-                    crate::contract::method_name(id)
-                ))
+            methods
+                .entry(crate::contract::method_name(id))
                 .or_insert(operation.pointer);
         }
     }
-    for item in degraded {
-        if item.pointer.starts_with(TYPE_NAMED) || item.pointer.starts_with(METHOD_NAMED) {
-            item.pointer = places.get(&item.pointer).cloned().unwrap_or_default();
-        }
-    }
+    passed_over
+        .into_iter()
+        .map(|PassedOver { item, message }| Degraded {
+            pointer: match item {
+                Item::Type(name) => types
+                    .get(name.as_str())
+                    .copied()
+                    .unwrap_or_default()
+                    .to_owned(),
+                Item::Method(name) => methods.get(&name).cloned().unwrap_or_default(),
+                Item::Schema(pointer) => pointer,
+            },
+            message,
+        })
+        .collect()
 }
 
 /// The generated syntax tree, with what [`emit`] left undone item by item.
@@ -123,7 +146,7 @@ pub struct Emitted {
 #[derive(Debug, Default)]
 pub(crate) struct Tally {
     pub(crate) matched: usize,
-    pub(crate) passed_over: Vec<Degraded>,
+    pub(crate) passed_over: Vec<PassedOver>,
 }
 
 /// Generates the client as a syntax tree; [`format()`] prints it. The tree is kept so that the
@@ -221,17 +244,20 @@ pub fn emit(
             Default::default(),
         ),
     };
+    let named = crate::contract::type_names_with_merged_parts(document);
     let mut degraded = Vec::new();
     let mut tallies = Vec::new();
     if fidelity == Fidelity::Faithful {
         distinct_field_names(types_module(&mut file)?);
-        degraded.extend(refuse_null_for_optional_fields(&mut file, document)?);
+        degraded.extend(refuse_null_for_optional_fields(
+            &mut file, document, &named,
+        )?);
         let tolerant = tolerant_type_names(document, applied)?;
         let is_tolerant = |name: &str| tolerant.contains(name);
         let types = types_module(&mut file)?;
         let objects = open_objects::decode_open_objects_in_one_pass(types, &is_tolerant)?;
         tallies.push(("open objects", objects));
-        let unions = union_schemas(document);
+        let unions = union_schemas(document, &named);
         tallies.push((
             "first-fit unions",
             first_fit::decode_first_fit_unions(types, |name| unions.get(name).cloned())?,
@@ -295,11 +321,12 @@ pub fn emit(
             .items,
     );
     let mut rewritten = std::collections::BTreeMap::new();
+    let mut passed_over = Vec::new();
     for (name, tally) in tallies {
         rewritten.insert(name, tally.matched);
-        degraded.extend(tally.passed_over);
+        passed_over.extend(tally.passed_over);
     }
-    place_degraded(document, &mut degraded);
+    degraded.extend(place(document, &named, passed_over));
     Ok(Emitted {
         file,
         degraded,
@@ -676,8 +703,9 @@ fn distinct_field_names(types: &mut [syn::Item]) {
 fn refuse_null_for_optional_fields(
     file: &mut syn::File,
     document: &Value,
+    named: &[(String, crate::model::SchemaAt<'_>)],
 ) -> Result<Vec<Degraded>, Error> {
-    let schemas = struct_schemas(document)?;
+    let schemas = struct_schemas(named);
     let types = types_module(file)?;
     // Every struct that does not fit is reported, not only the first.
     let mut problems = Vec::new();
@@ -699,7 +727,7 @@ fn refuse_null_for_optional_fields(
         if optional.is_empty() {
             continue;
         }
-        let Some(at) = schemas.get(&name) else {
+        let Some(at) = schemas.get(name.as_str()) else {
             problems.push(Degraded {
                 pointer: String::new(),
                 message: format!("struct `{name}` matches no schema, so its optional fields read `null` as absent"),
@@ -835,25 +863,28 @@ fn tolerant_type_names(
 /// Generated struct name -> its object schema where it sits: every schema with `properties`,
 /// by the name typify gives its type (a component's own name wins over an inline type named
 /// the same), the objects inside merged `allOf` parts also by the merged type's names.
-fn struct_schemas(
-    document: &Value,
-) -> Result<std::collections::BTreeMap<String, crate::model::SchemaAt<'_>>, Error> {
+fn struct_schemas<'n, 'a>(
+    named: &'n [(String, crate::model::SchemaAt<'a>)],
+) -> std::collections::BTreeMap<&'n str, &'n crate::model::SchemaAt<'a>> {
     let mut out = std::collections::BTreeMap::new();
-    for (name, at) in crate::contract::type_names_with_merged_parts(document) {
+    for (name, at) in named {
         if at.depth == 0 || at.schema.get("properties").is_some() {
-            out.entry(name).or_insert(at);
+            out.entry(name.as_str()).or_insert(at);
         }
     }
-    Ok(out)
+    out
 }
 
 /// Generated enum name -> the union schema it stands for (every schema with a `oneOf`, which
 /// is how the down-levelled document spells `anyOf` too), by the name typify gives its type,
 /// with what the schema says of a value two members take.
-fn union_schemas(document: &Value) -> std::collections::BTreeMap<String, first_fit::UnionSchema> {
+fn union_schemas(
+    document: &Value,
+    named: &[(String, crate::model::SchemaAt<'_>)],
+) -> std::collections::BTreeMap<String, first_fit::UnionSchema> {
     let model = crate::model::Document::new(document);
     let mut out = std::collections::BTreeMap::new();
-    for (name, at) in crate::contract::type_names_with_merged_parts(document) {
+    for (name, at) in named {
         let Some(object) = at.schema.as_object() else {
             continue;
         };
@@ -867,7 +898,8 @@ fn union_schemas(document: &Value) -> std::collections::BTreeMap<String, first_f
         } else {
             first_fit::Overlap::OneOf
         };
-        out.entry(name).or_insert((at.pointer.clone(), overlap));
+        out.entry(name.clone())
+            .or_insert((at.pointer.clone(), overlap));
     }
     out
 }
@@ -917,16 +949,17 @@ mod tests {
         let document = serde_json::json!({
             "paths": {"/a/{b}": {"get": {"operationId": "getThing"}}},
             "components": {"schemas": {"Level": {"type": "string", "enum": ["a"]}}}});
-        let mut degraded = vec![
-            Degraded::of_type("Level", "type".into()),
-            Degraded::of_method("get_thing", "method".into()),
-            Degraded::of_type("Nowhere", "lost".into()),
-            Degraded {
-                pointer: "/components/schemas/Level".into(),
+        let passed_over = vec![
+            PassedOver::of_type("Level", "type".into()),
+            PassedOver::of_method("get_thing", "method".into()),
+            PassedOver::of_type("Nowhere", "lost".into()),
+            PassedOver {
+                item: Item::Schema("/components/schemas/Level".into()),
                 message: "placed".into(),
             },
         ];
-        place_degraded(&document, &mut degraded);
+        let named = crate::contract::type_names_with_merged_parts(&document);
+        let degraded = place(&document, &named, passed_over);
         let pointers: Vec<&str> = degraded.iter().map(|item| item.pointer.as_str()).collect();
         assert_eq!(
             pointers,

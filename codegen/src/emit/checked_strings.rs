@@ -93,7 +93,7 @@ pub(super) fn fold_checked_strings(
                 // A fold takes every impl typify wrote for the newtype.
                 removed.extend(indices.iter().copied());
             }
-            Err(StringNewtype::Unknown) => passed_over.push(super::Degraded::of_type(
+            Err(StringNewtype::Unknown) => passed_over.push(super::PassedOver::of_type(
                 &name.to_string(),
                 format!(
                     "string newtype `{name}`: its impls are not typify's known shape, so it keeps them instead of becoming a `CheckedString`"

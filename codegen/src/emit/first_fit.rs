@@ -23,7 +23,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::{Degraded, Tally};
+use super::{Item, PassedOver, Tally};
 use crate::Error;
 use crate::contract::typify_output;
 
@@ -56,11 +56,14 @@ pub(super) fn decode_first_fit_unions(
         };
         let name = enumeration.ident.clone();
         let schema = schema_of(&name.to_string());
-        let (pointer, overlap) = schema.clone().unwrap_or((String::new(), Overlap::AnyOf));
+        let (item, overlap) = match schema.clone() {
+            Some((pointer, overlap)) => (Item::Schema(pointer), overlap),
+            None => (Item::Type(name.to_string()), Overlap::AnyOf),
+        };
         match typify_output::untagged_enum_variants(enumeration) {
             None => {}
-            Some(Err(why)) => tally.passed_over.push(Degraded {
-                pointer,
+            Some(Err(why)) => tally.passed_over.push(PassedOver {
+                item,
                 message: format!(
                     "untagged enum `{name}`: {why}, so it keeps serde's derived decoder, in which a member that keeps unknown properties refuses them{}",
                     if overlap == Overlap::OneOf {
@@ -72,8 +75,8 @@ pub(super) fn decode_first_fit_unions(
             }),
             Some(Ok(variants)) => {
                 if schema.is_none() {
-                    tally.passed_over.push(Degraded {
-                        pointer,
+                    tally.passed_over.push(PassedOver {
+                        item,
                         message: format!(
                             "untagged enum `{name}` matches no schema, so it decodes the first member that fits, and a value two members of a `oneOf` take is not refused"
                         ),

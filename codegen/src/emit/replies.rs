@@ -50,7 +50,7 @@ pub(super) fn share_response_handling(file: &mut syn::File) -> super::Tally {
             match tail {
                 Some(tail) => replace_tail(function, tail),
                 None => {
-                    passed_over.push(super::Degraded::of_method(
+                    passed_over.push(super::PassedOver::of_method(
                         &function.sig.ident.to_string(),
                         format!(
                             "operation method `{}`: its response handling is not progenitor's known shape, so it keeps progenitor's code",

@@ -34,7 +34,7 @@ pub(super) fn leave_out_version_header(items: &mut [syn::Item]) -> super::Tally 
                 .iter()
                 .any(progenitor_output::declares_header_map)
             {
-                passed_over.push(super::Degraded::of_method(
+                passed_over.push(super::PassedOver::of_method(
                     &function.sig.ident.to_string(),
                     format!(
                         "operation method `{}`: progenitor's `{}` header was not found, so it is still sent",

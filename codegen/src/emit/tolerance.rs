@@ -187,7 +187,7 @@ pub(crate) fn emit_string_enums(
         .iter()
         .filter(|name| conversions.get(*name) != Some(&typify_output::STRING_ENUM_CONVERSIONS))
         .map(|name| {
-            super::Degraded::of_type(
+            super::PassedOver::of_type(
                 name,
                 format!(
                     "string enum `{name}`: typify's string conversions were not the known ones, so one of them may be kept beside the `string_enum!` macro's"

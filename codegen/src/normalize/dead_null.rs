@@ -6,7 +6,8 @@
 //! beside a union (OpenAPI 3.0.3 says the same: `nullable` does not override the other
 //! keywords), often with `default: null` beside it (Together's `training_type`). Read as
 //! written, the generated type would hold `null` in an `Option` and accept what the schema
-//! refuses; so the `null` is dropped from `type` (and a `default: null` with it), and reported.
+//! refuses; so the `null` is dropped from `type` (and from its `enum`, and a `default: null`
+//! with it, as hoisting drops a nullable's `null`), and reported.
 //!
 //! The same holds for an `allOf` with a part that refuses `null`. A member whose schema
 //! cannot be read (a `$ref` to nothing, no stated `type`) may admit `null`, so the `null` stays.
@@ -30,20 +31,15 @@ pub(super) fn drop_unreachable_null(document: &mut Value, findings: &mut Vec<Fin
         Visit::Descend
     });
     for (pointer, keyword) in dead {
-        let Some(Value::Object(schema)) = document.pointer_mut(&pointer) else {
+        let Some(schema) = document.pointer_mut(&pointer) else {
             continue;
         };
-        if let Some(Value::Array(types)) = schema.get_mut("type") {
-            types.retain(|kind| kind != "null");
-            if let [only] = types.as_slice() {
-                let only = only.clone();
-                schema.insert("type".to_owned(), only);
-            }
+        let (mut without, _) = super::hoisting::without_null(std::mem::take(schema));
+        let default_too = without.get("default") == Some(&Value::Null);
+        if let (true, Some(object)) = (default_too, without.as_object_mut()) {
+            object.remove("default");
         }
-        let default_too = schema.get("default") == Some(&Value::Null);
-        if default_too {
-            schema.remove("default");
-        }
+        *schema = without;
         findings.push(Finding::new(
             FindingKind::Defect,
             &push(&pointer, "type"),

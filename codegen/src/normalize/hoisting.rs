@@ -249,29 +249,21 @@ fn is_merged_struct(node: &Value) -> bool {
 /// The keys of the components that are an `allOf` part (a `$ref` in an `allOf` list) anywhere
 /// in `document`.
 fn composed_components(document: &Value) -> BTreeSet<String> {
-    fn walk(value: &Value, out: &mut BTreeSet<String>) {
-        match value {
-            Value::Object(object) => {
-                if let Some(Value::Array(parts)) = object.get("allOf") {
-                    out.extend(parts.iter().filter_map(|part| {
-                        let reference = part.get("$ref")?.as_str()?;
-                        let key = reference.strip_prefix("#/components/schemas/")?;
-                        Some(crate::model::unescape(key))
-                    }));
-                }
-                object.values().for_each(|value| walk(value, out));
-            }
-            Value::Array(items) => items.iter().for_each(|value| walk(value, out)),
-            _ => {}
-        }
-    }
     let mut out = BTreeSet::new();
-    walk(document, &mut out);
+    crate::model::Document::new(document).visit_schemas(|at| {
+        if let Some(Value::Array(parts)) = at.schema.get("allOf") {
+            out.extend(parts.iter().filter_map(|part| {
+                let reference = part.get("$ref")?.as_str()?;
+                crate::model::schema_ref_name(reference).map(crate::model::unescape)
+            }));
+        }
+        crate::model::Visit::Descend
+    });
     out
 }
 
 /// A schema without its `null` (from its `type` list and its `enum`), and whether it had one.
-fn without_null(mut schema: Value) -> (Value, bool) {
+pub(super) fn without_null(mut schema: Value) -> (Value, bool) {
     let nullable = match schema.get_mut("type") {
         Some(Value::Array(kinds)) if kinds.iter().any(|kind| kind == "null") => {
             kinds.retain(|kind| kind != "null");

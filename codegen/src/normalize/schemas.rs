@@ -447,19 +447,10 @@ fn repeated_enum_values(
     let Some(values) = object.get_mut("enum").and_then(Value::as_array_mut) else {
         return;
     };
-    let mut kept: Vec<Value> = Vec::with_capacity(values.len());
-    let mut repeated = Vec::new();
-    let mut impossible = Vec::new();
-    for value in values.drain(..) {
-        if !admitted(&value) {
-            impossible.push(value.to_string());
-        } else if kept.contains(&value) {
-            repeated.push(value.to_string());
-        } else {
-            kept.push(value);
-        }
-    }
-    *values = kept;
+    let Listed {
+        repeated,
+        refused: impossible,
+    } = keep_each_once(values, admitted);
     if !repeated.is_empty() {
         findings.push(Finding::new(
             FindingKind::Defect,
@@ -482,22 +473,41 @@ fn repeated_enum_values(
     }
 }
 
+/// What [`keep_each_once`] left out of a list, each value spelled as JSON.
+struct Listed {
+    /// Values listed again after their first place.
+    repeated: Vec<String>,
+    /// Values `admitted` refused.
+    refused: Vec<String>,
+}
+
+/// Keeps each value of `values` that `admitted` takes, once, in its first place.
+fn keep_each_once(values: &mut Vec<Value>, admitted: impl Fn(&Value) -> bool) -> Listed {
+    let mut kept: Vec<Value> = Vec::with_capacity(values.len());
+    let mut left_out = Listed {
+        repeated: Vec::new(),
+        refused: Vec::new(),
+    };
+    for value in values.drain(..) {
+        if !admitted(&value) {
+            left_out.refused.push(value.to_string());
+        } else if kept.contains(&value) {
+            left_out.repeated.push(value.to_string());
+        } else {
+            kept.push(value);
+        }
+    }
+    *values = kept;
+    left_out
+}
+
 /// A `required` list must not name a property twice (JSON Schema refuses the schema; a
 /// validator will not compile it); each is kept once, and the defect reported.
 fn repeated_required(object: &mut Map<String, Value>, pointer: &str, findings: &mut Vec<Finding>) {
     let Some(names) = object.get_mut("required").and_then(Value::as_array_mut) else {
         return;
     };
-    let mut kept: Vec<Value> = Vec::with_capacity(names.len());
-    let mut repeated = Vec::new();
-    for name in names.drain(..) {
-        if kept.contains(&name) {
-            repeated.push(name.to_string());
-        } else {
-            kept.push(name);
-        }
-    }
-    *names = kept;
+    let Listed { repeated, .. } = keep_each_once(names, |_| true);
     if !repeated.is_empty() {
         findings.push(Finding::new(
             FindingKind::Defect,
