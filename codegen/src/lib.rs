@@ -70,6 +70,9 @@ pub struct Output {
     pub surface: String,
     /// The component schemas that hold secrets (`x-rust-secret`), which the CLI redacts.
     pub secrets: std::collections::BTreeSet<String>,
+    /// How many items each rewrite of the generators' output rewrote, by rewrite (`emit`): a
+    /// count that drops after an upgrade of progenitor or typify shows what stopped matching.
+    pub rewritten: std::collections::BTreeMap<&'static str, usize>,
 }
 
 /// Runs every step. Deterministic: the same input gives byte-identical output on any machine.

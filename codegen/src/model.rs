@@ -16,7 +16,7 @@
 
 use serde_json::Value;
 
-pub use mark::{FORM_FILE, MULTIPART};
+pub use mark::{FORM_FILE, MULTIPART, PART_MEDIA_TYPES};
 
 /// The `x-` marks: what one step writes into the document for the steps after it, and the
 /// `x-rust-` extensions a spec's author writes for the generator. Each is spelled here only.
@@ -27,6 +27,9 @@ pub mod mark {
     /// The mark of the component schema that stands for a file in a multipart body: typify
     /// replaces it by the emitted `FormFile`.
     pub const FORM_FILE: &str = "x-form-file";
+    /// The mark on such a request body that carries the media type its `encoding` gives some
+    /// parts (`{"sdp": "application/sdp"}`): `emit` sends each of those parts with it.
+    pub const PART_MEDIA_TYPES: &str = "x-part-media-types";
     /// The mark on a `oneOf` that stands for an `anyOf` (any number of members may match):
     /// typify's first-fit enum is exactly `anyOf`, so no exclusivity is lost, and no union that
     /// refuses several matching members may be inferred for it.

@@ -84,6 +84,9 @@
 //! - **Unsatisfiable closed objects** (`additionalProperties: false` and a required property
 //!   not declared) get the property declared with an unconstrained schema, as their authors
 //!   evidently meant.
+//! - **Keywords that constrain no instance of the stated `type`** (`minimum` on a string,
+//!   `minItems` on a string), and a `discriminator` beside no `oneOf`, `anyOf` or `allOf`, are
+//!   dropped and reported as defects (`inapplicable`).
 //! - **Defaults that break their own schema** are dropped.
 //! - **Patterns** the generated code's ECMA-262 engine (`regress`, which has look-ahead and
 //!   look-behind) cannot compile are dropped and reported; `format: uuid` becomes the
@@ -107,6 +110,7 @@ mod components;
 mod dead_null;
 mod document;
 mod hoisting;
+mod inapplicable;
 mod media;
 mod multipart;
 mod operation_ids;

@@ -244,6 +244,8 @@ pub enum Subject {
     Number,
     /// An array, `items` (its length is checked).
     Items,
+    /// A map's number of entries, `entries: usize` (a map that would grow is checked before).
+    Entries,
 }
 
 /// The code that checks one rule on one value.
@@ -386,10 +388,25 @@ impl Rule {
             | Rule::PropertyNames
             | Rule::Discriminator
             | Rule::ExactlyOne => Ok(Enforcement::Shape),
+            Rule::MinProperties(min) => {
+                let min = count(*min);
+                let noun = if min == 1 { "entry" } else { "entries" };
+                check(
+                    Subject::Entries,
+                    quote! { entries < #min },
+                    format!("have at least {min} {noun}"),
+                )
+            }
+            Rule::MaxProperties(max) => {
+                let max = count(*max);
+                let noun = if max == 1 { "entry" } else { "entries" };
+                check(
+                    Subject::Entries,
+                    quote! { entries > #max },
+                    format!("have at most {max} {noun}"),
+                )
+            }
             Rule::MultipleOf(_) => Ok(Enforcement::Unchecked("`multipleOf` is not checked".into())),
-            Rule::MinProperties(_) | Rule::MaxProperties(_) => Ok(Enforcement::Unchecked(
-                "object sizes are not checked".into(),
-            )),
             Rule::Not => Ok(Enforcement::Unchecked("`not` is not checked".into())),
         }
     }
@@ -425,6 +442,47 @@ pub fn format_is_a_rule(format: &str) -> bool {
         "byte",
     ];
     format_check(format).is_some() || STANDARD.contains(&format) || integer_width(format).is_some()
+}
+
+/// The validation keywords that constrain instances of one JSON type only, by that type (JSON
+/// Schema's validation vocabulary: the number keywords constrain integers too). Beside a
+/// `type` that excludes their type, they constrain nothing.
+pub const KEYWORDS_OF_ONE_TYPE: &[(&str, &[&str])] = &[
+    (
+        "number",
+        &[
+            "minimum",
+            "maximum",
+            "exclusiveMinimum",
+            "exclusiveMaximum",
+            "multipleOf",
+        ],
+    ),
+    ("string", &["minLength", "maxLength", "pattern"]),
+    ("array", &["minItems", "maxItems", "uniqueItems"]),
+    ("object", &["minProperties", "maxProperties"]),
+];
+
+/// The JSON type `keyword` constrains, when it constrains one type only
+/// ([`KEYWORDS_OF_ONE_TYPE`]).
+pub fn type_of_keyword(keyword: &str) -> Option<&'static str> {
+    KEYWORDS_OF_ONE_TYPE
+        .iter()
+        .find(|(_, keywords)| keywords.contains(&keyword))
+        .map(|(kind, _)| *kind)
+}
+
+/// Whether `keyword` can constrain an instance of one of `types` (JSON type names as `type`
+/// lists them): always for a keyword not of one type, else when its type is listed (`number`
+/// by `integer` too).
+pub fn keyword_applies(keyword: &str, types: &[&str]) -> bool {
+    match type_of_keyword(keyword) {
+        None => true,
+        Some("number") => types
+            .iter()
+            .any(|kind| matches!(*kind, "number" | "integer")),
+        Some(kind) => types.contains(&kind),
+    }
 }
 
 /// The range an integer `format` admits (`int32` is `-2^31..=2^31-1`), which the Rust type of
@@ -578,6 +636,15 @@ mod tests {
             )
         );
         assert_eq!(checked(Rule::MinItems(1)).2, "have at least 1 item");
+        assert_eq!(
+            checked(Rule::MaxProperties(16)),
+            (
+                Subject::Entries,
+                "entries > 16usize".to_owned(),
+                "have at most 16 entries".to_owned(),
+            )
+        );
+        assert_eq!(checked(Rule::MinProperties(1)).2, "have at least 1 entry");
         assert_eq!(
             checked(Rule::UniqueItems),
             (

@@ -299,7 +299,11 @@ fn attempt(
         patch::apply_reporting(&mut downlevelled, input.patches, &provenance)?;
     let moved = std::mem::take(&mut applied.repairs);
     preflight::check(&downlevelled)?;
-    let emit::Emitted { file, degraded, .. } = emit::emit(
+    let emit::Emitted {
+        file,
+        degraded,
+        rewritten,
+    } = emit::emit(
         &downlevelled,
         &applied,
         input.module_path,
@@ -323,6 +327,7 @@ fn attempt(
             downlevelled,
             surface,
             secrets: applied.secrets,
+            rewritten,
         },
         moved,
         unenforced,

@@ -65,3 +65,16 @@ fn downlevelled_spec() {
 fn public_api_surface() {
     insta::assert_snapshot!("public_api_surface", generate().surface);
 }
+
+/// How many items each rewrite of progenitor's and typify's output rewrote in the hub client.
+/// A count that changes in review (after a generator upgrade, say) shows which rewrite stopped
+/// or started matching (the hub has no union that decodes by first fit, hence its 0).
+#[test]
+fn rewrites_of_the_generators_output() {
+    let rewritten = generate().rewritten;
+    let table: String = rewritten
+        .iter()
+        .map(|(rewrite, count)| format!("{rewrite}: {count}\n"))
+        .collect();
+    insta::assert_snapshot!("rewrites", table);
+}

@@ -205,10 +205,10 @@ const FIXTURES: &[(&str, &[&str], &[&str])] = &[
     ),
     (
         "normalize_multipart",
-        &["unenforced /paths/~1files/post/requestBody/content/multipart~1form-data/encoding"],
+        &["0 rules not enforced, 0 left out"],
         &[
             "pub file: crate::normalize_multipart::types::FormFile,",
-            ".multipart_form(&body)?",
+            "&[(\"file\", \"image/png\"), (\"purpose\", \"application/sdp\")],",
             "pub mod multipart {",
         ],
     ),

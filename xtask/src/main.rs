@@ -162,6 +162,7 @@ fn test(root: &Path, args: &[String]) -> Result<()> {
     if !args.is_empty() {
         bail!("usage: cargo xtask test");
     }
+    report_free_disk(root);
     spec_checks::run(root).context("spec checks")?;
     regen(root, &["--check".to_owned()])?;
     cargo(
@@ -181,6 +182,40 @@ fn test(root: &Path, args: &[String]) -> Result<()> {
     corpus::test_step(root).context("corpus")?;
     println!("xtask test: all steps passed");
     Ok(())
+}
+
+/// What a run from a fresh clone writes (the target directory with the corpus crates' checks,
+/// and the pinned Python and npm tools), in GiB, measured on a clean clone.
+const FRESH_RUN_GIB: u64 = 10;
+
+/// Prints the free space where the run writes, and warns when it is less than a run needs: a
+/// disk that fills up fails a build step with "No space left on device" far from its cause.
+fn report_free_disk(root: &Path) {
+    let output = std::process::Command::new("df")
+        .args(["-Pk"])
+        .arg(root)
+        .output();
+    // `df -P`: a header line, then `filesystem 1024-blocks used available capacity mount`.
+    let free_kib = output.ok().and_then(|output| {
+        let text = String::from_utf8(output.stdout).ok()?;
+        let line = text.lines().nth(1)?;
+        line.split_whitespace().nth(3)?.parse::<u64>().ok()
+    });
+    match free_kib {
+        Some(kib) => {
+            let gib = kib / (1024 * 1024);
+            println!(
+                "xtask test: {gib} GiB free on the disk of {}",
+                root.display()
+            );
+            if gib < FRESH_RUN_GIB {
+                eprintln!(
+                    "xtask test: warning: a run from a fresh clone writes about {FRESH_RUN_GIB} GiB; with {gib} GiB free, a build step may fail with \"No space left on device\""
+                );
+            }
+        }
+        None => eprintln!("xtask test: could not read the free disk space (`df -Pk`)"),
+    }
 }
 
 /// The examples that take command-line options; each must print its usage for `--help` and

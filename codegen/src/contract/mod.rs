@@ -294,14 +294,145 @@ pub fn type_name_at(
     };
     let rest = pointer.strip_prefix(root).unwrap_or_default();
     let mut tokens = rest.split('/').skip(1).map(crate::model::unescape);
+    // The schema the next step starts from, while the pointer leads through the document: a
+    // union member's word depends on its siblings.
+    let mut here = document.pointer(root);
     while let Some(keyword) = tokens.next() {
         let takes_key = crate::model::SUBSCHEMA_KEYWORDS
             .iter()
             .any(|(known, nesting)| *known == keyword && *nesting != crate::model::Nesting::One);
         let key = if takes_key { tokens.next() } else { None };
-        name.push_str(&step_word(&keyword, key.as_deref(), pointer)?);
+        let members = here.and_then(|schema| schema.get(&keyword));
+        let member_word = union_word(&keyword, members, key.as_deref());
+        name.push_str(&match member_word {
+            Some(word) => word,
+            None => step_word(&keyword, key.as_deref(), pointer)?,
+        });
+        here = match (members, &key) {
+            (Some(Value::Array(list)), Some(key)) => {
+                key.parse().ok().and_then(|i: usize| list.get(i))
+            }
+            (Some(Value::Object(map)), Some(key)) => map.get(key.as_str()),
+            (Some(child), None) => Some(child),
+            _ => None,
+        };
     }
     Ok(name)
+}
+
+/// The word of a `oneOf` or `anyOf` member (its index `key`) among `members`:
+/// [`union_member_words`]. `None` for any other step.
+fn union_word(keyword: &str, members: Option<&Value>, key: Option<&str>) -> Option<String> {
+    if !matches!(keyword, "oneOf" | "anyOf") {
+        return None;
+    }
+    let members = members?.as_array()?;
+    let index: usize = key?.parse().ok()?;
+    union_member_words(members).into_iter().nth(index)
+}
+
+/// The names typify gives the members of a union it writes as an untagged enum
+/// (`untagged_enum`), which are also the last word of an inline member's type name
+/// (`<Enum><Variant>`): each member named by [`union_member_name`], then the prefix the names
+/// share (in whole words) cut off; `Variant<i>` for every member when one has no name, two
+/// share one, or one is nothing but the shared prefix. The one member of a union of one adds
+/// no word.
+pub fn union_member_words(members: &[Value]) -> Vec<String> {
+    use heck::{ToKebabCase, ToPascalCase};
+    // typify writes a union of one member as that member (`maybe_singleton_subschema`), under
+    // the union's own name.
+    if members.len() == 1 {
+        return vec![String::new()];
+    }
+    let fallback = || {
+        (0..members.len())
+            .map(|index| format!("Variant{index}"))
+            .collect()
+    };
+    let Some(names) = members
+        .iter()
+        .map(union_member_name)
+        .collect::<Option<Vec<String>>>()
+    else {
+        return fallback();
+    };
+    if names.iter().collect::<BTreeSet<_>>().len() != names.len() {
+        return fallback();
+    }
+    // typify compares the names word by word in kebab case and cuts the shared words, spelled
+    // again in UpperCamelCase, off the front of each name by their length.
+    let common = |a: &str, b: &str| {
+        a.to_kebab_case()
+            .split('-')
+            .zip(b.to_kebab_case().split('-'))
+            .take_while(|(a, b)| a == b)
+            .map(|(a, _)| a.to_owned())
+            .collect::<Vec<_>>()
+            .join("-")
+            .to_pascal_case()
+    };
+    let Some(prefix) = names.iter().cloned().reduce(|a, b| common(&a, &b)) else {
+        return fallback();
+    };
+    names
+        .iter()
+        .map(|name| {
+            name.get(prefix.len()..)
+                .filter(|rest| !rest.is_empty())
+                .map(str::to_owned)
+        })
+        .collect::<Option<Vec<_>>>()
+        .unwrap_or_else(fallback)
+}
+
+/// The name typify reads off one union member (`schema_is_named`), as the down-levelled
+/// document spells it: a `$ref`'s last segment, a `title`, the one member of a composition
+/// that states nothing else, or a single non-nullable `type` (its `format`, when it has one:
+/// `date-time` is `DateTime`, `string` is `String`). `None` for anything else.
+fn union_member_name(member: &Value) -> Option<String> {
+    let object = member.as_object()?;
+    if let Some(reference) = object.get("$ref").and_then(Value::as_str) {
+        let (_, last) = reference.rsplit_once('/')?;
+        return Some(typify_name(last));
+    }
+    if let Some(title) = object.get("title").and_then(Value::as_str) {
+        return Some(typify_name(title));
+    }
+    let annotation = |key: &str| {
+        key.starts_with("x-")
+            || matches!(
+                key,
+                "description"
+                    | "example"
+                    | "default"
+                    | "deprecated"
+                    | "readOnly"
+                    | "writeOnly"
+                    | "externalDocs"
+                    | "discriminator"
+            )
+    };
+    let compositions: Vec<&Value> = ["allOf", "anyOf", "oneOf"]
+        .iter()
+        .filter_map(|keyword| object.get(*keyword))
+        .collect();
+    if let [Value::Array(parts)] = compositions.as_slice() {
+        let alone = object
+            .keys()
+            .all(|key| annotation(key) || matches!(key.as_str(), "allOf" | "anyOf" | "oneOf"));
+        return match parts.as_slice() {
+            [part] if alone => union_member_name(part),
+            _ => None,
+        };
+    }
+    if object.get("nullable") == Some(&Value::Bool(true)) {
+        return None;
+    }
+    let kind = object.get("type")?.as_str()?;
+    match object.get("format").and_then(Value::as_str) {
+        Some(format) if !format.is_empty() => Some(typify_name(format)),
+        _ => Some(typify_name(kind)),
+    }
 }
 
 /// The word one step down adds to a type name: `<Property>` for `properties/<name>`, `Item`,
@@ -388,6 +519,7 @@ fn name_below<'a>(
     // Deeper than this, `$ref`ed parts go round a cycle through several schemas.
     const MAX_DEPTH: usize = 64;
     let children = crate::model::subschemas(at.schema);
+    let at_schema = at.schema;
     let (pointer, owner, depth) = (at.pointer.clone(), at.owner.clone(), at.depth);
     named.push((name.clone(), at));
     if depth >= MAX_DEPTH {
@@ -416,7 +548,10 @@ fn name_below<'a>(
                 }
                 Ok(String::new())
             }
-            _ => step_word(child.keyword, key, &child_pointer),
+            _ => match union_word(child.keyword, at_schema.get(child.keyword), key) {
+                Some(word) => Ok(word),
+                None => step_word(child.keyword, key, &child_pointer),
+            },
         };
         if let Ok(word) = word {
             let child_at = SchemaAt {
@@ -433,6 +568,71 @@ fn name_below<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn union_members_are_named_as_typify_names_them() {
+        let words = |members: Value| union_member_words(members.as_array().unwrap());
+        // By `$ref`, by type, by format.
+        assert_eq!(
+            words(json!([
+                {"$ref": "#/components/schemas/SubscriberPayloadDto"},
+                {"type": "integer"},
+                {"type": "array", "items": {"type": "string"}},
+                {"type": "string", "format": "date-time"},
+            ])),
+            ["SubscriberPayloadDto", "Integer", "Array", "DateTime"]
+        );
+        // The words the names share at the front are cut off...
+        assert_eq!(
+            words(json!([
+                {"$ref": "#/components/schemas/FilterByName"},
+                {"$ref": "#/components/schemas/FilterByTag"},
+            ])),
+            ["Name", "Tag"]
+        );
+        // ... but not when a name would be left empty: then every member is `Variant<i>`, as
+        // when one has no name (an enum without `type`, a nullable type) or two share one.
+        let numbered = ["Variant0", "Variant1"];
+        for members in [
+            json!([{"$ref": "#/x/Filter"}, {"$ref": "#/x/FilterByTag"}]),
+            json!([{"enum": ["a"]}, {"type": "integer"}]),
+            json!([{"type": "string", "nullable": true}, {"type": "integer"}]),
+            json!([{"type": "string"}, {"type": "string", "maxLength": 3}]),
+        ] {
+            assert_eq!(words(members), numbered);
+        }
+        // A member that is a composition of one stating nothing else takes its part's name.
+        assert_eq!(
+            words(json!([{"allOf": [{"$ref": "#/x/Page"}], "description": "d"}, {"type": "null"}])),
+            ["Page", "Null"]
+        );
+        // A union of one is its member, under the union's name.
+        assert_eq!(words(json!([{"type": "object"}])), [""]);
+    }
+
+    #[test]
+    fn a_union_members_inline_parts_are_named_after_its_word() {
+        let document = json!({"components": {"schemas": {"To": {"oneOf": [
+            {"type": "string"},
+            {"type": "array", "items": {"oneOf": [{"$ref": "#/x/A"}, {"type": "string"}]}},
+        ]}}}});
+        let pointer = "/components/schemas/To/oneOf/1/items";
+        let owner = Owner::Schema("To".to_owned());
+        assert_eq!(
+            type_name_at(&document, "/components/schemas/To", &owner, pointer).unwrap(),
+            "ToArrayItem"
+        );
+        let names: Vec<String> = type_names(&document)
+            .into_iter()
+            .map(|(name, _)| name)
+            .collect();
+        assert!(names.contains(&"ToArrayItem".to_owned()), "{names:?}");
+        assert!(
+            !names.iter().any(|name| name.contains("Variant")),
+            "{names:?}"
+        );
+    }
 
     #[test]
     fn variant_names_follow_typify_or_are_none_where_it_panics() {
@@ -512,7 +712,8 @@ mod tests {
         let names: Vec<&str> = named.iter().map(|(name, _)| name.as_str()).collect();
         assert!(names.contains(&"MakeBodyPairItem1Item"), "{names:?}");
         assert!(names.contains(&"MakeBodyEnvValueNot"), "{names:?}");
-        assert!(names.contains(&"SVariant0AB"), "{names:?}");
+        // The one member of a union of one is the union: no `Variant0`.
+        assert!(names.contains(&"SAB"), "{names:?}");
     }
 
     #[test]

@@ -23,19 +23,40 @@ use crate::model::{self, Document};
 /// The name of the emitted file type, which typify puts wherever a body has a binary string.
 pub(crate) const FORM_FILE_TYPE: &str = "FormFile";
 
-/// The `operationId`s of the operations whose body `normalize` marked multipart.
-pub(super) fn multipart_operations(document: &Value) -> Vec<String> {
-    Document::new(document)
+/// An operation whose body `normalize` marked multipart.
+pub(super) struct MultipartOperation {
+    /// Its `operationId`.
+    pub id: String,
+    /// The media type the body's `encoding` gives some parts, by part name
+    /// ([`model::PART_MEDIA_TYPES`]).
+    pub media_types: Vec<(String, String)>,
+}
+
+/// The operations whose body `normalize` marked multipart (through a `$ref` too).
+pub(super) fn multipart_operations(document: &Value) -> Vec<MultipartOperation> {
+    let model = Document::new(document);
+    model
         .operations()
         .into_iter()
-        .filter(|operation| {
-            operation
-                .value
-                .pointer("/requestBody")
-                .and_then(|body| body.get(model::MULTIPART))
-                == Some(&Value::Bool(true))
+        .filter_map(|operation| {
+            let body = model.resolve(operation.value.get("requestBody")?)?;
+            if body.get(model::MULTIPART) != Some(&Value::Bool(true)) {
+                return None;
+            }
+            let media_types = body
+                .get(model::PART_MEDIA_TYPES)
+                .and_then(Value::as_object)
+                .into_iter()
+                .flatten()
+                .filter_map(|(part, media_type)| {
+                    Some((part.clone(), media_type.as_str()?.to_owned()))
+                })
+                .collect();
+            Some(MultipartOperation {
+                id: operation.id()?.to_owned(),
+                media_types,
+            })
         })
-        .filter_map(|operation| operation.id().map(str::to_owned))
         .collect()
 }
 
@@ -58,16 +79,16 @@ pub(super) fn form_file_components(document: &Value) -> Vec<String> {
 /// operations, so a progenitor that builds form requests differently stops generation.
 pub(super) fn send_as_multipart(
     items: &mut [syn::Item],
-    operations: &[String],
+    operations: &[MultipartOperation],
     module_path: &str,
 ) -> usize {
     let methods: Vec<String> = operations
         .iter()
-        .map(|id| contract::method_name(id))
+        .map(|operation| contract::method_name(&operation.id))
         .collect();
     let builders: Vec<String> = operations
         .iter()
-        .map(|id| contract::builder_name(id))
+        .map(|operation| contract::builder_name(&operation.id))
         .collect();
     let trait_path: syn::Path = syn::parse_str(&format!("{module_path}::multipart::MultipartForm"))
         .unwrap_or_else(|_| syn::parse_quote!(self::multipart::MultipartForm));
@@ -89,9 +110,17 @@ pub(super) fn send_as_multipart(
                         continue;
                     };
                     let name = function.sig.ident.to_string();
-                    let is_operation = (self_name == CLIENT_TYPE && methods.contains(&name))
-                        || (name == BUILDER_SEND && builders.contains(&self_name));
-                    if is_operation && rename_form_call(function, &trait_path) {
+                    let operation = if self_name == CLIENT_TYPE {
+                        methods.iter().position(|method| *method == name)
+                    } else if name == BUILDER_SEND {
+                        builders.iter().position(|builder| *builder == self_name)
+                    } else {
+                        None
+                    };
+                    let Some(operation) = operation.map(|index| &operations[index]) else {
+                        continue;
+                    };
+                    if rename_form_call(function, &trait_path, &operation.media_types) {
                         changed += 1;
                     }
                 }
@@ -107,15 +136,26 @@ pub(super) fn send_as_multipart(
     changed
 }
 
-/// Renames progenitor's form call in `function` and brings the multipart trait into scope;
-/// false (and `function` unchanged) when it has no such call.
-fn rename_form_call(function: &mut syn::ImplItemFn, trait_path: &syn::Path) -> bool {
+/// Turns progenitor's form call in `function` (`.form_urlencoded(&body)`) into the multipart
+/// one, given the parts' media types (`.multipart_form(&body, &[("sdp", "application/sdp")])`),
+/// and brings the multipart trait into scope; false (and `function` unchanged) when it has no
+/// such call.
+fn rename_form_call(
+    function: &mut syn::ImplItemFn,
+    trait_path: &syn::Path,
+    media_types: &[(String, String)],
+) -> bool {
     let tokens = function.block.to_token_stream();
     let mut found = false;
-    let renamed = rename_ident(
+    let pairs = media_types
+        .iter()
+        .map(|(part, media_type)| quote!((#part, #media_type)));
+    let media_types = quote!(, &[#(#pairs),*]);
+    let renamed = rename_call(
         tokens,
         contract::PROGENITOR_FORM_CALL,
         "multipart_form",
+        &media_types,
         &mut found,
     );
     if !found {
@@ -131,24 +171,49 @@ fn rename_form_call(function: &mut syn::ImplItemFn, trait_path: &syn::Path) -> b
     true
 }
 
-/// `tokens` with every identifier `from` spelled `to`, at any depth.
-fn rename_ident(tokens: TokenStream, from: &str, to: &str, found: &mut bool) -> TokenStream {
-    tokens
-        .into_iter()
-        .map(|tree| match tree {
+/// `tokens` with every call of the method `from` made to `to` instead, with `more` after its
+/// arguments, at any depth.
+fn rename_call(
+    tokens: TokenStream,
+    from: &str,
+    to: &str,
+    more: &TokenStream,
+    found: &mut bool,
+) -> TokenStream {
+    let mut renamed = Vec::new();
+    let mut arguments_next = false;
+    for tree in tokens {
+        let tree = match tree {
             proc_macro2::TokenTree::Ident(ident) if ident == from => {
                 *found = true;
-                proc_macro2::TokenTree::Ident(proc_macro2::Ident::new(to, ident.span()))
+                arguments_next = true;
+                renamed.push(proc_macro2::TokenTree::Ident(proc_macro2::Ident::new(
+                    to,
+                    ident.span(),
+                )));
+                continue;
+            }
+            proc_macro2::TokenTree::Group(group)
+                if arguments_next && group.delimiter() == proc_macro2::Delimiter::Parenthesis =>
+            {
+                let mut arguments = group.stream();
+                arguments.extend(more.clone());
+                let mut called = proc_macro2::Group::new(group.delimiter(), arguments);
+                called.set_span(group.span());
+                proc_macro2::TokenTree::Group(called)
             }
             proc_macro2::TokenTree::Group(group) => {
-                let inner = rename_ident(group.stream(), from, to, found);
+                let inner = rename_call(group.stream(), from, to, more, found);
                 let mut renamed = proc_macro2::Group::new(group.delimiter(), inner);
                 renamed.set_span(group.span());
                 proc_macro2::TokenTree::Group(renamed)
             }
             other => other,
-        })
-        .collect()
+        };
+        arguments_next = false;
+        renamed.push(tree);
+    }
+    renamed.into_iter().collect()
 }
 
 /// The `FormFile` type, for `types`: a file's bytes, with the name and media type its part
@@ -295,19 +360,22 @@ pub(super) fn support() -> TokenStream {
                 name.replace('"', "%22").replace('\r', "%0D").replace('\n', "%0A")
             }
 
-            /// The multipart body of `body` and the boundary it uses.
-            pub fn encode<T: ::serde::Serialize + ?Sized>(body: &T) -> ::std::result::Result<(::std::string::String, ::std::vec::Vec<u8>), ::std::string::String> {
+            /// The multipart body of `body` and the boundary it uses. `media_types` gives some
+            /// parts, by name, the media type the description's `encoding` states for them; a
+            /// file's own media type comes first.
+            pub fn encode<T: ::serde::Serialize + ?Sized>(body: &T, media_types: &[(&str, &str)]) -> ::std::result::Result<(::std::string::String, ::std::vec::Vec<u8>), ::std::string::String> {
                 let (parts, files) = parts(body)?;
-                let mut encoded: ::std::vec::Vec<(::std::string::String, ::std::option::Option<&FormFile>, ::std::vec::Vec<u8>, &'static str)> = ::std::vec::Vec::new();
+                let mut encoded: ::std::vec::Vec<(::std::string::String, ::std::option::Option<&FormFile>, ::std::vec::Vec<u8>, &str)> = ::std::vec::Vec::new();
                 for (name, value) in &parts {
                     let file = value.as_str().and_then(|text| text.strip_prefix(PLACEHOLDER)).and_then(|index| index.parse::<usize>().ok()).and_then(|index| files.get(index));
-                    let (content, media_type) = match (file, value) {
+                    let (content, implied) = match (file, value) {
                         (::std::option::Option::Some(file), _) => (file.bytes.clone(), ""),
                         (::std::option::Option::None, ::serde_json::Value::String(text)) => (text.as_bytes().to_vec(), ""),
                         (::std::option::Option::None, ::serde_json::Value::Object(_) | ::serde_json::Value::Array(_)) => (value.to_string().into_bytes(), "application/json"),
                         (::std::option::Option::None, other) => (other.to_string().into_bytes(), ""),
                     };
-                    encoded.push((quoted(name), file, content, media_type));
+                    let stated = media_types.iter().find(|(part, _)| part == name).map(|(_, media_type)| *media_type);
+                    encoded.push((quoted(name), file, content, stated.unwrap_or(implied)));
                 }
                 // A boundary that no part contains; the first is almost always it.
                 let mut counter = 0u32;
@@ -324,7 +392,8 @@ pub(super) fn support() -> TokenStream {
                     out.extend_from_slice(::std::format!("--{boundary}\r\nContent-Disposition: form-data; name=\"{name}\"").as_bytes());
                     if let ::std::option::Option::Some(file) = file {
                         let file_name = quoted(file.file_name.as_deref().unwrap_or("file"));
-                        let content_type = file.content_type.as_deref().unwrap_or("application/octet-stream");
+                        let stated = (!media_type.is_empty()).then_some(media_type);
+                        let content_type = file.content_type.as_deref().or(stated).unwrap_or("application/octet-stream");
                         out.extend_from_slice(::std::format!("; filename=\"{file_name}\"\r\nContent-Type: {content_type}").as_bytes());
                     } else if !media_type.is_empty() {
                         out.extend_from_slice(::std::format!("\r\nContent-Type: {media_type}").as_bytes());
@@ -339,13 +408,14 @@ pub(super) fn support() -> TokenStream {
 
             /// Sets a request's body to the multipart form of a typed body.
             pub trait MultipartForm<E> {
-                /// The request with `body` as `multipart/form-data`.
-                fn multipart_form<T: ::serde::Serialize + ?Sized>(self, body: &T) -> ::std::result::Result<::reqwest::RequestBuilder, ::progenitor_client::Error<E>>;
+                /// The request with `body` as `multipart/form-data`, the parts `media_types`
+                /// names sent with the media type given there.
+                fn multipart_form<T: ::serde::Serialize + ?Sized>(self, body: &T, media_types: &[(&str, &str)]) -> ::std::result::Result<::reqwest::RequestBuilder, ::progenitor_client::Error<E>>;
             }
 
             impl<E> MultipartForm<E> for ::reqwest::RequestBuilder {
-                fn multipart_form<T: ::serde::Serialize + ?Sized>(self, body: &T) -> ::std::result::Result<Self, ::progenitor_client::Error<E>> {
-                    let (boundary, bytes) = encode(body).map_err(|error| ::progenitor_client::Error::InvalidRequest(::std::format!("failed to serialize the form: {error}")))?;
+                fn multipart_form<T: ::serde::Serialize + ?Sized>(self, body: &T, media_types: &[(&str, &str)]) -> ::std::result::Result<Self, ::progenitor_client::Error<E>> {
+                    let (boundary, bytes) = encode(body, media_types).map_err(|error| ::progenitor_client::Error::InvalidRequest(::std::format!("failed to serialize the form: {error}")))?;
                     ::std::result::Result::Ok(self
                         .header(::reqwest::header::CONTENT_TYPE, ::std::format!("multipart/form-data; boundary={boundary}"))
                         .body(bytes))
@@ -382,14 +452,19 @@ mod tests {
             }
         };
         let mut items = file.items;
-        let changed = send_as_multipart(&mut items, &["uploadFile".to_owned()], "crate::generated");
+        let upload = MultipartOperation {
+            id: "uploadFile".to_owned(),
+            media_types: vec![("sdp".to_owned(), "application/sdp".to_owned())],
+        };
+        let changed = send_as_multipart(&mut items, &[upload], "crate::generated");
         assert_eq!(changed, 2, "the positional method and the builder's send");
         let text: String = items
             .iter()
             .map(|item| item.to_token_stream().to_string())
             .collect();
         assert_eq!(
-            text.matches(". multipart_form (& body)").count(),
+            text.matches(". multipart_form (& body , & [(\"sdp\" , \"application/sdp\")])")
+                .count(),
             2,
             "{text}"
         );

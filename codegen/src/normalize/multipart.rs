@@ -14,8 +14,9 @@ use crate::model::push;
 /// marked [`crate::model::MULTIPART`], so progenitor types the body from its schema and emit
 /// sends it as multipart; every binary string the body's schema reaches (through `$ref`s too)
 /// becomes a `$ref` to one component marked [`crate::model::FORM_FILE`], which emit gives the
-/// type `FormFile` (bytes, file name, media type). A part's `encoding` (its own media type or
-/// headers) is not applied, and is reported.
+/// type `FormFile` (bytes, file name, media type). A part's `encoding` media type goes on the
+/// body as [`crate::model::PART_MEDIA_TYPES`], which emit sends the part with; its own headers
+/// are not sent, and are reported.
 pub(super) fn multipart_bodies(document: &mut Value, findings: &mut Vec<Finding>) {
     const MULTIPART: &str = "multipart/form-data";
     const FORM: &str = "application/x-www-form-urlencoded";
@@ -61,17 +62,18 @@ pub(super) fn multipart_bodies(document: &mut Value, findings: &mut Vec<Finding>
             continue;
         };
         let media_pointer = push(&push(&pointer, "content"), &media_type);
-        if let Some(media) = media.as_object_mut()
-            && media.remove("encoding").is_some()
-        {
-            findings.push(Finding::new(
-                FindingKind::Unenforced,
-                &push(&media_pointer, "encoding"),
-                "the parts' own `encoding` is not applied; each part is sent with the media type its value implies",
-            ));
-        }
+        let encoding = media
+            .as_object_mut()
+            .and_then(|media| media.remove("encoding"));
+        let media_types = part_media_types(encoding, &media_pointer, findings);
         content.insert(FORM.to_owned(), media);
         body.insert(crate::model::MULTIPART.to_owned(), Value::Bool(true));
+        if !media_types.is_empty() {
+            body.insert(
+                crate::model::PART_MEDIA_TYPES.to_owned(),
+                Value::Object(media_types),
+            );
+        }
         let schema_pointer = push(&push(&push(&pointer, "content"), FORM), "schema");
         let name = file_component
             .get_or_insert_with(|| (form_file_name(document), false))
@@ -104,6 +106,43 @@ pub(super) fn multipart_bodies(document: &mut Value, findings: &mut Vec<Finding>
             }),
         );
     }
+}
+
+/// The media type each part's `encoding` gives it (`contentType`; of a list, such as
+/// `image/png, image/jpeg`, the first, since a part is sent with one), by part name. A part's
+/// own `headers` are not sent, and are reported; `style`, `explode` and `allowReserved` apply to
+/// URL-encoded forms only, so a multipart form ignores them, as OpenAPI says.
+fn part_media_types(
+    encoding: Option<Value>,
+    media_pointer: &str,
+    findings: &mut Vec<Finding>,
+) -> serde_json::Map<String, Value> {
+    let mut media_types = serde_json::Map::new();
+    let Some(Value::Object(parts)) = encoding else {
+        return media_types;
+    };
+    let encoding_pointer = push(media_pointer, "encoding");
+    for (name, part) in parts {
+        let first = part
+            .get("contentType")
+            .and_then(Value::as_str)
+            .and_then(|listed| listed.split(',').map(str::trim).find(|one| !one.is_empty()));
+        if let Some(media_type) = first {
+            media_types.insert(name.clone(), Value::String(media_type.to_owned()));
+        }
+        if part
+            .get("headers")
+            .and_then(Value::as_object)
+            .is_some_and(|headers| !headers.is_empty())
+        {
+            findings.push(Finding::new(
+                FindingKind::Unenforced,
+                &push(&push(&encoding_pointer, &name), "headers"),
+                format!("the part `{name}`'s own headers are not sent"),
+            ));
+        }
+    }
+    media_types
 }
 
 /// The component name of the file type: `FormFile`, unless a component takes it.
@@ -277,22 +316,31 @@ mod tests {
     }
 
     #[test]
-    fn the_parts_encoding_is_dropped_and_reported_unenforced() {
+    fn the_parts_media_types_are_handed_on_and_their_headers_reported() {
         let mut document = upload(json!({"content": {"multipart/form-data": {
             "schema": {"type": "object"},
-            "encoding": {"meta": {"contentType": "application/json"}},
+            "encoding": {
+                "meta": {"contentType": "application/json"},
+                "image": {"contentType": "image/png, image/jpeg"},
+                "note": {"headers": {"X-Note": {"schema": {"type": "string"}}}, "style": "form"},
+            },
         }}}));
         let mut findings = Vec::new();
         multipart_bodies(&mut document, &mut findings);
+        let body = &document["paths"]["/upload"]["post"]["requestBody"];
         assert_eq!(
-            document["paths"]["/upload"]["post"]["requestBody"]["content"],
+            body["content"],
             json!({"application/x-www-form-urlencoded": {"schema": {"type": "object"}}})
+        );
+        assert_eq!(
+            body["x-part-media-types"],
+            json!({"meta": "application/json", "image": "image/png"})
         );
         assert_eq!(
             places(&findings),
             [(
                 FindingKind::Unenforced,
-                "/paths/~1upload/post/requestBody/content/multipart~1form-data/encoding"
+                "/paths/~1upload/post/requestBody/content/multipart~1form-data/encoding/note/headers"
             )]
         );
     }
@@ -322,17 +370,12 @@ mod tests {
                         "schema": {"type": "object", "properties": {"file": file_reference("FormFile")}},
                     }},
                     "x-multipart": true,
+                    "x-part-media-types": {"file": "image/png"},
                 }},
                 "schemas": {"FormFile": file_component()},
             })
         );
-        assert_eq!(
-            places(&findings),
-            [(
-                FindingKind::Unenforced,
-                "/components/requestBodies/Upload/content/multipart~1form-data/encoding"
-            )]
-        );
+        assert!(places(&findings).is_empty());
     }
 
     #[test]

@@ -49,6 +49,8 @@ const OBJECT_KEYWORDS: &[&str] = &[
 /// Writes out every object whose union members only require some of its properties, innermost
 /// first, and returns where each member's properties came from.
 pub(super) fn write_out(document: &mut Value, findings: &mut Vec<Finding>) -> Origins {
+    // Their source still spells the union `anyOf`.
+    let were_any_of = exclusive_pairs(document, findings);
     let mut found = Vec::new();
     Document::new(document).visit_schemas(|at| {
         if is_required_alternatives(at.schema) {
@@ -66,7 +68,7 @@ pub(super) fn write_out(document: &mut Value, findings: &mut Vec<Finding>) -> Or
         else {
             continue;
         };
-        let any_of = object.contains_key(mark::ANY_OF);
+        let any_of = object.contains_key(mark::ANY_OF) || were_any_of.contains(&pointer);
         let count = distribute(object);
         for index in 0..count {
             let member = push(&push(&pointer, "oneOf"), &index.to_string());
@@ -81,6 +83,65 @@ pub(super) fn write_out(document: &mut Value, findings: &mut Vec<Finding>) -> Or
         ));
     }
     origins
+}
+
+/// Reads `anyOf: [{required: A}, {required: B}]` beside `not: {required: A ∪ B}` (OpenAI's
+/// `ImageRefParam`: "provide exactly one of `image_url` or `file_id`") as the `oneOf` it
+/// means: a value that meets both members meets `A ∪ B`, which `not` refuses, so exactly one
+/// member matches. The `not` and the `anyOf` mark go, and the object is then written out like
+/// any other (typify drops `not`; a `oneOf`'s first-fit union refuses a value both members
+/// take). With three or more members `not` refuses only a value that meets them all, which
+/// is not `oneOf`: that stays. Returns where it read one.
+fn exclusive_pairs(document: &mut Value, findings: &mut Vec<Finding>) -> Vec<String> {
+    let mut found = Vec::new();
+    Document::new(document).visit_schemas(|at| {
+        if is_exclusive_pair(at.schema) {
+            found.push(at.pointer.clone());
+        }
+        Visit::Descend
+    });
+    for pointer in &found {
+        let Some(object) = document.pointer_mut(pointer).and_then(Value::as_object_mut) else {
+            continue;
+        };
+        object.remove("not");
+        object.remove(mark::ANY_OF);
+        findings.push(Finding::new(
+            FindingKind::Repaired,
+            &push(pointer, "not"),
+            "`anyOf` of two members and `not` of both: exactly one member matches, read as `oneOf`",
+        ));
+    }
+    found
+}
+
+/// Whether `schema` is an `anyOf` (a `oneOf` marked [`mark::ANY_OF`] by now) of two members
+/// that only require, beside a `not` that only requires what both members do together.
+fn is_exclusive_pair(schema: &Value) -> bool {
+    let required = |schema: &Value| -> Option<std::collections::BTreeSet<String>> {
+        let object = schema.as_object()?;
+        let only_required = object
+            .iter()
+            .all(|(key, value)| key == "required" || (key == "type" && value == "object"));
+        let names = object.get("required")?.as_array()?;
+        let names: Option<_> = names
+            .iter()
+            .map(|name| name.as_str().map(str::to_owned))
+            .collect();
+        only_required.then_some(names?)
+    };
+    let (Some(Value::Array(members)), Some(excluded)) = (schema.get("oneOf"), schema.get("not"))
+    else {
+        return false;
+    };
+    let ([first, second], Some(excluded)) = (members.as_slice(), required(excluded)) else {
+        return false;
+    };
+    let (Some(first), Some(second)) = (required(first), required(second)) else {
+        return false;
+    };
+    schema.get(mark::ANY_OF) == Some(&Value::Bool(true))
+        && excluded == first.union(&second).cloned().collect()
 }
 
 /// Whether `schema` is an object with properties of its own and a `oneOf` of two or more
@@ -181,6 +242,48 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+
+    #[test]
+    fn two_alternatives_and_not_both_are_exactly_one() {
+        let image = |extra: Value| {
+            let mut schema = json!({
+                "type": "object", "additionalProperties": false,
+                "properties": {"image_url": {"type": "string"}, "file_id": {"type": "string"}},
+                "oneOf": [{"required": ["image_url"]}, {"type": "object", "required": ["file_id"]}],
+                "x-any-of": true,
+                "not": {"required": ["file_id", "image_url"]},
+            });
+            if let (Some(schema), Value::Object(extra)) = (schema.as_object_mut(), extra) {
+                schema.extend(extra);
+            }
+            json!({"components": {"schemas": {"Image": schema}}})
+        };
+        let mut document = image(json!({}));
+        let mut findings = Vec::new();
+        write_out(&mut document, &mut findings);
+        let written = &document["components"]["schemas"]["Image"];
+        assert!(
+            written.get("not").is_none() && written.get("x-any-of").is_none(),
+            "{written}"
+        );
+        assert_eq!(written["oneOf"][1]["required"], json!(["file_id"]));
+        assert_eq!(written["oneOf"][1]["additionalProperties"], json!(false));
+        assert_eq!(findings.len(), 2, "{findings:?}");
+        assert_eq!(findings[0].pointer, "/components/schemas/Image/not");
+        assert_eq!(findings[1].pointer, "/components/schemas/Image/anyOf");
+        // `not` of only one member, or of something else, says more than exclusivity.
+        for not in [
+            json!({"required": ["image_url"]}),
+            json!({"required": ["file_id", "image_url"], "type": "object", "minProperties": 1}),
+        ] {
+            let mut document = image(json!({"not": not}));
+            let before = document.clone();
+            let mut findings = Vec::new();
+            write_out(&mut document, &mut findings);
+            assert_eq!(document, before);
+            assert!(findings.is_empty(), "{findings:?}");
+        }
+    }
 
     #[test]
     fn members_that_only_require_become_the_whole_object() {

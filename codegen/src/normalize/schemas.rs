@@ -14,9 +14,13 @@
 //!   two or more members is handed on as `oneOf` (marked `x-any-of`), which typify emits as an
 //!   enum decoding the first member that fits: exactly `anyOf`, where typify's own `anyOf` is a
 //!   struct of optional members that accepts values no member accepts.
+//! - **`additionalProperties: true` beside a union** without a `type` or properties of its own,
+//!   which admits what its absence admits, is left out (typify would merge it into each member).
 //! - **Unsatisfiable closed objects** (`additionalProperties: false` and a required property
 //!   not declared) get the property declared with an unconstrained schema, as their authors
 //!   evidently meant.
+//! - **Keywords that constrain no instance of the stated `type`** (`minimum` on a string) are
+//!   dropped and reported (`inapplicable`).
 //! - **Defaults that break their own schema** are dropped.
 //! - **Patterns** the generated code's ECMA-262 engine (`hub_api_support::Pattern`, which
 //!   falls back to `regress`, with look-ahead and look-behind) cannot compile are dropped and
@@ -75,6 +79,7 @@ pub(super) fn normalize_schema(schema: &mut Value, pointer: &str, findings: &mut
     }
     format_as_type(object, pointer, findings);
     implied_type(object, pointer, findings);
+    super::inapplicable::drop_inapplicable_keywords(object, pointer, findings);
     float_as_double(object);
     type_union(object, pointer, findings);
     members_that_admit_nothing(object, pointer, findings);
@@ -84,6 +89,7 @@ pub(super) fn normalize_schema(schema: &mut Value, pointer: &str, findings: &mut
     repeated_enum_values(object, pointer, findings);
     repeated_required(object, pointer, findings);
     any_of(object, pointer, findings);
+    open_beside_union(object, pointer, findings);
     closed_object(object, pointer, findings);
     pattern(object, pointer, findings);
     string_keys(object);
@@ -256,7 +262,8 @@ fn open_enum(object: &mut Map<String, Value>, pointer: &str, findings: &mut Vec<
 }
 
 /// `type: [string, integer]`: one `oneOf` member per type, each with the schema's other
-/// keywords (a keyword applies only to its own type), marked `x-any-of` like any `anyOf`.
+/// keywords that can constrain its type (`minimum` goes to the `integer` member only), marked
+/// `x-any-of` like any `anyOf`.
 fn type_union(object: &mut Map<String, Value>, pointer: &str, findings: &mut Vec<Finding>) {
     let Some(Value::Array(kinds)) = object.get("type") else {
         return;
@@ -277,7 +284,11 @@ fn type_union(object: &mut Map<String, Value>, pointer: &str, findings: &mut Vec
             let mut member = if kind == "null" {
                 Map::new()
             } else {
-                rest.clone()
+                let kind = [kind.as_str().unwrap_or_default()];
+                rest.iter()
+                    .filter(|(keyword, _)| crate::rules::keyword_applies(keyword, &kind))
+                    .map(|(keyword, value)| (keyword.clone(), value.clone()))
+                    .collect()
             };
             member.insert("type".into(), kind.clone());
             Value::Object(member)
@@ -697,6 +708,25 @@ fn any_of(object: &mut Map<String, Value>, pointer: &str, findings: &mut Vec<Fin
     object.remove("anyOf");
     object.insert("oneOf".into(), Value::Array(distinct));
     object.insert(mark::ANY_OF.into(), Value::Bool(true));
+}
+
+/// `additionalProperties: true` (or `{}`) beside a union, with no `type` or properties of its
+/// own (Mistral's `SignalInvocationBody.input`), admits what its absence admits. typify would
+/// merge it into each member, copying a `$ref`'d object into a struct variant that no longer
+/// names its schema; without it, the union's members are read as they are.
+fn open_beside_union(object: &mut Map<String, Value>, pointer: &str, findings: &mut Vec<Finding>) {
+    let open = matches!(object.get("additionalProperties"), Some(Value::Bool(true)))
+        || object.get("additionalProperties") == Some(&Value::Object(Map::new()));
+    let union = object.contains_key("oneOf") || object.contains_key("anyOf");
+    let own = ["type", "properties", "patternProperties", "allOf"];
+    if open && union && !own.iter().any(|keyword| object.contains_key(*keyword)) {
+        object.remove("additionalProperties");
+        findings.push(Finding::new(
+            FindingKind::Repaired,
+            &push(pointer, "additionalProperties"),
+            "`additionalProperties: true` beside a union admits what its absence admits; left out, so that the members are read as they are",
+        ));
+    }
 }
 
 /// A closed object that requires a property it does not declare can hold no value at all.

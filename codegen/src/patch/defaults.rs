@@ -5,8 +5,15 @@
 //! [max]}], default: max}` and the integer member hoisted into a bounded integer, the default is
 //! built as `from_str::<BoundedInteger>("\"max\"").unwrap()`, which panics the first time a
 //! value without the property is decoded (found by the differential oracle on Together's
-//! description). Such a default is left out, so the property is optional, and reported: a
-//! `default` is an annotation, not a rule, so nothing the spec requires is lost.
+//! description).
+//!
+//! When no value can match two members (they state distinct JSON types), the order of the
+//! members decides nothing, so the member that holds the default is moved first and typify
+//! builds the default through it: the default is kept. Otherwise (an `anyOf`, whose first
+//! member that fits decides, or members that overlap) the default is left out, so the property
+//! is optional, and reported: a `default` is an annotation, not a rule, so nothing the spec
+//! requires is lost. A `default: null` on a nullable union is typify's `None`, never built
+//! through a member.
 
 use std::collections::BTreeSet;
 
@@ -16,28 +23,48 @@ use crate::Error;
 use crate::downlevel::Provenance;
 use crate::model::{Document, Visit, push, schema_ref_name};
 
-/// Drops each union `default` that a replaced member ahead of the member that takes it would
-/// make typify build wrongly, and returns one finding per default dropped.
+/// What to do with one union's default that typify would build wrongly.
+enum Mend {
+    /// Move the member at this index, the first that holds the default, to the front.
+    Lead(usize),
+    /// Leave the default out.
+    Drop,
+}
+
+/// Mends each union `default` that a replaced member ahead of the member that takes it would
+/// make typify build wrongly (see the module docs), and returns one finding per default
+/// dropped.
 pub(super) fn drop_misbuilt_union_defaults(
     document: &mut Value,
     replaced: &BTreeSet<&str>,
     provenance: &Provenance,
 ) -> Vec<Error> {
-    let mut doomed = Vec::new();
+    let mut mends = Vec::new();
     let model = Document::new(document);
     model.visit_schemas(|at| {
-        if misbuilt(&model, at.schema, replaced) {
-            doomed.push(at.pointer.clone());
+        if let Some(holder) = misbuilt(&model, at.schema, replaced) {
+            let disjoint = crate::rules::one_of_members_are_disjoint(&model, at.schema)
+                && at.schema.get(crate::model::mark::ANY_OF).is_none();
+            let mend = if disjoint {
+                Mend::Lead(holder)
+            } else {
+                Mend::Drop
+            };
+            mends.push((at.pointer.clone(), mend));
         }
         Visit::Descend
     });
-    doomed
+    mends
         .into_iter()
-        .filter_map(|pointer| {
-            let removed = document
-                .pointer_mut(&pointer)?
-                .as_object_mut()?
-                .remove("default")?;
+        .filter_map(|(pointer, mend)| {
+            let union = document.pointer_mut(&pointer)?.as_object_mut()?;
+            if let Mend::Lead(holder) = mend {
+                let members = union.get_mut("oneOf")?.as_array_mut()?;
+                let member = members.remove(holder);
+                members.insert(0, member);
+                return None;
+            }
+            let removed = union.remove("default")?;
             Some(Error::Unenforced {
                 pointer: provenance.source_pointer(&push(&pointer, "default")),
                 owner: format!("the union at {pointer}"),
@@ -50,33 +77,33 @@ pub(super) fn drop_misbuilt_union_defaults(
         .collect()
 }
 
-/// Whether typify, trying the members in order, would reach a replaced member that cannot hold
-/// the default before one that can.
-fn misbuilt(model: &Document<'_>, schema: &Value, replaced: &BTreeSet<&str>) -> bool {
-    let Some(default) = schema.get("default") else {
-        return false;
-    };
-    let members = ["oneOf", "anyOf"]
+/// The index of the member that holds the default when typify, trying the members in order,
+/// would reach a replaced member that cannot hold it first; `None` when it builds the default
+/// rightly (or there is none).
+fn misbuilt(model: &Document<'_>, schema: &Value, replaced: &BTreeSet<&str>) -> Option<usize> {
+    let default = schema.get("default")?;
+    // typify's `Option` takes `null` as its own default, `None`.
+    if default.is_null() && schema.get("nullable") == Some(&Value::Bool(true)) {
+        return None;
+    }
+    let members: Vec<&Value> = ["oneOf", "anyOf"]
         .into_iter()
         .filter_map(|keyword| schema.get(keyword)?.as_array())
-        .flatten();
-    for member in members {
-        let Some(resolved) = model.resolve(member) else {
-            return false;
-        };
+        .flatten()
+        .collect();
+    let mut reached_replaced = false;
+    for (index, member) in members.into_iter().enumerate() {
+        let resolved = model.resolve(member)?;
         if holds_type(resolved, default) {
-            return false;
+            return reached_replaced.then_some(index);
         }
-        let is_replaced = member
+        reached_replaced |= member
             .get("$ref")
             .and_then(Value::as_str)
             .and_then(schema_ref_name)
             .is_some_and(|name| replaced.contains(name));
-        if is_replaced {
-            return true;
-        }
     }
-    false
+    None
 }
 
 /// Whether the member's `type` (absent: any) admits the JSON type of `value`.
@@ -117,8 +144,24 @@ mod tests {
     }
 
     #[test]
-    fn a_default_a_replaced_member_ahead_cannot_hold_is_dropped_and_reported() {
+    fn a_default_behind_a_replaced_member_leads_its_disjoint_union() {
         let mut doc = document(json!("max"));
+        let replaced = BTreeSet::from(["Size"]);
+        let found = drop_misbuilt_union_defaults(&mut doc, &replaced, &Provenance::default());
+        assert!(found.is_empty(), "{found:?}");
+        let batch = &doc["components"]["schemas"]["Job"]["properties"]["batch"];
+        assert_eq!(batch["default"], json!("max"));
+        assert_eq!(
+            batch["oneOf"],
+            json!([{"type": "string", "enum": ["max"]}, {"$ref": "#/components/schemas/Size"}])
+        );
+    }
+
+    #[test]
+    fn a_default_behind_a_replaced_member_of_an_any_of_is_dropped_and_reported() {
+        // Members in an `anyOf` decide by their order: it stays, and the default goes.
+        let mut doc = document(json!("max"));
+        doc["components"]["schemas"]["Job"]["properties"]["batch"]["x-any-of"] = json!(true);
         let replaced = BTreeSet::from(["Size"]);
         let found = drop_misbuilt_union_defaults(&mut doc, &replaced, &Provenance::default());
         assert_eq!(found.len(), 1);
@@ -127,10 +170,26 @@ mod tests {
             text.contains("/components/schemas/Job/properties/batch/default"),
             "{text}"
         );
-        assert!(
-            doc.pointer("/components/schemas/Job/properties/batch/default")
-                .is_none(),
-            "{doc}"
+        let batch = &doc["components"]["schemas"]["Job"]["properties"]["batch"];
+        assert!(batch.get("default").is_none(), "{doc}");
+        assert_eq!(
+            batch["oneOf"][0],
+            json!({"$ref": "#/components/schemas/Size"})
+        );
+    }
+
+    #[test]
+    fn a_null_default_of_a_nullable_union_is_kept() {
+        let mut doc = document(json!(null));
+        doc["components"]["schemas"]["Job"]["properties"]["batch"]["nullable"] = json!(true);
+        let replaced = BTreeSet::from(["Size"]);
+        let found = drop_misbuilt_union_defaults(&mut doc, &replaced, &Provenance::default());
+        assert!(found.is_empty(), "{found:?}");
+        let batch = &doc["components"]["schemas"]["Job"]["properties"]["batch"];
+        assert_eq!(batch["default"], json!(null));
+        assert_eq!(
+            batch["oneOf"][0],
+            json!({"$ref": "#/components/schemas/Size"})
         );
     }
 

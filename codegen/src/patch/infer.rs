@@ -8,6 +8,7 @@
 //! | `type: array` with `minItems`/`maxItems`/`uniqueItems`       | [`Action::BoundedArray`]   |
 //! | `prefixItems` (down-levelled `x-prefixItems`)                | [`Action::Tuple`]          |
 //! | `propertyNames` (down-levelled `x-propertyNames`)            | [`Action::ValidatedMap`]   |
+//! | a map (`additionalProperties` only) with `min`/`maxProperties` | [`Action::ValidatedMap`] |
 //! | `type: string` (no `enum`) with a pattern, length or format  | [`Action::ValidatedString`]|
 //! | `oneOf`/`anyOf` of `$ref` objects sharing a required `const` key | [`Action::TaggedUnion`] |
 //! | `oneOf` of `$ref` objects, each with a required key of its own | [`Action::ExclusiveUnion`] |
@@ -379,6 +380,18 @@ fn infer(document: &Value, schema: &Value, decisions: &Decisions) -> Option<Acti
         _ if has(mark::PROPERTY_NAMES) => Some(Action::ValidatedMap {
             secret: decisions.secret,
         }),
+        // An object of no listed properties is a map, whose size the validated map checks.
+        Some("object")
+            if (has("minProperties") || has("maxProperties"))
+                && object
+                    .get("additionalProperties")
+                    .is_some_and(|values| *values != Value::Bool(false))
+                && !has("properties") =>
+        {
+            Some(Action::ValidatedMap {
+                secret: decisions.secret,
+            })
+        }
         // A format no check is written for stays unenforced, and the coverage check names it.
         Some("string")
             if ["pattern", "minLength", "maxLength", "format"]
@@ -581,6 +594,8 @@ mod tests {
             "Set": {"type": "array", "uniqueItems": true, "items": {"type": "string"}},
             "Bag": {"type": "array", "uniqueItems": false, "items": {"type": "string"}},
             "Env": {"type": "object", "x-propertyNames": {"pattern": "^[A-Z]+$"}, "additionalProperties": {"type": "string"}},
+            "Labels": {"type": "object", "maxProperties": 3, "additionalProperties": {"type": "string"}},
+            "Sized": {"type": "object", "maxProperties": 3, "properties": {"a": {"type": "string"}}},
             "Token": {"type": "string", "minLength": 8, "x-rust-secret": true, "x-rust-reason": "a credential"},
             "Plain": {"type": "string"},
             "Kind": {"type": "string", "enum": ["a", "b"]},
@@ -611,6 +626,10 @@ mod tests {
                 ("/components/schemas/Set".to_owned(), Action::BoundedArray),
                 (
                     "/components/schemas/Env".to_owned(),
+                    Action::ValidatedMap { secret: false }
+                ),
+                (
+                    "/components/schemas/Labels".to_owned(),
                     Action::ValidatedMap { secret: false }
                 ),
                 (

@@ -84,8 +84,8 @@ pub enum Action {
     /// follow.
     Tuple,
     /// A string-keyed map: keys checked against `x-propertyNames` (down-levelled
-    /// `propertyNames`), values of the `additionalProperties` type. With `secret`, `Debug` prints
-    /// the keys only.
+    /// `propertyNames`), values of the `additionalProperties` type, the number of entries
+    /// against `minProperties`/`maxProperties`. With `secret`, `Debug` prints the keys only.
     ValidatedMap { secret: bool },
     /// A string schema's `pattern`, lengths and `format` (`date-time`, `uri`) become a validated
     /// newtype with uniform messages that name the rule. With `secret`, neither `Debug` nor any

@@ -197,9 +197,11 @@ fn alike<'a>(names: &'a [(String, SchemaAt<'a>)]) -> Vec<Move> {
 
 fn is_named(schema: &Value) -> bool {
     // `allOf: [{$ref}]` is how down-levelling keeps a `$ref` with siblings (a description,
-    // `nullable`): typify uses the referenced type.
+    // `nullable`): typify uses the referenced type. A `oneOf` or `anyOf` of one member is that
+    // member, named like the union (`contract::union_member_words`): one type, not two.
     let names_a_type = |keyword: &&str| match schema.get(*keyword) {
         None => false,
+        Some(Value::Array(members)) if matches!(*keyword, "oneOf" | "anyOf") => members.len() != 1,
         Some(Value::Array(members)) if keyword.ends_with("Of") => {
             !matches!(members.as_slice(), [only] if only.get("$ref").is_some())
         }
@@ -278,6 +280,21 @@ mod tests {
         );
         assert_eq!(repairs.len(), 1, "{repairs:?}");
         assert_eq!(schemas["S"]["properties"]["kind"], repo_type);
+    }
+
+    #[test]
+    fn a_union_of_one_and_its_member_are_one_type() {
+        // typify writes `oneOf: [X]` as `X` under the union's name: both places are named
+        // `JobKind`, and that is right.
+        let (_, repairs) = separated(json!({
+            "openapi": "3.0.3",
+            "components": {"schemas": {
+                "Job": {"type": "object", "properties": {"kind": {
+                    "oneOf": [{"type": "string", "enum": ["wandb"]}],
+                }}},
+            }},
+        }));
+        assert!(repairs.is_empty(), "{repairs:?}");
     }
 
     #[test]

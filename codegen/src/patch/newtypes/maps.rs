@@ -1,19 +1,29 @@
-//! Maps: `validated_map`, an object whose keys (`propertyNames`) and values carry rules.
+//! Maps: `validated_map`, an object whose keys (`propertyNames`), values and number of entries
+//! (`minProperties`, `maxProperties`) carry rules.
 //!
 //! The key schema may be given by a `$ref` (a component string schema, an enum of language
 //! codes), and may list its keys (`enum`): a key the list does not hold is refused, except by
 //! tolerant decoding of a type that may come from the server, which keeps it as a newer server
 //! may add one, as a string enum keeps an unlisted value.
+//!
+//! The number of entries is checked whenever a map is built or decoded, tolerantly too (as a
+//! string's length or an array's item count is), and an unlisted key a tolerant map keeps counts
+//! as an entry. With `minProperties` above zero there is no empty map to start from (`new`,
+//! `Default`): a map is built whole, with `try_from`; `insert` refuses a key that would take the
+//! map past `maxProperties`.
 
 use crate::Error;
 use crate::model::mark;
-use crate::patch::{Applied, Target, rust_type_of};
+use crate::patch::{Applied, Shared, Target, rust_type_of};
+use proc_macro2::TokenStream;
 use progenitor::TypeImpl;
 use quote::quote;
 use serde_json::Value;
+use std::collections::BTreeSet;
 
 use super::strings::{string_checks, string_rules};
-use super::{expect_type, only_keywords};
+use super::{expect_type, number, only_keywords, value_checks};
+use crate::rules::Subject;
 
 pub(crate) fn validated_map(
     document: &Value,
@@ -22,7 +32,15 @@ pub(crate) fn validated_map(
     applied: &mut Applied,
 ) -> Result<(), Error> {
     expect_type(target, "object")?;
-    only_keywords(target, &["additionalProperties", mark::PROPERTY_NAMES])?;
+    only_keywords(
+        target,
+        &[
+            "additionalProperties",
+            mark::PROPERTY_NAMES,
+            "minProperties",
+            "maxProperties",
+        ],
+    )?;
     let value_type = rust_type_of(
         target
             .schema
@@ -44,9 +62,16 @@ pub(crate) fn validated_map(
     );
     let key_checks = string_checks(&names, target, "key {value:?} ", None, &mut applied.shared)?;
     let ident = &target.ident;
-    let mut rules = string_rules(&names)
-        .into_iter()
-        .map(|rule| format!("keys {rule}"))
+    let sizes = map_sizes(target, &mut applied.shared)?;
+    let mut rules = sizes
+        .rule
+        .iter()
+        .cloned()
+        .chain(
+            string_rules(&names)
+                .into_iter()
+                .map(|rule| format!("keys {rule}")),
+        )
         .collect::<Vec<_>>();
     let listed_check = match &listed {
         None => quote! {},
@@ -85,9 +110,11 @@ pub(crate) fn validated_map(
         } else {
             quote! { false }
         };
+        let check_size = &sizes.of_decoded_map;
         (
             quote! { value: &str, unlisted_allowed: bool },
             quote! {
+                #check_size
                 for key in map.keys() {
                     Self::check_key(key, #unlisted_on_decode).map_err(::serde::de::Error::custom)?;
                 }
@@ -114,28 +141,75 @@ pub(crate) fn validated_map(
     } else {
         quote! { f.debug_map().entries(self.0.iter()).finish() }
     };
-    let check_inserted = check_strictly(quote! { &key });
-    let check_each = check_strictly(quote! { key });
+    // A map without `propertyNames` takes any key, and has no key check to call.
+    let (check_inserted, check_each_key, check_key_function) =
+        if target.schema.get(mark::PROPERTY_NAMES).is_some() {
+            let check_each = check_strictly(quote! { key });
+            (
+                check_strictly(quote! { &key }),
+                quote! {
+                    for key in map.keys() {
+                        #check_each
+                    }
+                },
+                quote! {
+                    fn check_key(#check_parameters) -> ::std::result::Result<(), ValidationError> {
+                        #listed_check
+                        #key_checks
+                        Ok(())
+                    }
+                },
+            )
+        } else {
+            (quote! {}, quote! {}, quote! {})
+        };
+    let MapSizes {
+        of_map: check_size,
+        on_insert: check_growth,
+        function: check_size_function,
+        empty,
+        ..
+    } = sizes;
+    let (default_derive, new) = if empty {
+        (
+            quote! { , Default },
+            quote! {
+                /// An empty map.
+                pub fn new() -> Self {
+                    Self::default()
+                }
+            },
+        )
+    } else {
+        (quote! {}, quote! {})
+    };
+    let insert_doc = match (check_inserted.is_empty(), check_growth.is_empty()) {
+        (false, true) => quote! { /// Checks `key`, then inserts; returns the value the key had.
+        },
+        (false, false) => quote! {
+            /// Checks `key` and the number of entries, then inserts; returns the value the key had.
+        },
+        (true, false) => quote! {
+            /// Checks the number of entries, then inserts; returns the value the key had.
+        },
+        (true, true) => quote! { /// Inserts; returns the value the key had.
+        },
+    };
     let item = quote! {
         #doc
-        #[derive(Clone, PartialEq, Default)]
+        #[derive(Clone, PartialEq #default_derive)]
         pub struct #ident(::std::collections::BTreeMap<::std::string::String, #value_type>);
         impl #ident {
-            /// An empty map.
-            pub fn new() -> Self {
-                Self::default()
-            }
-            /// Checks `key`, then inserts; returns the value the key had.
+            #new
+            #insert_doc
             pub fn insert(&mut self, key: impl ::std::convert::Into<::std::string::String>, value: #value_type) -> ::std::result::Result<::std::option::Option<#value_type>, ValidationError> {
                 let key = key.into();
                 #check_inserted
+                #check_growth
                 Ok(self.0.insert(key, value))
             }
-            fn check_key(#check_parameters) -> ::std::result::Result<(), ValidationError> {
-                #listed_check
-                #key_checks
-                Ok(())
-            }
+            #check_key_function
+            #check_size_function
             /// The entries, sorted by key.
             pub fn into_inner(self) -> ::std::collections::BTreeMap<::std::string::String, #value_type> {
                 self.0
@@ -155,9 +229,8 @@ pub(crate) fn validated_map(
         impl ::std::convert::TryFrom<::std::collections::BTreeMap<::std::string::String, #value_type>> for #ident {
             type Error = ValidationError;
             fn try_from(map: ::std::collections::BTreeMap<::std::string::String, #value_type>) -> ::std::result::Result<Self, ValidationError> {
-                for key in map.keys() {
-                    #check_each
-                }
+                #check_size
+                #check_each_key
                 Ok(Self(map))
             }
         }
@@ -179,8 +252,79 @@ pub(crate) fn validated_map(
             }
         }
     };
-    target.replace(applied, item, vec![TypeImpl::Default]);
+    let impls = if empty {
+        vec![TypeImpl::Default]
+    } else {
+        Vec::new()
+    };
+    target.replace(applied, item, impls);
     Ok(())
+}
+
+/// How a map checks its number of entries (`minProperties`, `maxProperties`): each part is
+/// empty for a map without such a rule, whose code stays as it was.
+struct MapSizes {
+    /// The rule in words, for the documentation: `at most 16 entries`.
+    rule: Option<String>,
+    /// `Self::check_size(map.len())?;`, for a map built whole.
+    of_map: TokenStream,
+    /// The same check in a `Deserialize`, its error made the decoder's.
+    of_decoded_map: TokenStream,
+    /// The check `insert` makes before a key the map does not hold yet makes it grow.
+    on_insert: TokenStream,
+    /// `fn check_size(entries: usize)`, its checks written from
+    /// [`crate::rules::Rule::enforcement`].
+    function: TokenStream,
+    /// Whether the empty map is one (`minProperties` is zero or absent).
+    empty: bool,
+}
+
+/// The size checks of the target map, from its `minProperties` and `maxProperties`.
+fn map_sizes(target: &Target<'_>, shared: &mut BTreeSet<Shared>) -> Result<MapSizes, Error> {
+    let (checks, _) = value_checks(
+        target,
+        Subject::Entries,
+        quote! { entries },
+        &["minProperties", "maxProperties"],
+        shared,
+    )?;
+    let min = number(target, "minProperties")?.unwrap_or(0);
+    let max = number(target, "maxProperties")?;
+    let entries = |n: i128| format!("{n} {}", if n == 1 { "entry" } else { "entries" });
+    let rule = match max {
+        Some(max) if min > 0 => Some(format!("{min} to {}", entries(max))),
+        Some(max) => Some(format!("at most {}", entries(max))),
+        None if min > 0 => Some(format!("at least {}", entries(min))),
+        None => None,
+    };
+    if checks.is_empty() {
+        return Ok(MapSizes {
+            rule,
+            of_map: TokenStream::new(),
+            of_decoded_map: TokenStream::new(),
+            on_insert: TokenStream::new(),
+            function: TokenStream::new(),
+            empty: true,
+        });
+    }
+    Ok(MapSizes {
+        rule,
+        of_map: quote! { Self::check_size(map.len())?; },
+        of_decoded_map: quote! {
+            Self::check_size(map.len()).map_err(::serde::de::Error::custom)?;
+        },
+        // Replacing the value of a key the map holds leaves its size as it is.
+        on_insert: quote! {
+            Self::check_size(self.0.len() + usize::from(!self.0.contains_key(&key)))?;
+        },
+        function: quote! {
+            fn check_size(entries: usize) -> ::std::result::Result<(), ValidationError> {
+                #(#checks)*
+                Ok(())
+            }
+        },
+        empty: min <= 0,
+    })
 }
 
 /// The schema of the map's keys (`propertyNames`, down-levelled to `x-propertyNames`), its

@@ -4,11 +4,11 @@
 //! One submodule per kind (`integers`, `numbers`, `arrays`, `strings`, `maps`); this module
 //! holds what they share: which keywords a patch may pass over, and the checks of values.
 //!
-//! The check of each rule (string lengths, pattern, format; number bounds; item counts) is
-//! [`Rule::enforcement`]'s: this module arranges the checks into types. Integer bounds are the
-//! exception: they become the range of a `bounded_integer!`, read exactly (a 64-bit bound does
-//! not survive the `f64` of [`Rule::Minimum`]), and so do an integer's listed values and its
-//! `multipleOf`.
+//! The check of each rule (string lengths, pattern, format; number bounds; item and entry
+//! counts) is [`Rule::enforcement`]'s: this module arranges the checks into types. Integer
+//! bounds are the exception: they become the range of a `bounded_integer!`, read exactly (a
+//! 64-bit bound does not survive the `f64` of [`Rule::Minimum`]), and so do an integer's listed
+//! values and its `multipleOf`.
 //!
 //! Messages have one shape: `must <rule>; got <value>`. For secrets the value is never shown,
 //! only its length.
@@ -134,9 +134,9 @@ pub(super) fn read_rules(
     }
 }
 
-/// The checks of the target's rules on `subject` (numbers or item lists), each returning
-/// `Err(ValidationError)` with `must <rule>; got <got>`, and each rule's words after "must";
-/// `keywords` are the subject's, refused when they cannot be read ([`read_rules`]).
+/// The checks of the target's rules on `subject` (numbers, item lists or entry counts), each
+/// returning `Err(ValidationError)` with `must <rule>; got <got>`, and each rule's words after
+/// "must"; `keywords` are the subject's, refused when they cannot be read ([`read_rules`]).
 pub(super) fn value_checks(
     target: &Target<'_>,
     subject: Subject,
@@ -147,8 +147,8 @@ pub(super) fn value_checks(
     let mut checks = Vec::new();
     let mut musts = Vec::new();
     for rule in read_rules(target, target.schema, keywords)? {
-        // Every array has at least no items.
-        if rule == Rule::MinItems(0) {
+        // Every array has at least no items, and every map no entries.
+        if matches!(rule, Rule::MinItems(0) | Rule::MinProperties(0)) {
             continue;
         }
         match rule.enforcement().map_err(|reason| target.error(reason))? {
