@@ -51,9 +51,75 @@ pub fn find(name: &str) -> Option<&'static Format> {
     FORMATS.iter().find(|format| format.name == name)
 }
 
-/// Whether `value` is an RFC 3339 date-time.
+/// Whether `value` is an RFC 3339 date-time, as `chrono` reads one.
+///
+/// The shape servers send (`2026-11-02T09:15:00Z`, with up to nine fractional digits) is
+/// checked by [`is_plain_utc_date_time`], which only ever accepts what `chrono` accepts; any
+/// other text (an offset, a leap second, a lower-case `t`, ...) is left to `chrono`, so the
+/// answer is always `chrono`'s. Decoding a page checks one timestamp per item, and `chrono`'s
+/// general parser is several times the work.
 pub fn is_date_time(value: &str) -> bool {
-    chrono::DateTime::parse_from_rfc3339(value).is_ok()
+    is_plain_utc_date_time(value.as_bytes()) || chrono::DateTime::parse_from_rfc3339(value).is_ok()
+}
+
+/// Whether `text` is `YYYY-MM-DDTHH:MM:SS[.f{1,9}]Z` naming a real day and a time before
+/// 24:00:00. `false` says nothing: the caller asks `chrono`.
+fn is_plain_utc_date_time(text: &[u8]) -> bool {
+    /// The number written by the two ASCII digits at `at`, if both are digits.
+    fn two(text: &[u8], at: usize) -> Option<u32> {
+        match (text.get(at), text.get(at + 1)) {
+            (Some(tens @ b'0'..=b'9'), Some(units @ b'0'..=b'9')) => {
+                Some(u32::from(tens - b'0') * 10 + u32::from(units - b'0'))
+            }
+            _ => None,
+        }
+    }
+    let (Some(head), Some(rest)) = (text.get(..19), text.get(19..)) else {
+        return false;
+    };
+    if head[4] != b'-' || head[7] != b'-' || head[10] != b'T' || head[13] != b':' {
+        return false;
+    }
+    if head[16] != b':' {
+        return false;
+    }
+    let (Some(century), Some(year_in_century), Some(month), Some(day)) =
+        (two(head, 0), two(head, 2), two(head, 5), two(head, 8))
+    else {
+        return false;
+    };
+    let (Some(hour), Some(minute), Some(second)) = (two(head, 11), two(head, 14), two(head, 17))
+    else {
+        return false;
+    };
+    let year = century * 100 + year_in_century;
+    // The proleptic Gregorian calendar, as chrono's: year 0 is a leap year.
+    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+    let days = match month {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        2 if leap => 29,
+        2 => 28,
+        _ => return false,
+    };
+    // A leap second (`60`) is chrono's to judge.
+    if day == 0 || day > days || hour > 23 || minute > 59 || second > 59 {
+        return false;
+    }
+    let fraction = match rest.strip_prefix(b".") {
+        Some(digits) => {
+            let count = digits
+                .iter()
+                .take_while(|byte| byte.is_ascii_digit())
+                .count();
+            if count == 0 || count > 9 {
+                return false;
+            }
+            &digits[count..]
+        }
+        None => rest,
+    };
+    fraction == b"Z"
 }
 
 /// Whether `value` is an RFC 3339 full-date (`YYYY-MM-DD`).
@@ -409,5 +475,67 @@ mod tests {
                 assert!(!check(value), "{name} accepted {value:?}");
             }
         }
+    }
+
+    /// The fast reading of a date-time accepts only what chrono accepts: every text one byte
+    /// away from a set of timestamps near the edges of the calendar and the clock (each byte
+    /// replaced by each of a few telling bytes, dropped or doubled) is judged alike, and the
+    /// common shapes take the fast reading.
+    #[test]
+    fn the_fast_date_time_reading_agrees_with_chrono() {
+        let seeds = [
+            "2026-11-02T09:15:00Z",
+            "2026-11-02T09:15:00.123Z",
+            "2026-11-02T09:15:00.123456789Z",
+            "2024-02-29T23:59:59Z",
+            "2023-02-28T00:00:00.5Z",
+            "2000-02-29T12:00:00Z",
+            "1900-02-28T12:00:00Z",
+            "0000-02-29T00:00:00Z",
+            "9999-12-31T23:59:59.999999999Z",
+            "2026-04-30T10:10:10Z",
+            "2026-12-31T23:59:60Z",
+        ];
+        for seed in seeds {
+            assert!(is_plain_utc_date_time(seed.as_bytes()) || seed.contains(":60"));
+        }
+        let replacements = b"0123456789-:.TtZz +/ ";
+        let mut tried = 0;
+        for seed in seeds {
+            let bytes = seed.as_bytes();
+            let mut variants = vec![bytes.to_vec()];
+            for at in 0..=bytes.len() {
+                for &byte in replacements {
+                    let mut replaced = bytes.to_vec();
+                    if at < bytes.len() {
+                        replaced[at] = byte;
+                    } else {
+                        replaced.push(byte);
+                    }
+                    variants.push(replaced);
+                }
+                if at < bytes.len() {
+                    let mut dropped = bytes.to_vec();
+                    dropped.remove(at);
+                    variants.push(dropped);
+                    let mut doubled = bytes.to_vec();
+                    doubled.insert(at, bytes[at]);
+                    variants.push(doubled);
+                }
+            }
+            for variant in variants {
+                let text = String::from_utf8(variant).unwrap();
+                let chrono = chrono::DateTime::parse_from_rfc3339(&text).is_ok();
+                if is_plain_utc_date_time(text.as_bytes()) {
+                    assert!(
+                        chrono,
+                        "the fast reading accepted {text:?}, chrono refuses it"
+                    );
+                }
+                assert_eq!(is_date_time(&text), chrono, "{text:?}");
+                tried += 1;
+            }
+        }
+        assert!(tried > 3000, "{tried}");
     }
 }

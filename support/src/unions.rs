@@ -115,10 +115,18 @@ impl<'de> serde::de::Visitor<'de> for TagValue {
 }
 
 /// The variant, decoded from the entries before the tag and the rest of `map`.
+///
+/// With the tag first, as servers write it, nothing is replayed and the variant reads `map`
+/// itself: its struct then decodes through the same code as every nested object, instead of
+/// through a copy of that code behind the replaying wrapper, which costs a check per entry and,
+/// for a large union, enough extra code to crowd the instruction cache.
 pub fn variant<'de, T: serde::Deserialize<'de>, M: MapAccess<'de>>(
     before: Entries,
     map: M,
 ) -> Result<T, M::Error> {
+    if before.is_empty() {
+        return T::deserialize(serde::de::value::MapAccessDeserializer::new(map));
+    }
     T::deserialize(serde::de::value::MapAccessDeserializer::new(Replay {
         before: before.into_iter(),
         pending: None,
