@@ -42,6 +42,10 @@ pub mod mark {
     pub const PREFIX_ITEMS: &str = "x-prefixItems";
     /// `propertyNames` as `downlevel` carries it (typify drops the keyword).
     pub const PROPERTY_NAMES: &str = "x-propertyNames";
+    /// The mark `normalize` puts on the map schema of a query parameter in `deepObject` style,
+    /// the parameter's name its value: the validated map it becomes is sent as
+    /// `<name>[<key>]=<value>` per entry.
+    pub const DEEP_OBJECT: &str = "x-deep-object";
     /// A `not` that typify cannot convert, as `downlevel` carries it (reported unenforced).
     pub const NOT: &str = "x-not";
     /// The prefix of the extensions a spec's author writes for the generator (`x-rust-secret`,

@@ -271,7 +271,7 @@ const FIXTURES: &[(&str, &[&str], &[&str])] = &[
         "normalize_parameter_styles",
         &[
             "repaired /paths/~1jobs/get/parameters/1: query parameter `filter` in `deepObject` style, which progenitor does not write; sent as 3 parameters",
-            "skipped /paths/~1jobs/get/parameters/0: query parameter `metadata` in `deepObject` style over an object whose keys are not listed",
+            "repaired /paths/~1jobs/get/parameters/0: query parameter `metadata` in `deepObject` style over a map, which progenitor does not write; sent as `metadata[<key>]=<value>` per entry",
             "skipped /paths/~1jobs/get/parameters/2: cookie parameter `session`",
             "repaired /paths/~1jobs/get/parameters/3: query parameter `ids` is sent unexploded (`,` between items)",
             "repaired /paths/~1jobs/get/parameters/4: query parameter `tags` is sent unexploded (`|` between items)",

@@ -6,7 +6,7 @@
 use serde_json::{Map, Value, json};
 
 use super::{Finding, FindingKind, resolve};
-use crate::model::{is_method, push};
+use crate::model::{is_method, mark, push};
 
 /// How deep a `deepObject` parameter's objects are spelled out (`filter[a][b]`); deeper ones are
 /// left out, as nothing sends them.
@@ -198,8 +198,9 @@ fn leave_out_null(schema: &mut Value) -> bool {
 ///
 /// - `deepObject` over an object of declared properties becomes one query parameter per leaf,
 ///   named as sent (`filter[state]`, `filter[range][from]`), each required when it and every
-///   object above it is; over a map (`additionalProperties`), whose keys no name can list, it
-///   is left out;
+///   object above it is; over a map of scalars (`additionalProperties`), whose keys no name can
+///   list, it stays one parameter, its schema marked [`mark::DEEP_OBJECT`], which the validated
+///   map it becomes writes as `name[key]=value` per entry; over any other map it is left out;
 /// - an array or object sent unexploded (`form` with `explode: false`, `pipeDelimited`,
 ///   `spaceDelimited`: `a,b`, `a|b`, `a b`) is taken as its text, a string, with the
 ///   separator and the schema in its description;
@@ -350,12 +351,43 @@ fn deep_object(
         ));
         return leaves;
     }
+    if let Some(map) = scalar_map(document, schema) {
+        let mut sent = parameter.as_object().cloned().unwrap_or_default();
+        sent.remove("style");
+        sent.remove("explode");
+        let mut marked = map.clone();
+        marked.insert(mark::DEEP_OBJECT.into(), Value::String(name.to_owned()));
+        sent.insert("schema".into(), Value::Object(marked));
+        findings.push(Finding::new(
+            FindingKind::Repaired,
+            pointer,
+            format!("query parameter `{name}` in `deepObject` style over a map, which progenitor does not write; sent as `{name}[<key>]=<value>` per entry"),
+        ));
+        return vec![Value::Object(sent)];
+    }
     findings.push(Finding::new(
         FindingKind::Skipped,
         pointer,
-        format!("query parameter `{name}` in `deepObject` style over an object whose keys are not listed (a map, or deeper than {DEEP_OBJECT_DEPTH}), which progenitor cannot send; left out of the operation"),
+        format!("query parameter `{name}` in `deepObject` style over an object whose keys are not listed (a map of objects or arrays, or deeper than {DEEP_OBJECT_DEPTH}), which progenitor cannot send; left out of the operation"),
     ));
     Vec::new()
+}
+
+/// The schema (its `$ref` followed) when it is a map of scalars: an object with no properties
+/// whose `additionalProperties` states a string, number, integer or boolean, each entry one
+/// `key=value` pair of the query.
+fn scalar_map<'a>(document: &'a Value, schema: &'a Value) -> Option<&'a Map<String, Value>> {
+    let map = resolve(document, schema).as_object()?;
+    let values = resolve(document, map.get("additionalProperties")?);
+    let scalar = matches!(
+        json_type(values),
+        Some("string" | "number" | "integer" | "boolean")
+    );
+    let listed = map
+        .get("properties")
+        .and_then(Value::as_object)
+        .is_some_and(|properties| !properties.is_empty());
+    (scalar && !listed && json_type(resolve(document, schema)) == Some("object")).then_some(map)
 }
 
 /// The members of a union schema (`anyOf` or `oneOf`).
@@ -730,19 +762,41 @@ mod tests {
     }
 
     #[test]
-    fn a_deep_object_over_a_map_is_left_out() {
-        let mut document = operation(json!([{
-            "name": "labels",
-            "in": "query",
-            "style": "deepObject",
-            "schema": {"type": "object", "additionalProperties": {"type": "string"}},
-        }]));
+    fn a_deep_object_over_a_map_of_scalars_is_marked_and_one_of_objects_left_out() {
+        let mut document = operation(json!([
+            {
+                "name": "labels",
+                "in": "query",
+                "style": "deepObject",
+                "schema": {"type": "object", "additionalProperties": {"type": "string"}},
+            },
+            {
+                "name": "nested",
+                "in": "query",
+                "style": "deepObject",
+                "schema": {"type": "object", "additionalProperties": {"type": "object"}},
+            },
+        ]));
         let mut findings = Vec::new();
         styles(&mut document, &mut findings);
-        assert_eq!(parameters(&document), &json!([]));
+        assert_eq!(
+            parameters(&document),
+            &json!([{
+                "name": "labels",
+                "in": "query",
+                "schema": {
+                    "type": "object",
+                    "additionalProperties": {"type": "string"},
+                    "x-deep-object": "labels",
+                },
+            }])
+        );
         assert_eq!(
             places(&findings),
-            [(FindingKind::Skipped, "/paths/~1a/get/parameters/0")]
+            [
+                (FindingKind::Repaired, "/paths/~1a/get/parameters/0"),
+                (FindingKind::Skipped, "/paths/~1a/get/parameters/1"),
+            ]
         );
     }
 

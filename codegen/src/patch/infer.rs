@@ -9,6 +9,7 @@
 //! | `prefixItems` (down-levelled `x-prefixItems`)                | [`Action::Tuple`]          |
 //! | `propertyNames` (down-levelled `x-propertyNames`)            | [`Action::ValidatedMap`]   |
 //! | a map (`additionalProperties` only) with `min`/`maxProperties` | [`Action::ValidatedMap`] |
+//! | a `deepObject` query parameter's map (`x-deep-object`)       | [`Action::ValidatedMap`]   |
 //! | `type: string` (no `enum`) with a pattern, length or format  | [`Action::ValidatedString`]|
 //! | `oneOf`/`anyOf` of `$ref` objects sharing a required `const` key | [`Action::TaggedUnion`] |
 //! | `oneOf` of `$ref` objects, each with a required key of its own | [`Action::ExclusiveUnion`] |
@@ -264,14 +265,16 @@ fn parts_named_by(action: &Action, schema: &Value) -> Vec<String> {
     }
 }
 
-/// Whether a schema states something only a patch can enforce.
+/// Whether a schema states something only a patch can enforce, or is sent in a way only a
+/// patch writes (a `deepObject` map).
 fn needs_patch(schema: &Value) -> bool {
     let rules = Rule::from_schema(schema);
     rules.iter().any(|rule| typify_keeps(rule, &rules).is_err())
         || schema.as_object().is_some_and(|object| {
-            object
-                .keys()
-                .any(|key| key.starts_with(mark::AUTHORED_PREFIX))
+            object.contains_key(mark::DEEP_OBJECT)
+                || object
+                    .keys()
+                    .any(|key| key.starts_with(mark::AUTHORED_PREFIX))
         })
 }
 
@@ -377,7 +380,7 @@ fn infer(document: &Value, schema: &Value, decisions: &Decisions) -> Option<Acti
         {
             Some(Action::BoundedArray)
         }
-        _ if has(mark::PROPERTY_NAMES) => Some(Action::ValidatedMap {
+        _ if has(mark::PROPERTY_NAMES) || has(mark::DEEP_OBJECT) => Some(Action::ValidatedMap {
             secret: decisions.secret,
         }),
         // An object of no listed properties is a map, whose size the validated map checks.

@@ -1,5 +1,6 @@
 //! Maps: `validated_map`, an object whose keys (`propertyNames`), values and number of entries
-//! (`minProperties`, `maxProperties`) carry rules.
+//! (`minProperties`, `maxProperties`) carry rules, and the map of a `deepObject` query
+//! parameter (`x-deep-object`), written `name[key]=value` per entry.
 //!
 //! The key schema may be given by a `$ref` (a component string schema, an enum of language
 //! codes), and may list its keys (`enum`): a key the list does not hold is refused, except by
@@ -37,6 +38,7 @@ pub(crate) fn validated_map(
         &[
             "additionalProperties",
             mark::PROPERTY_NAMES,
+            mark::DEEP_OBJECT,
             "minProperties",
             "maxProperties",
         ],
@@ -195,6 +197,14 @@ pub(crate) fn validated_map(
         (true, true) => quote! { /// Inserts; returns the value the key had.
         },
     };
+    // The map of a `deepObject` query parameter is written as `name[key]=value` per entry:
+    // progenitor hands a map's entries to the query as they are, keys and all.
+    let serialize = match target.schema.get(mark::DEEP_OBJECT).and_then(Value::as_str) {
+        Some(name) => quote! {
+            serializer.collect_map(self.0.iter().map(|(key, value)| (::std::format!("{}[{}]", #name, key), value)))
+        },
+        None => quote! { self.0.serialize(serializer) },
+    };
     let item = quote! {
         #doc
         #[derive(Clone, PartialEq #default_derive)]
@@ -242,7 +252,7 @@ pub(crate) fn validated_map(
         }
         impl ::serde::Serialize for #ident {
             fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error> {
-                self.0.serialize(serializer)
+                #serialize
             }
         }
         impl<'de> ::serde::Deserialize<'de> for #ident {
