@@ -519,7 +519,14 @@ fn name_below<'a>(
     // Deeper than this, `$ref`ed parts go round a cycle through several schemas.
     const MAX_DEPTH: usize = 64;
     let children = crate::model::subschemas(at.schema);
-    let at_schema = at.schema;
+    // A union member's word depends on all its siblings: read once per union, not per member.
+    let member_words = |keyword: &str| {
+        at.schema
+            .get(keyword)
+            .and_then(Value::as_array)
+            .map(|members| union_member_words(members))
+    };
+    let (one_of, any_of) = (member_words("oneOf"), member_words("anyOf"));
     let (pointer, owner, depth) = (at.pointer.clone(), at.owner.clone(), at.depth);
     named.push((name.clone(), at));
     if depth >= MAX_DEPTH {
@@ -548,10 +555,20 @@ fn name_below<'a>(
                 }
                 Ok(String::new())
             }
-            _ => match union_word(child.keyword, at_schema.get(child.keyword), key) {
-                Some(word) => Ok(word),
-                None => step_word(child.keyword, key, &child_pointer),
-            },
+            _ => {
+                let words = match child.keyword {
+                    "oneOf" => one_of.as_ref(),
+                    "anyOf" => any_of.as_ref(),
+                    _ => None,
+                };
+                match words
+                    .zip(child.index)
+                    .and_then(|(words, index)| words.get(index))
+                {
+                    Some(word) => Ok(word.clone()),
+                    None => step_word(child.keyword, key, &child_pointer),
+                }
+            }
         };
         if let Ok(word) = word {
             let child_at = SchemaAt {

@@ -715,8 +715,11 @@ fn any_of(object: &mut Map<String, Value>, pointer: &str, findings: &mut Vec<Fin
 /// merge it into each member, copying a `$ref`'d object into a struct variant that no longer
 /// names its schema; without it, the union's members are read as they are.
 fn open_beside_union(object: &mut Map<String, Value>, pointer: &str, findings: &mut Vec<Finding>) {
-    let open = matches!(object.get("additionalProperties"), Some(Value::Bool(true)))
-        || object.get("additionalProperties") == Some(&Value::Object(Map::new()));
+    let open = match object.get("additionalProperties") {
+        Some(Value::Bool(admits)) => *admits,
+        Some(Value::Object(schema)) => schema.is_empty(),
+        _ => false,
+    };
     let union = object.contains_key("oneOf") || object.contains_key("anyOf");
     let own = ["type", "properties", "patternProperties", "allOf"];
     if open && union && !own.iter().any(|keyword| object.contains_key(*keyword)) {
