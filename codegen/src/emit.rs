@@ -21,6 +21,7 @@ pub(crate) mod open_objects;
 mod piecewise;
 mod replies;
 mod requests;
+mod webhooks;
 pub(crate) use crate::contract::serde_attrs;
 pub(crate) mod tolerance;
 
@@ -320,6 +321,13 @@ pub fn emit(
             .map_err(|error| Error::Syntax(error.to_string()))?
             .items,
     );
+    if let Some(module) = webhooks::webhooks_module(document)? {
+        file.items.extend(
+            syn::parse2::<syn::File>(module)
+                .map_err(|error| Error::Syntax(format!("webhooks: {error}")))?
+                .items,
+        );
+    }
     let mut rewritten = std::collections::BTreeMap::new();
     let mut passed_over = Vec::new();
     for (name, tally) in tallies {

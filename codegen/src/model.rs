@@ -46,6 +46,11 @@ pub mod mark {
     /// the parameter's name its value: the validated map it becomes is sent as
     /// `<name>[<key>]=<value>` per entry.
     pub const DEEP_OBJECT: &str = "x-deep-object";
+    /// The mark on the document's root that stands for its `webhooks` (`normalize`'s
+    /// `webhooks`): per webhook, its method, its body (a `$ref` to the component of a JSON body,
+    /// or the `media` type of another) and its description. `emit` writes the `webhooks` module
+    /// from it.
+    pub const WEBHOOKS: &str = "x-webhooks";
     /// A `not` that typify cannot convert, as `downlevel` carries it (reported unenforced).
     pub const NOT: &str = "x-not";
     /// The prefix of the extensions a spec's author writes for the generator (`x-rust-secret`,
@@ -430,7 +435,7 @@ impl<'a> Document<'a> {
 
     /// Component schemas that only requests use: reachable from a request body or parameter and
     /// from no response. Every other component (responses, deliveries, unreferenced ones) is
-    /// decoded tolerantly.
+    /// decoded tolerantly. A webhook's body is received, like a response.
     pub fn request_only_schemas(&self) -> std::collections::BTreeSet<String> {
         let mut request_roots = Vec::new();
         let mut response_roots = Vec::new();
@@ -440,6 +445,7 @@ impl<'a> Document<'a> {
             request_roots.extend(operation.value.get("requestBody"));
             response_roots.extend(operation.value.get("responses"));
         }
+        response_roots.extend(self.root.get(mark::WEBHOOKS));
         let from_requests = self.reachable_schemas(&request_roots);
         let from_responses = self.reachable_schemas(&response_roots);
         from_requests

@@ -9,7 +9,10 @@
 //!   exclusive bounds become numbers), and so is a 3.1 description's schema still spelled in 3.0.
 //! - **A missing `info.title` or `info.version`** (both required) is read as "the API" and
 //!   "0.0.0", and reported as a defect.
-//! - Webhooks, reusable path items, the license identifier and the dialect are dropped.
+//! - Reusable path items, the license identifier and the dialect are dropped.
+//! - **Webhooks** (`webhooks`), requests the API sends rather than operations, leave
+//!   `webhooks`: each one's JSON body schema becomes a component, and the root's `x-webhooks`
+//!   mark tells `emit` which, for the generated `webhooks` module.
 //!
 //! Operation-level repairs:
 //!
@@ -121,6 +124,7 @@ mod references;
 mod required_alternatives;
 mod schemas;
 mod union_members;
+mod webhooks;
 
 pub(crate) use document::UNTITLED;
 pub use operation_ids::{operation_ids, synthesise_ids};
@@ -149,6 +153,9 @@ pub fn normalize_with_origins(document: &mut Value) -> Normalized {
     paths::references_into_paths(document, &mut findings);
     references::dangling(document, &mut findings);
     references::recursive(document, &mut findings);
+    // Before the document-level repairs, so that the bodies moved into components are read as
+    // 3.1 like every other component.
+    let webhook_bodies = webhooks::webhook_bodies(document, &mut findings);
     document::document_level(document, &mut findings);
     let renamed = components::rename_shared_names(document, &mut findings);
     operation_ids(document, &mut findings);
@@ -181,6 +188,7 @@ pub fn normalize_with_origins(document: &mut Value) -> Normalized {
     origins.extend(renamed);
     origins.extend(split);
     origins.extend(definitions);
+    origins.extend(webhook_bodies);
     Normalized { findings, origins }
 }
 

@@ -297,6 +297,16 @@ const FIXTURES: &[(&str, &[&str], &[&str])] = &[
         ],
         &["pub async fn get_item<'a>(", "pub enum GetItemLimit"],
     ),
+    (
+        "normalize_webhooks",
+        &[],
+        &[
+            "pub mod webhooks",
+            "JobDone(super::types::JobDone)",
+            "RepoCreated(super::types::RepoCreatedWebhook)",
+            "Log(::std::vec::Vec<u8>)",
+        ],
+    ),
 ];
 
 fn fixtures_dir() -> &'static Path {

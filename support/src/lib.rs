@@ -16,6 +16,7 @@
 //! - [`enums`]: the one decoder of every generated string enum.
 //! - [`unions`]: tagged unions decoded in one pass, whatever the tag's place.
 //! - [`decoding`]: strict or tolerant decoding, per thread.
+//! - [`webhooks`]: the bodies of the requests an API sends to a receiver, by webhook.
 
 pub mod decoding;
 pub mod enums;
@@ -26,6 +27,7 @@ pub mod objects;
 mod pattern;
 mod strings;
 pub mod unions;
+pub mod webhooks;
 
 pub use numbers::{
     BoundedInteger, BoundedNumber, IntegerBounds, IntegerDefault, NumberDefault, NumberSchema,

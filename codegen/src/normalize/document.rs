@@ -2,8 +2,7 @@
 //! becomes a `null` type, boolean exclusive bounds become numbers), and so is a 3.1
 //! description's schema still spelled in 3.0 (a defect). **A missing `info.title` or
 //! `info.version`** (both required) is read as "the API" and "0.0.0", and reported as a defect.
-//! Webhooks, reusable path items, the license identifier and the dialect are dropped and
-//! reported.
+//! Reusable path items, the license identifier and the dialect are dropped and reported.
 
 use serde_json::{Map, Value, json};
 
@@ -15,7 +14,7 @@ use crate::model::push;
 pub(crate) const UNTITLED: &str = "the API";
 
 /// What sits outside paths and schemas: the version, the title and version in `info`,
-/// webhooks, the license identifier, the dialect and reusable path items.
+/// the license identifier, the dialect and reusable path items.
 pub(super) fn document_level(document: &mut Value, findings: &mut Vec<Finding>) {
     let Some(root) = document.as_object_mut() else {
         return;
@@ -48,15 +47,6 @@ pub(super) fn document_level(document: &mut Value, findings: &mut Vec<Finding>) 
     let Some(root) = document.as_object_mut() else {
         return;
     };
-    if let Some(Value::Object(webhooks)) = root.remove("webhooks") {
-        for name in webhooks.keys() {
-            findings.push(Finding::new(
-                FindingKind::Skipped,
-                &push("/webhooks", name),
-                "webhooks are requests the API sends, not operations a client calls; not generated",
-            ));
-        }
-    }
     // `info.title` and `info.version` are required; a description without them is still
     // generated, under a neutral title (the crate's docs read "Client for the API").
     if !root.get("info").is_some_and(Value::is_object) {
@@ -396,28 +386,6 @@ mod tests {
         document_level(&mut document, &mut findings);
         assert_eq!(document["info"], json!({"title": "T", "version": "0.0.0"}));
         assert_eq!(places(&findings), [(FindingKind::Defect, "/info/version")]);
-    }
-
-    #[test]
-    fn webhooks_are_dropped_and_each_reported() {
-        let mut document = json!({
-            "openapi": "3.1.0",
-            "info": {"title": "T", "version": "1"},
-            "webhooks": {"newPet": {"post": {}}, "pet/gone": {"post": {}}},
-        });
-        let mut findings = Vec::new();
-        document_level(&mut document, &mut findings);
-        assert_eq!(
-            document,
-            json!({"openapi": "3.1.0", "info": {"title": "T", "version": "1"}})
-        );
-        assert_eq!(
-            places(&findings),
-            [
-                (FindingKind::Skipped, "/webhooks/newPet"),
-                (FindingKind::Skipped, "/webhooks/pet~1gone"),
-            ]
-        );
     }
 
     #[test]
