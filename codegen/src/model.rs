@@ -50,7 +50,7 @@ pub mod mark {
     /// `webhooks`): per webhook, its method, its body (a `$ref` to the component of a JSON body,
     /// or the `media` type of another) and its description. `emit` writes the `webhooks` module
     /// from it.
-    pub const WEBHOOKS: &str = "x-webhooks";
+    pub const WEBHOOKS: &str = "x-webhook-bodies";
     /// A `not` that typify cannot convert, as `downlevel` carries it (reported unenforced).
     pub const NOT: &str = "x-not";
     /// The prefix of the extensions a spec's author writes for the generator (`x-rust-secret`,

@@ -11,7 +11,7 @@
 //!   "0.0.0", and reported as a defect.
 //! - Reusable path items, the license identifier and the dialect are dropped.
 //! - **Webhooks** (`webhooks`), requests the API sends rather than operations, leave
-//!   `webhooks`: each one's JSON body schema becomes a component, and the root's `x-webhooks`
+//!   `webhooks`: each one's JSON body schema becomes a component, and the root's `x-webhook-bodies`
 //!   mark tells `emit` which, for the generated `webhooks` module.
 //!
 //! Operation-level repairs:

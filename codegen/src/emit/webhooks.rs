@@ -1,6 +1,6 @@
 //! The `webhooks` module: the requests the API sends to a receiver of the user's, one variant
 //! of `Webhook` per webhook, holding its body decoded into its generated type, and
-//! `Webhook::decode(name, body)`. It is written from the root's `x-webhooks` mark (see
+//! `Webhook::decode(name, body)`. It is written from the root's `x-webhook-bodies` mark (see
 //! `normalize`'s `webhooks`); the decoding itself is the support crate's (`webhooks`).
 
 use proc_macro2::TokenStream;

@@ -2,7 +2,8 @@
 //! client calls, so they leave `webhooks` (which OpenAPI 3.0 does not have); what a receiver
 //! needs of each, its body's type, is kept. A JSON body's schema becomes a component (an inline
 //! one moved to `components/schemas` as `<Webhook>Webhook`, a `$ref` to one kept), and the
-//! document's root is marked [`WEBHOOKS`]: per webhook, in the document's order, its method,
+//! document's root is marked [`WEBHOOKS`] (Redoc's `x-webhooks`, their spelling in OpenAPI 3.0,
+//! is read as `webhooks`): per webhook, in the document's order, its method,
 //! its body (`{"$ref": ...}` to that component, or the media type of a body that is not JSON)
 //! and its description. `emit` writes the `webhooks` module from the mark. The mark holds a
 //! `$ref`, so a later renaming of the component follows it, as every other reference does.
@@ -17,10 +18,26 @@ use crate::model::{is_method, push};
 /// returns where each moved body came from.
 pub(super) fn webhook_bodies(document: &mut Value, findings: &mut Vec<Finding>) -> Origins {
     let mut origins = Origins::new();
-    let Some(Value::Object(webhooks)) = document
-        .as_object_mut()
-        .and_then(|root| root.remove("webhooks"))
-    else {
+    let Some(root) = document.as_object_mut() else {
+        return origins;
+    };
+    // OpenAPI 3.0 has no `webhooks`; Redoc's `x-webhooks` is their spelling there (Novu's
+    // description has 24), the same map of path items.
+    let (key, webhooks) = match root.remove("webhooks") {
+        Some(webhooks) => ("webhooks", webhooks),
+        None => match root.remove("x-webhooks") {
+            Some(webhooks) => {
+                findings.push(Finding::new(
+                    FindingKind::Repaired,
+                    "/x-webhooks",
+                    "`x-webhooks`, the spelling of `webhooks` before OpenAPI 3.1, read as `webhooks`",
+                ));
+                ("x-webhooks", webhooks)
+            }
+            None => return origins,
+        },
+    };
+    let Value::Object(webhooks) = webhooks else {
         return origins;
     };
     let mut taken: std::collections::BTreeSet<String> = document
@@ -30,7 +47,7 @@ pub(super) fn webhook_bodies(document: &mut Value, findings: &mut Vec<Finding>) 
         .unwrap_or_default();
     let mut marked = Map::new();
     for (name, item) in &webhooks {
-        let pointer = push("/webhooks", name);
+        let pointer = push(&format!("/{key}"), name);
         let Some(item) = resolve(document, item).and_then(Value::as_object) else {
             findings.push(Finding::new(
                 FindingKind::Skipped,
@@ -190,6 +207,29 @@ mod tests {
         assert_eq!(
             origins["/components/schemas/NewRepoWebhook"],
             "/webhooks/new-repo/post/requestBody/content/application~1json/schema"
+        );
+    }
+
+    #[test]
+    fn redoc_s_x_webhooks_is_read_as_webhooks() {
+        let mut document = json!({
+            "openapi": "3.0.3",
+            "x-webhooks": {"done": {"post": {"requestBody": {"content": {
+                "application/json": {"schema": {"type": "object"}}}}}}}
+        });
+        let (findings, origins) = run(&mut document);
+        assert_eq!(
+            super::super::places(&findings),
+            [(FindingKind::Repaired, "/x-webhooks")]
+        );
+        assert!(document.get("x-webhooks").is_none());
+        assert_eq!(
+            document[WEBHOOKS]["done"]["body"],
+            json!({"$ref": "#/components/schemas/DoneWebhook"})
+        );
+        assert_eq!(
+            origins["/components/schemas/DoneWebhook"],
+            "/x-webhooks/done/post/requestBody/content/application~1json/schema"
         );
     }
 
