@@ -258,17 +258,19 @@ pub fn emit(
         let types = types_module(&mut file)?;
         let objects = open_objects::decode_open_objects_in_one_pass(types, &is_tolerant)?;
         tallies.push(("open objects", objects));
-        let unions = union_schemas(document, &named);
-        tallies.push((
-            "first-fit unions",
-            first_fit::decode_first_fit_unions(types, |name| unions.get(name).cloned())?,
-        ));
         let open = open_enum_type_names(document)?;
         let string_enums =
             tolerance::emit_string_enums(types, interface, conversions, is_tolerant, |name| {
                 open.contains(name)
             })?;
         tallies.push(("string enums", string_enums));
+        // After the string enums, whose equal enums become one type: a union's conversions
+        // from two of them are one by then, and the first-fit invocation writes that one.
+        let unions = union_schemas(document, &named);
+        tallies.push((
+            "first-fit unions",
+            first_fit::decode_first_fit_unions(types, |name| unions.get(name).cloned())?,
+        ));
         let newtypes = checked_strings::fold_checked_strings(types, folded_early)?;
         tallies.push(("string newtypes", newtypes));
         tallies.push((

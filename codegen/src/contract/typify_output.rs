@@ -535,3 +535,53 @@ pub fn untagged_enum_variants(
 pub fn is_deserialize_derive(name: &str) -> bool {
     name == "Deserialize"
 }
+
+/// typify's conversion of a member into its union, `impl ::std::convert::From<T> for Union {
+/// fn from(value: T) -> Self { Self::Variant(value) } }` (written for each newtype variant
+/// whose type no other variant holds): the union's name and the variant, or `None` for any
+/// other item. Compared as tokens with the one typify would write for them, so that a change in
+/// typify's shape is a mismatch, not a conversion lost.
+pub fn member_conversion(item: &syn::Item) -> Option<(String, syn::Ident)> {
+    let syn::Item::Impl(block) = item else {
+        return None;
+    };
+    let (_, path, _) = block.trait_.as_ref()?;
+    let last = path.segments.last()?;
+    if last.ident != "From" {
+        return None;
+    }
+    let syn::PathArguments::AngleBracketed(arguments) = &last.arguments else {
+        return None;
+    };
+    let Some(syn::GenericArgument::Type(inner)) = arguments.args.first() else {
+        return None;
+    };
+    let syn::Type::Path(union) = &*block.self_ty else {
+        return None;
+    };
+    let union = union.path.get_ident()?;
+    let [syn::ImplItem::Fn(function)] = block.items.as_slice() else {
+        return None;
+    };
+    let [syn::Stmt::Expr(syn::Expr::Call(call), None)] = function.block.stmts.as_slice() else {
+        return None;
+    };
+    let syn::Expr::Path(callee) = &*call.func else {
+        return None;
+    };
+    let [first, variant] = callee.path.segments.iter().collect::<Vec<_>>()[..] else {
+        return None;
+    };
+    if first.ident != "Self" {
+        return None;
+    }
+    let variant = variant.ident.clone();
+    let expected: syn::Item = syn::parse_quote! {
+        impl ::std::convert::From<#inner> for #union {
+            fn from(value: #inner) -> Self {
+                Self::#variant(value)
+            }
+        }
+    };
+    (tokens(&expected) == tokens(item)).then(|| (union.to_string(), variant))
+}

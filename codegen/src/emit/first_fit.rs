@@ -10,7 +10,9 @@
 //! such enum's derive is replaced by one `first_fit_union!` invocation, which calls the support
 //! crate's `unions::first_fit`: the value is read once into a `serde_json::Value`, then each
 //! member is tried on it in order, a unit variant taking `null`, exactly as serde's derive
-//! tries them. The enum, its variants, `Serialize` and every conversion stay typify's.
+//! tries them. The enum, its variants and `Serialize` stay typify's; typify's conversion of
+//! each member into the union (`From`) is written by the invocation (the member is marked
+//! `From`), the same impl in one word instead of six lines.
 //!
 //! The derive drops `oneOf`'s rule that exactly one member matches; the invocation keeps it.
 //! A `oneOf` whose members a value could match two of is invoked `OneOf`, so strict decoding
@@ -50,6 +52,14 @@ pub(super) fn decode_first_fit_unions(
 ) -> Result<Tally, Error> {
     let mut tally = Tally::default();
     let mut invocations = Vec::new();
+    // typify's `From` of each member with a type of its own, written by the invocation
+    // instead: six lines each, one of the larger shares of a crate's lines.
+    let conversions: std::collections::BTreeSet<(String, String)> = types
+        .iter()
+        .filter_map(typify_output::member_conversion)
+        .map(|(union, variant)| (union, variant.to_string()))
+        .collect();
+    let mut folded = std::collections::BTreeSet::new();
     for item in types.iter_mut() {
         let syn::Item::Enum(enumeration) = item else {
             continue;
@@ -86,9 +96,16 @@ pub(super) fn decode_first_fit_unions(
                     !typify_output::is_deserialize_derive(derive)
                 })
                 .map_err(|why| Error::Mismatch(format!("untagged enum `{name}`: {why}")))?;
-                let variants = variants.iter().map(|(variant, inner)| match inner {
-                    Some(inner) => quote! { #variant(#inner) },
-                    None => quote! { #variant },
+                let variants = variants.iter().map(|(variant, inner)| {
+                    let key = (name.to_string(), variant.to_string());
+                    match inner {
+                        Some(inner) if conversions.contains(&key) => {
+                            folded.insert(key);
+                            quote! { #variant(#inner, From) }
+                        }
+                        Some(inner) => quote! { #variant(#inner) },
+                        None => quote! { #variant },
+                    }
                 });
                 let overlap = match overlap {
                     Overlap::AnyOf => quote! { AnyOf },
@@ -102,6 +119,10 @@ pub(super) fn decode_first_fit_unions(
     if invocations.is_empty() {
         return Ok(tally);
     }
+    types.retain(|item| {
+        typify_output::member_conversion(item)
+            .is_none_or(|(union, variant)| !folded.contains(&(union, variant.to_string())))
+    });
     let parse = |tokens: TokenStream| {
         syn::parse2::<syn::File>(tokens)
             .map(|file| file.items)
@@ -112,14 +133,22 @@ pub(super) fn decode_first_fit_unions(
     Ok(tally)
 }
 
-/// `first_fit_union!(OneOf Name { Variant(Type), Unit, ... })`: the `Deserialize` of a
-/// first-fit union, its members tried in order on the value read once (`AnyOf` or `OneOf`:
-/// the support crate's `unions::Overlap`).
+/// `first_fit_union!(OneOf Name { Variant(Type), Other(Type, From), Unit, ... })`: the
+/// `Deserialize` of a first-fit union, its members tried in order on the value read once
+/// (`AnyOf` or `OneOf`: the support crate's `unions::Overlap`), and, for each member marked
+/// `From`, the conversion of its type into the union, as typify writes it.
 fn first_fit_macro() -> TokenStream {
     let support = crate::runtime::support_crate();
     quote! {
         macro_rules! first_fit_union {
-            ($overlap:ident $name:ident { $($variant:ident $(($inner:ty))?),* }) => {
+            ($overlap:ident $name:ident { $($variant:ident $(($inner:ty $(, $from:ident)?))?),* }) => {
+                $($($(
+                    impl ::std::convert::$from<$inner> for $name {
+                        fn from(value: $inner) -> Self {
+                            Self::$variant(value)
+                        }
+                    }
+                )?)?)*
                 impl<'de> ::serde::Deserialize<'de> for $name {
                     fn deserialize<D: ::serde::Deserializer<'de>>(
                         deserializer: D,
@@ -201,6 +230,42 @@ mod tests {
             items.last().unwrap(),
             "first_fit_union ! (OneOf Body { Variant0 (ErrorDto) , Variant1 (:: std :: string :: String) , Variant2 }) ;"
         );
+    }
+
+    #[test]
+    fn typify_s_member_conversions_are_written_by_the_invocation() {
+        let (items, _) = rewritten(vec![
+            syn::parse_quote! {
+                #[derive(::serde::Deserialize, ::serde::Serialize)]
+                #[serde(untagged)]
+                pub enum Body { Variant0(ErrorDto), Variant1(i64), Variant2(i64) }
+            },
+            syn::parse_quote! {
+                impl ::std::convert::From<ErrorDto> for Body {
+                    fn from(value: ErrorDto) -> Self {
+                        Self::Variant0(value)
+                    }
+                }
+            },
+            // Another shape is not typify's conversion, and stays.
+            syn::parse_quote! {
+                impl ::std::convert::From<bool> for Body {
+                    fn from(value: bool) -> Self {
+                        Self::Variant1(i64::from(value))
+                    }
+                }
+            },
+        ]);
+        assert_eq!(
+            items.last().unwrap(),
+            "first_fit_union ! (OneOf Body { Variant0 (ErrorDto , From) , Variant1 (i64) , Variant2 (i64) }) ;"
+        );
+        let conversions: Vec<_> = items
+            .iter()
+            .filter(|item| item.starts_with("impl :: std :: convert :: From"))
+            .collect();
+        assert_eq!(conversions.len(), 1);
+        assert!(conversions[0].contains("From < bool >"), "{conversions:?}");
     }
 
     #[test]
