@@ -210,6 +210,19 @@ pub fn source_pointer(origins: &Origins, pointer: &str) -> String {
     }
 }
 
+/// The document's `components/schemas`, made when it has none: where every step that adds a
+/// component puts it.
+fn component_schemas_mut(document: &mut Value) -> Option<&mut serde_json::Map<String, Value>> {
+    document
+        .as_object_mut()?
+        .entry("components")
+        .or_insert_with(|| Value::Object(serde_json::Map::new()))
+        .as_object_mut()?
+        .entry("schemas")
+        .or_insert_with(|| Value::Object(serde_json::Map::new()))
+        .as_object_mut()
+}
+
 /// `name`, or `name` with the first number from 2 that is not `taken`.
 pub(crate) fn unique_name(name: &str, taken: &BTreeSet<String>) -> String {
     let mut candidate = name.to_owned();

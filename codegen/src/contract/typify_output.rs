@@ -536,12 +536,8 @@ pub fn is_deserialize_derive(name: &str) -> bool {
     name == "Deserialize"
 }
 
-/// typify's conversion of a member into its union, `impl ::std::convert::From<T> for Union {
-/// fn from(value: T) -> Self { Self::Variant(value) } }` (written for each newtype variant
-/// whose type no other variant holds): the union's name and the variant, or `None` for any
-/// other item. Compared as tokens with the one typify would write for them, so that a change in
-/// typify's shape is a mismatch, not a conversion lost.
-pub fn member_conversion(item: &syn::Item) -> Option<(String, syn::Ident)> {
+/// An `impl From<T> for ...`: `T` and the impl block; `None` for any other item.
+pub fn from_impl(item: &syn::Item) -> Option<(&syn::Type, &syn::ItemImpl)> {
     let syn::Item::Impl(block) = item else {
         return None;
     };
@@ -553,9 +549,19 @@ pub fn member_conversion(item: &syn::Item) -> Option<(String, syn::Ident)> {
     let syn::PathArguments::AngleBracketed(arguments) = &last.arguments else {
         return None;
     };
-    let Some(syn::GenericArgument::Type(inner)) = arguments.args.first() else {
-        return None;
-    };
+    match arguments.args.first() {
+        Some(syn::GenericArgument::Type(source)) => Some((source, block)),
+        _ => None,
+    }
+}
+
+/// typify's conversion of a member into its union, `impl ::std::convert::From<T> for Union {
+/// fn from(value: T) -> Self { Self::Variant(value) } }` (written for each newtype variant
+/// whose type no other variant holds): the union's name and the variant, or `None` for any
+/// other item. Compared as tokens with the one typify would write for them, so that a change in
+/// typify's shape is a mismatch, not a conversion lost.
+pub fn member_conversion(item: &syn::Item) -> Option<(String, syn::Ident)> {
+    let (inner, block) = from_impl(item)?;
     let syn::Type::Path(union) = &*block.self_ty else {
         return None;
     };

@@ -622,20 +622,7 @@ fn from_conversion(
     item: &syn::Item,
     same_type: &BTreeMap<String, String>,
 ) -> Option<(String, String)> {
-    let syn::Item::Impl(block) = item else {
-        return None;
-    };
-    let (_, trait_path, _) = block.trait_.as_ref()?;
-    let last = trait_path.segments.last()?;
-    if last.ident != "From" {
-        return None;
-    }
-    let syn::PathArguments::AngleBracketed(arguments) = &last.arguments else {
-        return None;
-    };
-    let Some(syn::GenericArgument::Type(source)) = arguments.args.first() else {
-        return None;
-    };
+    let (source, block) = typify_output::from_impl(item)?;
     // A plain type name (any path to it) is read through the aliases; any other type (a
     // reference, `Vec<_>`) is compared as written.
     let spelled = |ty: &syn::Type| match ty {

@@ -8,7 +8,7 @@
 
 use std::collections::BTreeSet;
 
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 use super::{Origins, pascal, unique_name};
 use crate::model::{mark, push};
@@ -92,18 +92,7 @@ pub(super) fn hoist(document: &mut Value) -> Origins {
     if hoisted.is_empty() {
         return origins;
     }
-    let Some(root) = document.as_object_mut() else {
-        return origins;
-    };
-    let components = root
-        .entry("components")
-        .or_insert_with(|| Value::Object(Map::new()));
-    if let Some(schemas) = components.as_object_mut().map(|components| {
-        components
-            .entry("schemas")
-            .or_insert_with(|| Value::Object(Map::new()))
-    }) && let Some(schemas) = schemas.as_object_mut()
-    {
+    if let Some(schemas) = super::component_schemas_mut(document) {
         schemas.extend(hoisted);
     }
     origins

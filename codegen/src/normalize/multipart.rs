@@ -88,15 +88,7 @@ pub(super) fn multipart_bodies(document: &mut Value, findings: &mut Vec<Finding>
     let Some((name, true)) = file_component else {
         return;
     };
-    let Some(root) = document.as_object_mut() else {
-        return;
-    };
-    let schemas = root
-        .entry("components")
-        .or_insert_with(|| json!({}))
-        .as_object_mut()
-        .map(|components| components.entry("schemas").or_insert_with(|| json!({})));
-    if let Some(Value::Object(schemas)) = schemas {
+    if let Some(schemas) = super::component_schemas_mut(document) {
         schemas.insert(
             name,
             json!({

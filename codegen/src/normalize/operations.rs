@@ -114,19 +114,8 @@ pub(super) fn operations(document: &mut Value, findings: &mut Vec<Finding>) {
     if new_components.is_empty() {
         return;
     }
-    let Some(root) = document.as_object_mut() else {
-        return;
-    };
-    let components = root
-        .entry("components")
-        .or_insert_with(|| Value::Object(Map::new()));
-    if let Some(components) = components.as_object_mut() {
-        let schemas = components
-            .entry("schemas")
-            .or_insert_with(|| Value::Object(Map::new()));
-        if let Some(schemas) = schemas.as_object_mut() {
-            schemas.extend(new_components);
-        }
+    if let Some(schemas) = super::component_schemas_mut(document) {
+        schemas.extend(new_components);
     }
 }
 

@@ -40,15 +40,13 @@ pub(super) fn webhook_bodies(document: &mut Value, findings: &mut Vec<Finding>) 
     let Value::Object(webhooks) = webhooks else {
         return origins;
     };
-    let mut taken: std::collections::BTreeSet<String> = document
-        .pointer("/components/schemas")
-        .and_then(Value::as_object)
-        .map(|schemas| schemas.keys().cloned().collect())
-        .unwrap_or_default();
+    let mut taken = crate::contract::component_names_in_use(document);
     let mut marked = Map::new();
     for (name, item) in &webhooks {
         let pointer = push(&format!("/{key}"), name);
-        let Some(item) = resolve(document, item).and_then(Value::as_object) else {
+        // Owned, since a body may become a component of the document they are read from.
+        let resolved = super::resolve(document, item).clone();
+        let Some(item) = resolved.as_object() else {
             findings.push(Finding::new(
                 FindingKind::Skipped,
                 &pointer,
@@ -81,9 +79,11 @@ pub(super) fn webhook_bodies(document: &mut Value, findings: &mut Vec<Finding>) 
         {
             entry.insert("description".into(), json!(text));
         }
-        let body = operation
+        let request_body = operation
             .get("requestBody")
-            .and_then(|body| resolve(document, body))
+            .map(|body| super::resolve(document, body).clone());
+        let body = request_body
+            .as_ref()
             .and_then(|body| body.get("content"))
             .and_then(Value::as_object);
         let json_body = body.and_then(|content| {
@@ -107,7 +107,9 @@ pub(super) fn webhook_bodies(document: &mut Value, findings: &mut Vec<Finding>) 
                         );
                         taken.insert(component.clone());
                         let reference = format!("#/components/schemas/{component}");
-                        insert_component(document, &component, schema.clone());
+                        if let Some(schemas) = super::component_schemas_mut(document) {
+                            schemas.insert(component.clone(), schema.clone());
+                        }
                         origins
                             .insert(push("/components/schemas", &component), push(&at, "schema"));
                         reference
@@ -134,11 +136,6 @@ pub(super) fn webhook_bodies(document: &mut Value, findings: &mut Vec<Finding>) 
     origins
 }
 
-/// A path item or request body, or what its local `$ref` leads to.
-fn resolve<'a>(document: &'a Value, value: &'a Value) -> Option<&'a Value> {
-    crate::model::Document::new(document).resolve(value)
-}
-
 /// The `$ref` of a schema that is only a reference to an existing component schema.
 fn component_reference(document: &Value, schema: &Value) -> Option<String> {
     let object = schema.as_object()?;
@@ -149,19 +146,6 @@ fn component_reference(document: &Value, schema: &Value) -> Option<String> {
         .and_then(|schemas| schemas.get(crate::model::unescape(name)))
         .is_some();
     (object.len() == 1 && exists).then(|| reference.to_owned())
-}
-
-fn insert_component(document: &mut Value, name: &str, schema: Value) {
-    let Some(root) = document.as_object_mut() else {
-        return;
-    };
-    let components = root.entry("components").or_insert_with(|| json!({}));
-    if let Some(components) = components.as_object_mut() {
-        let schemas = components.entry("schemas").or_insert_with(|| json!({}));
-        if let Some(schemas) = schemas.as_object_mut() {
-            schemas.insert(name.to_owned(), schema);
-        }
-    }
 }
 
 #[cfg(test)]
