@@ -1,6 +1,6 @@
 //! `decode_vs_value` and `validation_overhead`: one 10,000-notification page decoded into the
 //! generated (validating) types, into `serde_json::Value`, and into the types progenitor and
-//! typify emit without our patches.
+//! typify emit without our patches, each read as a generated client reads a response body.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -20,11 +20,13 @@ pub fn page() -> Vec<u8> {
     fixtures::notification_list(NOTIFICATIONS, 0x5EED)
 }
 
-/// Times decoding `bytes` into `T`; the value is dropped after the clock stops, so the figure
-/// is about decoding, not about freeing memory.
+/// Times decoding `bytes` into `T` as a generated client reads a response body
+/// ([`hub_api_support::json::from_body`]: UTF-8 checked once, then parsed as text), whatever
+/// `T` is, so both sides read the body alike; the value is dropped after the clock stops, so
+/// the figure is about decoding, not about freeing memory.
 fn time_decode<T: DeserializeOwned>(bytes: &[u8]) -> Result<Duration> {
     let started = Instant::now();
-    let decoded: T = serde_json::from_slice(bytes).context("decoding the page")?;
+    let decoded: T = hub_api_support::json::from_body(bytes).context("decoding the page")?;
     let elapsed = started.elapsed();
     drop(black_box(decoded));
     Ok(elapsed)
@@ -58,8 +60,9 @@ impl Comparison for DecodeVsValue {
         ["generated", "value"]
     }
 
+    /// Issue 30: typed decoding clearly faster than `serde_json::Value`.
     fn bound(&self) -> Bound {
-        Bound::AtMost(1.0)
+        Bound::AtMost(0.6)
     }
 
     fn sample(&mut self, side: Side) -> Result<Duration> {

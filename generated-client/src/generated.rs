@@ -12200,10 +12200,18 @@ mod reply {
     pub(super) struct Json<T>(::std::marker::PhantomData<T>);
     impl<T: ::serde::de::DeserializeOwned> Read for Json<T> {
         type Value = T;
+        /// What `ResponseValue::from_response` does, the body decoded by
+        /// `json::from_body`, which checks it is UTF-8 once rather than string by string.
         async fn read<E>(
             response: reqwest::Response,
         ) -> Result<ResponseValue<T>, Error<E>> {
-            ResponseValue::from_response(response).await
+            let status = response.status();
+            let headers = response.headers().clone();
+            let body = response.bytes().await.map_err(Error::ResponseBodyError)?;
+            match ::hub_api_support::json::from_body(&body) {
+                Ok(value) => Ok(ResponseValue::new(value, status, headers)),
+                Err(error) => Err(Error::InvalidResponsePayload(body, error)),
+            }
         }
     }
     /// No body.

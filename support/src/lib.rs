@@ -9,6 +9,7 @@
 //!
 //! - [`ValidatedString`], [`SecretString`]: strings checked by their schema's rules.
 //! - [`BoundedInteger`], [`BoundedNumber`]: numbers within their schema's bounds.
+//! - [`json`]: how a response body is read (UTF-8 checked once, then parsed as text).
 //! - [`formats`]: the checks of the `format`s a schema can assert.
 //! - [`items`]: the checks of an array's items as a whole (`uniqueItems`).
 //! - [`Pattern`]: a schema's `pattern`, matched as ECMA-262 does, quickly.
@@ -22,6 +23,7 @@ pub mod decoding;
 pub mod enums;
 pub mod formats;
 pub mod items;
+pub mod json;
 mod numbers;
 pub mod objects;
 mod pattern;

@@ -147,6 +147,7 @@ fn replace_tail(function: &mut syn::ImplItemFn, tail: TokenStream) -> bool {
 /// The `reply` module: the body readers and `send`, which does what progenitor's statements
 /// after building the request did, for every operation.
 fn reply_module() -> TokenStream {
+    let support = crate::runtime::support_crate();
     quote! {
         //! Response handling shared by every operation: each passes its status table to
         //! [`send`], which the compiler checks once rather than once per operation.
@@ -165,8 +166,16 @@ fn reply_module() -> TokenStream {
 
         impl<T: ::serde::de::DeserializeOwned> Read for Json<T> {
             type Value = T;
+            /// What `ResponseValue::from_response` does, the body decoded by
+            /// `json::from_body`, which checks it is UTF-8 once rather than string by string.
             async fn read<E>(response: reqwest::Response) -> Result<ResponseValue<T>, Error<E>> {
-                ResponseValue::from_response(response).await
+                let status = response.status();
+                let headers = response.headers().clone();
+                let body = response.bytes().await.map_err(Error::ResponseBodyError)?;
+                match #support::json::from_body(&body) {
+                    Ok(value) => Ok(ResponseValue::new(value, status, headers)),
+                    Err(error) => Err(Error::InvalidResponsePayload(body, error)),
+                }
             }
         }
 
