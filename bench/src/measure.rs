@@ -148,11 +148,16 @@ pub fn compare(name: &'static str, comparison: &mut dyn Comparison, plan: Plan) 
 pub fn median(samples: &mut [Duration]) -> Duration {
     assert!(!samples.is_empty(), "a median needs at least one sample");
     samples.sort_unstable();
-    let middle = samples.len() / 2;
-    if samples.len() % 2 == 1 {
-        samples[middle]
+    middle(samples, |low, high| (low + high) / 2)
+}
+
+/// The middle of `sorted`; for an even count, `mean` of the two middle values.
+fn middle<T: Copy>(sorted: &[T], mean: impl Fn(T, T) -> T) -> T {
+    let middle = sorted.len() / 2;
+    if sorted.len() % 2 == 1 {
+        sorted[middle]
     } else {
-        (samples[middle - 1] + samples[middle]) / 2
+        mean(sorted[middle - 1], sorted[middle])
     }
 }
 
@@ -172,12 +177,7 @@ pub fn median_ratio(ours: &[Duration], baseline: &[Duration]) -> f64 {
         return f64::NAN;
     }
     ratios.sort_unstable_by(f64::total_cmp);
-    let middle = ratios.len() / 2;
-    if ratios.len() % 2 == 1 {
-        ratios[middle]
-    } else {
-        (ratios[middle - 1] + ratios[middle]) / 2.0
-    }
+    middle(&ratios, |low, high| (low + high) / 2.0)
 }
 
 pub fn millis(duration: Duration) -> String {

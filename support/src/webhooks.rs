@@ -66,7 +66,7 @@ pub fn json_body<T: serde::de::DeserializeOwned>(
     name: &'static str,
     body: &[u8],
 ) -> Result<T, WebhookError> {
-    serde_json::from_slice(body).map_err(|source| WebhookError::Body { name, source })
+    crate::json::from_body(body).map_err(|source| WebhookError::Body { name, source })
 }
 
 #[cfg(test)]
