@@ -160,12 +160,7 @@ fn measure(path: &Path) -> Result<(Row, Files)> {
 
     let started = Instant::now();
     let ours = quietly(|| {
-        codegen::generate_crate(
-            &text,
-            &spec_name,
-            "corpus-lines",
-            &CrateOptions { strict: false },
-        )
+        codegen::generate_crate(&text, &spec_name, "corpus-lines", &CrateOptions::default())
     });
     let ours_time = started.elapsed();
     let mut left_out = 0;

@@ -40,7 +40,7 @@ fn generate_ours(spec_text: &str) -> Result<codegen::GeneratedCrate> {
         spec_text,
         SPEC_NAME,
         "synthetic-hub",
-        &CrateOptions { strict: false },
+        &CrateOptions::default(),
     )?)
 }
 

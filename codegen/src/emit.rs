@@ -15,6 +15,7 @@ use crate::patch::Applied;
 use crate::runtime::rules_module;
 
 mod checked_strings;
+mod docs;
 mod first_fit;
 mod forms;
 pub(crate) mod open_objects;
@@ -23,6 +24,7 @@ mod replies;
 mod requests;
 mod webhooks;
 pub(crate) use crate::contract::serde_attrs;
+pub(crate) use docs::safe_doc_text;
 pub(crate) mod tolerance;
 
 /// Whether to add the generation steps that make types faithful beyond what typify does.
@@ -282,6 +284,13 @@ pub fn emit(
             requests::leave_out_version_header(&mut file.items),
         ));
     }
+    let as_declared = requests::as_declared(document);
+    if !as_declared.is_empty() {
+        tallies.push((
+            "sent as declared",
+            requests::send_as_declared(&mut file.items, &as_declared),
+        ));
+    }
     let multipart = forms::multipart_operations(document);
     if !multipart.is_empty() {
         let changed = forms::send_as_multipart(&mut file.items, &multipart, module_path);
@@ -337,6 +346,7 @@ pub fn emit(
         passed_over.extend(tally.passed_over);
     }
     degraded.extend(place(document, &named, passed_over));
+    docs::make_docs_safe(&mut file);
     Ok(Emitted {
         file,
         degraded,
@@ -381,6 +391,8 @@ impl piecewise::Sink for TypesAsParsed {
         if !self.conversions.keep(&item) {
             return Ok(());
         }
+        let mut item = item;
+        typify_output::qualify_string_of_parse_conversion(&mut item);
         self.checked_strings.item(item, items)
     }
 
@@ -390,6 +402,59 @@ impl piecewise::Sink for TypesAsParsed {
         }
         Ok(())
     }
+}
+
+/// Calls `change` on the function that sends each operation of `operations` (by
+/// `operationId`, with what the change needs to know of it): a positional client's
+/// `Client::<method>`, a builder's `send`, among `items` and, recursively, in their modules.
+/// Returns how many calls changed their function.
+fn change_operation_functions<T>(
+    items: &mut [syn::Item],
+    operations: &[(String, T)],
+    change: &mut impl FnMut(&mut syn::ImplItemFn, &T) -> bool,
+) -> usize {
+    use crate::contract::progenitor_output::{BUILDER_SEND, CLIENT_TYPE};
+    let mut changed = 0;
+    for item in items {
+        match item {
+            syn::Item::Impl(block) if block.trait_.is_none() => {
+                let syn::Type::Path(self_type) = &*block.self_ty else {
+                    continue;
+                };
+                let self_name = self_type
+                    .path
+                    .segments
+                    .last()
+                    .map(|last| last.ident.to_string())
+                    .unwrap_or_default();
+                for member in &mut block.items {
+                    let syn::ImplItem::Fn(function) = member else {
+                        continue;
+                    };
+                    let name = function.sig.ident.to_string();
+                    let operation = operations.iter().find(|(id, _)| {
+                        if self_name == CLIENT_TYPE {
+                            crate::contract::method_name(id) == name
+                        } else {
+                            name == BUILDER_SEND && crate::contract::builder_name(id) == self_name
+                        }
+                    });
+                    if let Some((_, what)) = operation
+                        && change(function, what)
+                    {
+                        changed += 1;
+                    }
+                }
+            }
+            syn::Item::Mod(module) => {
+                if let Some((_, content)) = &mut module.content {
+                    changed += change_operation_functions(content, operations, change);
+                }
+            }
+            _ => {}
+        }
+    }
+    changed
 }
 
 /// Calls `change` on every function of the inherent impls among `items` and, recursively, in

@@ -84,7 +84,7 @@ pub fn generate(input: &Input<'_>) -> Result<Output, Error> {
 /// in the crate that mounts the file) and that crate implementing progenitor's `ClientHooks`
 /// with it, so that it decides how every built request is executed.
 fn generate_with_transport(input: &Input<'_>, transport: Option<&str>) -> Result<Output, Error> {
-    standalone::pipeline(input, transport, emit::Interface::Builder, true)
+    standalone::pipeline(input, transport, emit::Interface::Builder, true, None)
         .map(|(output, _repairs)| output)
 }
 

@@ -1,5 +1,10 @@
-//! Step 1: spec text (YAML or JSON; JSON is YAML) to a JSON value, with the exact location of
-//! a parse error. Map order is kept so generated structs list fields in spec order.
+//! Step 1: spec text (YAML or JSON) to a JSON value, with the exact location of a parse error.
+//! Map order is kept so generated structs list fields in spec order.
+//!
+//! A text whose first character (after white space and a byte-order mark) is `{` or `[` is
+//! JSON and is read by the JSON reader: JSON is YAML in principle, but the YAML reader refuses
+//! valid JSON that holds C1 control characters (U+0080 to U+009F) or other characters YAML
+//! does not print, and its error positions differ from JSON's.
 //!
 //! The YAML reader's events go straight into a `serde_json::Value` through [`JsonValue`], a
 //! visitor of our own, rather than through the YAML library's value type, for two reasons: a
@@ -18,6 +23,10 @@ use crate::Error;
 
 /// Parses `text`; `file` names it in error messages.
 pub fn load(text: &str, file: &str) -> Result<Value, Error> {
+    let body = text.strip_prefix('\u{feff}').unwrap_or(text);
+    if body.trim_start().starts_with(['{', '[']) {
+        return load_json(body, file);
+    }
     let deserializer = serde_norway::Deserializer::from_str(text);
     JsonValue.deserialize(deserializer).map_err(|error| {
         let (line, column) = error
@@ -39,7 +48,31 @@ pub fn load(text: &str, file: &str) -> Result<Value, Error> {
     })
 }
 
-/// Reads any YAML node as a JSON value.
+/// Parses JSON `text` through the same visitor as YAML (duplicate keys refused, integers beyond
+/// 64 bits read as the nearest double), with serde_json's line and column.
+fn load_json(text: &str, file: &str) -> Result<Value, Error> {
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    let parsed = JsonValue
+        .deserialize(&mut deserializer)
+        .and_then(|value| deserializer.end().map(|()| value));
+    parsed.map_err(|error| {
+        let message = error.to_string();
+        // serde_json's message repeats the location; keep only the reason.
+        let message = message
+            .split(" at line ")
+            .next()
+            .unwrap_or(&message)
+            .to_owned();
+        Error::Parse {
+            file: file.to_owned(),
+            line: error.line(),
+            column: error.column(),
+            message,
+        }
+    })
+}
+
+/// Reads any YAML or JSON node as a JSON value.
 struct JsonValue;
 
 impl<'de> DeserializeSeed<'de> for JsonValue {
@@ -165,6 +198,30 @@ mod tests {
             load(r#"{"a": {"b": null}}"#, "t.json").unwrap(),
             serde_json::json!({"a": {"b": null}})
         );
+    }
+
+    #[test]
+    fn reads_json_with_control_characters_as_json() {
+        // U+0085 and U+009F are valid in a JSON string; the YAML reader refuses them.
+        // (C0 characters must be escaped in JSON; C1 characters need not be.)
+        let text = "{\"info\": {\"description\": \"a\u{85}b\u{9f}c\\r\\n\"}}";
+        let value = load(text, "t.json").unwrap();
+        assert_eq!(value["info"]["description"], "a\u{85}b\u{9f}c\r\n");
+        let with_bom = format!("\u{feff}  \n{text}");
+        assert_eq!(load(&with_bom, "t.json").unwrap(), value);
+    }
+
+    #[test]
+    fn names_the_line_and_column_of_a_json_error() {
+        let error = load("{\n  \"a\": 1,\n  \"b\": ]\n}", "t.json").unwrap_err();
+        let text = error.to_string();
+        assert!(text.starts_with("t.json:3:8:"), "{text}");
+        let error = load("{\"a\": 1,\n \"a\": 2}", "t.json").unwrap_err();
+        let text = error.to_string();
+        assert!(text.starts_with("t.json:2:"), "{text}");
+        assert!(text.contains("duplicate entry with key \"a\""), "{text}");
+        let error = load("{\"a\": 1} x", "t.json").unwrap_err();
+        assert!(error.to_string().starts_with("t.json:1:10:"), "{error}");
     }
 
     #[test]

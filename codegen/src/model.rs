@@ -51,6 +51,14 @@ pub mod mark {
     /// or the `media` type of another) and its description. `emit` writes the `webhooks` module
     /// from it.
     pub const WEBHOOKS: &str = "x-webhook-bodies";
+    /// The mark on a query or header parameter `normalize` renamed because its Rust argument
+    /// name clashed with another parameter's: the name it has on the wire, which `emit` sends.
+    pub const WIRE_NAME: &str = "x-wire-name";
+    /// The mark on a request body whose media type progenitor cannot send as declared and
+    /// `normalize` handed on as one it sends the same way (`application/merge-patch+json` as
+    /// `application/json`, `image/png` as `application/octet-stream`, `text/csv` as
+    /// `text/plain`): the declared type, which `emit` sends as the `Content-Type` instead.
+    pub const MEDIA_TYPE: &str = "x-media-type";
     /// A `not` that typify cannot convert, as `downlevel` carries it (reported unenforced).
     pub const NOT: &str = "x-not";
     /// The prefix of the extensions a spec's author writes for the generator (`x-rust-secret`,

@@ -167,6 +167,9 @@ pub fn normalize_with_origins(document: &mut Value) -> Normalized {
     parameters::names_alike(document, &mut findings);
     media::repair(document, &mut findings);
     let definitions = components::local_definitions(document, &mut findings);
+    // After the local definitions have moved (`$defs`, with their own naming), any other
+    // reference inside a component.
+    references::into_components(document, &mut findings);
     for pointer in crate::model::schema_locations(document) {
         if let Some(schema) = document.pointer_mut(&pointer) {
             schemas::normalize_schema(schema, &pointer, &mut findings);
@@ -180,6 +183,8 @@ pub fn normalize_with_origins(document: &mut Value) -> Normalized {
     let alternatives = required_alternatives::write_out(document, &mut findings);
     operations::operations(document, &mut findings);
     multipart::multipart_bodies(document, &mut findings);
+    // Once each request body has one media type and the multipart ones are marked.
+    media::sendable(document, &mut findings);
     let split = components::nullable_union_components(document);
     let mut origins = hoisting::hoist(document);
     // After hoisting, so that an inline member is changed in its component.
@@ -306,9 +311,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_shared_parameter_that_clashes_in_one_operation_stays_in_the_others() {
+    fn a_shared_parameter_that_clashes_in_one_operation_is_renamed_there_only() {
         // `X-Id` (shared, query) and `x_id` (get's own header) are one Rust argument in `get`
-        // only; `post` has no clash and keeps the shared parameter.
+        // only, where the operation's own (after the shared one, once copied in) is renamed;
+        // `post` has no clash and keeps the shared parameter as it is.
         let mut document = json!({
             "openapi": "3.1.0",
             "info": {"title": "t", "version": "1"},
@@ -327,16 +333,21 @@ mod tests {
                 .map(|parameter| parameter["name"].as_str().unwrap_or_default().to_owned())
                 .collect()
         };
-        assert_eq!(names("get"), ["X-Id"], "{findings:?}");
+        assert_eq!(names("get"), ["X-Id", "x_id_header"], "{findings:?}");
+        assert_eq!(
+            document["paths"]["/a"]["get"]["parameters"][1]["x-wire-name"],
+            "x_id"
+        );
         assert_eq!(names("post"), ["X-Id"], "{findings:?}");
-        let left_out: Vec<&Finding> = findings
+        let renamed: Vec<&Finding> = findings
             .iter()
-            .filter(|finding| finding.kind == FindingKind::Skipped)
+            .filter(|finding| finding.message.contains("same Rust argument name"))
             .collect();
-        assert_eq!(left_out.len(), 1, "{findings:?}");
+        assert_eq!(renamed.len(), 1, "{findings:?}");
+        assert_eq!(renamed[0].kind, FindingKind::Repaired);
         assert!(
-            left_out[0].pointer.starts_with("/paths/~1a/get/"),
-            "{left_out:?}"
+            renamed[0].pointer.starts_with("/paths/~1a/get/"),
+            "{renamed:?}"
         );
     }
 }

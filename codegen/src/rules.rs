@@ -306,7 +306,7 @@ impl Rule {
                 )
             }
             Rule::Pattern(pattern) => {
-                if let Err(error) = hub_api_support::Pattern::new(pattern) {
+                if let Err(error) = hub_api_support::Pattern::check(pattern) {
                     return Err(format!("`pattern` {error}"));
                 }
                 // One compiled pattern per check function, on first use.

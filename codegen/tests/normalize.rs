@@ -235,11 +235,12 @@ const FIXTURES: &[(&str, &[&str], &[&str])] = &[
             "defect /paths/~1items~1{id}/get/parameters/3/schema/$ref: `$ref` to `#/components/schemas/Gone`: a place the document does not have; read as any JSON value",
             "defect /paths/~1items~1{id}/get/responses/404/$ref: `$ref` to `#/components/responses/Gone`: a place the document does not have; the response is kept without a body",
             "defect /components/schemas/Item/properties/owner/$ref: `$ref` to `shared.yaml#/Owner`: another document, which is not fetched; read as any JSON value",
-            "skipped /paths/~1items~1{id}/get/parameters/1: query parameter `id`: another parameter of the operation has the same Rust argument name",
+            "repaired /paths/~1items~1{id}/get/parameters/1: query parameter `id`: another parameter of the operation has the same Rust argument name; the argument is `id_query`, sent as `id`",
             "unenforced /components/schemas/Item/properties/source/not:",
         ],
         &[
             "pub async fn get_item<'a>(",
+            "QueryParam::new(\"id\", &id_query)",
             "pub struct ItemSource {",
             "pub owner: ::std::option::Option<::serde_json::Value>,",
         ],
@@ -307,6 +308,28 @@ const FIXTURES: &[(&str, &[&str], &[&str])] = &[
             "Log(::std::vec::Vec<u8>)",
         ],
     ),
+    (
+        "normalize_world",
+        &[
+            "10 repaired, 0 defects of the description, 1 rules not enforced, 0 left out",
+            "repaired /paths/~1things~1{id}/get/parameters/3: query parameter `limit`: another parameter of the operation has the same Rust argument name; the argument is `limit_query`, sent as `limit`",
+            "repaired /paths/~1things~1{id}/get/responses/200/content/application~1vnd.api+json: JSON spelled `application/vnd.api+json`; read as JSON",
+            "repaired /paths/~1things~1{id}/patch/requestBody/content/application~1merge-patch+json: a request body of a media type progenitor cannot send; sent as JSON, labelled `application/merge-patch+json`",
+            "repaired /paths/~1things~1{id}~1photo/put/requestBody/content/image~1jpeg: a request body of a media type progenitor cannot send; sent as the bytes given, labelled `image/jpeg`",
+            "unenforced /paths/~1imports/post/requestBody/content/text~1csv/schema: a text body is sent as the text given",
+        ],
+        &[
+            "pub type String = ValidatedString<rules::String>;",
+            "impl ::std::convert::TryFrom<::std::string::String> for Boolean",
+            "QueryParam::new(\"id\", &id_query)",
+            "QueryParam::new(\"limit[]\", &limit)",
+            "header_map.append(\"Limit\"",
+            "\"application/merge-patch+json\",",
+            "from_static(\"image/jpeg\")",
+            "from_static(\"text/csv\")",
+            "ResponseValue<types::Thing>",
+        ],
+    ),
 ];
 
 fn fixtures_dir() -> &'static Path {
@@ -368,7 +391,10 @@ fn strict_refuses_what_the_lenient_run_reports() {
         &spec_text,
         "normalize_unsatisfiable.yaml",
         "crate::generated",
-        &CrateOptions { strict: true },
+        &CrateOptions {
+            strict: true,
+            ..CrateOptions::default()
+        },
     )
     .unwrap_err()
     .to_string();

@@ -47,6 +47,23 @@ impl std::error::Error for PatternError {}
 impl Pattern {
     /// Compiles `source`, refusing what `regress` refuses.
     pub fn new(source: &str) -> Result<Self, PatternError> {
+        let mut pattern = Self::interpreted(source)?;
+        pattern.fast = Dfa::compile(source);
+        Ok(pattern)
+    }
+
+    /// Whether `source` compiles, as [`Pattern::new`] would decide, without building the
+    /// automaton: for a generator that only needs to know (a large bounded repetition, such as
+    /// AWS's `.{1,576}` behind four `[^:]*:`, makes the automaton cost far more than the check).
+    pub fn check(source: &str) -> Result<(), PatternError> {
+        Self::interpreted(source).map(drop)
+    }
+
+    /// Compiles `source` for `regress` alone, without the automaton: for a pattern matched a
+    /// few times (a description's own default checked against it), where building the
+    /// automaton would cost more than every match it could speed up. It matches exactly what
+    /// [`Pattern::new`]'s pattern matches.
+    pub fn interpreted(source: &str) -> Result<Self, PatternError> {
         let regex = regress::Regex::new(source).map_err(|error| PatternError {
             source: source.to_owned(),
             reason: error.to_string(),
@@ -54,7 +71,7 @@ impl Pattern {
         Ok(Self {
             source: source.to_owned(),
             regex,
-            fast: Dfa::compile(source),
+            fast: None,
         })
     }
 
@@ -705,6 +722,23 @@ mod tests {
             "pattern {:?} on {text:?}",
             pattern.as_str()
         );
+    }
+
+    #[test]
+    fn a_pattern_checked_or_interpreted_builds_no_automaton_and_matches_the_same() {
+        let source = "arn:[^:]*:iam::[^:]*:(role|user)/.{1,576}";
+        assert!(Pattern::check(source).is_ok());
+        assert!(Pattern::check("(unclosed").is_err());
+        let interpreted = Pattern::interpreted(source).unwrap();
+        assert!(!interpreted.is_fast());
+        let compiled = Pattern::new(source).unwrap();
+        for text in ["arn:aws:iam::123:role/x", "arn:aws:iam::123:group/x", ""] {
+            assert_eq!(
+                interpreted.is_match(text),
+                compiled.is_match(text),
+                "{text:?}"
+            );
+        }
     }
 
     #[test]

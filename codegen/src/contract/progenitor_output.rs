@@ -141,6 +141,112 @@ pub const PROGENITOR_VERSION_HEADER: &str = "api-version";
 /// `progenitor_client::RequestBuilderExt`); `emit` renames it for a multipart body.
 pub const PROGENITOR_FORM_CALL: &str = "form_urlencoded";
 
+/// The media types progenitor sends a request body as, each by its own call: a typed JSON
+/// body with `.json(&body)` (reqwest labels it `application/json` unless the request already
+/// has a `Content-Type`), bytes and text with `.header(CONTENT_TYPE, from_static("<type>"))`
+/// before `.body(body)`.
+pub const JSON_BODY: &str = "application/json";
+/// See [`JSON_BODY`].
+pub const BYTES_BODY: &str = "application/octet-stream";
+/// See [`JSON_BODY`].
+pub const TEXT_BODY: &str = "text/plain";
+/// The request builder's method progenitor sends a typed JSON body with.
+const JSON_CALL: &str = "json";
+
+/// `block` (an operation's function) with its request body labelled `declared` instead of
+/// `sent`, the media type progenitor labels it: a `Content-Type` header set before `.json(..)`
+/// for JSON, the label's text replaced for bytes and text. `None` when the block has no such
+/// call or label.
+pub fn label_request_body(block: &syn::Block, sent: &str, declared: &str) -> Option<syn::Block> {
+    let mut found = false;
+    let tokens = block.to_token_stream();
+    let relabelled = if sent == JSON_BODY {
+        let header = quote! {
+            header(
+                ::reqwest::header::CONTENT_TYPE,
+                ::reqwest::header::HeaderValue::from_static(#declared),
+            ) .
+        };
+        insert_before_call(tokens, JSON_CALL, &header, &mut found)
+    } else {
+        replace_string_literal(tokens, sent, declared, &mut found)
+    };
+    found.then(|| syn::parse2(relabelled).ok()).flatten()
+}
+
+/// `block` (an operation's function) sending the parameter progenitor knows as `argument` by
+/// its name on the wire: progenitor writes a query parameter's or header's name as a string
+/// literal (`QueryParam::new("name", &name)`, `header_map.append("name", ..)`), the only
+/// literal of that text in the function. `None` when there is none.
+pub fn send_parameter_as(block: &syn::Block, argument: &str, wire: &str) -> Option<syn::Block> {
+    let mut found = false;
+    let renamed = replace_string_literal(block.to_token_stream(), argument, wire, &mut found);
+    found.then(|| syn::parse2(renamed).ok()).flatten()
+}
+
+/// `tokens` with `insert` placed before every call of the method `method` (`. json (..)`), at
+/// any depth.
+fn insert_before_call(
+    tokens: TokenStream,
+    method: &str,
+    insert: &TokenStream,
+    found: &mut bool,
+) -> TokenStream {
+    let trees: Vec<proc_macro2::TokenTree> = tokens.into_iter().collect();
+    let mut out = Vec::with_capacity(trees.len());
+    for (index, tree) in trees.iter().enumerate() {
+        let is_call = matches!(tree, proc_macro2::TokenTree::Ident(ident) if ident == method)
+            && index > 0
+            && matches!(&trees[index - 1], proc_macro2::TokenTree::Punct(dot) if dot.as_char() == '.')
+            && matches!(trees.get(index + 1), Some(proc_macro2::TokenTree::Group(group))
+                if group.delimiter() == proc_macro2::Delimiter::Parenthesis);
+        if is_call {
+            *found = true;
+            out.extend(insert.clone());
+        }
+        out.push(match tree {
+            proc_macro2::TokenTree::Group(group) => {
+                let inner = insert_before_call(group.stream(), method, insert, found);
+                let mut rebuilt = proc_macro2::Group::new(group.delimiter(), inner);
+                rebuilt.set_span(group.span());
+                proc_macro2::TokenTree::Group(rebuilt)
+            }
+            other => other.clone(),
+        });
+    }
+    out.into_iter().collect()
+}
+
+/// `tokens` with every string literal whose text is `from` made `to`, at any depth.
+fn replace_string_literal(
+    tokens: TokenStream,
+    from: &str,
+    to: &str,
+    found: &mut bool,
+) -> TokenStream {
+    tokens
+        .into_iter()
+        .map(|tree| match tree {
+            proc_macro2::TokenTree::Literal(literal)
+                if syn::parse2::<syn::LitStr>(literal.to_token_stream())
+                    .is_ok_and(|text| text.value() == from) =>
+            {
+                *found = true;
+                let mut replaced = proc_macro2::Literal::string(to);
+                replaced.set_span(literal.span());
+                proc_macro2::TokenTree::Literal(replaced)
+            }
+            proc_macro2::TokenTree::Group(group) => {
+                let inner = replace_string_literal(group.stream(), from, to, found);
+                let mut rebuilt = proc_macro2::Group::new(group.delimiter(), inner);
+                rebuilt.set_span(group.span());
+                proc_macro2::TokenTree::Group(rebuilt)
+            }
+            other => other,
+        })
+        .collect()
+}
+
 /// Whether `statement` is progenitor's append of the version header,
 /// `header_map.append(HeaderName::from_static("api-version"), ...);`.
 pub fn appends_version_header(statement: &syn::Stmt) -> bool {

@@ -197,6 +197,83 @@ pub fn newtype_of_impl(
     }
 }
 
+/// Whether `block` is the conversion typify writes out of a newtype that wraps another type
+/// (`impl From<CredsSecretAccessKey> for SecretAccessKey { fn from(value) -> Self { value.0 } }`,
+/// for a property that is `allOf: [$ref, {description}]`): a conversion *into* the wrapped
+/// type from another generated type, which holds unchanged when the wrapped type becomes an
+/// alias of a generic checked type.
+pub fn is_conversion_from_another_type(block: &syn::ItemImpl) -> bool {
+    // `Some(None, ..)`: a positive impl (`impl !Trait` is never typify's).
+    let Some((None, path, _)) = &block.trait_ else {
+        return false;
+    };
+    let Some(last) = path.segments.last() else {
+        return false;
+    };
+    let syn::PathArguments::AngleBracketed(arguments) = &last.arguments else {
+        return false;
+    };
+    let from = match arguments.args.first() {
+        Some(syn::GenericArgument::Type(syn::Type::Path(from))) if from.qself.is_none() => from,
+        _ => return false,
+    };
+    let is_from_path = path.leading_colon.is_some()
+        && path.segments.len() == 3
+        && path.segments[0].ident == "std"
+        && path.segments[1].ident == "convert"
+        && last.ident == "From"
+        && arguments.args.len() == 1;
+    let self_ident = match &*block.self_ty {
+        syn::Type::Path(path) if path.qself.is_none() => path.path.get_ident(),
+        _ => None,
+    };
+    is_from_path
+        && from
+            .path
+            .get_ident()
+            .is_some_and(|from| self_ident.is_some_and(|to| from != to))
+}
+
+/// Spells `String` in full in the conversion typify writes for a newtype over a type parsed
+/// from text (`impl ::std::convert::TryFrom<String> for Flag { fn try_from(value: String) ..
+/// { value.parse() } }`, for a newtype over `bool` or a number): typify writes the standard
+/// `String` there by its bare name, which a component named `String` (AWS names its shapes so)
+/// takes over, and the conversion then conflicts with the standard library's. Only this impl is
+/// changed: elsewhere typify's bare `String` *is* the component (`From<String> for Union`).
+/// Returns whether `item` was that impl.
+pub fn qualify_string_of_parse_conversion(item: &mut syn::Item) -> bool {
+    let syn::Item::Impl(block) = item else {
+        return false;
+    };
+    let bare = quote!(String);
+    let is_conversion = block.trait_.as_ref().is_some_and(|(negative, path, _)| {
+        negative.is_none() && tokens(path) == tokens(&quote!(::std::convert::TryFrom<#bare>))
+    });
+    let parses = block.items.iter().any(|member| {
+        matches!(member, syn::ImplItem::Fn(function)
+            if tokens(&function.block) == tokens(&quote!({ value.parse() })))
+    });
+    if !(is_conversion && parses) {
+        return false;
+    }
+    let full: syn::Type = syn::parse_quote!(::std::string::String);
+    struct Qualify<'a>(&'a syn::Type);
+    impl syn::visit_mut::VisitMut for Qualify<'_> {
+        fn visit_type_mut(&mut self, ty: &mut syn::Type) {
+            if let syn::Type::Path(path) = ty
+                && path.qself.is_none()
+                && path.path.is_ident("String")
+            {
+                *ty = self.0.clone();
+                return;
+            }
+            syn::visit_mut::visit_type_mut(self, ty);
+        }
+    }
+    syn::visit_mut::VisitMut::visit_item_impl_mut(&mut Qualify(&full), block);
+    true
+}
+
 /// What typify wrote for one string newtype, as [`StringNewtypeReader::read`] finds it.
 #[derive(Debug, PartialEq, Eq)]
 pub enum StringNewtype {

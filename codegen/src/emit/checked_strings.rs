@@ -61,18 +61,23 @@ pub(super) fn fold_checked_strings(
                 impls.entry(name).or_default().push(index);
             } else if stray.is_none() {
                 // Only an impl *for* a folded newtype is a problem: one that converts it into
-                // another type (a union's `From<Newtype>`) holds through the alias.
-                stray = self_type_ident(block).filter(|name| markers.contains_key(name));
+                // another type (a union's `From<Newtype>`), or into it from another generated
+                // type (a wrapping newtype's `From<Wrapper>`), holds through the alias.
+                stray = self_type_ident(block)
+                    .filter(|name| markers.contains_key(name))
+                    .filter(|_| !typify_output::is_conversion_from_another_type(block));
             }
         }
     }
     // The early fold saw a newtype's impls only where typify writes them, right after it; one
     // written elsewhere would have made it a newtype this fold leaves alone.
     if let Some(name) = stray {
-        return Err(Error::Mismatch(format!(
-            "typify wrote an impl for the string newtype `{name}` apart from the type; it was folded \
-             into `CheckedString` before that impl was seen"
-        )));
+        return Err(Error::TypeMismatch {
+            reason: "typify wrote an impl for this string newtype apart from the type; it was \
+                     folded into `CheckedString` before that impl was seen"
+                .into(),
+            type_name: name,
+        });
     }
     let reader = StringNewtypeReader::default();
     let mut removed = BTreeSet::new();

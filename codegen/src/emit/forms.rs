@@ -17,7 +17,6 @@ use quote::{ToTokens, quote};
 use serde_json::Value;
 
 use crate::contract;
-use crate::contract::progenitor_output::{BUILDER_SEND, CLIENT_TYPE};
 use crate::model::{self, Document};
 
 /// The name of the emitted file type, which typify puts wherever a body has a binary string.
@@ -82,58 +81,15 @@ pub(super) fn send_as_multipart(
     operations: &[MultipartOperation],
     module_path: &str,
 ) -> usize {
-    let methods: Vec<String> = operations
-        .iter()
-        .map(|operation| contract::method_name(&operation.id))
-        .collect();
-    let builders: Vec<String> = operations
-        .iter()
-        .map(|operation| contract::builder_name(&operation.id))
-        .collect();
     let trait_path: syn::Path = syn::parse_str(&format!("{module_path}::multipart::MultipartForm"))
         .unwrap_or_else(|_| syn::parse_quote!(self::multipart::MultipartForm));
-    let mut changed = 0;
-    for item in items {
-        match item {
-            syn::Item::Impl(block) if block.trait_.is_none() => {
-                let self_name = match &*block.self_ty {
-                    syn::Type::Path(path) => path
-                        .path
-                        .segments
-                        .last()
-                        .map(|last| last.ident.to_string())
-                        .unwrap_or_default(),
-                    _ => continue,
-                };
-                for member in &mut block.items {
-                    let syn::ImplItem::Fn(function) = member else {
-                        continue;
-                    };
-                    let name = function.sig.ident.to_string();
-                    let operation = if self_name == CLIENT_TYPE {
-                        methods.iter().position(|method| *method == name)
-                    } else if name == BUILDER_SEND {
-                        builders.iter().position(|builder| *builder == self_name)
-                    } else {
-                        None
-                    };
-                    let Some(operation) = operation.map(|index| &operations[index]) else {
-                        continue;
-                    };
-                    if rename_form_call(function, &trait_path, &operation.media_types) {
-                        changed += 1;
-                    }
-                }
-            }
-            syn::Item::Mod(module) => {
-                if let Some((_, content)) = &mut module.content {
-                    changed += send_as_multipart(content, operations, module_path);
-                }
-            }
-            _ => {}
-        }
-    }
-    changed
+    let by_id: Vec<(String, &[(String, String)])> = operations
+        .iter()
+        .map(|operation| (operation.id.clone(), operation.media_types.as_slice()))
+        .collect();
+    super::change_operation_functions(items, &by_id, &mut |function, media_types| {
+        rename_form_call(function, &trait_path, media_types)
+    })
 }
 
 /// Turns progenitor's form call in `function` (`.form_urlencoded(&body)`) into the multipart

@@ -1,4 +1,9 @@
-//! Step 5f: requests carry only what the description asks for.
+//! Step 5f: requests carry what the description asks for, and only that.
+//!
+//! Two rewrites send what `normalize` had to hand progenitor under another name: a request
+//! body's declared media type ([`mark::MEDIA_TYPE`]: `application/merge-patch+json` sent as
+//! JSON is labelled so), and a parameter's name on the wire ([`mark::WIRE_NAME`]: a query
+//! parameter renamed `id_query` because a path parameter is `id` is still sent as `id`).
 //!
 //! progenitor adds an `api-version` header, set to the description's `info.version`, to every
 //! request it builds ([`crate::contract::PROGENITOR_VERSION_HEADER`]). No operation of the
@@ -7,8 +12,103 @@
 //! that appends it; the header parameters an operation declares stay in the same map.
 
 use quote::ToTokens;
+use serde_json::Value;
 
 use crate::contract::progenitor_output::{self, HEADER_MAP};
+use crate::model::{Document, mark};
+
+/// What one operation sends otherwise than progenitor would: its body's declared media type
+/// (with the one progenitor sends it as), and its renamed parameters' names on the wire.
+#[derive(Debug, Default)]
+pub(super) struct AsDeclared {
+    media_type: Option<(String, String)>,
+    wire_names: Vec<(String, String)>,
+}
+
+/// The operations of `document` that send something under another name, by `operationId`.
+pub(super) fn as_declared(document: &Value) -> Vec<(String, AsDeclared)> {
+    let model = Document::new(document);
+    let mut operations = Vec::new();
+    for operation in model.operations() {
+        let Some(id) = operation.id() else {
+            continue;
+        };
+        let mut declared = AsDeclared::default();
+        if let Some(body) = operation
+            .value
+            .get("requestBody")
+            .and_then(|body| model.resolve(body))
+            && let Some(media_type) = body.get(mark::MEDIA_TYPE).and_then(Value::as_str)
+            && let Some(sent) = body
+                .get("content")
+                .and_then(Value::as_object)
+                .and_then(|content| content.keys().next())
+        {
+            declared.media_type = Some((sent.clone(), media_type.to_owned()));
+        }
+        for parameter in operation
+            .value
+            .get("parameters")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|parameter| model.resolve(parameter))
+        {
+            if let (Some(name), Some(wire)) = (
+                parameter.get("name").and_then(Value::as_str),
+                parameter.get(mark::WIRE_NAME).and_then(Value::as_str),
+            ) {
+                declared.wire_names.push((name.to_owned(), wire.to_owned()));
+            }
+        }
+        if declared.media_type.is_some() || !declared.wire_names.is_empty() {
+            operations.push((id.to_owned(), declared));
+        }
+    }
+    operations
+}
+
+/// Sends each operation of `operations` as declared (see the module doc), in its function. The
+/// tally counts the functions changed and names each one where a rewrite found nothing to
+/// change, which would send the request under progenitor's name.
+pub(super) fn send_as_declared(
+    items: &mut [syn::Item],
+    operations: &[(String, AsDeclared)],
+) -> super::Tally {
+    let mut passed_over = Vec::new();
+    let matched =
+        super::change_operation_functions(items, operations, &mut |function, declared| {
+            let method = function.sig.ident.to_string();
+            let mut block = function.block.clone();
+            let mut missed = Vec::new();
+            if let Some((sent, media_type)) = &declared.media_type {
+                match progenitor_output::label_request_body(&block, sent, media_type) {
+                    Some(labelled) => block = labelled,
+                    None => {
+                        missed.push(format!("its body is labelled `{sent}`, not `{media_type}`"))
+                    }
+                }
+            }
+            for (argument, wire) in &declared.wire_names {
+                match progenitor_output::send_parameter_as(&block, argument, wire) {
+                    Some(renamed) => block = renamed,
+                    None => missed.push(format!("parameter `{wire}` is sent as `{argument}`")),
+                }
+            }
+            if !missed.is_empty() {
+                passed_over.push(super::PassedOver::of_method(
+                    &method,
+                    format!("operation method `{method}`: {}", missed.join("; ")),
+                ));
+            }
+            function.block = block;
+            missed.is_empty()
+        });
+    super::Tally {
+        matched,
+        passed_over,
+    }
+}
 
 /// Removes progenitor's `api-version` append from every function of the inherent impls in
 /// `items` and, recursively, in their modules. The tally counts the functions it was removed

@@ -1,12 +1,17 @@
 //! Media types as progenitor reads them: a JSON body without a schema is any JSON value, a
 //! request body of `*/*` is the JSON or the bytes its schema describes, a byte body's schema
 //! is bytes, and a form's per-property `encoding` (which progenitor cannot apply) is dropped
-//! and reported.
+//! and reported (`repair`). Then (`sendable`, once each request body has one media type) every
+//! media type is handed on as one of the few progenitor knows, sent the same way: JSON of any
+//! spelling (`application/merge-patch+json`, `application/*+json`) as `application/json`, any
+//! text as `text/plain`, anything else as bytes; the declared type is kept in
+//! [`mark::MEDIA_TYPE`], which `emit` sends as the request's `Content-Type`. A response's JSON of
+//! another spelling (`application/vnd.api+json`) is read as JSON, typed, not as bytes.
 
 use serde_json::{Map, Value, json};
 
 use super::{Finding, FindingKind, is_json};
-use crate::model::{is_method, push};
+use crate::model::{is_method, mark, push};
 
 /// Repairs every request body and response, the shared ones in `components` included.
 pub(super) fn repair(document: &mut Value, findings: &mut Vec<Finding>) {
@@ -110,6 +115,237 @@ fn repair_content(
             ));
         }
     }
+}
+
+/// The media types progenitor sends a request body as, and reads a response as JSON from.
+const JSON: &str = "application/json";
+const TEXT: &str = "text/plain";
+const BYTES: &str = "application/octet-stream";
+const FORM: &str = "application/x-www-form-urlencoded";
+
+/// Hands every request body and response on in a media type progenitor reads (see the module
+/// doc). Runs once each request body has one media type, after multipart bodies are marked.
+pub(super) fn sendable(document: &mut Value, findings: &mut Vec<Finding>) {
+    let mut bodies: Vec<(String, bool)> = Vec::new();
+    for (path, item) in document
+        .get("paths")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+    {
+        for (method, operation) in item.as_object().into_iter().flatten() {
+            if !is_method(method) {
+                continue;
+            }
+            let at = push(&push("/paths", path), method);
+            if operation
+                .get("requestBody")
+                .and_then(|b| b.get("$ref"))
+                .is_none()
+            {
+                bodies.push((push(&at, "requestBody"), true));
+            }
+            for (status, response) in operation
+                .get("responses")
+                .and_then(Value::as_object)
+                .into_iter()
+                .flatten()
+            {
+                if response.get("$ref").is_none() {
+                    bodies.push((push(&push(&at, "responses"), status), false));
+                }
+            }
+        }
+    }
+    for (section, is_request) in [("requestBodies", true), ("responses", false)] {
+        for name in document
+            .pointer(&push("/components", section))
+            .and_then(Value::as_object)
+            .into_iter()
+            .flat_map(Map::keys)
+        {
+            bodies.push((push(&push("/components", section), name), is_request));
+        }
+    }
+    for (pointer, is_request) in bodies {
+        let Some(body) = document
+            .pointer_mut(&pointer)
+            .and_then(Value::as_object_mut)
+        else {
+            continue;
+        };
+        if is_request {
+            sendable_request(body, &pointer, findings);
+        } else {
+            readable_response(body, &pointer, findings);
+        }
+    }
+}
+
+/// A request body of one media type that progenitor cannot send as declared, handed on as the
+/// one it sends the same bytes as, with the declared type in [`mark::MEDIA_TYPE`] (unless it is
+/// a pattern such as `application/*+json`, for which the type handed on is one instance).
+fn sendable_request(body: &mut Map<String, Value>, pointer: &str, findings: &mut Vec<Finding>) {
+    if body.contains_key(mark::MULTIPART) {
+        return;
+    }
+    let Some(content) = body.get_mut("content").and_then(Value::as_object_mut) else {
+        return;
+    };
+    if content.len() != 1 {
+        return;
+    }
+    let Some(declared) = content.keys().next().cloned() else {
+        return;
+    };
+    let essence = declared
+        .split(';')
+        .next()
+        .unwrap_or_default()
+        .trim()
+        .to_ascii_lowercase();
+    let sent = if is_json(&essence) || is_json_pattern(&essence) {
+        JSON
+    } else if essence.starts_with("text/") {
+        TEXT
+    } else {
+        BYTES
+    };
+    if matches!(
+        essence.as_str(),
+        JSON | FORM | BYTES | TEXT | "text/x-markdown"
+    ) {
+        if essence == TEXT {
+            plain_text_schema(content, &declared, pointer, findings);
+        }
+        return;
+    }
+    if sent == TEXT {
+        plain_text_schema(content, &declared, pointer, findings);
+    }
+    let Some(media) = content.remove(&declared) else {
+        return;
+    };
+    content.insert(sent.to_owned(), media);
+    let at = push(&push(pointer, "content"), &declared);
+    if sent == BYTES
+        && let Some(media) = content.get_mut(BYTES).and_then(Value::as_object_mut)
+        && media.get("schema").is_none_or(|schema| !is_bytes(schema))
+    {
+        let description = media
+            .get("schema")
+            .and_then(|schema| schema.get("description"))
+            .cloned();
+        let mut schema = json!({"type": "string", "format": "binary"});
+        if let Some(description) = description {
+            schema["description"] = description;
+        }
+        media.insert("schema".into(), schema);
+    }
+    let pattern = declared.contains('*');
+    if !pattern {
+        body.insert(mark::MEDIA_TYPE.into(), Value::String(declared.clone()));
+    }
+    let how = match sent {
+        JSON => "JSON",
+        TEXT => "text",
+        _ => "the bytes given",
+    };
+    let as_what = if pattern {
+        format!("`{sent}`, an instance of it")
+    } else {
+        format!("`{declared}`")
+    };
+    findings.push(Finding::new(
+        FindingKind::Repaired,
+        &at,
+        format!("a request body of a media type progenitor cannot send; sent as {how}, labelled {as_what}"),
+    ));
+}
+
+/// A text body's schema as progenitor takes it, a plain string: a string's own rules (a
+/// pattern, lengths, an enum) are not checked on a text body, and are reported.
+fn plain_text_schema(
+    content: &mut Map<String, Value>,
+    media_type: &str,
+    pointer: &str,
+    findings: &mut Vec<Finding>,
+) {
+    let Some(media) = content.get_mut(media_type).and_then(Value::as_object_mut) else {
+        return;
+    };
+    let plain = media.get("schema").is_some_and(|schema| {
+        schema.as_object().is_some_and(|schema| {
+            schema.get("type") == Some(&json!("string"))
+                && schema
+                    .keys()
+                    .all(|key| matches!(key.as_str(), "type" | "description" | "title" | "example"))
+        })
+    });
+    if plain {
+        return;
+    }
+    let description = media
+        .get("schema")
+        .and_then(|schema| schema.get("description"))
+        .cloned();
+    let mut schema = json!({"type": "string"});
+    if let Some(description) = description {
+        schema["description"] = description;
+    }
+    media.insert("schema".into(), schema);
+    findings.push(Finding::new(
+        FindingKind::Unenforced,
+        &push(&push(&push(pointer, "content"), media_type), "schema"),
+        "a text body is sent as the text given; its schema is not checked",
+    ));
+}
+
+/// A response whose JSON is spelled otherwise (`application/vnd.api+json`, `application/*+json`)
+/// and that has no `application/json`: read as JSON, so that progenitor types it.
+fn readable_response(body: &mut Map<String, Value>, pointer: &str, findings: &mut Vec<Finding>) {
+    let Some(content) = body.get_mut("content").and_then(Value::as_object_mut) else {
+        return;
+    };
+    let essence = |media_type: &str| {
+        media_type
+            .split(';')
+            .next()
+            .unwrap_or_default()
+            .trim()
+            .to_ascii_lowercase()
+    };
+    if content.keys().any(|media_type| essence(media_type) == JSON) {
+        return;
+    }
+    let Some(declared) = content
+        .keys()
+        .find(|media_type| is_json(&essence(media_type)) || is_json_pattern(&essence(media_type)))
+        .cloned()
+    else {
+        return;
+    };
+    // Rebuilt in order, so that the JSON entry keeps its place.
+    let entries = std::mem::take(content);
+    for (media_type, media) in entries {
+        let key = if media_type == declared {
+            JSON.to_owned()
+        } else {
+            media_type
+        };
+        content.insert(key, media);
+    }
+    findings.push(Finding::new(
+        FindingKind::Repaired,
+        &push(&push(pointer, "content"), &declared),
+        format!("JSON spelled `{declared}`; read as JSON"),
+    ));
+}
+
+/// A media type pattern whose instances are JSON: `application/*+json`, `*/*+json`,
+/// `application/*json`.
+fn is_json_pattern(essence: &str) -> bool {
+    essence.contains('*') && essence.ends_with("json")
 }
 
 /// Whether a schema describes bytes: a `binary` string (a `$ref` is read as structured).

@@ -501,11 +501,16 @@ fn spell_out(
 
 /// progenitor names an operation's arguments after its parameters' names in snake case, and
 /// panics (or writes two arguments of one name) when two parameters of an operation share
-/// that name: `id` in the path and `id` in the query, `X-Id` in a header and `x_id` in the
-/// query. A path parameter wins (the request cannot be built without it), then the first
-/// declared; each other is left out of the operation and reported.
+/// that name: `id` in the path and `id` in the query, `location_ids[]` and `location_ids` in
+/// the query, `X-Id` in a header and `x_id` in the query. A path parameter keeps its name (the
+/// request cannot be built without it), then the first declared; each other is renamed to
+/// `<argument>_<location>` (a number after it while that is taken too) and marked with its
+/// name on the wire ([`mark::WIRE_NAME`]), which `emit` sends instead of the new name. Nothing
+/// is left out. A path parameter's name is never on the wire, so only query and header
+/// parameters are renamed.
 pub(super) fn names_alike(document: &mut Value, findings: &mut Vec<Finding>) {
-    let mut removals: Vec<(String, usize, String)> = Vec::new();
+    // (list, index, new name)
+    let mut renames: Vec<(String, usize, String)> = Vec::new();
     for (shared, own) in operation_lists(document) {
         // (list, index, wire name, location), the operation's own overriding the path
         // item's of the same name and location.
@@ -534,36 +539,64 @@ pub(super) fn names_alike(document: &mut Value, findings: &mut Vec<Finding>) {
             }
         }
         declared.sort_by_key(|(_, _, _, location)| *location != "path");
-        let mut taken: Vec<String> = Vec::new();
+        // Every argument name the operation declares: a new name takes none of them.
+        let declared_arguments: Vec<String> = declared
+            .iter()
+            .map(|(_, _, name, _)| crate::contract::method_name(name))
+            .collect();
+        let mut kept: Vec<String> = Vec::new();
         for (list, index, name, location) in declared {
             let argument = crate::contract::method_name(name);
-            if taken.contains(&argument) {
-                let entry = (
-                    list.to_owned(),
-                    index,
-                    format!("{location} parameter `{name}`"),
-                );
-                if !removals.contains(&entry) {
-                    removals.push(entry);
-                }
-            } else {
-                taken.push(argument);
+            if !kept.contains(&argument) {
+                kept.push(argument);
+                continue;
+            }
+            let base = format!("{argument}_{location}");
+            let mut renamed = base.clone();
+            let mut counter = 2;
+            while declared_arguments.contains(&renamed) || kept.contains(&renamed) {
+                renamed = format!("{base}_{counter}");
+                counter += 1;
+            }
+            kept.push(renamed.clone());
+            let entry = (list.to_owned(), index, renamed);
+            if !renames
+                .iter()
+                .any(|(l, i, _)| *l == entry.0 && *i == entry.1)
+            {
+                renames.push(entry);
             }
         }
     }
-    // Last first within each list, so earlier indices stay valid.
-    removals.sort_by(|a, b| (&a.0, b.1).cmp(&(&b.0, a.1)));
-    for (list, index, what) in removals {
-        let Some(Value::Array(entries)) = document.pointer_mut(&list) else {
+    for (list, index, renamed) in renames {
+        let at = format!("{list}/{index}");
+        let Some(entry) = document.pointer(&at) else {
             continue;
         };
-        if index < entries.len() {
-            entries.remove(index);
+        // A shared parameter (`$ref`) is copied into the operation, so the rename stays there.
+        let mut parameter = resolve(document, entry).clone();
+        let Some(fields) = parameter.as_object_mut() else {
+            continue;
+        };
+        let wire = fields
+            .get("name")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned();
+        let location = fields
+            .get("in")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned();
+        fields.insert("name".into(), Value::String(renamed.clone()));
+        fields.insert(mark::WIRE_NAME.into(), Value::String(wire.clone()));
+        if let Some(slot) = document.pointer_mut(&at) {
+            *slot = parameter;
         }
         findings.push(Finding::new(
-            FindingKind::Skipped,
-            &format!("{list}/{index}"),
-            format!("{what}: another parameter of the operation has the same Rust argument name, which progenitor cannot tell apart; left out of the operation"),
+            FindingKind::Repaired,
+            &at,
+            format!("{location} parameter `{wire}`: another parameter of the operation has the same Rust argument name; the argument is `{renamed}`, sent as `{wire}`"),
         ));
     }
 }
@@ -943,7 +976,7 @@ mod tests {
     }
 
     #[test]
-    fn a_parameter_named_like_a_path_parameter_is_left_out() {
+    fn a_parameter_named_like_a_path_parameter_is_renamed_and_sent_by_its_name() {
         let mut document = json!({"paths": {"/a/{id}": {
             "parameters": [{"name": "id", "in": "path", "required": true}],
             "get": {"parameters": [{"name": "id", "in": "query"}, {"name": "q", "in": "query"}]},
@@ -954,37 +987,55 @@ mod tests {
             document["paths"]["/a/{id}"],
             json!({
                 "parameters": [{"name": "id", "in": "path", "required": true}],
-                "get": {"parameters": [{"name": "q", "in": "query"}]},
+                "get": {"parameters": [
+                    {"name": "id_query", "in": "query", "x-wire-name": "id"},
+                    {"name": "q", "in": "query"},
+                ]},
             })
         );
         assert_eq!(
             places(&findings),
-            [(FindingKind::Skipped, "/paths/~1a~1{id}/get/parameters/0")]
+            [(FindingKind::Repaired, "/paths/~1a~1{id}/get/parameters/0")]
         );
         assert!(findings[0].message.starts_with("query parameter `id`:"));
     }
 
     #[test]
-    fn of_two_parameters_with_one_argument_name_the_first_declared_stays() {
+    fn of_parameters_with_one_argument_name_the_first_declared_keeps_it() {
         let mut document = operation(json!([
             {"name": "X-Id", "in": "header"},
             {"name": "page", "in": "query"},
             {"name": "x_id", "in": "query"},
             {"name": "x-id", "in": "query"},
+            {"name": "x_id_query", "in": "query"},
+            {"name": "ids", "in": "query"},
+            {"$ref": "#/components/parameters/Ids"},
         ]));
+        document["components"] = json!({"parameters": {"Ids": {"name": "ids[]", "in": "query"}}});
         let mut findings = Vec::new();
         names_alike(&mut document, &mut findings);
         assert_eq!(
             parameters(&document),
-            &json!([{"name": "X-Id", "in": "header"}, {"name": "page", "in": "query"}])
+            &json!([
+                {"name": "X-Id", "in": "header"},
+                {"name": "page", "in": "query"},
+                {"name": "x_id_query_2", "in": "query", "x-wire-name": "x_id"},
+                {"name": "x_id_query_3", "in": "query", "x-wire-name": "x-id"},
+                {"name": "x_id_query", "in": "query"},
+                {"name": "ids", "in": "query"},
+                {"name": "ids_query", "in": "query", "x-wire-name": "ids[]"},
+            ])
         );
         assert_eq!(
-            places(&findings),
-            [
-                (FindingKind::Skipped, "/paths/~1a/get/parameters/3"),
-                (FindingKind::Skipped, "/paths/~1a/get/parameters/2"),
-            ]
+            document["components"]["parameters"]["Ids"],
+            json!({"name": "ids[]", "in": "query"}),
+            "a shared parameter is copied where it clashes, and renamed there only"
         );
+        assert!(
+            findings.iter().all(|f| f.kind == FindingKind::Repaired),
+            "{findings:?}"
+        );
+        assert_eq!(findings.len(), 3);
     }
 
     #[test]

@@ -71,6 +71,146 @@ pub(super) fn dangling(document: &mut Value, findings: &mut Vec<Finding>) {
     findings.extend(repaired.into_iter().rev());
 }
 
+/// A `$ref` to a schema inside a component (`#/components/schemas/Order/allOf/0`,
+/// `#/components/responses/Invalid/content/application~1json/schema/properties/instance`):
+/// typify and progenitor follow only `#/components/schemas/<Name>`, and panic on any other. The
+/// schema there moves into `components/schemas` under a name read from its place
+/// (`OrderAllOf0`, `InvalidInstance`), a `$ref` to it left where it was, and every reference to
+/// the place points to the component; each move is reported. Deepest first, so that a place
+/// inside another moved place is moved before its holder. (A reference into `paths` is copied
+/// by `paths` before this runs.)
+pub(super) fn into_components(document: &mut Value, findings: &mut Vec<Finding>) {
+    let mut found = Vec::new();
+    collect(
+        document,
+        "",
+        &|reference| inside_a_component(reference).is_some(),
+        &mut found,
+    );
+    let mut targets: Vec<String> = found
+        .iter()
+        .filter_map(|(_, reference)| inside_a_component(reference))
+        .filter(|target| {
+            document
+                .pointer(target)
+                .is_some_and(|schema| schema.is_object() && is_schema_place(target))
+        })
+        .collect();
+    targets.sort_by(|a, b| b.len().cmp(&a.len()).then(a.cmp(b)));
+    targets.dedup();
+    let mut taken: std::collections::BTreeSet<String> = document
+        .pointer("/components/schemas")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flat_map(|schemas| schemas.keys().cloned())
+        .collect();
+    let mut moved: Vec<(String, String)> = Vec::new();
+    for target in targets {
+        let name = super::unique_name(&name_of_place(&target), &taken);
+        taken.insert(name.clone());
+        let reference = format!("#/components/schemas/{name}");
+        let Some(slot) = document.pointer_mut(&target) else {
+            continue;
+        };
+        let schema = std::mem::replace(slot, json!({"$ref": reference}));
+        if let Some(schemas) = super::component_schemas_mut(document) {
+            schemas.insert(name.clone(), schema);
+        }
+        findings.push(Finding::new(
+            FindingKind::Repaired,
+            &target,
+            format!("a `$ref` points to this schema inside a component, which the generators do not follow; it becomes the component `{name}`"),
+        ));
+        moved.push((target, reference));
+    }
+    if moved.is_empty() {
+        return;
+    }
+    let mut referrers = Vec::new();
+    collect(
+        document,
+        "",
+        &|reference| inside_a_component(reference).is_some(),
+        &mut referrers,
+    );
+    for (pointer, reference) in referrers {
+        let Some(target) = inside_a_component(&reference) else {
+            continue;
+        };
+        if let Some((_, component)) = moved.iter().find(|(place, _)| *place == target)
+            && let Some(Value::Object(object)) = document.pointer_mut(&pointer)
+        {
+            object.insert("$ref".into(), Value::String(component.clone()));
+        }
+    }
+}
+
+/// The pointer a local reference leads to when it is inside a component (below
+/// `/components/<section>/<name>`), its `%XX` escapes decoded.
+fn inside_a_component(reference: &str) -> Option<String> {
+    let fragment = reference.strip_prefix('#')?;
+    let fragment = percent_decoded(fragment).unwrap_or_else(|| fragment.to_owned());
+    let depth = fragment.split('/').count();
+    (fragment.starts_with("/components/") && depth > 4).then_some(fragment)
+}
+
+/// Whether a pointer inside a component names a schema: anywhere below a component schema, or
+/// below the `schema` of a parameter, header or media type.
+fn is_schema_place(pointer: &str) -> bool {
+    pointer.starts_with("/components/schemas/") || pointer.split('/').any(|token| token == "schema")
+}
+
+/// A component name for the schema at `pointer`: the component's name, then the name of each
+/// property on the way down and the keyword of each other step (`OrderAllOf0`,
+/// `InvalidInstance`, `PageItemsItem`).
+fn name_of_place(pointer: &str) -> String {
+    let tokens: Vec<String> = pointer
+        .split('/')
+        .skip(3)
+        .map(crate::model::unescape)
+        .collect();
+    let mut words: Vec<String> = Vec::new();
+    let mut index = 0;
+    while index < tokens.len() {
+        let token = tokens[index].as_str();
+        match token {
+            "properties" | "patternProperties" | "$defs" | "definitions" => {
+                if let Some(name) = tokens.get(index + 1) {
+                    words.push(name.clone());
+                }
+                index += 2;
+            }
+            "allOf" | "anyOf" | "oneOf" | "prefixItems" => {
+                let position = tokens.get(index + 1).cloned().unwrap_or_default();
+                words.push(format!("{token}{position}"));
+                index += 2;
+            }
+            "items" => {
+                words.push("item".into());
+                index += 1;
+            }
+            "additionalProperties" => {
+                words.push("value".into());
+                index += 1;
+            }
+            // Containers on the way to a schema (`content`, a media type, `schema`) and a
+            // status, header or parameter name say nothing a reader needs.
+            "content" | "schema" | "headers" => index += if token == "content" { 2 } else { 1 },
+            _ if index == 0 => {
+                words.push(token.to_owned());
+                index += 1;
+            }
+            _ => index += 1,
+        }
+    }
+    let name = crate::contract::typify_name(&words.join("-"));
+    if name.is_empty() {
+        "Schema".to_owned()
+    } else {
+        name
+    }
+}
+
 /// 2019-09's recursive references, which 3.1's dialect (2020-12) no longer has and 3.0 never
 /// had: `$recursiveRef: "#"` inside a component schema whose root says `$recursiveAnchor: true`
 /// means the component itself (OpenAI's `CompoundFilter`, whose filters are filters again), so
@@ -210,6 +350,59 @@ fn percent_decoded(fragment: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_reference_inside_a_component_leads_to_a_component_of_its_own() {
+        let mut document = json!({
+            "paths": {"/a": {"get": {"responses": {"200": {"description": "d", "content": {
+                "application/json": {"schema": {"$ref": "#/components/schemas/Order/allOf/0"}}}}}}}},
+            "components": {
+                "schemas": {
+                    "Order": {"allOf": [{"type": "object", "properties": {"id": {"type": "string"}}}, {"required": ["id"]}]},
+                    "Problem": {"type": "object", "properties": {
+                        "instance": {"$ref": "#/components/responses/Invalid/content/application~1json/schema/properties/instance"}}},
+                    "Deep": {"$ref": "#/components/responses/Invalid/content/application~1json/schema/properties/instance/properties/at"},
+                },
+                "responses": {"Invalid": {"description": "d", "content": {"application/json": {"schema": {
+                    "type": "object", "properties": {"instance": {"type": "object", "properties": {"at": {"type": "string"}}}}}}}}},
+            }
+        });
+        let mut findings = Vec::new();
+        into_components(&mut document, &mut findings);
+        let schemas = &document["components"]["schemas"];
+        assert_eq!(
+            schemas["Order"]["allOf"][0],
+            json!({"$ref": "#/components/schemas/OrderAllOf0"})
+        );
+        assert_eq!(
+            schemas["OrderAllOf0"]["properties"]["id"],
+            json!({"type": "string"})
+        );
+        assert_eq!(
+            document["paths"]["/a"]["get"]["responses"]["200"]["content"]["application/json"]["schema"],
+            json!({"$ref": "#/components/schemas/OrderAllOf0"})
+        );
+        // The deeper place moved first, so its holder moved with a `$ref` to it inside.
+        assert_eq!(schemas["InvalidInstanceAt"], json!({"type": "string"}));
+        assert_eq!(
+            schemas["InvalidInstance"]["properties"]["at"],
+            json!({"$ref": "#/components/schemas/InvalidInstanceAt"})
+        );
+        assert_eq!(
+            schemas["Problem"]["properties"]["instance"],
+            json!({"$ref": "#/components/schemas/InvalidInstance"})
+        );
+        assert_eq!(
+            schemas["Deep"],
+            json!({"$ref": "#/components/schemas/InvalidInstanceAt"})
+        );
+        assert_eq!(findings.len(), 3, "{findings:?}");
+        assert!(
+            findings
+                .iter()
+                .all(|finding| finding.kind == FindingKind::Repaired)
+        );
+    }
 
     #[test]
     fn a_recursive_reference_to_its_anchored_component_is_a_ref() {

@@ -390,17 +390,20 @@ fn implied_type(object: &mut Map<String, Value>, pointer: &str, findings: &mut V
         return;
     }
     let has = |keywords: &[&str]| keywords.iter().any(|keyword| object.contains_key(*keyword));
-    let kind = match (has(OBJECT), has(ARRAY)) {
-        (true, false) => "object",
-        (false, true) => "array",
-        _ => return,
+    let (kind, stated) = match (has(OBJECT), has(ARRAY)) {
+        (true, false) => ("object", json!("object")),
+        (false, true) => ("array", json!("array")),
+        // Keywords of both kinds (`properties` beside `maxItems`): typify panics on such a
+        // schema, so both kinds are stated and the type union splits it.
+        (true, true) => ("object and array", json!(["object", "array"])),
+        (false, false) => return,
     };
-    object.insert("type".into(), Value::String(kind.to_owned()));
+    object.insert("type".into(), stated.clone());
     findings.push(Finding::new(
         FindingKind::Repaired,
         pointer,
         format!(
-            "no `type`, but only {kind} keywords: generated, and now stated, as `type: {kind}`"
+            "no `type`, but only {kind} keywords: generated, and now stated, as `type: {stated}`"
         ),
     ));
 }
@@ -785,7 +788,7 @@ fn pattern(object: &mut Map<String, Value>, pointer: &str, findings: &mut Vec<Fi
     let Some(text) = object.get("pattern").and_then(Value::as_str) else {
         return;
     };
-    if let Err(error) = hub_api_support::Pattern::new(text) {
+    if let Err(error) = hub_api_support::Pattern::check(text) {
         object.remove("pattern");
         findings.push(Finding::new(
             FindingKind::Unenforced,
@@ -848,7 +851,8 @@ fn refusal(schema: &Map<String, Value>, value: &Value) -> Option<String> {
     if let (Some(pattern), Some(text)) = (
         schema.get("pattern").and_then(Value::as_str),
         value.as_str(),
-    ) && hub_api_support::Pattern::new(pattern).is_ok_and(|compiled| !compiled.is_match(text))
+    ) && hub_api_support::Pattern::interpreted(pattern)
+        .is_ok_and(|compiled| !compiled.is_match(text))
     {
         return Some("does not match the pattern".into());
     }
@@ -885,7 +889,6 @@ mod tests {
         // Members, references, mixed kinds and string rules imply nothing.
         for schema in [
             json!({"properties": {}, "oneOf": [{"type": "object"}]}),
-            json!({"required": ["a"], "items": {}}),
             json!({"properties": {}, "maxLength": 2}),
             json!({"description": "anything"}),
         ] {
@@ -895,6 +898,19 @@ mod tests {
             normalize_schema(&mut schema, "/x", &mut none);
             assert_eq!(schema.get("type"), before.get("type"), "{schema}");
         }
+        // Keywords of objects and arrays both (typify panics on them): both kinds, which the
+        // type union then splits, each member with its own kind's keywords.
+        let mut mixed = json!({"properties": {"a": {"type": "number"}}, "maxItems": 1});
+        let mut both = Vec::new();
+        normalize_schema(&mut mixed, "/b", &mut both);
+        let members = mixed["oneOf"].as_array().expect("a union of the two kinds");
+        assert_eq!(members.len(), 2, "{mixed}");
+        assert_eq!(members[0]["type"], "object", "{mixed}");
+        assert_eq!(members[0]["properties"]["a"]["type"], "number", "{mixed}");
+        assert_eq!(members[1]["type"], "array", "{mixed}");
+        assert_eq!(members[1]["maxItems"], 1, "{mixed}");
+        assert!(members[0].get("maxItems").is_none(), "{mixed}");
+        assert!(both[0].message.contains("object and array"), "{both:?}");
         // Under `not`, a stated type would change what the `not` admits.
         let mut negated = json!({"type": "object", "not": {"required": ["a"]}});
         let mut none = Vec::new();

@@ -70,11 +70,15 @@ const GENERATE_USAGE: &str = "usage: cargo xtask generate --spec FILE --out DIR 
 
 /// Generates a standalone crate into `--out`; every file is generated before any is written.
 fn generate(args: &[String]) -> Result<()> {
+    STARTED.get_or_init(std::time::Instant::now);
     let mut spec = None;
     let mut out = None;
     let mut crate_name = None;
     let mut normalized = None;
-    let mut options = codegen::CrateOptions::default();
+    let mut options = codegen::CrateOptions {
+        progress: Some(show_progress),
+        ..codegen::CrateOptions::default()
+    };
     let mut rest = args.iter();
     while let Some(flag) = rest.next() {
         let mut value = || {
@@ -95,11 +99,12 @@ fn generate(args: &[String]) -> Result<()> {
     };
     let crate_name = match crate_name {
         Some(name) => name,
+        // The folder's name made a crate name (`api.example.com` is `api-example-com`).
         None => out
             .file_name()
             .and_then(|name| name.to_str())
-            .context("--out has no usable last component; give --crate-name")?
-            .to_owned(),
+            .map(codegen::standalone::crate_name_from)
+            .context("--out has no usable last component; give --crate-name")?,
     };
     let spec_text =
         std::fs::read_to_string(&spec).with_context(|| format!("reading {}", spec.display()))?;
@@ -146,6 +151,18 @@ fn generate(args: &[String]) -> Result<()> {
         out.join("report.txt").display()
     );
     Ok(())
+}
+
+/// When this process started: progress is shown only once a run has taken a while.
+static STARTED: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+
+/// Prints a step of a long generation on stderr, with the seconds since the start: quiet for
+/// the first two seconds, which most descriptions take in all.
+fn show_progress(step: &str) {
+    let elapsed = STARTED.get_or_init(std::time::Instant::now).elapsed();
+    if elapsed >= std::time::Duration::from_secs(2) {
+        eprintln!("generate: {:5.1} s: {step}", elapsed.as_secs_f64());
+    }
 }
 
 /// Writes `expected` to `path` (relative to the root) unless it is there already; with `check`,
