@@ -328,6 +328,7 @@ const FIXTURES: &[(&str, &[&str], &[&str])] = &[
             "from_static(\"image/jpeg\")",
             "from_static(\"text/csv\")",
             "ResponseValue<types::Thing>",
+            "ImportCsvDirection::Minus1",
         ],
     ),
 ];

@@ -69,6 +69,8 @@ pub(crate) fn emit_string_enums(
     let mut shapes = BTreeMap::new();
     // Every enum that does not fit is reported, not only the first.
     let mut problems = Vec::new();
+    // (enum, typify's variant name, the capitalized one) for each variant renamed below.
+    let mut renamed: Vec<(String, String, String)> = Vec::new();
     for (index, item) in types.iter_mut().enumerate() {
         let syn::Item::Enum(enumeration) = item else {
             continue;
@@ -97,6 +99,7 @@ pub(crate) fn emit_string_enums(
                 let capitalized = format!("{}{}", text[..1].to_ascii_uppercase(), &text[1..]);
                 if !taken.contains(&capitalized) {
                     variant.ident = syn::Ident::new(&capitalized, variant.ident.span());
+                    renamed.push((name.clone(), text, capitalized));
                 }
             }
             idents.push(variant.ident.clone());
@@ -131,6 +134,13 @@ pub(crate) fn emit_string_enums(
         rewritten_names.insert(name);
     }
     Error::from_problems(problems)?;
+    // What names a renamed variant (typify's `Default` of `-1`, `Kind::minus1`) follows it.
+    if !renamed.is_empty() {
+        let mut follow = FollowRenamedVariants(&renamed);
+        for item in types.iter_mut() {
+            syn::visit_mut::VisitMut::visit_item_mut(&mut follow, item);
+        }
+    }
     if invocations.is_empty() {
         return Ok(super::Tally::default());
     }
@@ -327,6 +337,28 @@ fn equal_enums(
         }
     }
     merged
+}
+
+/// Renames `Enum::old` to `Enum::new` wherever a path names a variant the string enums step
+/// capitalized: (enum, old, new) each.
+struct FollowRenamedVariants<'a>(&'a [(String, String, String)]);
+
+impl syn::visit_mut::VisitMut for FollowRenamedVariants<'_> {
+    fn visit_path_mut(&mut self, path: &mut syn::Path) {
+        let count = path.segments.len();
+        if count >= 2 {
+            let enumeration = path.segments[count - 2].ident.to_string();
+            let variant = &mut path.segments[count - 1].ident;
+            if let Some((_, _, new)) = self
+                .0
+                .iter()
+                .find(|(name, old, _)| *name == enumeration && variant == old)
+            {
+                *variant = syn::Ident::new(new, variant.span());
+            }
+        }
+        syn::visit_mut::visit_path_mut(self, path);
+    }
 }
 
 /// The name an enum's own name is replaced by when enums are compared: typify names types in

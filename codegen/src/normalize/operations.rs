@@ -23,6 +23,17 @@ use crate::model::{is_method, mark, push};
 
 /// The operation-level repairs, on every operation.
 pub(super) fn operations(document: &mut Value, findings: &mut Vec<Finding>) {
+    // A shared request body is given one media type where it is defined, as an operation's
+    // own is below.
+    if let Some(bodies) = document
+        .pointer_mut("/components/requestBodies")
+        .and_then(Value::as_object_mut)
+    {
+        for (name, body) in bodies.iter_mut() {
+            let pointer = push("/components/requestBodies", name);
+            single_request_media_type(body, &pointer, findings);
+        }
+    }
     let mut new_components: Vec<(String, Value)> = Vec::new();
     // Keys and the names typify gives their types: a union named `GetThingSuccess` beside a
     // component `get_thing_success` would be a second type of one name.
@@ -407,6 +418,33 @@ mod tests {
     /// `responses` as a map, for the functions that take one.
     fn map(responses: Value) -> Map<String, Value> {
         responses.as_object().cloned().unwrap_or_default()
+    }
+
+    #[test]
+    fn a_shared_request_body_keeps_one_media_type_where_it_is_defined() {
+        let mut document = json!({
+            "paths": {"/a": {"put": {"operationId": "putA",
+                "requestBody": {"$ref": "#/components/requestBodies/Data"},
+                "responses": {"204": {"description": "d"}}}}},
+            "components": {"requestBodies": {"Data": {"content": {
+                "application/json": {"schema": {"type": "object"}},
+                "application/octet-stream": {"schema": {"type": "string", "format": "binary"}},
+                "multipart/form-data": {"schema": {"type": "object"}},
+            }}}}
+        });
+        let mut findings = Vec::new();
+        operations(&mut document, &mut findings);
+        assert_eq!(
+            document["components"]["requestBodies"]["Data"]["content"],
+            json!({"application/json": {"schema": {"type": "object"}}})
+        );
+        assert_eq!(
+            places(&findings),
+            [(
+                FindingKind::Repaired,
+                "/components/requestBodies/Data/content"
+            )]
+        );
     }
 
     #[test]
