@@ -584,6 +584,7 @@ fn merge_rules_modules(types: &mut Vec<syn::Item>) -> Result<(), Error> {
 /// whose names `normalize` keeps schemas from taking.
 fn refuse_names_defined_twice(types: &[syn::Item]) -> Result<(), Error> {
     let mut seen = std::collections::BTreeSet::new();
+    let mut twice = std::collections::BTreeSet::new();
     for item in types {
         let ident = match item {
             syn::Item::Struct(item) => &item.ident,
@@ -594,13 +595,19 @@ fn refuse_names_defined_twice(types: &[syn::Item]) -> Result<(), Error> {
             _ => continue,
         };
         if !seen.insert(ident) {
-            return Err(Error::TypeMismatch {
-                type_name: ident.to_string(),
-                reason: "`types` defines it twice: a schema's type takes the name of a shared item or of another schema's type; list the name in `runtime::SHARED_TYPE_NAMES`".into(),
-            });
+            twice.insert(ident.to_string());
         }
     }
-    Ok(())
+    // Every name at once, so that one round leaves out every schema involved.
+    Error::from_problems(
+        twice
+            .into_iter()
+            .map(|type_name| Error::TypeMismatch {
+                type_name,
+                reason: "`types` defines it twice: a schema's type takes the name of a shared item or of another schema's type; list the name in `runtime::SHARED_TYPE_NAMES`".into(),
+            })
+            .collect(),
+    )
 }
 
 /// `schemas`: every component schema by name, with a decoder into its generated type. It is

@@ -242,6 +242,7 @@ pub(crate) fn pipeline(
     };
     tell("reading the description");
     let mut document = load::load(input.spec_text, input.spec_name)?;
+    tell("repairing (normalize)");
     // Swagger 2.0 is converted first; its findings name places in the Swagger document, and
     // later ones places in the converted one.
     let converted = if crate::swagger2::is_swagger2(&document) {
@@ -258,7 +259,7 @@ pub(crate) fn pipeline(
     let budget = round_budget(&document);
     for round in 1..=budget {
         tell(&format!("round {round}: generating"));
-        match attempt(&document, input, transport, interface) {
+        match attempt(&document, input, transport, interface, &tell) {
             Ok(Attempt {
                 output,
                 moved,
@@ -340,12 +341,16 @@ fn attempt(
     input: &Input<'_>,
     transport: Option<&str>,
     interface: emit::Interface,
+    tell: &dyn Fn(&str),
 ) -> Result<Attempt, Error> {
+    tell("down-levelling to OpenAPI 3.0");
     let (mut downlevelled, provenance) = downlevel::downlevel_traced(document)?;
+    tell("inferring and applying patches");
     let (mut applied, unenforced) =
         patch::apply_reporting(&mut downlevelled, input.patches, &provenance)?;
     let moved = std::mem::take(&mut applied.repairs);
     preflight::check(&downlevelled)?;
+    tell("running progenitor and typify, then rewriting their output");
     let emit::Emitted {
         file,
         degraded,
@@ -358,6 +363,7 @@ fn attempt(
         interface,
         transport,
     )?;
+    tell("formatting");
     let surface = surface::render(&file, &downlevelled, &applied.rules);
     let rust = emit::format(&file, &crate::header(input.spec_name, input.spec_text));
     // What emit left as the generator wrote it is named in the source, like every finding.
@@ -506,7 +512,7 @@ fn fails_the_same(
     error: &Error,
 ) -> bool {
     let wanted = error.to_string();
-    match attempt(trial, input, None, interface) {
+    match attempt(trial, input, None, interface, &|_| {}) {
         Ok(_) => false,
         Err(found) => found
             .problems()
