@@ -444,7 +444,10 @@ impl<'a> Call<'a> {
             .map_err(|error| Failure::Usage(format!("invalid {shown}: {error}")))
     }
 
-    /// The `--body` as its generated type, if given.
+    /// The `--body` as its generated type, if given, decoded strictly: the generated types
+    /// decode tolerantly by default (an unlisted enum value becomes `Unknown`, an unknown key
+    /// is skipped), which is right for what the hub sends but would let a misspelt flavor or
+    /// field through to the hub. A body is exactly what the spec accepts, or nothing is sent.
     pub fn body<T: DeserializeOwned>(&self) -> Result<Option<T>, Failure> {
         let Some(source) = self.matches.get_one::<String>("body") else {
             return Ok(None);
@@ -452,13 +455,15 @@ impl<'a> Call<'a> {
         let text = read_body(source)
             .map_err(|error| Failure::Usage(format!("reading --body {source}: {error}")))?;
         let mut deserializer = serde_json::Deserializer::from_str(&text);
-        let body: T = serde_path_to_error::deserialize(&mut deserializer).map_err(|error| {
-            let path = error.path().to_string();
-            Failure::Usage(format!(
-                "invalid --body at `{path}`: {}",
-                error.into_inner()
-            ))
-        })?;
+        let body: T =
+            generated::decoding::strict(|| serde_path_to_error::deserialize(&mut deserializer))
+                .map_err(|error| {
+                    let path = error.path().to_string();
+                    Failure::Usage(format!(
+                        "invalid --body at `{path}`: {}",
+                        error.into_inner()
+                    ))
+                })?;
         deserializer
             .end()
             .map_err(|error| Failure::Usage(format!("invalid --body: {error}")))?;

@@ -492,3 +492,48 @@ async fn storage_errors_name_the_repository_and_the_request_id() {
     assert_eq!(output.status.code(), Some(2), "{}", text(&output.stderr));
     assert_eq!(mock.requests().len(), 1);
 }
+
+/// Writes `body` to a file of this test process and returns its path.
+fn body_file(name: &str, body: &Value) -> PathBuf {
+    let path = std::env::temp_dir().join(format!("hub-cli-{name}-{}.json", std::process::id()));
+    std::fs::write(&path, body.to_string()).expect("body file");
+    path
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_body_that_breaks_the_spec_is_refused_before_sending() {
+    // Issue 43: the generated types decode tolerantly (an unlisted value is `Unknown`), so a
+    // misspelt flavor or repository type used to reach the hub.
+    let mock = MockHub::start().await;
+    mock.on(Method::POST, "/api/settings/webhooks").respond(
+        200,
+        json!({ "webhook": webhook("6729a1f0c3d4e5f6a7b8c90a") }),
+    );
+    let misspelt_flavor = json!({
+        "watched": [{ "type": "org", "name": "acme" }],
+        "domains": ["repo"],
+        "job": { "dockerImage": "ghcr.io/acme/retrain:1.4", "flavor": "a10g-smal" }
+    });
+    let misspelt_type = json!({
+        "watched": [{ "type": "modle", "name": "acme/bert-tiny" }],
+        "domains": ["repo"],
+        "url": "https://ci.acme.example/hooks/hub"
+    });
+    for (name, body, named) in [
+        ("flavor", misspelt_flavor, "a10g-smal"),
+        ("type", misspelt_type, "modle"),
+    ] {
+        let path = body_file(name, &body);
+        let output = hub(
+            mock.url(),
+            &["webhooks", "create", "--body", path.to_str().unwrap()],
+            Some(TOKEN),
+        )
+        .await;
+        let _ = std::fs::remove_file(&path);
+        let stderr = text(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{name}: {stderr}");
+        assert!(stderr.contains(named), "{name}: {stderr}");
+        assert!(mock.requests().is_empty(), "{name}: nothing is sent");
+    }
+}
