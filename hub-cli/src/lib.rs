@@ -46,5 +46,6 @@ async fn paginate(call: &Call<'_>, paging: &Paging) -> Result<Reply, Failure> {
     Ok(Reply {
         body: Some(serde_json::Value::Array(all)),
         warnings,
+        notes: Vec::new(),
     })
 }

@@ -48,6 +48,9 @@ async fn execute(matches: &clap::ArgMatches) -> Result<(), Failure> {
     for warning in &reply.warnings {
         eprintln!("warning: {warning}");
     }
+    for note in &reply.notes {
+        eprintln!("{note}");
+    }
     let Some(body) = reply.body else {
         return Ok(());
     };
@@ -99,7 +102,8 @@ fn clap_exit(error: &clap::Error) -> ExitCode {
         }
         _ => {
             // clap's first paragraph says what is wrong (a missing argument is on its second
-            // line); the usage and tips after it are what `--help` is for.
+            // line); of what follows, the usage is what `--help` is for, but a suggestion
+            // (`tip: a similar subcommand exists: 'list'`) is kept, on the same line.
             let rendered = error.to_string();
             let what: Vec<&str> = rendered
                 .lines()
@@ -108,7 +112,19 @@ fn clap_exit(error: &clap::Error) -> ExitCode {
                 .collect();
             let what = what.join(" ");
             let what = what.strip_prefix("error: ").unwrap_or(&what);
-            eprintln!("error: {what} (see --help)");
+            let tips: Vec<&str> = rendered
+                .lines()
+                .map(str::trim)
+                .filter(|line| {
+                    line.starts_with("tip: a similar") || line.starts_with("tip: some similar")
+                })
+                .map(|line| line.trim_start_matches("tip: "))
+                .collect();
+            if tips.is_empty() {
+                eprintln!("error: {what} (see --help)");
+            } else {
+                eprintln!("error: {what}; {} (see --help)", tips.join("; "));
+            }
             ExitCode::from(EXIT_USAGE)
         }
     }

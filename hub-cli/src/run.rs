@@ -169,6 +169,9 @@ pub struct Reply {
     pub body: Option<Value>,
     /// Lines for standard error (items of a list that break the spec, left out of `body`).
     pub warnings: Vec<String>,
+    /// What the command did, for standard error, when the hub's answer has no body to say it
+    /// (`revoked 2500 tokens in 3 requests`); standard output stays the hub's body.
+    pub notes: Vec<String>,
 }
 
 impl Reply {
@@ -176,6 +179,7 @@ impl Reply {
         Self {
             body: Some(body),
             warnings: Vec::new(),
+            notes: Vec::new(),
         }
     }
 }
@@ -202,7 +206,12 @@ pub fn command() -> Command {
             .subcommand_required(true)
             .arg_required_else_help(true);
         for operation in OPERATIONS.iter().filter(|op| op.group == group.name) {
-            command = command.subcommand(operation_command(operation, operation.name));
+            // A helper may take its arguments in the library's shape instead of the spec's
+            // (`storage-access-token get REPO`); the old spellings keep the spec's.
+            let arguments = crate::library::arguments(operation.id)
+                .unwrap_or_else(|| spec_arguments(operation));
+            command =
+                command.subcommand(operation_command(operation, operation.name).args(arguments));
         }
         command = legacy_commands(command, group.name);
         root = root.subcommand(command);
@@ -250,6 +259,7 @@ fn legacy_commands(mut group: Command, name: &str) -> Command {
             && legacy_group == name
         {
             let command = operation_command(operation, legacy_name)
+                .args(spec_arguments(operation))
                 .about(format!(
                     "Now `hub {} {}`: {}",
                     operation.group, operation.name, operation.about
@@ -288,17 +298,10 @@ pub fn completions(shell: &str) -> Result<Vec<u8>, Failure> {
     Ok(script)
 }
 
-fn operation_command(operation: &Operation, name: &'static str) -> Command {
-    let mut long_about = format!(
-        "{}\n\n{} {}",
-        operation.about, operation.method, operation.path
-    );
-    if !operation.long_about.is_empty() {
-        long_about = format!("{long_about}\n\n{}", operation.long_about);
-    }
-    let mut command = Command::new(name)
-        .about(operation.about)
-        .long_about(long_about);
+/// The arguments of `operation` as the spec has them: path parameters positional, in path
+/// order, query parameters as options, the body as `--body FILE`.
+fn spec_arguments(operation: &Operation) -> Vec<Arg> {
+    let mut arguments = Vec::new();
     for param in operation.params {
         let help = if param.example.is_empty() {
             param.help.to_owned()
@@ -312,13 +315,19 @@ fn operation_command(operation: &Operation, name: &'static str) -> Command {
             arg = arg.value_name(param.flag);
         } else if let Some(long) = param.flag.strip_prefix("--") {
             arg = arg.long(long).value_name("VALUE");
+            // A one-letter parameter given a long name (the page number `p` is `--page`)
+            // keeps its letter as the short option that earlier versions had.
+            let mut letters = param.name.chars();
+            if let (Some(short), None) = (letters.next(), letters.next()) {
+                arg = arg.short(short);
+            }
         } else if let Some(short) = param.flag.strip_prefix('-').and_then(|s| s.chars().next()) {
             arg = arg.short(short).value_name("VALUE");
         }
-        command = command.arg(arg);
+        arguments.push(arg);
     }
     if let Some(body) = &operation.body {
-        command = command.arg(
+        arguments.push(
             Arg::new("body")
                 .long("body")
                 .value_name("FILE")
@@ -329,6 +338,22 @@ fn operation_command(operation: &Operation, name: &'static str) -> Command {
                 )),
         );
     }
+    arguments
+}
+
+/// A command for `operation` named `name`, with its help and the options every operation of
+/// its kind has (`--paginate`, `--field`, `--show-secrets`), but not its arguments.
+fn operation_command(operation: &Operation, name: &'static str) -> Command {
+    let mut long_about = format!(
+        "{}\n\n{} {}",
+        operation.about, operation.method, operation.path
+    );
+    if !operation.long_about.is_empty() {
+        long_about = format!("{long_about}\n\n{}", operation.long_about);
+    }
+    let mut command = Command::new(name)
+        .about(operation.about)
+        .long_about(long_about);
     if let Some(paging) = &operation.paging {
         command = command.arg(
             Arg::new("paginate")
@@ -360,6 +385,9 @@ fn operation_command(operation: &Operation, name: &'static str) -> Command {
 /// One parsed command, ready to send.
 pub struct Call<'a> {
     operation: &'static Operation,
+    /// The command as the user typed it (`hub settings get-mcp` for an old spelling), which
+    /// messages name: the operationId is the spec's word, not the user's.
+    typed: String,
     matches: &'a ArgMatches,
     client: hub_api::Client,
     /// The page to ask for instead of the page parameter's argument, while paginating.
@@ -380,9 +408,11 @@ impl<'a> Call<'a> {
             .ok_or_else(|| Failure::Usage(format!("no command given; see `hub {group} --help`")))?;
         let operation = find_operation(group, name)
             .ok_or_else(|| Failure::Usage(format!("no command `hub {group} {name}`")))?;
-        let client = build_client(operation, matches.get_one::<String>("base-url"))?;
+        let typed = format!("hub {group} {name}");
+        let client = build_client(operation, &typed, matches.get_one::<String>("base-url"))?;
         Ok(Self {
             operation,
+            typed,
             matches,
             client,
             page: Cell::new(None),
@@ -392,6 +422,31 @@ impl<'a> Call<'a> {
     /// The operation to send.
     pub fn operation(&self) -> &'static Operation {
         self.operation
+    }
+
+    /// The command as the user typed it, e.g. `hub webhooks list`.
+    pub fn typed(&self) -> &str {
+        &self.typed
+    }
+
+    /// The warning for an item of a list left out because it breaks the spec.
+    pub fn skipped(&self, item: &hub_api::partial::ItemError) -> String {
+        let item = item.to_string();
+        let rest = item
+            .strip_prefix(self.operation.id)
+            .and_then(|rest| rest.strip_prefix(": "))
+            .unwrap_or(&item);
+        format!("{}: skipped {}", self.typed, one_line(rest))
+    }
+
+    /// `message` of the library, which starts with the operationId (`listWebhooks: ...`), as
+    /// one line that starts with the command the user typed instead.
+    fn named(&self, message: &str) -> String {
+        let rest = message
+            .strip_prefix(self.operation.id)
+            .and_then(|rest| rest.strip_prefix(": "))
+            .unwrap_or(message);
+        format!("{}: {}", self.typed, one_line(rest))
     }
 
     /// The generated client behind the library's client (its transport: token, retries,
@@ -408,6 +463,41 @@ impl<'a> Call<'a> {
     /// Asks for `page` instead of the page parameter's argument (for `--paginate`).
     pub fn set_page(&self, page: u64) {
         self.page.set(Some(page));
+    }
+
+    /// The text of the argument `id`, if the command has it and it was given.
+    pub fn arg(&self, id: &str) -> Option<&String> {
+        self.matches.try_get_one::<String>(id).ok().flatten()
+    }
+
+    /// The texts of the argument `id` (one that takes several values), if given.
+    pub fn args(&self, id: &str) -> Vec<&String> {
+        self.matches
+            .try_get_many::<String>(id)
+            .ok()
+            .flatten()
+            .map(Iterator::collect)
+            .unwrap_or_default()
+    }
+
+    /// Whether the flag `id` was given (false when the command has no such flag).
+    pub fn flag(&self, id: &str) -> bool {
+        self.matches.get_flag_if_present(id)
+    }
+
+    /// The text of `--body FILE` (`-`: standard input), if given.
+    pub fn body_text(&self) -> Result<Option<String>, Failure> {
+        let Some(source) = self.arg("body") else {
+            return Ok(None);
+        };
+        read_body(source)
+            .map(Some)
+            .map_err(|error| Failure::Usage(format!("reading --body {source}: {error}")))
+    }
+
+    /// Standard input, read to its end.
+    pub fn stdin_text(&self) -> Result<String, Failure> {
+        read_body("-").map_err(|error| Failure::Usage(format!("reading standard input: {error}")))
     }
 
     /// Whether `--paginate` was given.
@@ -449,11 +539,9 @@ impl<'a> Call<'a> {
     /// is skipped), which is right for what the hub sends but would let a misspelt flavor or
     /// field through to the hub. A body is exactly what the spec accepts, or nothing is sent.
     pub fn body<T: DeserializeOwned>(&self) -> Result<Option<T>, Failure> {
-        let Some(source) = self.matches.get_one::<String>("body") else {
+        let Some(text) = self.body_text()? else {
             return Ok(None);
         };
-        let text = read_body(source)
-            .map_err(|error| Failure::Usage(format!("reading --body {source}: {error}")))?;
         let mut deserializer = serde_json::Deserializer::from_str(&text);
         let body: T =
             generated::decoding::strict(|| serde_path_to_error::deserialize(&mut deserializer))
@@ -491,13 +579,14 @@ impl<'a> Call<'a> {
         &self,
         result: Result<generated::ResponseValue<T>, generated::Error<()>>,
     ) -> Result<Reply, Failure> {
-        let id = self.operation.id;
+        let id = &self.typed;
         match result {
             Ok(response) => {
                 if !self.operation.returns_body {
                     return Ok(Reply {
                         body: None,
                         warnings: Vec::new(),
+                        notes: Vec::new(),
                     });
                 }
                 let body = serde_json::to_value(response.into_inner()).map_err(|error| {
@@ -518,7 +607,7 @@ impl<'a> Call<'a> {
     /// beyond a JSON `error` message, since a body could echo what was sent (tokens being
     /// revoked, secrets).
     async fn generated_failure(&self, error: generated::Error<()>) -> Failure {
-        let id = self.operation.id;
+        let id = &self.typed;
         let (status, server) = match error {
             generated::Error::ErrorResponse(response) => (response.status(), None),
             generated::Error::UnexpectedResponse(response) => {
@@ -552,7 +641,7 @@ impl<'a> Call<'a> {
         server: Option<String>,
         request_id: Option<&str>,
     ) -> Failure {
-        let id = self.operation.id;
+        let id = &self.typed;
         let mut message = format!("{id}: HTTP {shown}");
         if let Some(server) = server {
             message.push_str(&format!(": {server}"));
@@ -572,13 +661,16 @@ impl<'a> Call<'a> {
     }
 
     fn not_found_hint(&self) -> String {
-        let positional: Vec<String> = self
-            .operation
-            .params
-            .iter()
-            .filter(|param| param.positional)
-            .map(|param| format!("<{}>", param.flag))
-            .collect();
+        let positional: Vec<String> = match crate::library::positional_names(self) {
+            Some(names) => names.iter().map(|name| format!("<{name}>")).collect(),
+            None => self
+                .operation
+                .params
+                .iter()
+                .filter(|param| param.positional)
+                .map(|param| format!("<{}>", param.flag))
+                .collect(),
+        };
         if positional.is_empty() {
             "check the hub's URL (--base-url, HUB_BASE_URL)".to_owned()
         } else {
@@ -614,9 +706,10 @@ impl<'a> Call<'a> {
                     Some(403) => "hint: the token lacks the permission this needs".to_owned(),
                     _ => format!("hint: {}", self.not_found_hint()),
                 };
-                Failure::Api(format!("{}; {hint}", one_line(&error.to_string())))
+                Failure::Api(format!("{}; {hint}", self.named(&error.to_string())))
             }
-            _ => Failure::Api(one_line(&error.to_string())),
+            // The whole cause chain: what failed (connection refused, DNS, TLS) is at its end.
+            _ => Failure::Api(self.named(&error_chain(&error))),
         }
     }
 }
@@ -624,6 +717,7 @@ impl<'a> Call<'a> {
 /// The library's client for `operation`, from the environment; anonymous for `security: []`.
 fn build_client(
     operation: &Operation,
+    typed: &str,
     base_url: Option<&String>,
 ) -> Result<hub_api::Client, Failure> {
     let base_url = base_url
@@ -648,9 +742,8 @@ fn build_client(
     if !operation.anonymous && !client.is_authenticated() {
         // The library logs this through `tracing`, which `hub` does not print.
         eprintln!(
-            "warning: no hub token (HUB_TOKEN is not set and there is no token file); {} \
-             will likely fail with HTTP 401",
-            operation.id
+            "warning: no hub token (HUB_TOKEN is not set and there is no token file); \
+             `{typed}` will likely fail with HTTP 401"
         );
     }
     Ok(client)
@@ -745,11 +838,18 @@ fn server_message(text: &str) -> Option<String> {
     Some(message)
 }
 
+/// `error`'s message and each of its causes' once: the library's messages quote their first
+/// cause (`transport error: error sending request for url (...)`), which the chain repeats,
+/// while the cause that says what went wrong (connection refused, DNS, TLS) is further down.
 fn error_chain(error: &dyn std::error::Error) -> String {
     let mut text = error.to_string();
     let mut source = error.source();
     while let Some(cause) = source {
-        text.push_str(&format!(": {cause}"));
+        let cause_text = cause.to_string();
+        if !text.contains(&cause_text) {
+            text.push_str(": ");
+            text.push_str(&cause_text);
+        }
         source = cause.source();
     }
     text
@@ -759,6 +859,7 @@ fn one_line(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
+/// The text of `source`: a file, or standard input for `-`.
 fn read_body(source: &str) -> std::io::Result<String> {
     if source == "-" {
         let mut text = String::new();

@@ -155,7 +155,10 @@ async fn a_401_exits_three_with_a_hint() {
     let stderr = text(&output.stderr);
     assert_eq!(output.status.code(), Some(3), "{stderr}");
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
-    assert!(stderr.contains("getMcpSettings: HTTP 401"), "{stderr}");
+    assert!(
+        stderr.contains("hub mcp-settings get: HTTP 401"),
+        "{stderr}"
+    );
     assert!(stderr.contains("not authenticated"), "{stderr}");
     assert!(stderr.contains("HUB_TOKEN"), "{stderr}");
     assert!(!stderr.contains(TOKEN), "{stderr}");
@@ -347,7 +350,7 @@ async fn a_list_keeps_its_good_items_and_warns_of_the_bad() {
     assert_eq!(output.status.code(), Some(0), "{stderr}");
     assert_eq!(text(&output.stdout), "6729a1f0c3d4e5f6a7b8c90a\n");
     assert!(
-        stderr.starts_with("warning: skipped listWebhooks: item [1]"),
+        stderr.starts_with("warning: hub webhooks list: skipped item [1]"),
         "{stderr}"
     );
 }
@@ -536,4 +539,139 @@ async fn a_body_that_breaks_the_spec_is_refused_before_sending() {
         assert!(stderr.contains(named), "{name}: {stderr}");
         assert!(mock.requests().is_empty(), "{name}: nothing is sent");
     }
+}
+
+/// Runs `hub args` with standard input from `stdin`, from the tests' runtime.
+async fn hub_with_stdin(base_url: &str, args: &[&str], stdin: PathBuf) -> Output {
+    let base_url = base_url.to_owned();
+    let args: Vec<String> = args.iter().map(|arg| (*arg).to_owned()).collect();
+    tokio::task::spawn_blocking(move || {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        hub_blocking(&base_url, &args, Some(TOKEN), Some(stdin))
+    })
+    .await
+    .expect("the hub binary ran")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn revoke_reads_one_token_per_line_and_reports_the_count() {
+    // Issue 43: a file of one token per line failed with `expected value at line 1 column 1`,
+    // and success printed nothing.
+    let mock = MockHub::start().await;
+    mock.on(Method::POST, "/api/credentials/revoke")
+        .reply(MockResponse::empty(202));
+    let lines = "hub_leaked_000001_0123456789\n\n# from the CI log\n  hub_leaked_000002_0123456789  \nhub_leaked_000003_0123456789\n";
+    let path =
+        std::env::temp_dir().join(format!("hub-cli-revoke-lines-{}.txt", std::process::id()));
+    std::fs::write(&path, lines).unwrap();
+    let expected = json!({ "credentials": [
+        "hub_leaked_000001_0123456789",
+        "hub_leaked_000002_0123456789",
+        "hub_leaked_000003_0123456789"
+    ]});
+
+    // Standard input, without --body; then the file; then the file through `--body -`.
+    let piped = hub_with_stdin(mock.url(), &["credentials", "revoke"], path.clone()).await;
+    let from_file = hub(
+        mock.url(),
+        &["credentials", "revoke", "--body", path.to_str().unwrap()],
+        Some(TOKEN),
+    )
+    .await;
+    let dash = hub_with_stdin(
+        mock.url(),
+        &["credentials", "revoke", "--body", "-"],
+        path.clone(),
+    )
+    .await;
+    let _ = std::fs::remove_file(&path);
+    for output in [&piped, &from_file, &dash] {
+        let stderr = text(&output.stderr);
+        assert_eq!(output.status.code(), Some(0), "{stderr}");
+        assert_eq!(stderr, "revoked 3 tokens in 1 request\n");
+        assert_eq!(
+            text(&output.stdout),
+            "",
+            "standard output is the hub's body: none"
+        );
+    }
+    let requests = mock.requests();
+    assert_eq!(requests.len(), 3);
+    for request in &requests {
+        assert_eq!(request.json().unwrap(), expected);
+    }
+
+    let help = hub_blocking(mock.url(), &["credentials", "revoke", "--help"], None, None);
+    let help = text(&help.stdout);
+    assert!(help.contains("one token per line"), "{help}");
+    assert!(
+        help.contains(r#"{"credentials": ["<token>", ...]}"#),
+        "{help}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn storage_access_token_takes_a_repository() {
+    // Issue 43: `storage-access-token get REPO [--write]`, `Repository`'s own syntax.
+    let mock = MockHub::start().await;
+    mock.on(Method::GET, STORAGE_TOKEN_PATH)
+        .respond(200, storage_token_body("storage_SECRET", 1_795_000_000));
+    let output = hub(
+        mock.url(),
+        &["storage-access-token", "get", "acme/bert-tiny"],
+        Some(TOKEN),
+    )
+    .await;
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let printed: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    assert_eq!(printed["accessToken"], "[redacted]");
+    let output = hub(
+        mock.url(),
+        &[
+            "storage-access-token",
+            "get",
+            "datasets/acme/squad@refs/pr/5",
+            "--write",
+        ],
+        Some(TOKEN),
+    )
+    .await;
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let paths: Vec<String> = mock
+        .requests()
+        .iter()
+        .map(|request| request.path().to_owned())
+        .collect();
+    assert_eq!(
+        paths,
+        [
+            "/api/models/acme/bert-tiny/cas-read-token/main",
+            "/api/datasets/acme/squad/cas-write-token/refs%2Fpr%2F5"
+        ]
+    );
+
+    // Not a repository: a usage error naming the syntax; nothing sent.
+    let output = hub(
+        mock.url(),
+        &["storage-access-token", "get", "bert-tiny"],
+        Some(TOKEN),
+    )
+    .await;
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("[<type>s/]<namespace>/<name>[@<revision>]"),
+        "{stderr}"
+    );
+    assert_eq!(mock.requests().len(), 2);
+
+    let help = hub_blocking(
+        mock.url(),
+        &["storage-access-token", "get", "--help"],
+        None,
+        None,
+    );
+    let help = text(&help.stdout);
+    assert!(help.contains("<REPO>"), "{help}");
+    assert!(help.contains("--write"), "{help}");
 }
