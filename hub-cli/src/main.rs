@@ -10,6 +10,9 @@ use std::process::ExitCode;
 use hub_cli::run::{self, Call, EXIT_USAGE, Failure};
 
 fn main() -> ExitCode {
+    // The library prints a missing token's warning on standard error when no `tracing`
+    // subscriber is installed; `hub` prints its own, naming the command (`run::build_client`).
+    let _ = tracing::subscriber::set_global_default(tracing::subscriber::NoSubscriber::default());
     let matches = match run::command().try_get_matches() {
         Ok(matches) => matches,
         Err(error) => return clap_exit(&error),
