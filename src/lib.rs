@@ -71,6 +71,7 @@ mod secret;
 
 pub use secret::Secret;
 
+pub mod as_sent;
 mod client;
 mod error;
 pub mod jobs;

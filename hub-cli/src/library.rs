@@ -130,14 +130,19 @@ async fn list_notifications(call: &Call<'_>) -> Result<Reply, Failure> {
     if call.paginate() {
         let mut pages = pin!(client.notification_pages(filter));
         let mut all = Vec::new();
-        while let Some(page) = pages
-            .try_next()
-            .await
-            .map_err(|error| call.library_failure(error))?
-        {
+        loop {
+            let (page, bodies) = hub_api::as_sent::recording(pages.try_next()).await;
+            let Some(page) = page.map_err(|error| call.library_failure(error))? else {
+                break;
+            };
             warnings.extend(page.invalid.iter().map(|item| call.skipped(item)));
-            let page = call.redacted(to_json(call, &page.value)?);
-            all.extend(crate::run::page_items(Some(page), "notifications"));
+            let reply = call.as_sent(
+                Reply::typed(to_json(call, &page.value)?),
+                &bodies,
+                "notifications",
+                &invalid_indexes(&page.invalid),
+            );
+            all.extend(crate::run::page_items(reply.body, "notifications"));
         }
         return Ok(Reply {
             body: Some(Value::Array(all)),
@@ -146,29 +151,31 @@ async fn list_notifications(call: &Call<'_>) -> Result<Reply, Failure> {
         });
     }
     let page: u64 = call.param("p")?.unwrap_or(0);
-    let list = client
-        .list_notifications(&filter, page)
-        .await
-        .map_err(|error| call.library_failure(error))?;
+    let (list, bodies) =
+        hub_api::as_sent::recording(client.list_notifications(&filter, page)).await;
+    let list = list.map_err(|error| call.library_failure(error))?;
     warnings.extend(list.invalid.iter().map(|item| call.skipped(item)));
-    Ok(Reply {
-        body: Some(call.redacted(to_json(call, &list.value)?)),
-        warnings,
-        notes: Vec::new(),
-    })
+    let mut reply = call.as_sent(
+        Reply::typed(to_json(call, &list.value)?),
+        &bodies,
+        "notifications",
+        &invalid_indexes(&list.invalid),
+    );
+    reply.warnings = warnings;
+    Ok(reply)
 }
 
 async fn list_webhooks(call: &Call<'_>) -> Result<Reply, Failure> {
-    let list = call
-        .library()
-        .list_webhooks()
-        .await
-        .map_err(|error| call.library_failure(error))?;
-    Ok(Reply {
-        body: Some(call.redacted(to_json(call, &list.value)?)),
-        warnings: list.invalid.iter().map(|item| call.skipped(item)).collect(),
-        notes: Vec::new(),
-    })
+    let (list, bodies) = hub_api::as_sent::recording(call.library().list_webhooks()).await;
+    let list = list.map_err(|error| call.library_failure(error))?;
+    let mut reply = call.as_sent(
+        Reply::typed(to_json(call, &list.value)?),
+        &bodies,
+        "",
+        &invalid_indexes(&list.invalid),
+    );
+    reply.warnings = list.invalid.iter().map(|item| call.skipped(item)).collect();
+    Ok(reply)
 }
 
 /// The tokens are read as lines or as plain JSON, not as the generated request type (which
@@ -258,11 +265,10 @@ async fn storage_access_token(call: &Call<'_>) -> Result<Reply, Failure> {
         Some(text) => storage_arguments(call, text)?,
         None => spec_storage_arguments(call)?,
     };
-    let token = call
-        .library()
-        .storage_access_token(&repository, token_type)
-        .await
-        .map_err(|error| call.library_failure(error))?;
+    let (token, bodies) =
+        hub_api::as_sent::recording(call.library().storage_access_token(&repository, token_type))
+            .await;
+    let token = token.map_err(|error| call.library_failure(error))?;
     let exp = token
         .expires_at()
         .duration_since(std::time::UNIX_EPOCH)
@@ -278,11 +284,12 @@ async fn storage_access_token(call: &Call<'_>) -> Result<Reply, Failure> {
         "exp": exp,
         "casUrl": token.cas_url(),
     });
-    Ok(Reply {
-        body: Some(call.redacted(body)),
-        warnings: Vec::new(),
-        notes: Vec::new(),
-    })
+    Ok(call.as_sent(Reply::typed(body), &bodies, "", &[]))
+}
+
+/// The indexes of the items a tolerant list left out.
+fn invalid_indexes(invalid: &[hub_api::partial::ItemError]) -> Vec<usize> {
+    invalid.iter().map(|item| item.index).collect()
 }
 
 /// `REPO [--write]`, or the spec's five arguments given to `storage-access-token get`.

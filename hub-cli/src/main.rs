@@ -57,16 +57,8 @@ async fn execute(matches: &clap::ArgMatches) -> Result<(), Failure> {
     let Some(body) = reply.body else {
         return Ok(());
     };
-    let field = leaf(matches).get_one::<String>("field");
-    let text = match field {
-        Some(path) => run::select(&body, path)
-            .into_iter()
-            .flat_map(|value| match value {
-                serde_json::Value::Array(items) => items.iter().collect(),
-                other => vec![other],
-            })
-            .map(|value| run::field_line(value) + "\n")
-            .collect::<String>(),
+    let text = match leaf(matches).get_one::<String>("field") {
+        Some(path) => run::field_output(&call, body, path)?,
         None => {
             serde_json::to_string_pretty(&body)
                 .map_err(|error| Failure::Api(format!("cannot print the response: {error}")))?

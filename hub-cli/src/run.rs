@@ -175,6 +175,12 @@ pub struct Reply {
 }
 
 impl Reply {
+    /// A reply whose body is the typed value the call decoded, as JSON: printed only when the
+    /// body as the hub sent it was not recorded (see [`Call::as_sent`]).
+    pub fn typed(body: Value) -> Self {
+        Self::body(body)
+    }
+
     fn body(body: Value) -> Self {
         Self {
             body: Some(body),
@@ -368,7 +374,9 @@ fn operation_command(operation: &Operation, name: &'static str) -> Command {
             "Print only the values at PATH, one per line: dot-separated keys, a \
                      number indexes an array, a key applied to an array is applied to each \
                      item; an array is printed one item per line, strings unquoted, anything \
-                     else as compact JSON (so `--field .` prints a list as JSON lines)",
+                     else as compact JSON (so `--field .` prints a list as JSON lines). PATH \
+                     starts at the response as one page has it, with --paginate too; a PATH \
+                     that matches nothing is an error (exit status 1)",
         ));
     }
     if !operation.secrets.is_empty() {
@@ -556,6 +564,47 @@ impl<'a> Call<'a> {
             .end()
             .map_err(|error| Failure::Usage(format!("invalid --body: {error}")))?;
         Ok(Some(body))
+    }
+
+    /// `reply` with its body as the hub sent it: the last of `bodies` (what
+    /// [`hub_api::as_sent::recording`] recorded of the call), secrets redacted. The typed
+    /// value the call decoded is what checked the body against the spec; printing it again
+    /// would print a float the spec types as a number as `1.0` and drop fields newer than this
+    /// client. `without` is the index of each item of the list at `items` (`""`: the body is
+    /// the list) that breaks the spec, which a tolerant list leaves out, and so does the output.
+    pub fn as_sent(
+        &self,
+        mut reply: Reply,
+        bodies: &[Vec<u8>],
+        items: &str,
+        without: &[usize],
+    ) -> Reply {
+        if reply.body.is_none() {
+            return reply;
+        }
+        let Some(mut sent) = bodies
+            .last()
+            .and_then(|body| serde_json::from_slice::<Value>(body).ok())
+        else {
+            return reply;
+        };
+        let list = if items.is_empty() {
+            Some(&mut sent)
+        } else {
+            sent.get_mut(items)
+        };
+        if let Some(Value::Array(list)) = list {
+            let mut without = without.to_vec();
+            without.sort_unstable();
+            without.dedup();
+            for index in without.into_iter().rev() {
+                if index < list.len() {
+                    list.remove(index);
+                }
+            }
+        }
+        reply.body = Some(self.redacted(sent));
+        reply
     }
 
     /// A response body as printed: secrets redacted unless `--show-secrets`.
@@ -771,35 +820,74 @@ pub fn page_items(body: Option<Value>, items: &str) -> Vec<Value> {
     }
 }
 
-/// The values at `path` in `value` (see `--field`).
-pub fn select<'v>(value: &'v Value, path: &str) -> Vec<&'v Value> {
+/// The values at `path` in `value` (see `--field`); `None` when the path matches nothing: no
+/// value is selected and some step did not exist (a key no object has, an index past the end,
+/// a key under a string). A path through empty lists selects nothing and is `Some`: the list
+/// was there, with no items today.
+pub fn select<'v>(value: &'v Value, path: &str) -> Option<Vec<&'v Value>> {
     let segments: Vec<&str> = path.split('.').filter(|s| !s.is_empty()).collect();
     let mut out = Vec::new();
-    select_into(value, &segments, &mut out);
-    out
+    let mut missed = false;
+    select_into(value, &segments, &mut out, &mut missed);
+    (!out.is_empty() || !missed).then_some(out)
 }
 
-fn select_into<'v>(value: &'v Value, path: &[&str], out: &mut Vec<&'v Value>) {
+fn select_into<'v>(value: &'v Value, path: &[&str], out: &mut Vec<&'v Value>, missed: &mut bool) {
     let Some((first, rest)) = path.split_first() else {
         out.push(value);
         return;
     };
     match value {
         Value::Array(items) => match first.parse::<usize>() {
-            Ok(index) => {
-                if let Some(item) = items.get(index) {
-                    select_into(item, rest, out);
-                }
-            }
-            Err(_) => items.iter().for_each(|item| select_into(item, path, out)),
+            Ok(index) => match items.get(index) {
+                Some(item) => select_into(item, rest, out, missed),
+                None => *missed = true,
+            },
+            Err(_) => items
+                .iter()
+                .for_each(|item| select_into(item, path, out, missed)),
         },
-        Value::Object(map) => {
-            if let Some(child) = map.get(*first) {
-                select_into(child, rest, out);
-            }
-        }
-        _ => {}
+        Value::Object(map) => match map.get(*first) {
+            Some(child) => select_into(child, rest, out, missed),
+            None => *missed = true,
+        },
+        _ => *missed = true,
     }
+}
+
+/// What `--field PATH` prints of `body`, the output of `call`: each selected value on a line.
+/// PATH starts at the response as one page of it has it (`--help` names its schema), with
+/// `--paginate` too, so that the same PATH means the same with and without it: the pages'
+/// items are then the list property of one page holding them all. A PATH that matches
+/// nothing is a failure naming it.
+pub fn field_output(call: &Call<'_>, body: Value, path: &str) -> Result<String, Failure> {
+    let body = match &call.operation().paging {
+        Some(paging) if call.paginate() && !paging.items.is_empty() => {
+            Value::Object([(paging.items.to_owned(), body)].into_iter().collect())
+        }
+        _ => body,
+    };
+    let values = select(&body, path).ok_or_else(|| {
+        let hint = match &call.operation().paging {
+            Some(paging) if call.paginate() && !paging.items.is_empty() => format!(
+                " (with --paginate, only the pages' `{}` are kept)",
+                paging.items
+            ),
+            _ => String::new(),
+        };
+        Failure::Api(format!(
+            "{}: --field `{path}` matches nothing in the response{hint}",
+            call.typed()
+        ))
+    })?;
+    Ok(values
+        .into_iter()
+        .flat_map(|value| match value {
+            Value::Array(items) => items.iter().collect(),
+            other => vec![other],
+        })
+        .map(|value| field_line(value) + "\n")
+        .collect())
 }
 
 /// A selected value as one line: a string as it is, anything else as compact JSON.
@@ -997,6 +1085,7 @@ mod command_tests {
         let body = serde_json::json!({"items": [{"id": "a"}, {"id": "b", "n": 2}], "count": 2});
         let lines = |path| {
             select(&body, path)
+                .expect("the path matches")
                 .into_iter()
                 .map(field_line)
                 .collect::<Vec<_>>()
@@ -1004,7 +1093,16 @@ mod command_tests {
         assert_eq!(lines("items.id"), ["a", "b"]);
         assert_eq!(lines("items.1.n"), ["2"]);
         assert_eq!(lines("count"), ["2"]);
-        assert!(lines("missing").is_empty());
+        assert_eq!(lines("items.n"), ["2"], "an optional key some items have");
+        for nothing in ["missing", "items.x", "items.5", "count.x"] {
+            assert_eq!(select(&body, nothing), None, "{nothing}");
+        }
+        let empty = serde_json::json!({"items": []});
+        assert_eq!(
+            select(&empty, "items.id"),
+            Some(Vec::new()),
+            "no items today"
+        );
         assert_eq!(
             page_items(
                 Some(serde_json::json!({"notifications": [1, 2]})),

@@ -675,3 +675,115 @@ async fn storage_access_token_takes_a_repository() {
     assert!(help.contains("<REPO>"), "{help}");
     assert!(help.contains("--write"), "{help}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_response_is_printed_as_the_hub_sent_it() {
+    // Issue 43: integers printed as floats (`"all": 1.0`, the counts are numbers in the spec)
+    // and fields the spec does not list were dropped.
+    let mock = MockHub::start().await;
+    let mut page = notification_page([notification("6729a1f0c3d4e5f6a7b8c904")]);
+    page["addedLater"] = json!({ "by": "a newer hub" });
+    page["notifications"][0]["addedLater"] = json!(7);
+    mock.on(Method::GET, "/api/notifications")
+        .query("p", "0")
+        .respond(200, page.clone());
+    mock.on(Method::GET, "/api/notifications")
+        .query("p", "1")
+        .respond(200, notification_page([]));
+    mock.on(Method::GET, "/api/settings/mcp").respond(
+        200,
+        json!({ "builtInTools": ["hub_search"], "spaceTools": [], "addedLater": 1 }),
+    );
+
+    let output = hub(mock.url(), &["notifications", "list"], Some(TOKEN)).await;
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let printed = text(&output.stdout);
+    assert!(printed.contains("\"all\": 1\n"), "{printed}");
+    assert!(!printed.contains("1.0"), "{printed}");
+    let printed: Value = serde_json::from_str(&printed).expect("JSON");
+    assert_eq!(printed, page, "the body as sent, unknown fields and all");
+
+    let output = hub(
+        mock.url(),
+        &["notifications", "list", "--field", "count.unread"],
+        Some(TOKEN),
+    )
+    .await;
+    assert_eq!(text(&output.stdout), "1\n");
+
+    let output = hub(mock.url(), &["mcp-settings", "get"], Some(TOKEN)).await;
+    let printed: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    assert_eq!(printed["addedLater"], json!(1));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_field_means_the_same_with_and_without_paginate_and_must_match() {
+    let mock = MockHub::start().await;
+    mock.on(Method::GET, "/api/notifications")
+        .query("p", "0")
+        .respond(
+            200,
+            notification_page([notification("6729a1f0c3d4e5f6a7b8c904")]),
+        );
+    mock.on(Method::GET, "/api/notifications")
+        .query("p", "1")
+        .respond(200, notification_page([]));
+    let path = "notifications.discussion.id";
+    let one = hub(
+        mock.url(),
+        &["notifications", "list", "--field", path],
+        Some(TOKEN),
+    )
+    .await;
+    let all = hub(
+        mock.url(),
+        &["notifications", "list", "--paginate", "--field", path],
+        Some(TOKEN),
+    )
+    .await;
+    assert_eq!(all.status.code(), Some(0), "{}", text(&all.stderr));
+    assert_eq!(text(&one.stdout), "6729a1f0c3d4e5f6a7b8c904\n");
+    assert_eq!(one.stdout, all.stdout);
+
+    // A path that matches nothing: status 1, naming the path; nothing on standard output.
+    for args in [
+        &["notifications", "list", "--field", "discussion.id"][..],
+        &[
+            "notifications",
+            "list",
+            "--paginate",
+            "--field",
+            "count.unread",
+        ],
+        &[
+            "notifications",
+            "list",
+            "--field",
+            "notifications.dicsussion",
+        ],
+    ] {
+        let output = hub(mock.url(), args, Some(TOKEN)).await;
+        let stderr = text(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains(&format!(
+                "--field `{}` matches nothing",
+                args[args.len() - 1]
+            )),
+            "{stderr}"
+        );
+        assert_eq!(text(&output.stdout), "");
+    }
+    // An empty list is no mismatch: there is nothing to print today.
+    mock.on(Method::GET, "/api/notifications")
+        .query("p", "0")
+        .respond(200, notification_page([]));
+    let empty = hub(
+        mock.url(),
+        &["notifications", "list", "--field", path],
+        Some(TOKEN),
+    )
+    .await;
+    assert_eq!(empty.status.code(), Some(0), "{}", text(&empty.stderr));
+    assert_eq!(text(&empty.stdout), "");
+}
