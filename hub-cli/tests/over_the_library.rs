@@ -787,3 +787,21 @@ async fn a_field_means_the_same_with_and_without_paginate_and_must_match() {
     assert_eq!(empty.status.code(), Some(0), "{}", text(&empty.stderr));
     assert_eq!(text(&empty.stdout), "");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tls_failure_says_why() {
+    // Issue 43: HTTPS to a server that speaks plain HTTP (the mock): rustls's reason is shown.
+    let mock = MockHub::start().await;
+    let https = mock.url().replacen("http://", "https://", 1);
+    // Through a library helper (webhooks list) and the generated client (mcp-settings get).
+    for (args, typed) in [
+        (&["webhooks", "list"], "hub webhooks list: "),
+        (&["mcp-settings", "get"], "hub mcp-settings get: "),
+    ] {
+        let output = hub(&https, args, Some(TOKEN)).await;
+        let stderr = text(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{stderr}");
+        assert!(stderr.contains(typed), "{stderr}");
+        assert!(stderr.contains("InvalidContentType"), "{stderr}");
+    }
+}
