@@ -769,10 +769,14 @@ fn build_client(
     typed: &str,
     base_url: Option<&String>,
 ) -> Result<hub_api::Client, Failure> {
-    let base_url = base_url
-        .cloned()
-        .or_else(|| std::env::var(hub_api::BASE_URL_ENV_VAR).ok())
-        .unwrap_or_default();
+    // Where the base URL came from, which a message about it names.
+    let (base_url, source) = match base_url {
+        Some(url) => (url.clone(), "--base-url"),
+        None => (
+            std::env::var(hub_api::BASE_URL_ENV_VAR).unwrap_or_default(),
+            hub_api::BASE_URL_ENV_VAR,
+        ),
+    };
     if base_url.is_empty() {
         return Err(Failure::Usage(
             "no hub: give --base-url URL or set HUB_BASE_URL".to_owned(),
@@ -786,6 +790,9 @@ fn build_client(
     }
     let client = builder.build().map_err(|error| match error {
         hub_api::Error::TokenFile { .. } => Failure::Auth(one_line(&error.to_string())),
+        hub_api::Error::Validation { field, rule } if field == "base_url" => {
+            Failure::Usage(one_line(&format!("invalid {source}: {rule}")))
+        }
         other => Failure::Usage(one_line(&other.to_string())),
     })?;
     if !operation.anonymous && !client.is_authenticated() {

@@ -137,3 +137,21 @@ fn the_page_option_has_a_long_name_and_keeps_its_letter() {
     let help = String::from_utf8_lossy(&output.stdout);
     assert!(help.contains("-p, --page <VALUE>"), "{help}");
 }
+
+#[test]
+fn a_malformed_base_url_is_named_with_its_value() {
+    let output = hub(&["mcp-settings", "get", "--base-url", "hub.example.com"]);
+    assert_eq!(output.status.code(), Some(2));
+    let line = one_error_line(&output);
+    assert!(line.contains("invalid --base-url: "), "{line}");
+    assert!(line.contains("got \"hub.example.com\""), "{line}");
+    let output = Command::new(env!("CARGO_BIN_EXE_hub"))
+        .args(["mcp-settings", "get"])
+        .env("HUB_BASE_URL", "hub.example.com")
+        .env("HUB_TOKEN", "hub_test_token_never_printed")
+        .output()
+        .expect("the hub binary runs");
+    assert_eq!(output.status.code(), Some(2));
+    let line = one_error_line(&output);
+    assert!(line.contains("invalid HUB_BASE_URL: "), "{line}");
+}
