@@ -537,9 +537,12 @@ impl<'a> Call<'a> {
                 })?
             }
         };
-        serde_json::from_value(value)
+        // Strictly, as a body is: a value the spec does not list is refused, not sent.
+        generated::decoding::strict(|| serde_json::from_value(value))
             .map(Some)
-            .map_err(|error| Failure::Usage(format!("invalid {shown}: {error}")))
+            .map_err(|error| {
+                Failure::Usage(format!("invalid {shown}: {}", with_suggestion(&error)))
+            })
     }
 
     /// The `--body` as its generated type, if given, decoded strictly: the generated types
@@ -557,7 +560,7 @@ impl<'a> Call<'a> {
                     let path = error.path().to_string();
                     Failure::Usage(format!(
                         "invalid --body at `{path}`: {}",
-                        error.into_inner()
+                        with_suggestion(error.inner())
                     ))
                 })?;
         deserializer
@@ -803,6 +806,24 @@ fn build_client(
         );
     }
     Ok(client)
+}
+
+/// `error`'s message, with the nearest allowed value when it is serde's refusal of an enum
+/// value (``unknown variant `a10g-smal`, expected one of ...``) and one is close: the rule
+/// of generated enums' `FromStr` and of `cargo xtask validate`.
+fn with_suggestion(error: &dyn std::fmt::Display) -> String {
+    let message = error.to_string();
+    let nearest = message
+        .split_once("unknown variant `")
+        .and_then(|(_, rest)| rest.split_once('`'))
+        .and_then(|(given, rest)| {
+            let (_, expected) = rest.split_once("expected")?;
+            hub_api_support::suggest::nearest(given, expected.split('`').skip(1).step_by(2))
+        });
+    match nearest {
+        Some(nearest) => format!("{message}; did you mean `{nearest}`?"),
+        None => message,
+    }
 }
 
 /// The hint after a 401.

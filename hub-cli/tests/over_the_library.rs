@@ -523,8 +523,8 @@ async fn a_body_that_breaks_the_spec_is_refused_before_sending() {
         "url": "https://ci.acme.example/hooks/hub"
     });
     for (name, body, named) in [
-        ("flavor", misspelt_flavor, "a10g-smal"),
-        ("type", misspelt_type, "modle"),
+        ("flavor", misspelt_flavor, "did you mean `a10g-small`?"),
+        ("type", misspelt_type, "did you mean `model`?"),
     ] {
         let path = body_file(name, &body);
         let output = hub(
@@ -804,4 +804,24 @@ async fn a_tls_failure_says_why() {
         assert!(stderr.contains(typed), "{stderr}");
         assert!(stderr.contains("InvalidContentType"), "{stderr}");
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_parameter_the_spec_does_not_list_is_refused_before_sending() {
+    // Parameters are decoded strictly too: through the generated client, an unlisted
+    // repository type would have been sent as it was.
+    let mock = MockHub::start().await;
+    mock.on(Method::DELETE, "/api/notifications")
+        .reply(MockResponse::empty(204));
+    let output = hub(
+        mock.url(),
+        &["notifications", "delete", "--repo-type", "modle"],
+        Some(TOKEN),
+    )
+    .await;
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("--repo-type"), "{stderr}");
+    assert!(stderr.contains("did you mean `model`?"), "{stderr}");
+    assert!(mock.requests().is_empty(), "nothing is sent");
 }
