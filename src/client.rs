@@ -897,12 +897,13 @@ impl<'a> Call<'a> {
 /// `base_url` checked and without its trailing `/`; `field` is what errors call it
 /// (`base_url`, or `HUB_BASE_URL`).
 fn normalize_base_url(base_url: &str, field: &str) -> Result<String> {
-    // The value is repeated, so that a typo shows, except anything that could be user info.
+    // The value is repeated, so that a typo shows, except what could hold a credential: user
+    // info (`user:token@`), a query or a fragment (`?access_token=...`).
     let refused = || {
-        let shown = if base_url.contains('@') {
-            "not shown: it may hold credentials".to_owned()
-        } else {
-            format!("got {base_url:?}")
+        let shown = match base_url.split_once(['?', '#']) {
+            _ if base_url.contains('@') => "not shown: it may hold credentials".to_owned(),
+            Some((before, _)) => format!("got {before:?} and a query or fragment, not shown"),
+            None => format!("got {base_url:?}"),
         };
         Error::validation(
             field,
@@ -1015,6 +1016,14 @@ mod tests {
             .expect_err("refused")
             .to_string();
         assert!(!with_user_info.contains("pw"), "{with_user_info}");
+        let with_query = normalize_base_url("https://hub.example.com/?token=hf_x", "base_url")
+            .expect_err("refused")
+            .to_string();
+        assert!(!with_query.contains("hf_x"), "{with_query}");
+        assert!(
+            with_query.contains("\"https://hub.example.com/\""),
+            "{with_query}"
+        );
     }
 
     #[test]
