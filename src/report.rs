@@ -28,6 +28,12 @@ use std::fmt;
 pub struct Report(Box<dyn StdError + Send + Sync + 'static>);
 
 impl Report {
+    /// A report of `message` alone, for a failure that is no error value (a usage line):
+    /// `option(&args, "--base-url").ok_or_else(|| Report::msg(USAGE))?`.
+    pub fn msg(message: impl Into<String>) -> Self {
+        Self(Box::new(Message(message.into())))
+    }
+
     /// The error reported.
     pub fn error(&self) -> &(dyn StdError + Send + Sync + 'static) {
         &*self.0
@@ -39,6 +45,11 @@ impl Report {
         self.0.downcast_ref()
     }
 }
+
+/// The error of [`Report::msg`]: its message.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+struct Message(String);
 
 // No `impl Error for Report`: it would overlap with this conversion (`From<T> for T`).
 impl<E: StdError + Send + Sync + 'static> From<E> for Report {
@@ -94,5 +105,7 @@ mod tests {
         );
         assert_eq!(report.to_string(), "starting up");
         assert!(report.downcast_ref::<Outer>().is_some());
+        let usage = Report::msg("usage: tool --base-url URL\n  more");
+        assert_eq!(format!("{usage:?}"), "usage: tool --base-url URL\n  more");
     }
 }
