@@ -27,13 +27,13 @@ options:
   -h, --help                print this help";
 
 #[tokio::main]
-async fn main() -> Result<(), Box<dyn std::error::Error>> {
+async fn main() -> Result<(), hub_api::Report> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.iter().any(|arg| arg == "--help" || arg == "-h") {
         println!("{USAGE}");
         return Ok(());
     }
-    let base_url = option(&args, "--base-url").ok_or(USAGE)?;
+    let base_url = option(&args, "--base-url").ok_or_else(|| hub_api::Report::msg(USAGE))?;
     let repo = option(&args, "--repo").unwrap_or("acme/bert-tiny");
     let client = Client::new(base_url)?;
 

@@ -19,13 +19,13 @@ Lists every notification across all pages (the hub token is read from HUB_TOKEN)
   --mark-read       afterwards, mark the listed notifications read";
 
 #[tokio::main]
-async fn main() -> Result<(), Box<dyn std::error::Error>> {
+async fn main() -> Result<(), hub_api::Report> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if wants_help(&args) {
         println!("{USAGE}");
         return Ok(());
     }
-    let base_url = option(&args, "--base-url").ok_or(USAGE)?;
+    let base_url = option(&args, "--base-url").ok_or_else(|| hub_api::Report::msg(USAGE))?;
     let client = Client::new(base_url)?;
     let filter = NotificationFilter {
         read_status: args

@@ -18,13 +18,13 @@ they stay out of the process list and the shell history). No hub token is needed
   --base-url <url>  the hub, e.g. https://hub.example.com";
 
 #[tokio::main]
-async fn main() -> Result<(), Box<dyn std::error::Error>> {
+async fn main() -> Result<(), hub_api::Report> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if wants_help(&args) {
         println!("{USAGE}");
         return Ok(());
     }
-    let base_url = option(&args, "--base-url").ok_or(USAGE)?;
+    let base_url = option(&args, "--base-url").ok_or_else(|| hub_api::Report::msg(USAGE))?;
     let client = Client::builder(base_url).anonymous().build()?;
 
     let mut tokens = Vec::new();

@@ -22,14 +22,16 @@ valid, never the token itself (the hub token is read from HUB_TOKEN).
   --write                a write token instead of a read token";
 
 #[tokio::main]
-async fn main() -> Result<(), Box<dyn std::error::Error>> {
+async fn main() -> Result<(), hub_api::Report> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if wants_help(&args) {
         println!("{USAGE}");
         return Ok(());
     }
-    let base_url = option(&args, "--base-url").ok_or(USAGE)?;
-    let repository: Repository = option(&args, "--repo").ok_or(USAGE)?.parse()?;
+    let base_url = option(&args, "--base-url").ok_or_else(|| hub_api::Report::msg(USAGE))?;
+    let repository: Repository = option(&args, "--repo")
+        .ok_or_else(|| hub_api::Report::msg(USAGE))?
+        .parse()?;
     let token_type = if args.iter().any(|arg| arg == "--write") {
         StorageTokenType::Write
     } else {

@@ -23,19 +23,23 @@ Lists the user's webhooks, or manages one (the hub token is read from HUB_TOKEN)
   --enable|--disable|--delete <id>  change one webhook";
 
 #[tokio::main]
-async fn main() -> Result<(), Box<dyn std::error::Error>> {
+async fn main() -> Result<(), hub_api::Report> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if wants_help(&args) {
         println!("{USAGE}");
         return Ok(());
     }
-    let base_url = option(&args, "--base-url").ok_or(USAGE)?;
+    let base_url = option(&args, "--base-url").ok_or_else(|| hub_api::Report::msg(USAGE))?;
     let client = Client::new(base_url)?;
 
     if let Some(url) = option(&args, "--create-url") {
         let (kind, name) = option(&args, "--watch")
             .and_then(|watch| watch.split_once(':'))
-            .ok_or("--create-url needs --watch <type>:<name>, e.g. model:acme/bert-tiny")?;
+            .ok_or_else(|| {
+                hub_api::Report::msg(
+                    "--create-url needs --watch <type>:<name>, e.g. model:acme/bert-tiny",
+                )
+            })?;
         let mut spec = WebhookSpec::url(url)
             .watch(kind.parse::<WatchedType>()?, name)
             .domain(WebhookDomain::Repo)

@@ -26,7 +26,8 @@
 //!    trimmed; a missing or blank file means no token. On Unix a file that group or others may
 //!    read is refused with [`Error::TokenFile`] (as `ssh` refuses a readable key): the token
 //!    could already be in other hands, and silently using it would hide that;
-//! 4. else no token (the client is anonymous and a warning is logged).
+//! 4. else no token (the client is anonymous and a warning is logged; on standard error when
+//!    no `tracing` subscriber is installed).
 //!
 //! # Hostile networks
 //!
@@ -177,6 +178,9 @@ enum TokenSource {
 #[must_use]
 pub struct ClientBuilder {
     base_url: String,
+    /// What errors call the base URL: `base_url`, or `HUB_BASE_URL` when it came from there,
+    /// so that a malformed variable is reported under its own name.
+    base_url_field: &'static str,
     token: TokenSource,
     timeout: Duration,
     connect_timeout: Duration,
@@ -393,10 +397,11 @@ impl ClientBuilder {
     /// the HTTP stack cannot be set up.
     ///
     /// When the token was to come from `HUB_TOKEN` (or the token file) and there is none, the
-    /// client is anonymous and a warning is logged: calls that need a token will fail with
+    /// client is anonymous and a warning is logged (through `tracing`; without a subscriber,
+    /// once per process on standard error, so that it is seen): calls that need a token will fail with
     /// [`Error::Unauthorized`]. Say [`anonymous`](Self::anonymous) to mean it.
     pub fn build(self) -> Result<Client> {
-        let base_url = normalize_base_url(&self.base_url)?;
+        let base_url = normalize_base_url(&self.base_url, self.base_url_field)?;
         let token = self.resolve_token(&base_url, &|name| std::env::var_os(name))?;
         let user_agent = match &self.user_agent_suffix {
             Some(suffix) => format!("{} {suffix}", self.user_agent),
@@ -482,6 +487,9 @@ impl ClientBuilder {
                 base_url = %base_url,
                 "{TOKEN_ENV_VAR} is not set (or empty){file}: this hub client sends no token, and calls that need one will fail with HTTP 401 (use ClientBuilder::token, or ClientBuilder::anonymous if this is intended)"
             );
+            warn_on_stderr_once(&format!(
+                "warning: hub-api: {TOKEN_ENV_VAR} is not set (or empty){file}: the client sends no token, and calls that need one will fail with HTTP 401 (ClientBuilder::anonymous says this is intended)"
+            ));
         }
         Ok(token)
     }
@@ -518,8 +526,26 @@ impl ClientBuilder {
             })?
             .into_string()
             .map_err(|_| Error::validation(BASE_URL_ENV_VAR, "must be valid Unicode"))?;
-        Ok(Client::builder(base_url).token_from_env())
+        let mut builder = Client::builder(base_url).token_from_env();
+        builder.base_url_field = BASE_URL_ENV_VAR;
+        Ok(builder)
     }
+}
+
+/// Prints `line` on standard error, once per process, when no `tracing` subscriber was ever
+/// installed. A client that silently has no token is the first-hour trap this guards against
+/// (every call then fails with a 401 that seems to say the token is wrong), so the warning must
+/// be seen without a subscriber; a program that installs one gets it in its own logs instead,
+/// and one that means to be anonymous says so with `ClientBuilder::anonymous` and gets nothing.
+/// Once per process, so that a program building many clients is not flooded.
+fn warn_on_stderr_once(line: &str) {
+    static WARNED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    if tracing::dispatcher::has_been_set()
+        || WARNED.swap(true, std::sync::atomic::Ordering::Relaxed)
+    {
+        return;
+    }
+    eprintln!("{line}");
 }
 
 /// A default header, checked: a clear error for what must not be a default header, naming the
@@ -622,6 +648,7 @@ impl Client {
     pub fn builder(base_url: impl Into<String>) -> ClientBuilder {
         ClientBuilder {
             base_url: base_url.into(),
+            base_url_field: "base_url",
             token: TokenSource::Environment,
             timeout: DEFAULT_TIMEOUT,
             connect_timeout: DEFAULT_CONNECT_TIMEOUT,
@@ -867,14 +894,30 @@ impl<'a> Call<'a> {
     }
 }
 
-fn normalize_base_url(base_url: &str) -> Result<String> {
-    const RULE: &str = "an absolute http or https URL without query or fragment";
-    let parsed = reqwest::Url::parse(base_url).map_err(|_| Error::validation("base_url", RULE))?;
+/// `base_url` checked and without its trailing `/`; `field` is what errors call it
+/// (`base_url`, or `HUB_BASE_URL`).
+fn normalize_base_url(base_url: &str, field: &str) -> Result<String> {
+    // The value is repeated, so that a typo shows, except what could hold a credential: user
+    // info (`user:token@`), a query or a fragment (`?access_token=...`).
+    let refused = || {
+        let shown = match base_url.split_once(['?', '#']) {
+            _ if base_url.contains('@') => "not shown: it may hold credentials".to_owned(),
+            Some((before, _)) => format!("got {before:?} and a query or fragment, not shown"),
+            None => format!("got {base_url:?}"),
+        };
+        Error::validation(
+            field,
+            format!(
+                "must be an absolute http or https URL without query or fragment, e.g. https://hub.example.com; {shown}"
+            ),
+        )
+    };
+    let parsed = reqwest::Url::parse(base_url).map_err(|_| refused())?;
     // reqwest would send user info as Basic credentials on every call (revocation included)
     // and it would show wherever the URL does; the message never repeats the URL.
     if !parsed.username().is_empty() || parsed.password().is_some() {
         return Err(Error::validation(
-            "base_url",
+            field,
             "must not contain user info (`user:password@`): give the hub token with ClientBuilder::token or HUB_TOKEN",
         ));
     }
@@ -883,7 +926,7 @@ fn normalize_base_url(base_url: &str) -> Result<String> {
         && parsed.query().is_none()
         && parsed.fragment().is_none();
     if !supported {
-        return Err(Error::validation("base_url", RULE));
+        return Err(refused());
     }
     // The generated client appends `/api/...` to the base as given.
     Ok(base_url.trim_end_matches('/').to_owned())
@@ -928,13 +971,13 @@ mod tests {
     #[test]
     fn base_urls_are_checked_and_trimmed() {
         assert_eq!(
-            normalize_base_url("https://hub.example.com/")
+            normalize_base_url("https://hub.example.com/", "base_url")
                 .ok()
                 .as_deref(),
             Some("https://hub.example.com")
         );
         assert_eq!(
-            normalize_base_url("http://127.0.0.1:8080/hub")
+            normalize_base_url("http://127.0.0.1:8080/hub", "base_url")
                 .ok()
                 .as_deref(),
             Some("http://127.0.0.1:8080/hub")
@@ -949,10 +992,38 @@ mod tests {
             "https://:pw@hub.example.com",
         ] {
             assert!(
-                matches!(normalize_base_url(bad), Err(Error::Validation { ref field, .. }) if field == "base_url"),
+                matches!(normalize_base_url(bad, "base_url"), Err(Error::Validation { ref field, .. }) if field == "base_url"),
                 "{bad} was accepted"
             );
         }
+    }
+
+    #[test]
+    fn a_malformed_hub_base_url_is_named_with_its_value() {
+        // Issue 43: reported as field `base_url`, without the value.
+        let lookup =
+            |name: &str| (name == BASE_URL_ENV_VAR).then(|| OsString::from("hub.example.com"));
+        let error = ClientBuilder::from_lookup(&lookup)
+            .expect("set")
+            .anonymous()
+            .build()
+            .expect_err("refused");
+        assert_eq!(
+            error.to_string(),
+            "invalid `HUB_BASE_URL`: must be an absolute http or https URL without query or fragment, e.g. https://hub.example.com; got \"hub.example.com\""
+        );
+        let with_user_info = normalize_base_url("https//user:pw@hub", BASE_URL_ENV_VAR)
+            .expect_err("refused")
+            .to_string();
+        assert!(!with_user_info.contains("pw"), "{with_user_info}");
+        let with_query = normalize_base_url("https://hub.example.com/?token=hf_x", "base_url")
+            .expect_err("refused")
+            .to_string();
+        assert!(!with_query.contains("hf_x"), "{with_query}");
+        assert!(
+            with_query.contains("\"https://hub.example.com/\""),
+            "{with_query}"
+        );
     }
 
     #[test]

@@ -71,12 +71,14 @@ mod secret;
 
 pub use secret::Secret;
 
+pub mod as_sent;
 mod client;
 mod error;
 pub mod jobs;
 pub mod notifications;
 pub mod partial;
 mod payload;
+mod report;
 mod repository;
 mod request_check;
 pub mod revocation;
@@ -90,6 +92,7 @@ pub use client::{
 };
 pub use error::{Error, MAX_ERROR_BODY_TEXT, Result};
 pub use payload::{PAYLOAD_ENV_VAR, PayloadError, WebhookPayloadExt};
+pub use report::Report;
 pub use repository::Repository;
 pub use storage::{StorageToken, StorageTokenProvider};
 pub use transport::{MAX_REDIRECTS, RetryContext, RetryPolicy};
@@ -116,7 +119,7 @@ pub mod prelude {
         self, Arch, Flavor, Notification, RepoType, StorageTokenType, WatchedType, WebhookDomain,
     };
     pub use crate::webhooks::WebhookSpec;
-    pub use crate::{Client, Error, Repository, Result, Secret, WebhookPayloadExt};
+    pub use crate::{Client, Error, Report, Repository, Result, Secret, WebhookPayloadExt};
     pub use futures_util::TryStreamExt;
 }
 

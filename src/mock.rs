@@ -15,9 +15,10 @@
 //!   body naming its method and path, and is listed in [`MockHub::unmatched`] as well.
 //!
 //! The mock is not a fake hub: it knows nothing of the hub's rules and answers only what the
-//! test scripted. [`MockResponse::hub_error`] and [`notification_page`] write the two bodies
-//! tests need most in the hub's shape; any other body is the test's JSON, which the client
-//! decodes exactly as it decodes the hub's.
+//! test scripted. [`MockResponse::hub_error`], [`notification_page`], [`notification`],
+//! [`webhook`] and [`webhook_envelope`] write the bodies tests need most in the hub's shape
+//! (valid under the spec, ids from [`object_id`]: 24 hexadecimal digits); any other body is the
+//! test's JSON, which the client decodes exactly as it decodes the hub's.
 //!
 //! # Recipe
 //!
@@ -26,6 +27,7 @@
 //! ```toml
 //! [dev-dependencies]
 //! hub-api = { version = "0.1", features = ["test-util"] }
+//! serde_json = "1"
 //! tokio = { version = "1", features = ["macros", "rt"] }
 //! ```
 //!
@@ -95,6 +97,28 @@
 //! assert_eq!(request.json().unwrap()["credentials"][0], "hub_leaked_0123456789");
 //! # }
 //! # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(revokes());
+//! ```
+//!
+//! Creating a webhook: the hub answers with the webhook inside `{"webhook": ...}`, which
+//! [`webhook_envelope`] writes around a valid [`webhook`] (its id from [`object_id`]: the spec
+//! wants 24 hexadecimal digits):
+//!
+//! ```
+//! # use hub_api::mock::{Method, MockHub, object_id, webhook, webhook_envelope};
+//! # use hub_api::prelude::*;
+//! # use hub_api::webhooks::WebhookSpec;
+//! # async fn creates() {
+//! let mock = MockHub::start().await;
+//! let id = object_id(1);
+//! mock.on(Method::POST, "/api/settings/webhooks")
+//!     .respond(200, webhook_envelope(webhook(&id)));
+//! let spec = WebhookSpec::url("https://ci.acme.example/hooks/hub")
+//!     .watch(WatchedType::Model, "acme/bert-tiny")
+//!     .domain(WebhookDomain::Repo);
+//! let created = mock.client().create_webhook(&spec).await.expect("created");
+//! assert_eq!(created.id, id.as_str());
+//! # }
+//! # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(creates());
 //! ```
 //!
 //! # Secrets
@@ -700,6 +724,50 @@ pub fn notification_page(notifications: impl IntoIterator<Item = Value>) -> Valu
         "count": { "view": notifications.len(), "unread": unread, "all": notifications.len() },
         "start": 0,
     })
+}
+
+/// An id as the hub writes them, 24 lowercase hexadecimal digits (a webhook's or a
+/// discussion's id must have this shape), different for each `n`: `object_id(1)` is
+/// `6729a1f00000000000000001`.
+pub fn object_id(n: u64) -> String {
+    format!("6729a1f0{n:016x}")
+}
+
+/// An unread notification about a model's discussion whose id is `discussion_id` (see
+/// [`object_id`]), valid under the spec, for [`notification_page`]; change its fields with
+/// `value["read"] = json!(true)` and the like.
+pub fn notification(discussion_id: &str) -> Value {
+    json!({
+        "type": "repo",
+        "updatedAt": "2026-11-01T18:42:07Z",
+        "read": false,
+        "repo": { "name": "acme/bert-tiny", "type": "model" },
+        "discussion": {
+            "num": 12, "title": "Add safetensors weights", "status": "open",
+            "id": discussion_id, "isPullRequest": true, "participating": []
+        }
+    })
+}
+
+/// A webhook whose id is `id` (see [`object_id`]), valid under the spec: it delivers the
+/// `repo` and `discussion` events of the model `acme/bert-tiny` to a URL, with a secret. The
+/// list (`GET /api/settings/webhooks`) answers an array of these; the calls on one webhook
+/// answer it inside [`webhook_envelope`].
+pub fn webhook(id: &str) -> Value {
+    json!({
+        "id": id,
+        "url": "https://ci.acme.example/hooks/hub",
+        "disabled": false,
+        "watched": [{ "type": "model", "name": "acme/bert-tiny" }],
+        "hasSecret": true,
+        "domains": ["repo", "discussion"]
+    })
+}
+
+/// `{"webhook": webhook}`: how the hub answers creating, reading, enabling and disabling a
+/// webhook ([`Client::create_webhook`] and the others unwrap it).
+pub fn webhook_envelope(webhook: Value) -> Value {
+    json!({ "webhook": webhook })
 }
 
 /// One request as the mock received it.

@@ -55,6 +55,7 @@ use reqwest::header::{
 use reqwest::{Method, StatusCode};
 use tracing::Instrument;
 
+use crate::as_sent;
 use crate::generated::{Execute, ExecuteFuture};
 
 /// At most this many same-origin `GET` redirects are followed for one request.
@@ -529,7 +530,7 @@ impl HubTransport {
             let answered = matches!(&outcome, Ok(response)
                 if response.status().is_success() || response.status().is_redirection());
             let Some(next) = next.filter(|_| !answered) else {
-                return outcome.map(|response| self.limit(response));
+                return outcome.map(|response| as_sent::tee(self.limit(response)));
             };
             let context = RetryContext {
                 operation: operation_id,
@@ -551,7 +552,7 @@ impl HubTransport {
             });
             let Some(wait) = wait.filter(|wait| started.elapsed() + *wait <= retry.max_elapsed)
             else {
-                return outcome.map(|response| self.limit(response));
+                return outcome.map(|response| as_sent::tee(self.limit(response)));
             };
             tracing::debug!(
                 operation = operation_id,
@@ -646,17 +647,25 @@ impl HubTransport {
             // that much of it), so only a success is refused on its announced length alone.
             refuse_at_once: success && declared.is_some_and(|length| length > limit),
         };
-        let mut limited = http::Response::from_parts(parts, reqwest::Body::wrap(body));
-        // reqwest keeps the URL in an extension of its own; carry it over so that the rebuilt
-        // response still knows where it came from.
-        let mut marker = reqwest::ResponseBuilderExt::url(http::Response::builder(), url)
-            .body(())
-            .unwrap_or_default();
-        limited
-            .extensions_mut()
-            .extend(std::mem::take(marker.extensions_mut()));
-        reqwest::Response::from(limited)
+        rebuilt(parts, reqwest::Body::wrap(body), url)
     }
+}
+
+/// A response from `parts` and another `body`, still knowing its `url`: reqwest keeps the URL
+/// in an extension of its own, which `into_parts` drops, so it is carried over.
+pub(crate) fn rebuilt(
+    parts: http::response::Parts,
+    body: reqwest::Body,
+    url: reqwest::Url,
+) -> reqwest::Response {
+    let mut response = http::Response::from_parts(parts, body);
+    let mut marker = reqwest::ResponseBuilderExt::url(http::Response::builder(), url)
+        .body(())
+        .unwrap_or_default();
+    response
+        .extensions_mut()
+        .extend(std::mem::take(marker.extensions_mut()));
+    reqwest::Response::from(response)
 }
 
 fn is_idempotent(method: &Method) -> bool {

@@ -249,7 +249,16 @@ impl Client {
         Ok(envelope.webhook)
     }
 
-    /// Creates a webhook (`POST /api/settings/webhooks`) and returns it.
+    /// Creates a webhook (`POST /api/settings/webhooks`) and returns it. The hub answers with
+    /// the webhook inside an envelope, which this unwraps (as for reading, enabling and
+    /// disabling one); a mock of the hub must answer the same, e.g. with
+    /// `hub_api::mock::webhook_envelope` (feature `test-util`):
+    ///
+    /// ```json
+    /// { "webhook": { "id": "6729a1f0c3d4e5f6a7b8c90a", "url": "https://ci.acme.example/hooks/hub",
+    ///                "disabled": false, "hasSecret": true, "domains": ["repo"],
+    ///                "watched": [{ "type": "model", "name": "acme/bert-tiny" }] } }
+    /// ```
     pub async fn create_webhook(&self, spec: &WebhookSpec) -> Result<types::Webhook> {
         let body = spec.to_request(&self.redactor().with_all(spec.secrets()))?;
         let request = self.api().create_webhook().body(body).send();

@@ -488,3 +488,29 @@ fn the_mock_can_be_shared_across_tasks() {
     send_sync::<hub_api::mock::MockRoute>();
     send_sync::<hub_api::mock::MockError>();
 }
+
+#[tokio::test]
+async fn as_sent_records_the_bodies_the_call_read() {
+    // Issue 43: `hub` prints what the hub sent, not the typed value serialized again.
+    let mock = MockHub::start().await;
+    let sent = r#"{"builtInTools":["hub_search"],"spaceTools":[],"addedLater":1.50}"#;
+    mock.on(Method::GET, "/api/settings/mcp").respond_seq([
+        MockResponse::hub_error(503, "maintenance"),
+        MockResponse::text(200, sent).header("content-type", "application/json"),
+    ]);
+    let client = mock.client();
+    let (settings, bodies) = hub_api::as_sent::recording(client.mcp_settings()).await;
+    assert_eq!(settings.expect("decoded").built_in_tools, ["hub_search"]);
+    assert_eq!(
+        bodies,
+        [sent.as_bytes()],
+        "the 200's body, byte for byte; not the 503's"
+    );
+
+    // An error records nothing; outside `recording` nothing is kept.
+    mock.on(Method::GET, "/api/settings/mcp")
+        .reply(MockResponse::hub_error(404, "gone"));
+    let (error, bodies) = hub_api::as_sent::recording(client.mcp_settings()).await;
+    assert!(error.is_err());
+    assert!(bodies.is_empty());
+}

@@ -22,7 +22,8 @@
 //!   ([`legacy_spelling`]), stays accepted as a hidden command, so scripts keep working;
 //! - path parameters are positional, in path order; query parameters are options named after
 //!   the parameter in kebab case (`readStatus` is `--read-status`; a one-letter name is a short
-//!   option, `p` is `-p`); the body is `--body FILE` (`-` for standard input). A path
+//!   option, `p` is `-p`, but a one-letter page parameter is `--page`, with `-p` kept as its
+//!   short option); the body is `--body FILE` (`-` for standard input). A path
 //!   parameter's placeholder is its name in upper snake case (`<WEBHOOK_ID>`).
 //!
 //! An operation pages when it takes an integer query parameter `p` or `page` and its success
@@ -313,6 +314,10 @@ fn describe(
     }
 
     let paging = paging(document, &params, response_schema);
+    let mut params = params;
+    if let Some((page, _)) = &paging {
+        page_flag(&mut params, page);
+    }
     let (noun, verb) = noun_verb(&id, tag);
     let legacy = legacy_spelling(&id, tag);
     Ok(Operation {
@@ -373,6 +378,23 @@ fn paging(
     match arrays.as_slice() {
         [items] => Some((param.name.clone(), (*items).clone())),
         _ => None,
+    }
+}
+
+/// The page parameter of an operation that pages is `--page` when its own name is one letter
+/// (`p`): a bare `-p <VALUE>` says nothing in `--help`. `hub-cli` keeps the letter as the
+/// short option, so `-p 2` still works. A parameter already spelled `--page` keeps the long
+/// name for itself.
+fn page_flag(params: &mut [Param], page: &str) {
+    const PAGE: &str = "--page";
+    if params.iter().any(|param| param.flag == PAGE) {
+        return;
+    }
+    if let Some(param) = params
+        .iter_mut()
+        .find(|param| param.name == page && !param.flag.starts_with("--"))
+    {
+        param.flag = PAGE.to_owned();
     }
 }
 

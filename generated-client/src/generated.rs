@@ -305,11 +305,13 @@ pub mod types {
         };
     }
     use ::hub_api_support::enums::{StringEnum, StringEnumVisitor, Unlisted};
-    /// Every string enum's `FromStr`: a listed value, or an open enum's `Other`.
+    /// Every string enum's `FromStr`: a listed value, or an open enum's `Other`; else an
+    /// error naming the allowed values and the nearest one.
     fn parse_string_enum<T: StringEnum>(
         value: &str,
     ) -> ::std::result::Result<T, self::error::ConversionError> {
-        ::hub_api_support::enums::parse(value).ok_or_else(|| "invalid value".into())
+        ::hub_api_support::enums::parse_or_explain(value)
+            .map_err(|unlisted| unlisted.to_string().into())
     }
     macro_rules! decode_object {
         (

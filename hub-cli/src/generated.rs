@@ -46,7 +46,7 @@ pub const OPERATIONS: &[Operation] = &[
         params: &[
             Param {
                 name: "p",
-                flag: "-p",
+                flag: "--page",
                 positional: false,
                 required: false,
                 kind: Kind::Integer,

@@ -19,14 +19,23 @@ pub const MAX_PAGES: u64 = 100_000;
 
 /// Sends `call`: through the library's helper where it has one, else through the generated
 /// client, page after page with `--paginate`.
+///
+/// What is printed is the body as the hub sent it (see [`Call::as_sent`]), once the call
+/// decoded it into its generated type, which checks it against the spec.
 pub async fn send(call: &Call<'_>) -> Result<Reply, Failure> {
     if let Some(reply) = library::send(call).await {
         return reply;
     }
     match &call.operation().paging {
         Some(paging) if call.paginate() => paginate(call, paging).await,
-        _ => generated::send(call).await,
+        _ => send_one(call).await,
     }
+}
+
+/// One call of the generated client, its body as the hub sent it.
+async fn send_one(call: &Call<'_>) -> Result<Reply, Failure> {
+    let (reply, bodies) = hub_api::as_sent::recording(generated::send(call)).await;
+    Ok(call.as_sent(reply?, &bodies, "", &[]))
 }
 
 /// Every page from 0 until one has no items, as one array.
@@ -35,7 +44,7 @@ async fn paginate(call: &Call<'_>, paging: &Paging) -> Result<Reply, Failure> {
     let mut warnings = Vec::new();
     for page in 0..MAX_PAGES {
         call.set_page(page);
-        let reply = generated::send(call).await?;
+        let reply = send_one(call).await?;
         warnings.extend(reply.warnings);
         let items = run::page_items(reply.body, paging.items);
         if items.is_empty() {
@@ -46,5 +55,6 @@ async fn paginate(call: &Call<'_>, paging: &Paging) -> Result<Reply, Failure> {
     Ok(Reply {
         body: Some(serde_json::Value::Array(all)),
         warnings,
+        notes: Vec::new(),
     })
 }

@@ -10,6 +10,9 @@ use std::process::ExitCode;
 use hub_cli::run::{self, Call, EXIT_USAGE, Failure};
 
 fn main() -> ExitCode {
+    // The library prints a missing token's warning on standard error when no `tracing`
+    // subscriber is installed; `hub` prints its own, naming the command (`run::build_client`).
+    let _ = tracing::subscriber::set_global_default(tracing::subscriber::NoSubscriber::default());
     let matches = match run::command().try_get_matches() {
         Ok(matches) => matches,
         Err(error) => return clap_exit(&error),
@@ -48,19 +51,14 @@ async fn execute(matches: &clap::ArgMatches) -> Result<(), Failure> {
     for warning in &reply.warnings {
         eprintln!("warning: {warning}");
     }
+    for note in &reply.notes {
+        eprintln!("{note}");
+    }
     let Some(body) = reply.body else {
         return Ok(());
     };
-    let field = leaf(matches).get_one::<String>("field");
-    let text = match field {
-        Some(path) => run::select(&body, path)
-            .into_iter()
-            .flat_map(|value| match value {
-                serde_json::Value::Array(items) => items.iter().collect(),
-                other => vec![other],
-            })
-            .map(|value| run::field_line(value) + "\n")
-            .collect::<String>(),
+    let text = match leaf(matches).get_one::<String>("field") {
+        Some(path) => run::field_output(&call, body, path)?,
         None => {
             serde_json::to_string_pretty(&body)
                 .map_err(|error| Failure::Api(format!("cannot print the response: {error}")))?
@@ -99,7 +97,8 @@ fn clap_exit(error: &clap::Error) -> ExitCode {
         }
         _ => {
             // clap's first paragraph says what is wrong (a missing argument is on its second
-            // line); the usage and tips after it are what `--help` is for.
+            // line); of what follows, the usage is what `--help` is for, but a suggestion
+            // (`tip: a similar subcommand exists: 'list'`) is kept, on the same line.
             let rendered = error.to_string();
             let what: Vec<&str> = rendered
                 .lines()
@@ -108,7 +107,19 @@ fn clap_exit(error: &clap::Error) -> ExitCode {
                 .collect();
             let what = what.join(" ");
             let what = what.strip_prefix("error: ").unwrap_or(&what);
-            eprintln!("error: {what} (see --help)");
+            let tips: Vec<&str> = rendered
+                .lines()
+                .map(str::trim)
+                .filter(|line| {
+                    line.starts_with("tip: a similar") || line.starts_with("tip: some similar")
+                })
+                .map(|line| line.trim_start_matches("tip: "))
+                .collect();
+            if tips.is_empty() {
+                eprintln!("error: {what} (see --help)");
+            } else {
+                eprintln!("error: {what}; {} (see --help)", tips.join("; "));
+            }
             ExitCode::from(EXIT_USAGE)
         }
     }

@@ -169,13 +169,23 @@ pub struct Reply {
     pub body: Option<Value>,
     /// Lines for standard error (items of a list that break the spec, left out of `body`).
     pub warnings: Vec<String>,
+    /// What the command did, for standard error, when the hub's answer has no body to say it
+    /// (`revoked 2500 tokens in 3 requests`); standard output stays the hub's body.
+    pub notes: Vec<String>,
 }
 
 impl Reply {
+    /// A reply whose body is the typed value the call decoded, as JSON: printed only when the
+    /// body as the hub sent it was not recorded (see [`Call::as_sent`]).
+    pub fn typed(body: Value) -> Self {
+        Self::body(body)
+    }
+
     fn body(body: Value) -> Self {
         Self {
             body: Some(body),
             warnings: Vec::new(),
+            notes: Vec::new(),
         }
     }
 }
@@ -202,7 +212,12 @@ pub fn command() -> Command {
             .subcommand_required(true)
             .arg_required_else_help(true);
         for operation in OPERATIONS.iter().filter(|op| op.group == group.name) {
-            command = command.subcommand(operation_command(operation, operation.name));
+            // A helper may take its arguments in the library's shape instead of the spec's
+            // (`storage-access-token get REPO`); the old spellings keep the spec's.
+            let arguments = crate::library::arguments(operation.id)
+                .unwrap_or_else(|| spec_arguments(operation));
+            command =
+                command.subcommand(operation_command(operation, operation.name).args(arguments));
         }
         command = legacy_commands(command, group.name);
         root = root.subcommand(command);
@@ -250,6 +265,7 @@ fn legacy_commands(mut group: Command, name: &str) -> Command {
             && legacy_group == name
         {
             let command = operation_command(operation, legacy_name)
+                .args(spec_arguments(operation))
                 .about(format!(
                     "Now `hub {} {}`: {}",
                     operation.group, operation.name, operation.about
@@ -288,17 +304,10 @@ pub fn completions(shell: &str) -> Result<Vec<u8>, Failure> {
     Ok(script)
 }
 
-fn operation_command(operation: &Operation, name: &'static str) -> Command {
-    let mut long_about = format!(
-        "{}\n\n{} {}",
-        operation.about, operation.method, operation.path
-    );
-    if !operation.long_about.is_empty() {
-        long_about = format!("{long_about}\n\n{}", operation.long_about);
-    }
-    let mut command = Command::new(name)
-        .about(operation.about)
-        .long_about(long_about);
+/// The arguments of `operation` as the spec has them: path parameters positional, in path
+/// order, query parameters as options, the body as `--body FILE`.
+fn spec_arguments(operation: &Operation) -> Vec<Arg> {
+    let mut arguments = Vec::new();
     for param in operation.params {
         let help = if param.example.is_empty() {
             param.help.to_owned()
@@ -312,13 +321,19 @@ fn operation_command(operation: &Operation, name: &'static str) -> Command {
             arg = arg.value_name(param.flag);
         } else if let Some(long) = param.flag.strip_prefix("--") {
             arg = arg.long(long).value_name("VALUE");
+            // A one-letter parameter given a long name (the page number `p` is `--page`)
+            // keeps its letter as the short option that earlier versions had.
+            let mut letters = param.name.chars();
+            if let (Some(short), None) = (letters.next(), letters.next()) {
+                arg = arg.short(short);
+            }
         } else if let Some(short) = param.flag.strip_prefix('-').and_then(|s| s.chars().next()) {
             arg = arg.short(short).value_name("VALUE");
         }
-        command = command.arg(arg);
+        arguments.push(arg);
     }
     if let Some(body) = &operation.body {
-        command = command.arg(
+        arguments.push(
             Arg::new("body")
                 .long("body")
                 .value_name("FILE")
@@ -329,6 +344,22 @@ fn operation_command(operation: &Operation, name: &'static str) -> Command {
                 )),
         );
     }
+    arguments
+}
+
+/// A command for `operation` named `name`, with its help and the options every operation of
+/// its kind has (`--paginate`, `--field`, `--show-secrets`), but not its arguments.
+fn operation_command(operation: &Operation, name: &'static str) -> Command {
+    let mut long_about = format!(
+        "{}\n\n{} {}",
+        operation.about, operation.method, operation.path
+    );
+    if !operation.long_about.is_empty() {
+        long_about = format!("{long_about}\n\n{}", operation.long_about);
+    }
+    let mut command = Command::new(name)
+        .about(operation.about)
+        .long_about(long_about);
     if let Some(paging) = &operation.paging {
         command = command.arg(
             Arg::new("paginate")
@@ -343,7 +374,9 @@ fn operation_command(operation: &Operation, name: &'static str) -> Command {
             "Print only the values at PATH, one per line: dot-separated keys, a \
                      number indexes an array, a key applied to an array is applied to each \
                      item; an array is printed one item per line, strings unquoted, anything \
-                     else as compact JSON (so `--field .` prints a list as JSON lines)",
+                     else as compact JSON (so `--field .` prints a list as JSON lines). PATH \
+                     starts at the response as one page has it, with --paginate too; a PATH \
+                     that matches nothing is an error (exit status 1)",
         ));
     }
     if !operation.secrets.is_empty() {
@@ -360,6 +393,9 @@ fn operation_command(operation: &Operation, name: &'static str) -> Command {
 /// One parsed command, ready to send.
 pub struct Call<'a> {
     operation: &'static Operation,
+    /// The command as the user typed it (`hub settings get-mcp` for an old spelling), which
+    /// messages name: the operationId is the spec's word, not the user's.
+    typed: String,
     matches: &'a ArgMatches,
     client: hub_api::Client,
     /// The page to ask for instead of the page parameter's argument, while paginating.
@@ -380,9 +416,11 @@ impl<'a> Call<'a> {
             .ok_or_else(|| Failure::Usage(format!("no command given; see `hub {group} --help`")))?;
         let operation = find_operation(group, name)
             .ok_or_else(|| Failure::Usage(format!("no command `hub {group} {name}`")))?;
-        let client = build_client(operation, matches.get_one::<String>("base-url"))?;
+        let typed = format!("hub {group} {name}");
+        let client = build_client(operation, &typed, matches.get_one::<String>("base-url"))?;
         Ok(Self {
             operation,
+            typed,
             matches,
             client,
             page: Cell::new(None),
@@ -392,6 +430,31 @@ impl<'a> Call<'a> {
     /// The operation to send.
     pub fn operation(&self) -> &'static Operation {
         self.operation
+    }
+
+    /// The command as the user typed it, e.g. `hub webhooks list`.
+    pub fn typed(&self) -> &str {
+        &self.typed
+    }
+
+    /// The warning for an item of a list left out because it breaks the spec.
+    pub fn skipped(&self, item: &hub_api::partial::ItemError) -> String {
+        let item = item.to_string();
+        let rest = item
+            .strip_prefix(self.operation.id)
+            .and_then(|rest| rest.strip_prefix(": "))
+            .unwrap_or(&item);
+        format!("{}: skipped {}", self.typed, one_line(rest))
+    }
+
+    /// `message` of the library, which starts with the operationId (`listWebhooks: ...`), as
+    /// one line that starts with the command the user typed instead.
+    fn named(&self, message: &str) -> String {
+        let rest = message
+            .strip_prefix(self.operation.id)
+            .and_then(|rest| rest.strip_prefix(": "))
+            .unwrap_or(message);
+        format!("{}: {}", self.typed, one_line(rest))
     }
 
     /// The generated client behind the library's client (its transport: token, retries,
@@ -408,6 +471,41 @@ impl<'a> Call<'a> {
     /// Asks for `page` instead of the page parameter's argument (for `--paginate`).
     pub fn set_page(&self, page: u64) {
         self.page.set(Some(page));
+    }
+
+    /// The text of the argument `id`, if the command has it and it was given.
+    pub fn arg(&self, id: &str) -> Option<&String> {
+        self.matches.try_get_one::<String>(id).ok().flatten()
+    }
+
+    /// The texts of the argument `id` (one that takes several values), if given.
+    pub fn args(&self, id: &str) -> Vec<&String> {
+        self.matches
+            .try_get_many::<String>(id)
+            .ok()
+            .flatten()
+            .map(Iterator::collect)
+            .unwrap_or_default()
+    }
+
+    /// Whether the flag `id` was given (false when the command has no such flag).
+    pub fn flag(&self, id: &str) -> bool {
+        self.matches.get_flag_if_present(id)
+    }
+
+    /// The text of `--body FILE` (`-`: standard input), if given.
+    pub fn body_text(&self) -> Result<Option<String>, Failure> {
+        let Some(source) = self.arg("body") else {
+            return Ok(None);
+        };
+        read_body(source)
+            .map(Some)
+            .map_err(|error| Failure::Usage(format!("reading --body {source}: {error}")))
+    }
+
+    /// Standard input, read to its end.
+    pub fn stdin_text(&self) -> Result<String, Failure> {
+        read_body("-").map_err(|error| Failure::Usage(format!("reading standard input: {error}")))
     }
 
     /// Whether `--paginate` was given.
@@ -439,30 +537,77 @@ impl<'a> Call<'a> {
                 })?
             }
         };
-        serde_json::from_value(value)
+        // Strictly, as a body is: a value the spec does not list is refused, not sent.
+        generated::decoding::strict(|| serde_json::from_value(value))
             .map(Some)
-            .map_err(|error| Failure::Usage(format!("invalid {shown}: {error}")))
+            .map_err(|error| {
+                Failure::Usage(format!("invalid {shown}: {}", with_suggestion(&error)))
+            })
     }
 
-    /// The `--body` as its generated type, if given.
+    /// The `--body` as its generated type, if given, decoded strictly: the generated types
+    /// decode tolerantly by default (an unlisted enum value becomes `Unknown`, an unknown key
+    /// is skipped), which is right for what the hub sends but would let a misspelt flavor or
+    /// field through to the hub. A body is exactly what the spec accepts, or nothing is sent.
     pub fn body<T: DeserializeOwned>(&self) -> Result<Option<T>, Failure> {
-        let Some(source) = self.matches.get_one::<String>("body") else {
+        let Some(text) = self.body_text()? else {
             return Ok(None);
         };
-        let text = read_body(source)
-            .map_err(|error| Failure::Usage(format!("reading --body {source}: {error}")))?;
         let mut deserializer = serde_json::Deserializer::from_str(&text);
-        let body: T = serde_path_to_error::deserialize(&mut deserializer).map_err(|error| {
-            let path = error.path().to_string();
-            Failure::Usage(format!(
-                "invalid --body at `{path}`: {}",
-                error.into_inner()
-            ))
-        })?;
+        let body: T =
+            generated::decoding::strict(|| serde_path_to_error::deserialize(&mut deserializer))
+                .map_err(|error| {
+                    let path = error.path().to_string();
+                    Failure::Usage(format!(
+                        "invalid --body at `{path}`: {}",
+                        with_suggestion(error.inner())
+                    ))
+                })?;
         deserializer
             .end()
             .map_err(|error| Failure::Usage(format!("invalid --body: {error}")))?;
         Ok(Some(body))
+    }
+
+    /// `reply` with its body as the hub sent it: the last of `bodies` (what
+    /// [`hub_api::as_sent::recording`] recorded of the call), secrets redacted. The typed
+    /// value the call decoded is what checked the body against the spec; printing it again
+    /// would print a float the spec types as a number as `1.0` and drop fields newer than this
+    /// client. `without` is the index of each item of the list at `items` (`""`: the body is
+    /// the list) that breaks the spec, which a tolerant list leaves out, and so does the output.
+    pub fn as_sent(
+        &self,
+        mut reply: Reply,
+        bodies: &[Vec<u8>],
+        items: &str,
+        without: &[usize],
+    ) -> Reply {
+        if reply.body.is_none() {
+            return reply;
+        }
+        let Some(mut sent) = bodies
+            .last()
+            .and_then(|body| serde_json::from_slice::<Value>(body).ok())
+        else {
+            return reply;
+        };
+        let list = if items.is_empty() {
+            Some(&mut sent)
+        } else {
+            sent.get_mut(items)
+        };
+        if let Some(Value::Array(list)) = list {
+            let mut without = without.to_vec();
+            without.sort_unstable();
+            without.dedup();
+            for index in without.into_iter().rev() {
+                if index < list.len() {
+                    list.remove(index);
+                }
+            }
+        }
+        reply.body = Some(self.redacted(sent));
+        reply
     }
 
     /// A response body as printed: secrets redacted unless `--show-secrets`.
@@ -486,13 +631,14 @@ impl<'a> Call<'a> {
         &self,
         result: Result<generated::ResponseValue<T>, generated::Error<()>>,
     ) -> Result<Reply, Failure> {
-        let id = self.operation.id;
+        let id = &self.typed;
         match result {
             Ok(response) => {
                 if !self.operation.returns_body {
                     return Ok(Reply {
                         body: None,
                         warnings: Vec::new(),
+                        notes: Vec::new(),
                     });
                 }
                 let body = serde_json::to_value(response.into_inner()).map_err(|error| {
@@ -513,7 +659,7 @@ impl<'a> Call<'a> {
     /// beyond a JSON `error` message, since a body could echo what was sent (tokens being
     /// revoked, secrets).
     async fn generated_failure(&self, error: generated::Error<()>) -> Failure {
-        let id = self.operation.id;
+        let id = &self.typed;
         let (status, server) = match error {
             generated::Error::ErrorResponse(response) => (response.status(), None),
             generated::Error::UnexpectedResponse(response) => {
@@ -547,7 +693,7 @@ impl<'a> Call<'a> {
         server: Option<String>,
         request_id: Option<&str>,
     ) -> Failure {
-        let id = self.operation.id;
+        let id = &self.typed;
         let mut message = format!("{id}: HTTP {shown}");
         if let Some(server) = server {
             message.push_str(&format!(": {server}"));
@@ -567,13 +713,16 @@ impl<'a> Call<'a> {
     }
 
     fn not_found_hint(&self) -> String {
-        let positional: Vec<String> = self
-            .operation
-            .params
-            .iter()
-            .filter(|param| param.positional)
-            .map(|param| format!("<{}>", param.flag))
-            .collect();
+        let positional: Vec<String> = match crate::library::positional_names(self) {
+            Some(names) => names.iter().map(|name| format!("<{name}>")).collect(),
+            None => self
+                .operation
+                .params
+                .iter()
+                .filter(|param| param.positional)
+                .map(|param| format!("<{}>", param.flag))
+                .collect(),
+        };
         if positional.is_empty() {
             "check the hub's URL (--base-url, HUB_BASE_URL)".to_owned()
         } else {
@@ -609,9 +758,10 @@ impl<'a> Call<'a> {
                     Some(403) => "hint: the token lacks the permission this needs".to_owned(),
                     _ => format!("hint: {}", self.not_found_hint()),
                 };
-                Failure::Api(format!("{}; {hint}", one_line(&error.to_string())))
+                Failure::Api(format!("{}; {hint}", self.named(&error.to_string())))
             }
-            _ => Failure::Api(one_line(&error.to_string())),
+            // The whole cause chain: what failed (connection refused, DNS, TLS) is at its end.
+            _ => Failure::Api(self.named(&error_chain(&error))),
         }
     }
 }
@@ -619,12 +769,17 @@ impl<'a> Call<'a> {
 /// The library's client for `operation`, from the environment; anonymous for `security: []`.
 fn build_client(
     operation: &Operation,
+    typed: &str,
     base_url: Option<&String>,
 ) -> Result<hub_api::Client, Failure> {
-    let base_url = base_url
-        .cloned()
-        .or_else(|| std::env::var(hub_api::BASE_URL_ENV_VAR).ok())
-        .unwrap_or_default();
+    // Where the base URL came from, which a message about it names.
+    let (base_url, source) = match base_url {
+        Some(url) => (url.clone(), "--base-url"),
+        None => (
+            std::env::var(hub_api::BASE_URL_ENV_VAR).unwrap_or_default(),
+            hub_api::BASE_URL_ENV_VAR,
+        ),
+    };
     if base_url.is_empty() {
         return Err(Failure::Usage(
             "no hub: give --base-url URL or set HUB_BASE_URL".to_owned(),
@@ -638,17 +793,37 @@ fn build_client(
     }
     let client = builder.build().map_err(|error| match error {
         hub_api::Error::TokenFile { .. } => Failure::Auth(one_line(&error.to_string())),
+        hub_api::Error::Validation { field, rule } if field == "base_url" => {
+            Failure::Usage(one_line(&format!("invalid {source}: {rule}")))
+        }
         other => Failure::Usage(one_line(&other.to_string())),
     })?;
     if !operation.anonymous && !client.is_authenticated() {
         // The library logs this through `tracing`, which `hub` does not print.
         eprintln!(
-            "warning: no hub token (HUB_TOKEN is not set and there is no token file); {} \
-             will likely fail with HTTP 401",
-            operation.id
+            "warning: no hub token (HUB_TOKEN is not set and there is no token file); \
+             `{typed}` will likely fail with HTTP 401"
         );
     }
     Ok(client)
+}
+
+/// `error`'s message, with the nearest allowed value when it is serde's refusal of an enum
+/// value (``unknown variant `a10g-smal`, expected one of ...``) and one is close: the rule
+/// of generated enums' `FromStr` and of `cargo xtask validate`.
+fn with_suggestion(error: &dyn std::fmt::Display) -> String {
+    let message = error.to_string();
+    let nearest = message
+        .split_once("unknown variant `")
+        .and_then(|(_, rest)| rest.split_once('`'))
+        .and_then(|(given, rest)| {
+            let (_, expected) = rest.split_once("expected")?;
+            hub_api_support::suggest::nearest(given, expected.split('`').skip(1).step_by(2))
+        });
+    match nearest {
+        Some(nearest) => format!("{message}; did you mean `{nearest}`?"),
+        None => message,
+    }
 }
 
 /// The hint after a 401.
@@ -673,35 +848,74 @@ pub fn page_items(body: Option<Value>, items: &str) -> Vec<Value> {
     }
 }
 
-/// The values at `path` in `value` (see `--field`).
-pub fn select<'v>(value: &'v Value, path: &str) -> Vec<&'v Value> {
+/// The values at `path` in `value` (see `--field`); `None` when the path matches nothing: no
+/// value is selected and some step did not exist (a key no object has, an index past the end,
+/// a key under a string). A path through empty lists selects nothing and is `Some`: the list
+/// was there, with no items today.
+pub fn select<'v>(value: &'v Value, path: &str) -> Option<Vec<&'v Value>> {
     let segments: Vec<&str> = path.split('.').filter(|s| !s.is_empty()).collect();
     let mut out = Vec::new();
-    select_into(value, &segments, &mut out);
-    out
+    let mut missed = false;
+    select_into(value, &segments, &mut out, &mut missed);
+    (!out.is_empty() || !missed).then_some(out)
 }
 
-fn select_into<'v>(value: &'v Value, path: &[&str], out: &mut Vec<&'v Value>) {
+fn select_into<'v>(value: &'v Value, path: &[&str], out: &mut Vec<&'v Value>, missed: &mut bool) {
     let Some((first, rest)) = path.split_first() else {
         out.push(value);
         return;
     };
     match value {
         Value::Array(items) => match first.parse::<usize>() {
-            Ok(index) => {
-                if let Some(item) = items.get(index) {
-                    select_into(item, rest, out);
-                }
-            }
-            Err(_) => items.iter().for_each(|item| select_into(item, path, out)),
+            Ok(index) => match items.get(index) {
+                Some(item) => select_into(item, rest, out, missed),
+                None => *missed = true,
+            },
+            Err(_) => items
+                .iter()
+                .for_each(|item| select_into(item, path, out, missed)),
         },
-        Value::Object(map) => {
-            if let Some(child) = map.get(*first) {
-                select_into(child, rest, out);
-            }
-        }
-        _ => {}
+        Value::Object(map) => match map.get(*first) {
+            Some(child) => select_into(child, rest, out, missed),
+            None => *missed = true,
+        },
+        _ => *missed = true,
     }
+}
+
+/// What `--field PATH` prints of `body`, the output of `call`: each selected value on a line.
+/// PATH starts at the response as one page of it has it (`--help` names its schema), with
+/// `--paginate` too, so that the same PATH means the same with and without it: the pages'
+/// items are then the list property of one page holding them all. A PATH that matches
+/// nothing is a failure naming it.
+pub fn field_output(call: &Call<'_>, body: Value, path: &str) -> Result<String, Failure> {
+    let body = match &call.operation().paging {
+        Some(paging) if call.paginate() && !paging.items.is_empty() => {
+            Value::Object([(paging.items.to_owned(), body)].into_iter().collect())
+        }
+        _ => body,
+    };
+    let values = select(&body, path).ok_or_else(|| {
+        let hint = match &call.operation().paging {
+            Some(paging) if call.paginate() && !paging.items.is_empty() => format!(
+                " (with --paginate, only the pages' `{}` are kept)",
+                paging.items
+            ),
+            _ => String::new(),
+        };
+        Failure::Api(format!(
+            "{}: --field `{path}` matches nothing in the response{hint}",
+            call.typed()
+        ))
+    })?;
+    Ok(values
+        .into_iter()
+        .flat_map(|value| match value {
+            Value::Array(items) => items.iter().collect(),
+            other => vec![other],
+        })
+        .map(|value| field_line(value) + "\n")
+        .collect())
 }
 
 /// A selected value as one line: a string as it is, anything else as compact JSON.
@@ -740,11 +954,18 @@ fn server_message(text: &str) -> Option<String> {
     Some(message)
 }
 
+/// `error`'s message and each of its causes' once: the library's messages quote their first
+/// cause (`transport error: error sending request for url (...)`), which the chain repeats,
+/// while the cause that says what went wrong (connection refused, DNS, TLS) is further down.
 fn error_chain(error: &dyn std::error::Error) -> String {
     let mut text = error.to_string();
     let mut source = error.source();
     while let Some(cause) = source {
-        text.push_str(&format!(": {cause}"));
+        let cause_text = cause.to_string();
+        if !text.contains(&cause_text) {
+            text.push_str(": ");
+            text.push_str(&cause_text);
+        }
         source = cause.source();
     }
     text
@@ -754,6 +975,7 @@ fn one_line(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
+/// The text of `source`: a file, or standard input for `-`.
 fn read_body(source: &str) -> std::io::Result<String> {
     if source == "-" {
         let mut text = String::new();
@@ -891,6 +1113,7 @@ mod command_tests {
         let body = serde_json::json!({"items": [{"id": "a"}, {"id": "b", "n": 2}], "count": 2});
         let lines = |path| {
             select(&body, path)
+                .expect("the path matches")
                 .into_iter()
                 .map(field_line)
                 .collect::<Vec<_>>()
@@ -898,7 +1121,16 @@ mod command_tests {
         assert_eq!(lines("items.id"), ["a", "b"]);
         assert_eq!(lines("items.1.n"), ["2"]);
         assert_eq!(lines("count"), ["2"]);
-        assert!(lines("missing").is_empty());
+        assert_eq!(lines("items.n"), ["2"], "an optional key some items have");
+        for nothing in ["missing", "items.x", "items.5", "count.x"] {
+            assert_eq!(select(&body, nothing), None, "{nothing}");
+        }
+        let empty = serde_json::json!({"items": []});
+        assert_eq!(
+            select(&empty, "items.id"),
+            Some(Vec::new()),
+            "no items today"
+        );
         assert_eq!(
             page_items(
                 Some(serde_json::json!({"notifications": [1, 2]})),

@@ -139,6 +139,9 @@ fn a_refused_call_is_one_line_and_the_auth_status() {
     assert_eq!(output.status.code(), Some(3), "{stderr}");
     assert_eq!(stderr.lines().count(), 2, "{stderr}");
     assert!(stderr.starts_with("warning: no hub token"), "{stderr}");
-    assert!(stderr.contains("getMcpSettings: HTTP 401"), "{stderr}");
+    assert!(
+        stderr.contains("hub mcp-settings get: HTTP 401"),
+        "{stderr}"
+    );
     assert!(stderr.contains("not authenticated"), "{stderr}");
 }

@@ -155,7 +155,10 @@ async fn a_401_exits_three_with_a_hint() {
     let stderr = text(&output.stderr);
     assert_eq!(output.status.code(), Some(3), "{stderr}");
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
-    assert!(stderr.contains("getMcpSettings: HTTP 401"), "{stderr}");
+    assert!(
+        stderr.contains("hub mcp-settings get: HTTP 401"),
+        "{stderr}"
+    );
     assert!(stderr.contains("not authenticated"), "{stderr}");
     assert!(stderr.contains("HUB_TOKEN"), "{stderr}");
     assert!(!stderr.contains(TOKEN), "{stderr}");
@@ -347,7 +350,7 @@ async fn a_list_keeps_its_good_items_and_warns_of_the_bad() {
     assert_eq!(output.status.code(), Some(0), "{stderr}");
     assert_eq!(text(&output.stdout), "6729a1f0c3d4e5f6a7b8c90a\n");
     assert!(
-        stderr.starts_with("warning: skipped listWebhooks: item [1]"),
+        stderr.starts_with("warning: hub webhooks list: skipped item [1]"),
         "{stderr}"
     );
 }
@@ -491,4 +494,334 @@ async fn storage_errors_name_the_repository_and_the_request_id() {
     .await;
     assert_eq!(output.status.code(), Some(2), "{}", text(&output.stderr));
     assert_eq!(mock.requests().len(), 1);
+}
+
+/// Writes `body` to a file of this test process and returns its path.
+fn body_file(name: &str, body: &Value) -> PathBuf {
+    let path = std::env::temp_dir().join(format!("hub-cli-{name}-{}.json", std::process::id()));
+    std::fs::write(&path, body.to_string()).expect("body file");
+    path
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_body_that_breaks_the_spec_is_refused_before_sending() {
+    // Issue 43: the generated types decode tolerantly (an unlisted value is `Unknown`), so a
+    // misspelt flavor or repository type used to reach the hub.
+    let mock = MockHub::start().await;
+    mock.on(Method::POST, "/api/settings/webhooks").respond(
+        200,
+        json!({ "webhook": webhook("6729a1f0c3d4e5f6a7b8c90a") }),
+    );
+    let misspelt_flavor = json!({
+        "watched": [{ "type": "org", "name": "acme" }],
+        "domains": ["repo"],
+        "job": { "dockerImage": "ghcr.io/acme/retrain:1.4", "flavor": "a10g-smal" }
+    });
+    let misspelt_type = json!({
+        "watched": [{ "type": "modle", "name": "acme/bert-tiny" }],
+        "domains": ["repo"],
+        "url": "https://ci.acme.example/hooks/hub"
+    });
+    for (name, body, named) in [
+        ("flavor", misspelt_flavor, "did you mean `a10g-small`?"),
+        ("type", misspelt_type, "did you mean `model`?"),
+    ] {
+        let path = body_file(name, &body);
+        let output = hub(
+            mock.url(),
+            &["webhooks", "create", "--body", path.to_str().unwrap()],
+            Some(TOKEN),
+        )
+        .await;
+        let _ = std::fs::remove_file(&path);
+        let stderr = text(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{name}: {stderr}");
+        assert!(stderr.contains(named), "{name}: {stderr}");
+        assert!(mock.requests().is_empty(), "{name}: nothing is sent");
+    }
+}
+
+/// Runs `hub args` with standard input from `stdin`, from the tests' runtime.
+async fn hub_with_stdin(base_url: &str, args: &[&str], stdin: PathBuf) -> Output {
+    let base_url = base_url.to_owned();
+    let args: Vec<String> = args.iter().map(|arg| (*arg).to_owned()).collect();
+    tokio::task::spawn_blocking(move || {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        hub_blocking(&base_url, &args, Some(TOKEN), Some(stdin))
+    })
+    .await
+    .expect("the hub binary ran")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn revoke_reads_one_token_per_line_and_reports_the_count() {
+    // Issue 43: a file of one token per line failed with `expected value at line 1 column 1`,
+    // and success printed nothing.
+    let mock = MockHub::start().await;
+    mock.on(Method::POST, "/api/credentials/revoke")
+        .reply(MockResponse::empty(202));
+    let lines = "hub_leaked_000001_0123456789\n\n# from the CI log\n  hub_leaked_000002_0123456789  \nhub_leaked_000003_0123456789\n";
+    let path =
+        std::env::temp_dir().join(format!("hub-cli-revoke-lines-{}.txt", std::process::id()));
+    std::fs::write(&path, lines).unwrap();
+    let expected = json!({ "credentials": [
+        "hub_leaked_000001_0123456789",
+        "hub_leaked_000002_0123456789",
+        "hub_leaked_000003_0123456789"
+    ]});
+
+    // Standard input, without --body; then the file; then the file through `--body -`.
+    let piped = hub_with_stdin(mock.url(), &["credentials", "revoke"], path.clone()).await;
+    let from_file = hub(
+        mock.url(),
+        &["credentials", "revoke", "--body", path.to_str().unwrap()],
+        Some(TOKEN),
+    )
+    .await;
+    let dash = hub_with_stdin(
+        mock.url(),
+        &["credentials", "revoke", "--body", "-"],
+        path.clone(),
+    )
+    .await;
+    let _ = std::fs::remove_file(&path);
+    for output in [&piped, &from_file, &dash] {
+        let stderr = text(&output.stderr);
+        assert_eq!(output.status.code(), Some(0), "{stderr}");
+        assert_eq!(stderr, "revoked 3 tokens in 1 request\n");
+        assert_eq!(
+            text(&output.stdout),
+            "",
+            "standard output is the hub's body: none"
+        );
+    }
+    let requests = mock.requests();
+    assert_eq!(requests.len(), 3);
+    for request in &requests {
+        assert_eq!(request.json().unwrap(), expected);
+    }
+
+    let help = hub_blocking(mock.url(), &["credentials", "revoke", "--help"], None, None);
+    let help = text(&help.stdout);
+    assert!(help.contains("one token per line"), "{help}");
+    assert!(
+        help.contains(r#"{"credentials": ["<token>", ...]}"#),
+        "{help}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn storage_access_token_takes_a_repository() {
+    // Issue 43: `storage-access-token get REPO [--write]`, `Repository`'s own syntax.
+    let mock = MockHub::start().await;
+    mock.on(Method::GET, STORAGE_TOKEN_PATH)
+        .respond(200, storage_token_body("storage_SECRET", 1_795_000_000));
+    let output = hub(
+        mock.url(),
+        &["storage-access-token", "get", "acme/bert-tiny"],
+        Some(TOKEN),
+    )
+    .await;
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let printed: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    assert_eq!(printed["accessToken"], "[redacted]");
+    let output = hub(
+        mock.url(),
+        &[
+            "storage-access-token",
+            "get",
+            "datasets/acme/squad@refs/pr/5",
+            "--write",
+        ],
+        Some(TOKEN),
+    )
+    .await;
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let paths: Vec<String> = mock
+        .requests()
+        .iter()
+        .map(|request| request.path().to_owned())
+        .collect();
+    assert_eq!(
+        paths,
+        [
+            "/api/models/acme/bert-tiny/cas-read-token/main",
+            "/api/datasets/acme/squad/cas-write-token/refs%2Fpr%2F5"
+        ]
+    );
+
+    // Not a repository: a usage error naming the syntax; nothing sent.
+    let output = hub(
+        mock.url(),
+        &["storage-access-token", "get", "bert-tiny"],
+        Some(TOKEN),
+    )
+    .await;
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("[<type>s/]<namespace>/<name>[@<revision>]"),
+        "{stderr}"
+    );
+    assert_eq!(mock.requests().len(), 2);
+
+    let help = hub_blocking(
+        mock.url(),
+        &["storage-access-token", "get", "--help"],
+        None,
+        None,
+    );
+    let help = text(&help.stdout);
+    assert!(help.contains("<REPO>"), "{help}");
+    assert!(help.contains("--write"), "{help}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_response_is_printed_as_the_hub_sent_it() {
+    // Issue 43: integers printed as floats (`"all": 1.0`, the counts are numbers in the spec)
+    // and fields the spec does not list were dropped.
+    let mock = MockHub::start().await;
+    let mut page = notification_page([notification("6729a1f0c3d4e5f6a7b8c904")]);
+    page["addedLater"] = json!({ "by": "a newer hub" });
+    page["notifications"][0]["addedLater"] = json!(7);
+    mock.on(Method::GET, "/api/notifications")
+        .query("p", "0")
+        .respond(200, page.clone());
+    mock.on(Method::GET, "/api/notifications")
+        .query("p", "1")
+        .respond(200, notification_page([]));
+    mock.on(Method::GET, "/api/settings/mcp").respond(
+        200,
+        json!({ "builtInTools": ["hub_search"], "spaceTools": [], "addedLater": 1 }),
+    );
+
+    let output = hub(mock.url(), &["notifications", "list"], Some(TOKEN)).await;
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let printed = text(&output.stdout);
+    assert!(printed.contains("\"all\": 1\n"), "{printed}");
+    assert!(!printed.contains("1.0"), "{printed}");
+    let printed: Value = serde_json::from_str(&printed).expect("JSON");
+    assert_eq!(printed, page, "the body as sent, unknown fields and all");
+
+    let output = hub(
+        mock.url(),
+        &["notifications", "list", "--field", "count.unread"],
+        Some(TOKEN),
+    )
+    .await;
+    assert_eq!(text(&output.stdout), "1\n");
+
+    let output = hub(mock.url(), &["mcp-settings", "get"], Some(TOKEN)).await;
+    let printed: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    assert_eq!(printed["addedLater"], json!(1));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_field_means_the_same_with_and_without_paginate_and_must_match() {
+    let mock = MockHub::start().await;
+    mock.on(Method::GET, "/api/notifications")
+        .query("p", "0")
+        .respond(
+            200,
+            notification_page([notification("6729a1f0c3d4e5f6a7b8c904")]),
+        );
+    mock.on(Method::GET, "/api/notifications")
+        .query("p", "1")
+        .respond(200, notification_page([]));
+    let path = "notifications.discussion.id";
+    let one = hub(
+        mock.url(),
+        &["notifications", "list", "--field", path],
+        Some(TOKEN),
+    )
+    .await;
+    let all = hub(
+        mock.url(),
+        &["notifications", "list", "--paginate", "--field", path],
+        Some(TOKEN),
+    )
+    .await;
+    assert_eq!(all.status.code(), Some(0), "{}", text(&all.stderr));
+    assert_eq!(text(&one.stdout), "6729a1f0c3d4e5f6a7b8c904\n");
+    assert_eq!(one.stdout, all.stdout);
+
+    // A path that matches nothing: status 1, naming the path; nothing on standard output.
+    for args in [
+        &["notifications", "list", "--field", "discussion.id"][..],
+        &[
+            "notifications",
+            "list",
+            "--paginate",
+            "--field",
+            "count.unread",
+        ],
+        &[
+            "notifications",
+            "list",
+            "--field",
+            "notifications.dicsussion",
+        ],
+    ] {
+        let output = hub(mock.url(), args, Some(TOKEN)).await;
+        let stderr = text(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains(&format!(
+                "--field `{}` matches nothing",
+                args[args.len() - 1]
+            )),
+            "{stderr}"
+        );
+        assert_eq!(text(&output.stdout), "");
+    }
+    // An empty list is no mismatch: there is nothing to print today.
+    mock.on(Method::GET, "/api/notifications")
+        .query("p", "0")
+        .respond(200, notification_page([]));
+    let empty = hub(
+        mock.url(),
+        &["notifications", "list", "--field", path],
+        Some(TOKEN),
+    )
+    .await;
+    assert_eq!(empty.status.code(), Some(0), "{}", text(&empty.stderr));
+    assert_eq!(text(&empty.stdout), "");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tls_failure_says_why() {
+    // Issue 43: HTTPS to a server that speaks plain HTTP (the mock): rustls's reason is shown.
+    let mock = MockHub::start().await;
+    let https = mock.url().replacen("http://", "https://", 1);
+    // Through a library helper (webhooks list) and the generated client (mcp-settings get).
+    for (args, typed) in [
+        (&["webhooks", "list"], "hub webhooks list: "),
+        (&["mcp-settings", "get"], "hub mcp-settings get: "),
+    ] {
+        let output = hub(&https, args, Some(TOKEN)).await;
+        let stderr = text(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{stderr}");
+        assert!(stderr.contains(typed), "{stderr}");
+        assert!(stderr.contains("InvalidContentType"), "{stderr}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_parameter_the_spec_does_not_list_is_refused_before_sending() {
+    // Parameters are decoded strictly too: through the generated client, an unlisted
+    // repository type would have been sent as it was.
+    let mock = MockHub::start().await;
+    mock.on(Method::DELETE, "/api/notifications")
+        .reply(MockResponse::empty(204));
+    let output = hub(
+        mock.url(),
+        &["notifications", "delete", "--repo-type", "modle"],
+        Some(TOKEN),
+    )
+    .await;
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("--repo-type"), "{stderr}");
+    assert!(stderr.contains("did you mean `model`?"), "{stderr}");
+    assert!(mock.requests().is_empty(), "nothing is sent");
 }

@@ -40,6 +40,60 @@ pub fn parse<T: StringEnum>(value: &str) -> Option<T> {
     }
 }
 
+/// Every string enum's `FromStr` with the reason for a refusal: a listed value, or an open
+/// enum's `Other`; otherwise an [`UnlistedValue`] naming the allowed values and the nearest one.
+pub fn parse_or_explain<T: StringEnum>(value: &str) -> Result<T, UnlistedValue> {
+    parse(value).ok_or_else(|| UnlistedValue {
+        value: value.to_owned(),
+        allowed: T::VALUES,
+    })
+}
+
+/// A string enum refused `value`, which it does not list (`FromStr` builds values to send, so
+/// even a tolerant enum refuses it). Its message lists the allowed values and, for a likely
+/// misspelling, the nearest one: ``invalid value `a10g-smal`: expected one of `cpu-basic`,
+/// `a10g-small`; did you mean `a10g-small`?``.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnlistedValue {
+    value: String,
+    allowed: &'static [&'static str],
+}
+
+impl UnlistedValue {
+    /// The values the enum lists.
+    pub fn allowed(&self) -> &'static [&'static str] {
+        self.allowed
+    }
+
+    /// The listed value nearest to the refused one, when it is a likely misspelling of it.
+    pub fn nearest(&self) -> Option<&'static str> {
+        crate::suggest::nearest(&self.value, self.allowed.iter().copied())
+    }
+}
+
+impl fmt::Display for UnlistedValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "invalid value `{}`: expected ", self.value)?;
+        match self.allowed {
+            [] => f.write_str("no value")?,
+            [only] => write!(f, "`{only}`")?,
+            many => {
+                f.write_str("one of ")?;
+                for (index, value) in many.iter().enumerate() {
+                    let separator = if index == 0 { "" } else { ", " };
+                    write!(f, "{separator}`{value}`")?;
+                }
+            }
+        }
+        if let Some(nearest) = self.nearest() {
+            write!(f, "; did you mean `{nearest}`?")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for UnlistedValue {}
+
 /// The one `Visitor` of every string enum: a string, listed or taken by the enum's mode, or
 /// serde's "unknown variant" error.
 pub struct StringEnumVisitor<T>(pub PhantomData<T>);
@@ -105,6 +159,10 @@ mod tests {
             "{error}"
         );
         assert_eq!(parse::<Stage>("running"), Some(Stage::Running));
+        assert_eq!(
+            parse_or_explain::<Stage>("runing").unwrap_err().to_string(),
+            "invalid value `runing`: expected `running`; did you mean `running`?"
+        );
         assert_eq!(parse::<Stage>("paused"), None);
         let not_a_string = serde_json::from_str::<Stage>("1").unwrap_err().to_string();
         assert!(

@@ -18,6 +18,7 @@
 //! - [`unions`]: tagged unions decoded in one pass, whatever the tag's place.
 //! - [`decoding`]: strict or tolerant decoding, per thread.
 //! - [`webhooks`]: the bodies of the requests an API sends to a receiver, by webhook.
+//! - [`suggest`]: the nearest allowed value to a misspelt one.
 
 pub mod decoding;
 pub mod enums;
@@ -28,6 +29,7 @@ mod numbers;
 pub mod objects;
 mod pattern;
 mod strings;
+pub mod suggest;
 pub mod unions;
 pub mod webhooks;
 

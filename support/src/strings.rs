@@ -23,7 +23,27 @@ pub trait DateTimeText: StringSchema {}
 pub struct ValidatedString<R>(Text, PhantomData<fn() -> R>);
 
 /// A `ValidatedString` that holds a secret (`x-rust-secret`): it prints as `Name([redacted])`,
-/// has no `Display`, and its errors give only the length.
+/// has no `Display`, and its errors give only the length. Unlike a `ValidatedString` it does
+/// not read as a `str` (no `Deref`, `AsRef<str>` or comparison with text): its value is taken
+/// with `as_str` only, where it is sent.
+///
+/// ```compile_fail
+/// # use hub_api_support::{AliasMarker, SecretString, StringSchema, ValidationError};
+/// # enum Token {}
+/// # impl AliasMarker for Token { const NAME: &'static str = "Token"; }
+/// # impl StringSchema for Token { fn check(_: &str) -> Result<(), ValidationError> { Ok(()) } }
+/// let token = SecretString::<Token>::new("hf_abc").unwrap();
+/// let leaked: &str = &token; // no `Deref<Target = str>`
+/// ```
+///
+/// ```compile_fail
+/// # use hub_api_support::{AliasMarker, SecretString, StringSchema, ValidationError};
+/// # enum Token {}
+/// # impl AliasMarker for Token { const NAME: &'static str = "Token"; }
+/// # impl StringSchema for Token { fn check(_: &str) -> Result<(), ValidationError> { Ok(()) } }
+/// let token = SecretString::<Token>::new("hf_abc").unwrap();
+/// println!("{token}"); // no `Display`
+/// ```
 pub struct SecretString<R>(Text, PhantomData<fn() -> R>);
 
 /// The longest text kept inline: ids, timestamps, names and codes, which are most of the
@@ -215,6 +235,60 @@ impl<R> ValidatedString<R> {
     }
 }
 
+// A validated string reads as the `str` it holds (`webhook.id == "..."`, `&*id`, `str`
+// methods), since its rules only narrow which strings it can be. `SecretString` has none of
+// these: its value is reached through `as_str` only, where sending it is meant, never by a
+// comparison or a deref that could end in a log line.
+
+impl<R> std::ops::Deref for ValidatedString<R> {
+    type Target = str;
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl<R> AsRef<str> for ValidatedString<R> {
+    fn as_ref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl<R> PartialEq<str> for ValidatedString<R> {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == other
+    }
+}
+
+impl<R> PartialEq<&str> for ValidatedString<R> {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+impl<R> PartialEq<String> for ValidatedString<R> {
+    fn eq(&self, other: &String) -> bool {
+        self.as_str() == other
+    }
+}
+
+impl<R> PartialEq<ValidatedString<R>> for str {
+    fn eq(&self, other: &ValidatedString<R>) -> bool {
+        self == other.as_str()
+    }
+}
+
+impl<R> PartialEq<ValidatedString<R>> for &str {
+    fn eq(&self, other: &ValidatedString<R>) -> bool {
+        *self == other.as_str()
+    }
+}
+
+impl<R> PartialEq<ValidatedString<R>> for String {
+    fn eq(&self, other: &ValidatedString<R>) -> bool {
+        self == other.as_str()
+    }
+}
+
 impl<R: StringSchema> fmt::Debug for ValidatedString<R> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_tuple(R::NAME).field(&self.as_str()).finish()
@@ -337,6 +411,26 @@ mod tests {
             refused.to_string().contains("expected a string"),
             "{refused}"
         );
+    }
+
+    #[test]
+    fn a_validated_string_reads_as_its_str() {
+        // Issue 43: `webhook.id == "..."` did not compile.
+        let name = ValidatedString::<Lowercase>::new("acme").unwrap();
+        assert!(name == "acme");
+        assert!(name == *"acme");
+        let owned = String::from("acme");
+        assert!(name == owned);
+        assert!("acme" == name && *"acme" == name && owned == name);
+        assert!(name != "other");
+        assert_eq!(name.len(), 4, "str methods through Deref");
+        assert!(name.starts_with("ac"));
+        let text: &str = &name;
+        assert_eq!(text, "acme");
+        fn takes_as_ref(text: impl AsRef<str>) -> usize {
+            text.as_ref().len()
+        }
+        assert_eq!(takes_as_ref(&name), 4);
     }
 
     #[test]

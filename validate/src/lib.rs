@@ -151,38 +151,8 @@ pub fn did_you_mean(message: &str) -> Option<String> {
     let given = quoted_after(message, "`")?;
     let (_, expected) = message.split_once("expected")?;
     let candidates = expected.split('`').skip(1).step_by(2);
-    let (distance, nearest) = candidates
-        .map(|candidate| (edit_distance(given, candidate), candidate))
-        .min_by_key(|(distance, _)| *distance)?;
-    // Close enough: a third of the longer word, and never more than three edits.
-    let longest = given.chars().count().max(nearest.chars().count());
-    (distance > 0 && distance <= 3 && distance * 3 <= longest.max(3)).then(|| nearest.to_owned())
-}
-
-/// Edit distance over characters (optimal string alignment): inserting, deleting or replacing
-/// a character, or swapping two neighbours, costs one, so `rpeo` is one edit from `repo`.
-pub fn edit_distance(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
-    // rows[i][j]: the distance between the first i characters of `a` and the first j of `b`.
-    let mut rows = vec![vec![0; b.len() + 1]; a.len() + 1];
-    for (i, row) in rows.iter_mut().enumerate() {
-        row[0] = i;
-    }
-    for (j, cell) in rows[0].iter_mut().enumerate() {
-        *cell = j;
-    }
-    for i in 1..=a.len() {
-        for j in 1..=b.len() {
-            let replace = rows[i - 1][j - 1] + usize::from(a[i - 1] != b[j - 1]);
-            let mut best = replace.min(rows[i - 1][j] + 1).min(rows[i][j - 1] + 1);
-            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                best = best.min(rows[i - 2][j - 2] + 1);
-            }
-            rows[i][j] = best;
-        }
-    }
-    rows[a.len()][b.len()]
+    // The same rule as a generated enum's `FromStr` error (the support crate's).
+    hub_api_support::suggest::nearest(given, candidates).map(str::to_owned)
 }
 
 /// The text between `prefix` and the next backtick.
@@ -338,15 +308,6 @@ fn node_count(value: &Value) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn edit_distance_counts_single_edits() {
-        assert_eq!(edit_distance("a10g-smal", "a10g-small"), 1);
-        assert_eq!(edit_distance("kitten", "sitting"), 3);
-        assert_eq!(edit_distance("rpeo", "repo"), 1);
-        assert_eq!(edit_distance("", "abc"), 3);
-        assert_eq!(edit_distance("same", "same"), 0);
-    }
 
     #[test]
     fn suggests_the_nearest_expected_value() {

@@ -641,9 +641,10 @@ fn string_enum_macro(interface: Interface) -> TokenStream {
 
         use #support::enums::{StringEnum, StringEnumVisitor, Unlisted};
 
-        /// Every string enum's `FromStr`: a listed value, or an open enum's `Other`.
+        /// Every string enum's `FromStr`: a listed value, or an open enum's `Other`; else an
+        /// error naming the allowed values and the nearest one.
         fn parse_string_enum<T: StringEnum>(value: &str) -> ::std::result::Result<T, self::error::ConversionError> {
-            #support::enums::parse(value).ok_or_else(|| "invalid value".into())
+            #support::enums::parse_or_explain(value).map_err(|unlisted| unlisted.to_string().into())
         }
     }
 }
