@@ -668,9 +668,11 @@ struct Bounded {
 /// child, which must start no process of its own. Its output is read on two threads, so a full
 /// pipe cannot stall it.
 ///
-/// On Linux the child is reaped with `wait4`, whose `ru_maxrss` is that one child's peak (unlike
-/// `getrusage(RUSAGE_CHILDREN)`, which accumulates every child ever reaped), and its `VmHWM` is
-/// polled while it runs, to stop it at the bound.
+/// On Linux the child's `VmHWM` (its own peak, counted from its `exec`) is polled while it
+/// runs, to stop it at the bound, and it is reaped with `wait4`, whose `ru_maxrss` is that one
+/// child's peak (unlike `getrusage(RUSAGE_CHILDREN)`, which accumulates every child reaped) but
+/// never less than xtask's own peak at the spawn: `exec` folds the peak of the memory it
+/// replaces, xtask's, into it. See [`child_peak`].
 fn run_bounded(
     mut command: Command,
     timeout: Duration,
@@ -713,6 +715,8 @@ fn wait_bounded(
 ) -> Result<(End, Option<u64>)> {
     use std::os::unix::process::ExitStatusExt;
     let pid = libc::pid_t::try_from(child.id()).context("a process id beyond pid_t")?;
+    // Read once `spawn` has returned, that is after the `exec`: no less than what it folded in.
+    let parent_peak = read_peak_resident("self");
     let mut polled_peak = None;
     let mut killed = None;
     loop {
@@ -726,7 +730,7 @@ fn wait_bounded(
         if reaped == pid {
             // `ru_maxrss` is in KiB on Linux.
             let maxrss = u64::try_from(usage.ru_maxrss).unwrap_or(0) * 1024;
-            let peak = polled_peak.map_or(maxrss, |polled: u64| polled.max(maxrss));
+            let peak = child_peak(maxrss, polled_peak, parent_peak);
             let end = killed.unwrap_or_else(|| End::Exited(ExitStatus::from_raw(status)));
             return Ok((end, Some(peak)));
         }
@@ -737,7 +741,7 @@ fn wait_bounded(
             }
             return Err(error).context("waiting for a child process");
         }
-        if let Some(hwm) = peak_resident(pid) {
+        if let Some(hwm) = read_peak_resident(&pid.to_string()) {
             polled_peak = Some(polled_peak.map_or(hwm, |peak: u64| peak.max(hwm)));
         }
         let over_memory = memory.is_some_and(|limit| polled_peak.is_some_and(|peak| peak > limit));
@@ -762,10 +766,24 @@ fn wait_bounded(
     }
 }
 
-/// The peak resident memory of a running process (`VmHWM` of `/proc/<pid>/status`), in bytes;
-/// `None` where there is no `/proc`.
+/// A child's peak resident memory from what is known at its end: `ru_maxrss` from `wait4`
+/// (bytes), the largest `VmHWM` polled while it ran, and xtask's own `VmHWM` after the spawn.
+/// `ru_maxrss` is exact when above xtask's peak, since then it cannot be xtask's; otherwise the
+/// child stayed below xtask's peak, and the last poll is the best figure (it misses at most the
+/// final poll interval).
+#[cfg_attr(not(unix), allow(dead_code))]
+fn child_peak(maxrss: u64, polled: Option<u64>, parent: Option<u64>) -> u64 {
+    match (polled, parent) {
+        (Some(polled), Some(parent)) if maxrss <= parent => polled,
+        (Some(polled), _) => polled.max(maxrss),
+        (None, _) => maxrss,
+    }
+}
+
+/// The peak resident memory of a process (`VmHWM` of `/proc/<pid>/status`, `pid` a number or
+/// `self`), in bytes; `None` where there is no `/proc`.
 #[cfg(unix)]
-fn peak_resident(pid: libc::pid_t) -> Option<u64> {
+fn read_peak_resident(pid: &str) -> Option<u64> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
     let line = status.lines().find(|line| line.starts_with("VmHWM:"))?;
     let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
@@ -1613,6 +1631,15 @@ mod tests {
         assert_eq!(defaults.timeout, Duration::from_secs(60));
         assert!(Options::parse(&names(&["--sample"]), Path::new("/"), Path::new("/")).is_err());
         assert!(Options::parse(&names(&["--bogus"]), Path::new("/"), Path::new("/")).is_err());
+    }
+
+    #[test]
+    fn a_child_s_peak_is_not_xtask_s() {
+        // xtask at 57 MiB: a child that stayed below reports 57 MiB through `wait4`.
+        assert_eq!(child_peak(57, Some(20), Some(57)), 20);
+        assert_eq!(child_peak(672, Some(650), Some(57)), 672);
+        assert_eq!(child_peak(57, None, Some(57)), 57);
+        assert_eq!(child_peak(30, Some(40), None), 40);
     }
 
     #[test]
