@@ -37,8 +37,8 @@ commands:
                                        first use): every document, or those whose name (path below
                                        api/) holds a FILTER, the K-th of N shards, a seeded sample;
                                        generation bounded (default 60 s, 2048 MiB); resumable
-                                       (DIR/results.jsonl, default target/directory; --fresh starts
-                                       over); the failure table in DIR/directory.md; --list prints
+                                       (DIR/results.jsonl, default target/directory; --fresh runs
+                                       the selection again); the failure table in DIR/directory.md; --list prints
                                        the selection and stops; --expect fails on a document whose
                                        class is worse than FILE says (as `test` does)
   validate --schema <Name> [--jsonl] <FILE>...

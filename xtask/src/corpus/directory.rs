@@ -361,17 +361,7 @@ fn run(root: &Path, api: &Path, selection: &[String], options: &Options) -> Resu
         std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
     }
     let results_path = out.join(RESULTS);
-    let earlier = if options.fresh {
-        Vec::new()
-    } else {
-        read_records(&results_path)?
-    };
-    // Only this key's records are kept: the file then never grows with stale generations.
-    let mut recorded: BTreeMap<String, Record> = earlier
-        .into_iter()
-        .filter(|record| record.key == key)
-        .map(|record| (record.document.clone(), record))
-        .collect();
+    let mut recorded = still_valid(read_records(&results_path)?, &key, selection, options.fresh);
     let mut text = String::new();
     for record in recorded.values() {
         text.push_str(&record.to_json().to_string());
@@ -426,6 +416,24 @@ fn run(root: &Path, api: &Path, selection: &[String], options: &Options) -> Resu
         out.join("logs").display()
     );
     Ok(records)
+}
+
+/// The earlier records a run keeps, by document: those of this key (the file then never grows
+/// with stale generations), less the selection's when `fresh`, so that `--fresh` with a filter
+/// runs those documents again and keeps the rest.
+fn still_valid(
+    earlier: Vec<Record>,
+    key: &str,
+    selection: &[String],
+    fresh: bool,
+) -> BTreeMap<String, Record> {
+    let selected: BTreeSet<&str> = selection.iter().map(String::as_str).collect();
+    earlier
+        .into_iter()
+        .filter(|record| record.key == key)
+        .filter(|record| !(fresh && selected.contains(record.document.as_str())))
+        .map(|record| (record.document.clone(), record))
+        .collect()
 }
 
 /// What makes a recorded result still this run's: the generator binary and the support crate
@@ -941,7 +949,7 @@ fn classify_generation(end: &End, stderr: &str) -> Option<(Class, String)> {
         End::Exited(status) => Some(match panic_message(stderr) {
             Some(message) => (Class::Panicked, message),
             None => {
-                let line = first_error_line(stderr, *status);
+                let line = error_detail(stderr, *status);
                 // A generator's panic that the pipeline caught, and then refused the document
                 // for (`progenitor: panicked: ...`), is a panic all the same.
                 let class = if line.contains("panicked") {
@@ -953,6 +961,31 @@ fn classify_generation(end: &End, stderr: &str) -> Option<(Class, String)> {
             }
         }),
     }
+}
+
+/// The first error line of a failed generation; when it ends in `:` (the message goes on, as
+/// a schema progenitor refused does), the lines after it too, joined, up to 300 characters.
+fn error_detail(stderr: &str, status: ExitStatus) -> String {
+    let first = first_error_line(stderr, status);
+    if !first.ends_with(':') {
+        return first;
+    }
+    let mut detail = first.clone();
+    let rest = stderr
+        .lines()
+        .skip_while(|line| !line.contains(first.as_str()))
+        .skip(1);
+    for line in rest {
+        if detail.chars().count() >= 300 {
+            break;
+        }
+        let line = line.trim();
+        if !line.is_empty() {
+            detail.push(' ');
+            detail.push_str(line);
+        }
+    }
+    shorten(&detail, 300)
 }
 
 /// The message of a panic the generator died of: the line after `panicked at <place>:`, or
@@ -1215,7 +1248,7 @@ enum Piece {
 }
 
 /// A message cut into text and spans (`` `...` ``, `"..."`, `'...'`, or a whitespace-delimited
-/// token holding a `/`), digits turned into `N` everywhere.
+/// token holding a `/` or a name in code), digits turned into `N` everywhere.
 fn pieces(message: &str) -> Vec<Piece> {
     let message = digits_to_n(message);
     let mut pieces = Vec::new();
@@ -1246,7 +1279,7 @@ fn pieces(message: &str) -> Vec<Piece> {
                 .position(|d| d.is_whitespace())
                 .map_or(chars.len(), |length| at + length);
             let token: String = chars[at..end].iter().collect();
-            if token.contains('/') {
+            if token.contains('/') || is_identifier(&token) {
                 if !text.is_empty() {
                     pieces.push(Piece::Text(std::mem::take(&mut text)));
                 }
@@ -1262,6 +1295,19 @@ fn pieces(message: &str) -> Vec<Piece> {
         pieces.push(Piece::Text(text));
     }
     pieces
+}
+
+/// A name in code: a word with an `_` inside it or a lowercase letter followed by an uppercase
+/// one (`Applications_AddOwner`, `initiatePayment`), punctuation around it aside; `CR` or
+/// `OpenAPI`-like words stay text only when shared (see [`group_messages`]).
+fn is_identifier(token: &str) -> bool {
+    let word = token.trim_matches(|c: char| !c.is_alphanumeric() && c != '_');
+    let inner_underscore = word.trim_matches('_').contains('_');
+    let camel = word
+        .chars()
+        .zip(word.chars().skip(1))
+        .any(|(a, b)| a.is_lowercase() && b.is_uppercase());
+    inner_underscore || camel
 }
 
 /// The message with every span replaced by `_`: messages of one shape differ only in spans.
@@ -1792,6 +1838,35 @@ error: could not compile `dir-x` (lib) due to 2 previous errors
         );
     }
 
+    #[cfg(unix)]
+    #[test]
+    fn a_message_ending_in_a_colon_goes_on() {
+        use std::os::unix::process::ExitStatusExt;
+        let failed = ExitStatus::from_raw(1 << 8);
+        let stderr = "error: panicked: invalid schema:\n{\n  \"format\": \"x\"\n}\n";
+        assert_eq!(
+            error_detail(stderr, failed),
+            "panicked: invalid schema: { \"format\": \"x\" }"
+        );
+        assert_eq!(error_detail("error: plain\nnext\n", failed), "plain");
+    }
+
+    #[test]
+    fn fresh_runs_the_selection_again_and_keeps_the_rest() {
+        let mut stale = record("c.json", Class::Compiles, "", 1.0);
+        stale.key = "old".to_owned();
+        let earlier = vec![
+            record("a.json", Class::Compiles, "", 1.0),
+            record("b.json", Class::Refused, "x", 1.0),
+            stale,
+        ];
+        let selection = names(&["b.json", "c.json"]);
+        let kept = still_valid(earlier.clone(), "k", &selection, false);
+        assert_eq!(kept.keys().collect::<Vec<_>>(), ["a.json", "b.json"]);
+        let kept = still_valid(earlier, "k", &selection, true);
+        assert_eq!(kept.keys().collect::<Vec<_>>(), ["a.json"]);
+    }
+
     #[test]
     fn records_round_trip_and_resume_by_key() {
         let a = record("a.json", Class::CompileError, "bad", 1.5);
@@ -1863,6 +1938,25 @@ error: could not compile `dir-x` (lib) due to 2 previous errors
             ]
         );
         assert_eq!(digits_to_n("up to 120 errors in 3"), "up to N errors in N");
+        let bodies = [
+            (
+                "g",
+                "operation Applications_AddOwner (POST /{t}/owners): the request body has 2 media types",
+            ),
+            (
+                "h",
+                "operation initiatePayment (POST /v1/{p}): the request body has 3 media types",
+            ),
+        ];
+        assert_eq!(
+            group_messages(&bodies),
+            vec![(
+                "operation _ (POST _ the request body has N media types".to_owned(),
+                vec!["g", "h"]
+            )]
+        );
+        assert!(is_identifier("(Applications_AddOwner,"));
+        assert!(!is_identifier("CR") && !is_identifier("_x") && !is_identifier("Order"));
         assert_eq!(
             pieces("can't read 'x'"),
             vec![
