@@ -406,7 +406,7 @@ fn run(root: &Path, api: &Path, selection: &[String], options: &Options) -> Resu
     let markdown = out.join("directory.md");
     std::fs::write(&markdown, &table).with_context(|| format!("writing {}", markdown.display()))?;
     let expected = out.join("expected.txt");
-    std::fs::write(&expected, expected_text(&records))
+    std::fs::write(&expected, expected_text(&records, options))
         .with_context(|| format!("writing {}", expected.display()))?;
     print!("\n{table}");
     println!(
@@ -1517,11 +1517,13 @@ fn render(records: &[Record], options: &Options, key: &str, seconds: f64) -> Str
 }
 
 /// The expectation file's text for `records`: a line `<document>\t<class>` per document.
-fn expected_text(records: &[Record]) -> String {
+fn expected_text(records: &[Record], options: &Options) -> String {
     let mut text = format!(
-        "# The class of each document of the directory sample `cargo xtask test` runs \
-         (--sample {CI_SAMPLE} --seed {CI_SEED}).\n# A worse class fails the step; \
-         regenerate from target/directory-ci/expected.txt after a gain.\n"
+        "# The class of each document of {} of the public API directory, as `cargo xtask \
+         corpus --directory` found it.\n# `cargo xtask test` holds --sample {CI_SAMPLE} --seed \
+         {CI_SEED} to {EXPECTED} (`--expect`): a worse class fails.\n# After a gain, copy \
+         {CI_OUT}/expected.txt over it.\n",
+        describe_selection(options)
     );
     for record in records {
         writeln!(text, "{}\t{}", record.document, record.class.id()).expect("writing to a String");
@@ -2026,7 +2028,7 @@ error: could not compile `dir-x` (lib) due to 2 previous errors
         );
         assert!(parse_expected("a.json compiles\n").is_err());
         assert!(parse_expected("a.json\tfine\n").is_err());
-        let written = expected_text(&records);
+        let written = expected_text(&records, &options());
         assert_eq!(parse_expected(&written).expect("valid").len(), 4);
     }
 }
