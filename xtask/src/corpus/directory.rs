@@ -534,6 +534,7 @@ fn run_document(
         check_seconds: None,
         warnings: None,
         errors: None,
+        first_warning: None,
     };
 
     let mut command = Command::new(binary);
@@ -591,7 +592,10 @@ fn run_document(
     if record.class == Class::CompileError {
         record.errors = Some(diagnostics.errors);
     }
-    if record.class != Class::Compiles {
+    if diagnostics.warnings > 0 {
+        record.first_warning = first_warning(&check.stderr);
+    }
+    if record.class != Class::Compiles || diagnostics.warnings > 0 {
         super::write_log(&logs.join(format!("{stem}-check.txt")), "", &check.stderr)?;
         let report_log = logs.join(format!("{stem}-report.txt"));
         std::fs::write(&report_log, &report)
@@ -1040,6 +1044,16 @@ fn classify_check(
     }
 }
 
+/// The first rustc warning of a check's short output, without its location and code (cargo's
+/// tallies left out).
+fn first_warning(stderr: &str) -> Option<String> {
+    stderr
+        .lines()
+        .filter_map(|line| diagnostic(line, "warning"))
+        .find(|message| !message.starts_with('`') && !message.starts_with("build failed"))
+        .map(str::to_owned)
+}
+
 /// The first rustc error of a check's short output, without its location and code.
 fn first_compile_error(stderr: &str) -> Option<String> {
     stderr
@@ -1079,6 +1093,8 @@ struct Record {
     warnings: Option<usize>,
     /// rustc's errors, for a compile error.
     errors: Option<usize>,
+    /// The first warning of a check that found any.
+    first_warning: Option<String>,
 }
 
 impl Record {
@@ -1095,6 +1111,7 @@ impl Record {
             "check_seconds": self.check_seconds.map(|s| (s * 1000.0).round() / 1000.0),
             "warnings": self.warnings,
             "errors": self.errors,
+            "first_warning": self.first_warning,
         })
     }
 
@@ -1113,6 +1130,7 @@ impl Record {
             check_seconds: value["check_seconds"].as_f64(),
             warnings: count("warnings"),
             errors: count("errors"),
+            first_warning: value["first_warning"].as_str().map(str::to_owned),
         })
     }
 
@@ -1445,13 +1463,13 @@ fn render(records: &[Record], options: &Options, key: &str, seconds: f64) -> Str
             escape(&examples)
         ));
     }
-    for (class, title) in [
-        (Class::CompileError, "Compile errors by first error"),
-        (Class::Refused, "Refusals by first error"),
-        (Class::Panicked, "Panics by message"),
-        (Class::LeftOut, "Operations left out, by the first reason"),
-    ] {
-        let messages: Vec<(&str, &str)> = records
+    let warnings: Vec<(&str, &str)> = records
+        .iter()
+        .filter(|r| r.class.compiles())
+        .filter_map(|r| Some((r.document.as_str(), r.first_warning.as_deref()?)))
+        .collect();
+    let by_class = |class: Class| -> Vec<(&str, &str)> {
+        records
             .iter()
             .filter(|r| r.class == class)
             .map(|r| {
@@ -1462,7 +1480,24 @@ fn render(records: &[Record], options: &Options, key: &str, seconds: f64) -> Str
                 };
                 (r.document.as_str(), message)
             })
-            .collect();
+            .collect()
+    };
+    for (title, messages) in [
+        (
+            "Compile errors by first error",
+            by_class(Class::CompileError),
+        ),
+        ("Refusals by first error", by_class(Class::Refused)),
+        ("Panics by message", by_class(Class::Panicked)),
+        (
+            "Operations left out, by the first reason",
+            by_class(Class::LeftOut),
+        ),
+        (
+            "Crates that compile with warnings, by first warning",
+            warnings,
+        ),
+    ] {
         if messages.is_empty() {
             continue;
         }
@@ -1612,6 +1647,7 @@ mod tests {
             check_seconds: Some(2.0),
             warnings: Some(0),
             errors: (class == Class::CompileError).then_some(3),
+            first_warning: None,
         }
     }
 
@@ -1994,6 +2030,17 @@ error: could not compile `dir-x` (lib) due to 2 previous errors
             "| d.json | compile error | 3 errors; first: bare CR \\| x | 10/10 | 3.0 | 300 | 2.0 |"
         ));
         assert!(table.contains("| media type | 1 | c.json |"));
+        assert!(!table.contains("by first warning"));
+        let mut warned = records.clone();
+        warned[0].first_warning = Some("unused import: `x`".to_owned());
+        assert!(
+            render(&warned, &options(), "k", 1.0)
+                .contains("by first warning\n\n| message (names of one document as `_`, numbers as N) | documents | examples |\n|---|---:|---|\n| unused import: `_` | 1 | a.json |")
+        );
+        assert_eq!(
+            first_warning("warning: `x` (lib) generated 1 warning\nsrc/a.rs:1:1: warning: unused import: `y`\n").as_deref(),
+            Some("unused import: `y`")
+        );
         assert!(!table.contains("| a.json |"));
         assert_eq!(percentile(&[1.0, 2.0, 3.0, 4.0], 0.5), Some(2.0));
         assert_eq!(percentile(&[], 0.5), None);
