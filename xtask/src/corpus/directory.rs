@@ -520,8 +520,9 @@ fn run_document(
             .with_context(|| format!("removing the old {}", crate_dir.display()))?;
     }
     let document = api.join(name);
-    let text = std::fs::read_to_string(&document).with_context(|| format!("reading {name}"))?;
-    let source = count_operations(&text);
+    let bytes = std::fs::read(&document).with_context(|| format!("reading {name}"))?;
+    // A document that is not UTF-8 is the generator's to refuse; its operations go uncounted.
+    let source = std::str::from_utf8(&bytes).ok().and_then(count_operations);
     let mut record = Record {
         document: name.to_owned(),
         key: key.to_owned(),
