@@ -20,6 +20,7 @@
 //! [`surface`] renders the public API of generated code as reviewable text for snapshots.
 //! [`standalone`] runs the same steps on any document and writes a crate ([`generate_crate`]).
 
+pub mod bundle;
 pub mod cli;
 pub mod contract;
 pub mod downlevel;

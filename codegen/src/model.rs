@@ -82,6 +82,27 @@ pub fn unescape(token: &str) -> String {
     token.replace("~1", "/").replace("~0", "~")
 }
 
+/// `fragment` with its `%XX` escapes decoded, when it has any and they are valid UTF-8.
+pub fn percent_decoded(fragment: &str) -> Option<String> {
+    if !fragment.contains('%') {
+        return None;
+    }
+    let bytes = fragment.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut index = 0;
+    while index < bytes.len() {
+        if bytes[index] == b'%' {
+            let hex = fragment.get(index + 1..index + 3)?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            index += 3;
+        } else {
+            out.push(bytes[index]);
+            index += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
 /// The component name a local `#/components/schemas/<Name>` reference points to.
 pub fn schema_ref_name(reference: &str) -> Option<&str> {
     reference

@@ -149,7 +149,7 @@ pub(super) fn into_components(document: &mut Value, findings: &mut Vec<Finding>)
 /// `/components/<section>/<name>`), its `%XX` escapes decoded.
 fn inside_a_component(reference: &str) -> Option<String> {
     let fragment = reference.strip_prefix('#')?;
-    let fragment = percent_decoded(fragment).unwrap_or_else(|| fragment.to_owned());
+    let fragment = crate::model::percent_decoded(fragment).unwrap_or_else(|| fragment.to_owned());
     let depth = fragment.split('/').count();
     (fragment.starts_with("/components/") && depth > 4).then_some(fragment)
 }
@@ -323,28 +323,8 @@ fn leads_somewhere(document: &Value, reference: &str) -> bool {
         return false;
     };
     document.pointer(fragment).is_some()
-        || percent_decoded(fragment).is_some_and(|decoded| document.pointer(&decoded).is_some())
-}
-
-/// `fragment` with its `%XX` escapes decoded, when it has any and they are valid UTF-8.
-fn percent_decoded(fragment: &str) -> Option<String> {
-    if !fragment.contains('%') {
-        return None;
-    }
-    let bytes = fragment.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut index = 0;
-    while index < bytes.len() {
-        if bytes[index] == b'%' {
-            let hex = fragment.get(index + 1..index + 3)?;
-            out.push(u8::from_str_radix(hex, 16).ok()?);
-            index += 3;
-        } else {
-            out.push(bytes[index]);
-            index += 1;
-        }
-    }
-    String::from_utf8(out).ok()
+        || crate::model::percent_decoded(fragment)
+            .is_some_and(|decoded| document.pointer(&decoded).is_some())
 }
 
 #[cfg(test)]
