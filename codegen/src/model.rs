@@ -9,7 +9,8 @@
 //! - [`Document::visit_schemas`]: every schema at any depth, roots and nested, in document
 //!   order, each with its JSON pointer and owner;
 //! - [`Document::resolve`]: the one place local `$ref`s are followed;
-//! - [`push`] and [`unescape`]: the one place JSON pointer tokens are escaped (RFC 6901).
+//! - [`push`] and [`unescape`]: the one place JSON pointer tokens are escaped (RFC 6901), and
+//!   [`percent_decoded`] the one place a reference's `%XX` escapes are decoded.
 //!
 //! The walker visits the document as it is (3.1 or down-levelled 3.0: both keyword spellings
 //! of `propertyNames` and `prefixItems` are in the table), so every step reads the same locations.

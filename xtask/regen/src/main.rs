@@ -1,7 +1,8 @@
 //! `cargo xtask regen [--check]`: generates every checked-in file from `spec/openapi.yaml` and
 //! writes it, or with `--check` writes nothing and fails when one is stale.
 //! `cargo xtask generate --spec FILE --out DIR [--crate-name NAME] [--strict]`: writes a
-//! standalone client crate for any OpenAPI 3.0/3.1 document (`hub_api_codegen::generate_crate`);
+//! standalone client crate for any OpenAPI 3.0/3.1 document, which may be split over files
+//! (`hub_api_codegen::bundle` reads it whole, `generate_crate_from_bundle` generates it);
 //! `--normalized FILE` also writes the document as normalize leaves it (JSON), which is what
 //! the differential oracle validates against (`cargo xtask corpus --oracle`).
 //! xtask runs this binary instead of linking `hub-api-codegen` itself, so that
