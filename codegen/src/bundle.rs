@@ -25,8 +25,11 @@
 //!   from the fragment's last token or else the file's stem as typify names types, numbered
 //!   when the name is taken. One file and fragment is always one component: a schema used
 //!   from many files is one Rust type, and a recursive schema (across files too) refers to
-//!   itself instead of being copied without end. A root `components/schemas/<Name>` that is
-//!   only a `$ref` to a file becomes that schema under its own name;
+//!   itself instead of being copied without end. A copy would not do: every later step names
+//!   types after components (typify and progenitor follow only `#/components/schemas/<Name>`),
+//!   so a schema copied into each place that uses it would be as many Rust types, each named
+//!   after a place. A root `components/schemas/<Name>` that is only a `$ref` to a file becomes
+//!   that schema under its own name;
 //! - **anything else** (path items, operations, parameters, responses, bodies, headers,
 //!   examples, a description's text) is copied where the `$ref` was, its own references
 //!   resolved in turn; such references that lead back into themselves are a defect, read as
@@ -104,8 +107,11 @@ pub fn bundle(root: &Path, read: impl Fn(&Path) -> io::Result<String>) -> Result
         findings: Vec::new(),
         changed: false,
     };
-    bundler.claim_root_components(&document);
-    bundler.walk(&mut document, &root_key, Place::Other, "");
+    // Most descriptions are one file: a look without a copy or a pointer settles that.
+    if refers_to_files(&document) {
+        bundler.claim_root_components(&document);
+        bundler.walk(&mut document, &root_key, Place::Other, "");
+    }
     let mut built = Vec::new();
     let mut next = 0;
     // Components found while building components are built too, in the order first met.
@@ -530,6 +536,27 @@ impl<R: Fn(&Path) -> io::Result<String>> Bundler<'_, R> {
             at,
             format!("`$ref` to `{reference}`: {what}"),
         ));
+    }
+}
+
+/// Whether anything in `value` may name another file: a `$ref` that is not the document's own
+/// (`#...`), or a `discriminator` mapping to a file. Data is looked at too; a walk that finds
+/// nothing to bundle changes nothing.
+fn refers_to_files(value: &Value) -> bool {
+    match value {
+        Value::Object(object) => object
+            .iter()
+            .any(|(key, inner)| match (key.as_str(), inner) {
+                ("$ref", Value::String(reference)) => !reference.starts_with('#'),
+                ("mapping", Value::Object(mapping)) => mapping.values().any(|target| {
+                    target.as_str().is_some_and(|target| {
+                        !target.starts_with('#') && target.contains(['.', '#'])
+                    })
+                }),
+                _ => refers_to_files(inner),
+            }),
+        Value::Array(items) => items.iter().any(refers_to_files),
+        _ => false,
     }
 }
 
@@ -995,6 +1022,38 @@ mod tests {
             .keys()
             .collect();
         assert_eq!(names, ["A", "Z"]);
+    }
+
+    #[test]
+    fn swagger_2_schemas_become_definitions_and_mappings_name_components() {
+        let bundled = bundle_map(
+            "swagger.yaml",
+            &[
+                (
+                    "swagger.yaml",
+                    "swagger: '2.0'\npaths:\n  /pets:\n    post:\n      parameters:\n        - {name: body, in: body, schema: {$ref: 'defs.yaml#/Pet'}}\n      responses: {'200': {description: ok}}\ndefinitions:\n  Animal: {$ref: 'animal.yaml'}\n",
+                ),
+                (
+                    "animal.yaml",
+                    "type: object\ndiscriminator:\n  propertyName: kind\n  mapping:\n    pet: 'defs.yaml#/Pet'\n    wild: Wild\n",
+                ),
+                ("defs.yaml", "Pet: {allOf: [{$ref: 'animal.yaml'}]}\n"),
+            ],
+        )
+        .unwrap();
+        let document = &bundled.document;
+        assert_eq!(
+            document["paths"]["/pets"]["post"]["parameters"][0]["schema"],
+            json!({"$ref": "#/definitions/Pet"})
+        );
+        assert_eq!(
+            document["definitions"]["Pet"],
+            json!({"allOf": [{"$ref": "#/definitions/Animal"}]})
+        );
+        assert_eq!(
+            document["definitions"]["Animal"]["discriminator"]["mapping"],
+            json!({"pet": "#/definitions/Pet", "wild": "Wild"})
+        );
     }
 
     #[test]

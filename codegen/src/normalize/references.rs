@@ -1,5 +1,6 @@
-//! `$ref`s that lead nowhere: a local reference to a place the document does not have, or a
-//! reference into another document, which this generator does not fetch. typify and
+//! `$ref`s that lead nowhere: a local reference to a place the document does not have, a
+//! reference into another document (a URL), which this generator does not fetch, or into a
+//! file that `bundle` was not given or that has no such place. typify and
 //! progenitor panic on the first they meet, which would leave out whatever holds it; here each
 //! is a defect reported at its own pointer, and only the reference itself is degraded: a
 //! schema becomes any JSON value, a parameter, header, example or request body is left out,
@@ -26,8 +27,12 @@ pub(super) fn dangling(document: &mut Value, findings: &mut Vec<Finding>) {
         let grandparent_key = parent.rsplit('/').next().unwrap_or_default();
         let what = if reference.starts_with('#') {
             "a place the document does not have"
-        } else {
+        } else if reference.contains("://") || reference.starts_with("//") {
             "another document, which is not fetched"
+        } else {
+            // `bundle` reads the files a description is split over; what is left names a file
+            // it was not given (the description's text alone) or a place that file lacks.
+            "another file, which was not bundled or has no such place"
         };
         let (done, replacement) = match (grandparent_key, key) {
             (_, "requestBody") => ("the request body is left out", None),
