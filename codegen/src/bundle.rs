@@ -1057,6 +1057,32 @@ mod tests {
     }
 
     #[test]
+    fn a_place_a_file_does_not_have_is_left_for_normalize_to_degrade() {
+        let bundled = bundle_map(
+            "openapi.yaml",
+            &[
+                (
+                    "openapi.yaml",
+                    "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths: {}\ncomponents:\n  schemas:\n    Item: {properties: {owner: {$ref: 'shared.yaml#/Gone'}}}\n",
+                ),
+                ("shared.yaml", "Owner: {type: string}\n"),
+            ],
+        )
+        .unwrap();
+        let mut document = bundled.document.clone();
+        assert_eq!(
+            document["components"]["schemas"]["Item"]["properties"]["owner"],
+            json!({"$ref": "shared.yaml#/Gone"})
+        );
+        let findings = crate::normalize::normalize(&mut document);
+        assert!(
+            findings.iter().any(|finding| finding.to_string()
+                == "defect /components/schemas/Item/properties/owner/$ref: `$ref` to `shared.yaml#/Gone`: another file, which was not bundled or has no such place; read as any JSON value"),
+            "{findings:?}"
+        );
+    }
+
+    #[test]
     fn relative_paths_are_read_lexically() {
         assert_eq!(
             relative_to("openapi.yaml", "./paths/pets.yaml"),
