@@ -176,6 +176,8 @@ enum Place {
     Example,
 }
 
+/// One bundling run: the files read so far, the components given, the pieces copied, and
+/// what was found.
 struct Bundler<'r, R> {
     read: &'r R,
     root_dir: PathBuf,
