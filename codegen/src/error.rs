@@ -12,6 +12,14 @@ pub enum Error {
         column: usize,
         message: String,
     },
+    /// A file of a description split over files cannot be read; `needed_by` names the `$ref`
+    /// that needs it (and the file that holds it).
+    #[error("{file}: cannot be read ({reason}); {needed_by}")]
+    Unreadable {
+        file: String,
+        reason: String,
+        needed_by: String,
+    },
     /// The spec uses something OpenAPI 3.0 (as progenitor reads it) cannot express.
     #[error("cannot down-level {pointer}: {reason}")]
     Downlevel { pointer: String, reason: String },

@@ -9,7 +9,8 @@
 //! - [`Document::visit_schemas`]: every schema at any depth, roots and nested, in document
 //!   order, each with its JSON pointer and owner;
 //! - [`Document::resolve`]: the one place local `$ref`s are followed;
-//! - [`push`] and [`unescape`]: the one place JSON pointer tokens are escaped (RFC 6901).
+//! - [`push`] and [`unescape`]: the one place JSON pointer tokens are escaped (RFC 6901), and
+//!   [`percent_decoded`] the one place a reference's `%XX` escapes are decoded.
 //!
 //! The walker visits the document as it is (3.1 or down-levelled 3.0: both keyword spellings
 //! of `propertyNames` and `prefixItems` are in the table), so every step reads the same locations.
@@ -80,6 +81,27 @@ pub fn push(pointer: &str, token: &str) -> String {
 /// The text of one escaped reference token.
 pub fn unescape(token: &str) -> String {
     token.replace("~1", "/").replace("~0", "~")
+}
+
+/// `fragment` with its `%XX` escapes decoded, when it has any and they are valid UTF-8.
+pub fn percent_decoded(fragment: &str) -> Option<String> {
+    if !fragment.contains('%') {
+        return None;
+    }
+    let bytes = fragment.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut index = 0;
+    while index < bytes.len() {
+        if bytes[index] == b'%' {
+            let hex = fragment.get(index + 1..index + 3)?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            index += 3;
+        } else {
+            out.push(bytes[index]);
+            index += 1;
+        }
+    }
+    String::from_utf8(out).ok()
 }
 
 /// The component name a local `#/components/schemas/<Name>` reference points to.

@@ -13,6 +13,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{Value, json};
 
+use crate::bundle::Bundled;
 use crate::contract::preflight;
 use crate::report::{Finding, FindingKind};
 use crate::{Error, Input, Output, downlevel, emit, load, normalize, patch, surface};
@@ -78,12 +79,63 @@ pub fn generate_crate(
     crate_name: &str,
     options: &CrateOptions,
 ) -> Result<GeneratedCrate, Error> {
-    if !is_crate_name(crate_name) {
-        return Err(Error::Usage(format!(
-            "`{crate_name}` is not a crate name (ASCII letters, digits, `-` and `_`, starting with a letter)"
-        )));
-    }
+    check_crate_name(crate_name)?;
     let (output, report) = generate_module(spec_text, spec_name, "crate::generated", options)?;
+    Ok(crate_files(output, report, spec_name, crate_name))
+}
+
+/// [`generate_crate`] for a description split over files, bundled into one document by
+/// [`crate::bundle::bundle`]: the bundler's findings lead the report, and the header hashes
+/// the bundle's text (the root's own when nothing was bundled, so a single file generates
+/// exactly as [`generate_crate`] does). `spec_name` names the root file.
+pub fn generate_crate_from_bundle(
+    bundled: Bundled,
+    spec_name: &str,
+    crate_name: &str,
+    options: &CrateOptions,
+) -> Result<GeneratedCrate, Error> {
+    check_crate_name(crate_name)?;
+    let Bundled {
+        document,
+        text,
+        findings,
+        ..
+    } = bundled;
+    let input = Input {
+        spec_text: &text,
+        spec_name,
+        patches: &[],
+        module_path: "crate::generated",
+    };
+    let (output, report) = pipeline_on(
+        document,
+        findings,
+        &input,
+        None,
+        emit::Interface::Positional,
+        options.strict,
+        options.progress,
+    )?;
+    Ok(crate_files(output, report, spec_name, crate_name))
+}
+
+fn check_crate_name(crate_name: &str) -> Result<(), Error> {
+    if is_crate_name(crate_name) {
+        Ok(())
+    } else {
+        Err(Error::Usage(format!(
+            "`{crate_name}` is not a crate name (ASCII letters, digits, `-` and `_`, starting with a letter)"
+        )))
+    }
+}
+
+/// The files of the crate around the generated module.
+fn crate_files(
+    output: Output,
+    report: Vec<Finding>,
+    spec_name: &str,
+    crate_name: &str,
+) -> GeneratedCrate {
     // The pipeline leaves `info.title` as written, so the spec is not loaded a second time.
     let title = output
         .downlevelled
@@ -96,7 +148,7 @@ pub fn generate_crate(
     files.insert("src/generated.rs".to_owned(), output.rust);
     files.insert("surface.txt".to_owned(), output.surface);
     files.insert("report.txt".to_owned(), render_report(&report));
-    Ok(GeneratedCrate { files, report })
+    GeneratedCrate { files, report }
 }
 
 /// The generated module alone, mounted at `module_path` (such as `crate::generated`), with the
@@ -235,13 +287,37 @@ pub(crate) fn pipeline(
     strict: bool,
     progress: Option<fn(&str)>,
 ) -> Result<(Output, Vec<Finding>), Error> {
+    if let Some(progress) = progress {
+        progress("reading the description");
+    }
+    let document = load::load(input.spec_text, input.spec_name)?;
+    pipeline_on(
+        document,
+        Vec::new(),
+        input,
+        transport,
+        interface,
+        strict,
+        progress,
+    )
+}
+
+/// [`pipeline`] on a document already loaded (`input.spec_text` is what the header hashes);
+/// `earlier` are the findings of what made it (the bundler's), which lead the report.
+fn pipeline_on(
+    mut document: Value,
+    earlier: Vec<Finding>,
+    input: &Input<'_>,
+    transport: Option<&str>,
+    interface: emit::Interface,
+    strict: bool,
+    progress: Option<fn(&str)>,
+) -> Result<(Output, Vec<Finding>), Error> {
     let tell = |line: &str| {
         if let Some(progress) = progress {
             progress(line);
         }
     };
-    tell("reading the description");
-    let mut document = load::load(input.spec_text, input.spec_name)?;
     tell("repairing (normalize)");
     // Swagger 2.0 is converted first; its findings name places in the Swagger document, and
     // later ones places in the converted one.
@@ -254,7 +330,7 @@ pub(crate) fn pipeline(
         mut findings,
         origins,
     } = normalize::normalize_with_origins(&mut document);
-    findings.splice(0..0, converted);
+    findings.splice(0..0, earlier.into_iter().chain(converted));
     let repaired = findings.len();
     let budget = round_budget(&document);
     for round in 1..=budget {

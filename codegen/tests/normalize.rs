@@ -234,7 +234,7 @@ const FIXTURES: &[(&str, &[&str], &[&str])] = &[
             "defect /paths/~1items~1{id}/get/parameters/2/$ref: `$ref` to `#/components/parameters/Gone`: a place the document does not have; left out",
             "defect /paths/~1items~1{id}/get/parameters/3/schema/$ref: `$ref` to `#/components/schemas/Gone`: a place the document does not have; read as any JSON value",
             "defect /paths/~1items~1{id}/get/responses/404/$ref: `$ref` to `#/components/responses/Gone`: a place the document does not have; the response is kept without a body",
-            "defect /components/schemas/Item/properties/owner/$ref: `$ref` to `shared.yaml#/Owner`: another document, which is not fetched; read as any JSON value",
+            "defect /components/schemas/Item/properties/owner/$ref: `$ref` to `shared.yaml#/Owner`: another file, which was not bundled or has no such place; read as any JSON value",
             "repaired /paths/~1items~1{id}/get/parameters/1: query parameter `id`: another parameter of the operation has the same Rust argument name; the argument is `id_query`, sent as `id`",
             "unenforced /components/schemas/Item/properties/source/not:",
         ],

@@ -26,9 +26,11 @@ const LAYERS: &[&[&str]] = &[
     &["standalone"],
 ];
 
-/// The stages, in the order a document passes through them (`swagger2` first converts a
+/// The stages, in the order a document passes through them (`bundle` first reads a description
+/// split over files as one document, naming schemas as typify would; `swagger2` converts a
 /// Swagger 2.0 document; `surface` and `cli` read what `emit` wrote).
 const STAGES: &[&str] = &[
+    "bundle",
     "swagger2",
     "normalize",
     "downlevel",

@@ -1,5 +1,6 @@
-//! `$ref`s that lead nowhere: a local reference to a place the document does not have, or a
-//! reference into another document, which this generator does not fetch. typify and
+//! `$ref`s that lead nowhere: a local reference to a place the document does not have, a
+//! reference into another document (a URL), which this generator does not fetch, or into a
+//! file that `bundle` was not given or that has no such place. typify and
 //! progenitor panic on the first they meet, which would leave out whatever holds it; here each
 //! is a defect reported at its own pointer, and only the reference itself is degraded: a
 //! schema becomes any JSON value, a parameter, header, example or request body is left out,
@@ -26,8 +27,12 @@ pub(super) fn dangling(document: &mut Value, findings: &mut Vec<Finding>) {
         let grandparent_key = parent.rsplit('/').next().unwrap_or_default();
         let what = if reference.starts_with('#') {
             "a place the document does not have"
-        } else {
+        } else if reference.contains("://") || reference.starts_with("//") {
             "another document, which is not fetched"
+        } else {
+            // `bundle` reads the files a description is split over; what is left names a file
+            // it was not given (the description's text alone) or a place that file lacks.
+            "another file, which was not bundled or has no such place"
         };
         let (done, replacement) = match (grandparent_key, key) {
             (_, "requestBody") => ("the request body is left out", None),
@@ -149,7 +154,7 @@ pub(super) fn into_components(document: &mut Value, findings: &mut Vec<Finding>)
 /// `/components/<section>/<name>`), its `%XX` escapes decoded.
 fn inside_a_component(reference: &str) -> Option<String> {
     let fragment = reference.strip_prefix('#')?;
-    let fragment = percent_decoded(fragment).unwrap_or_else(|| fragment.to_owned());
+    let fragment = crate::model::percent_decoded(fragment).unwrap_or_else(|| fragment.to_owned());
     let depth = fragment.split('/').count();
     (fragment.starts_with("/components/") && depth > 4).then_some(fragment)
 }
@@ -323,28 +328,8 @@ fn leads_somewhere(document: &Value, reference: &str) -> bool {
         return false;
     };
     document.pointer(fragment).is_some()
-        || percent_decoded(fragment).is_some_and(|decoded| document.pointer(&decoded).is_some())
-}
-
-/// `fragment` with its `%XX` escapes decoded, when it has any and they are valid UTF-8.
-fn percent_decoded(fragment: &str) -> Option<String> {
-    if !fragment.contains('%') {
-        return None;
-    }
-    let bytes = fragment.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut index = 0;
-    while index < bytes.len() {
-        if bytes[index] == b'%' {
-            let hex = fragment.get(index + 1..index + 3)?;
-            out.push(u8::from_str_radix(hex, 16).ok()?);
-            index += 3;
-        } else {
-            out.push(bytes[index]);
-            index += 1;
-        }
-    }
-    String::from_utf8(out).ok()
+        || crate::model::percent_decoded(fragment)
+            .is_some_and(|decoded| document.pointer(&decoded).is_some())
 }
 
 #[cfg(test)]

@@ -1,7 +1,8 @@
 //! `cargo xtask regen [--check]`: generates every checked-in file from `spec/openapi.yaml` and
 //! writes it, or with `--check` writes nothing and fails when one is stale.
 //! `cargo xtask generate --spec FILE --out DIR [--crate-name NAME] [--strict]`: writes a
-//! standalone client crate for any OpenAPI 3.0/3.1 document (`hub_api_codegen::generate_crate`);
+//! standalone client crate for any OpenAPI 3.0/3.1 document, which may be split over files
+//! (`hub_api_codegen::bundle` reads it whole, `generate_crate_from_bundle` generates it);
 //! `--normalized FILE` also writes the document as normalize leaves it (JSON), which is what
 //! the differential oracle validates against (`cargo xtask corpus --oracle`).
 //! xtask runs this binary instead of linking `hub-api-codegen` itself, so that
@@ -106,24 +107,27 @@ fn generate(args: &[String]) -> Result<()> {
             .map(codegen::standalone::crate_name_from)
             .context("--out has no usable last component; give --crate-name")?,
     };
-    let spec_text =
-        std::fs::read_to_string(&spec).with_context(|| format!("reading {}", spec.display()))?;
     // The header names the file, not where it sits, so output does not depend on the machine.
     let spec_name = spec
         .file_name()
         .map(|name| name.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let mut generated = codegen::generate_crate(&spec_text, &spec_name, &crate_name, &options)?;
+    // Always bundled: a description split over files is read whole (each file relative to the
+    // one that refers to it), and a single file bundles to itself, its own text unchanged.
+    let bundled = codegen::bundle::bundle(&spec, |path| std::fs::read_to_string(path))?;
+    let bundled_text = normalized.is_some().then(|| bundled.text.clone());
+    let mut generated =
+        codegen::generate_crate_from_bundle(bundled, &spec_name, &crate_name, &options)?;
     // The support crate is not on a registry yet: the crate takes it from this checkout.
     generated.take_support_from(&support_path_from(&out)?);
     // Written only once the crate generated, so a refused document leaves no stale oracle input.
-    let normalized = match normalized {
-        Some(path) => {
-            let document = codegen::normalized_document(&spec_text, &spec_name)?;
+    let normalized = match (normalized, bundled_text) {
+        (Some(path), Some(text)) => {
+            let document = codegen::normalized_document(&text, &spec_name)?;
             // `{:#}` is serde_json's pretty printing, without a dependency of this crate's own.
             Some((path, format!("{document:#}\n")))
         }
-        None => None,
+        _ => None,
     };
     for (relative, text) in &generated.files {
         let path = out.join(relative);
