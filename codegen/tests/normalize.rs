@@ -329,6 +329,7 @@ const FIXTURES: &[(&str, &[&str], &[&str])] = &[
             "from_static(\"text/csv\")",
             "ResponseValue<types::Thing>",
             "ImportCsvDirection::Minus1",
+            "request(::reqwest::Method::OPTIONS,",
         ],
     ),
 ];

@@ -224,6 +224,9 @@ pub fn method_name(operation_id: &str) -> String {
     progenitor_name(operation_id, heck::ToSnakeCase::to_snake_case)
 }
 
+/// The argument progenitor passes an operation's request body as, beside its parameters.
+pub const BODY_ARGUMENT: &str = "body";
+
 /// progenitor's builder type name for an `operationId` (`getMcpSettings` -> `GetMcpSettings`).
 pub fn builder_name(operation_id: &str) -> String {
     progenitor_name(operation_id, heck::ToPascalCase::to_pascal_case)

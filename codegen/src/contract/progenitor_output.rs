@@ -184,6 +184,75 @@ pub fn send_parameter_as(block: &syn::Block, argument: &str, wire: &str) -> Opti
     found.then(|| syn::parse2(renamed).ok()).flatten()
 }
 
+/// The HTTP methods progenitor sends by a method of `reqwest::Client` named after them, which
+/// reqwest does not have (`self.client.options(url)`): such a call is made through
+/// `request(Method::OPTIONS, url)` instead.
+pub const METHODS_WITHOUT_A_CLIENT_CALL: &[(&str, &str)] = &[("options", "OPTIONS"), ("trace", "TRACE")];
+
+/// `block` (an operation's function) with progenitor's `.options(url)` (or another call of
+/// [`METHODS_WITHOUT_A_CLIENT_CALL`]) made `.request(::reqwest::Method::OPTIONS, url)`; `None`
+/// when it has no such call.
+pub fn request_by_method(block: &syn::Block, call: &str, method: &str) -> Option<syn::Block> {
+    let mut found = false;
+    let method = syn::Ident::new(method, proc_macro2::Span::call_site());
+    let rewritten = rename_call_with_first_argument(
+        block.to_token_stream(),
+        call,
+        "request",
+        &quote!(::reqwest::Method::#method,),
+        &mut found,
+    );
+    found.then(|| syn::parse2(rewritten).ok()).flatten()
+}
+
+/// `tokens` with every method call `. from (args)` made `. to (first args)`, at any depth.
+fn rename_call_with_first_argument(
+    tokens: TokenStream,
+    from: &str,
+    to: &str,
+    first: &TokenStream,
+    found: &mut bool,
+) -> TokenStream {
+    let trees: Vec<proc_macro2::TokenTree> = tokens.into_iter().collect();
+    let mut out = Vec::with_capacity(trees.len());
+    let mut arguments_next = false;
+    for (index, tree) in trees.iter().enumerate() {
+        let is_call = matches!(tree, proc_macro2::TokenTree::Ident(ident) if ident == from)
+            && index > 0
+            && matches!(&trees[index - 1], proc_macro2::TokenTree::Punct(dot) if dot.as_char() == '.')
+            && matches!(trees.get(index + 1), Some(proc_macro2::TokenTree::Group(group))
+                if group.delimiter() == proc_macro2::Delimiter::Parenthesis);
+        if is_call {
+            *found = true;
+            arguments_next = true;
+            out.push(proc_macro2::TokenTree::Ident(proc_macro2::Ident::new(
+                to,
+                proc_macro2::Span::call_site(),
+            )));
+            continue;
+        }
+        out.push(match tree {
+            proc_macro2::TokenTree::Group(group) if arguments_next => {
+                let mut arguments = first.clone();
+                arguments.extend(group.stream());
+                let mut rebuilt = proc_macro2::Group::new(group.delimiter(), arguments);
+                rebuilt.set_span(group.span());
+                proc_macro2::TokenTree::Group(rebuilt)
+            }
+            proc_macro2::TokenTree::Group(group) => {
+                let inner =
+                    rename_call_with_first_argument(group.stream(), from, to, first, found);
+                let mut rebuilt = proc_macro2::Group::new(group.delimiter(), inner);
+                rebuilt.set_span(group.span());
+                proc_macro2::TokenTree::Group(rebuilt)
+            }
+            other => other.clone(),
+        });
+        arguments_next = false;
+    }
+    out.into_iter().collect()
+}
+
 /// `tokens` with `insert` placed before every call of the method `method` (`. json (..)`), at
 /// any depth.
 fn insert_before_call(

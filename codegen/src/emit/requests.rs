@@ -1,6 +1,9 @@
 //! Step 5f: requests carry what the description asks for, and only that.
 //!
-//! Two rewrites send what `normalize` had to hand progenitor under another name: a request
+//! Three rewrites send what progenitor cannot write as it should: a request built for an
+//! `OPTIONS` or `TRACE` operation goes through `request(Method::OPTIONS, ..)` (progenitor calls
+//! `.options(..)`, which reqwest's client does not have); and what `normalize` had to hand
+//! progenitor under another name: a request
 //! body's declared media type ([`mark::MEDIA_TYPE`]: `application/merge-patch+json` sent as
 //! JSON is labelled so), and a parameter's name on the wire ([`mark::WIRE_NAME`]: a query
 //! parameter renamed `id_query` because a path parameter is `id` is still sent as `id`).
@@ -23,6 +26,9 @@ use crate::model::{Document, mark};
 pub(super) struct AsDeclared {
     media_type: Option<(String, String)>,
     wire_names: Vec<(String, String)>,
+    /// progenitor's client call and the HTTP method it stands for, when reqwest's client has
+    /// no such call (`options`, `trace`).
+    method: Option<(&'static str, &'static str)>,
 }
 
 /// The operations of `document` that send something under another name, by `operationId`.
@@ -61,7 +67,14 @@ pub(super) fn as_declared(document: &Value) -> Vec<(String, AsDeclared)> {
                 declared.wire_names.push((name.to_owned(), wire.to_owned()));
             }
         }
-        if declared.media_type.is_some() || !declared.wire_names.is_empty() {
+        declared.method = progenitor_output::METHODS_WITHOUT_A_CLIENT_CALL
+            .iter()
+            .find(|(call, _)| *call == operation.method)
+            .copied();
+        if declared.media_type.is_some()
+            || !declared.wire_names.is_empty()
+            || declared.method.is_some()
+        {
             operations.push((id.to_owned(), declared));
         }
     }
@@ -89,7 +102,13 @@ pub(super) fn send_as_declared(
                     }
                 }
             }
-            for (argument, wire) in &declared.wire_names {
+            if let Some((call, method)) = declared.method {
+            match progenitor_output::request_by_method(&block, call, method) {
+                Some(requested) => block = requested,
+                None => missed.push(format!("its request is built by `.{call}(..)`, which reqwest's client does not have")),
+            }
+        }
+        for (argument, wire) in &declared.wire_names {
                 match progenitor_output::send_parameter_as(&block, argument, wire) {
                     Some(renamed) => block = renamed,
                     None => missed.push(format!("parameter `{wire}` is sent as `{argument}`")),

@@ -218,6 +218,18 @@ fn sendable_request(body: &mut Map<String, Value>, pointer: &str, findings: &mut
         if essence == TEXT {
             plain_text_schema(content, &declared, pointer, findings);
         }
+        // progenitor knows each only in lower case (`application/JSON` is the same type).
+        let known = declared.split(';').next().unwrap_or_default().trim();
+        if known != essence
+            && let Some(media) = content.remove(&declared)
+        {
+            content.insert(essence.clone(), media);
+            findings.push(Finding::new(
+                FindingKind::Repaired,
+                &push(&push(pointer, "content"), &declared),
+                format!("`{declared}` read as `{essence}`, the same media type"),
+            ));
+        }
         return;
     }
     if sent == TEXT {
@@ -315,12 +327,19 @@ fn readable_response(body: &mut Map<String, Value>, pointer: &str, findings: &mu
             .trim()
             .to_ascii_lowercase()
     };
-    if content.keys().any(|media_type| essence(media_type) == JSON) {
+    // progenitor reads `application/json` (with or without parameters) as JSON, in lower case.
+    if content
+        .keys()
+        .any(|media_type| media_type.split(';').next().unwrap_or_default().trim() == JSON)
+    {
         return;
     }
     let Some(declared) = content
         .keys()
-        .find(|media_type| is_json(&essence(media_type)) || is_json_pattern(&essence(media_type)))
+        .find(|media_type| {
+            let essence = essence(media_type);
+            essence == JSON || is_json(&essence) || is_json_pattern(&essence)
+        })
         .cloned()
     else {
         return;
@@ -369,6 +388,34 @@ mod tests {
 
     fn bytes() -> Value {
         json!({"type": "string", "format": "binary"})
+    }
+
+    #[test]
+    fn media_types_are_sent_and_read_as_progenitor_knows_them() {
+        let schema = json!({"schema": {"type": "object"}});
+        let mut document = operation(
+            json!({"application/JSON": schema.clone()}),
+            json!({"application/hal+json; charset=utf-8": schema.clone()}),
+        );
+        let mut findings = Vec::new();
+        sendable(&mut document, &mut findings);
+        let post = &document["paths"]["/a"]["post"];
+        assert_eq!(post["requestBody"]["content"], json!({"application/json": schema}));
+        assert!(post["requestBody"].get(mark::MEDIA_TYPE).is_none());
+        assert_eq!(
+            post["responses"]["200"]["content"],
+            json!({"application/json": schema})
+        );
+        let mut patch = operation(json!({"application/merge-patch+json": schema.clone()}), json!({}));
+        sendable(&mut patch, &mut findings);
+        let body = &patch["paths"]["/a"]["post"]["requestBody"];
+        assert_eq!(body["content"], json!({"application/json": schema}));
+        assert_eq!(body[mark::MEDIA_TYPE], "application/merge-patch+json");
+        let mut image = operation(json!({"image/png": {"schema": {"type": "object"}}}), json!({}));
+        sendable(&mut image, &mut findings);
+        let body = &image["paths"]["/a"]["post"]["requestBody"];
+        assert_eq!(body["content"], json!({"application/octet-stream": {"schema": bytes()}}));
+        assert_eq!(body[mark::MEDIA_TYPE], "image/png");
     }
 
     #[test]

@@ -539,12 +539,22 @@ pub(super) fn names_alike(document: &mut Value, findings: &mut Vec<Finding>) {
             }
         }
         declared.sort_by_key(|(_, _, _, location)| *location != "path");
-        // Every argument name the operation declares: a new name takes none of them.
-        let declared_arguments: Vec<String> = declared
+        // Every argument name the operation declares: a new name takes none of them. The
+        // request body is progenitor's argument `body`, which no parameter may take either.
+        let has_body = own
+            .strip_suffix("/parameters")
+            .and_then(|operation| document.pointer(operation))
+            .is_some_and(|operation| operation.get("requestBody").is_some());
+        let body = crate::contract::BODY_ARGUMENT.to_owned();
+        let mut declared_arguments: Vec<String> = declared
             .iter()
             .map(|(_, _, name, _)| crate::contract::method_name(name))
             .collect();
         let mut kept: Vec<String> = Vec::new();
+        if has_body {
+            declared_arguments.push(body.clone());
+            kept.push(body);
+        }
         for (list, index, name, location) in declared {
             let argument = crate::contract::method_name(name);
             if !kept.contains(&argument) {
@@ -1036,6 +1046,25 @@ mod tests {
             "{findings:?}"
         );
         assert_eq!(findings.len(), 3);
+    }
+
+    #[test]
+    fn a_parameter_named_body_beside_a_request_body_is_renamed() {
+        let mut document = json!({"paths": {"/a": {"post": {
+            "parameters": [{"name": "body", "in": "query"}],
+            "requestBody": {"content": {"application/json": {"schema": {}}}},
+        }}}});
+        let mut findings = Vec::new();
+        names_alike(&mut document, &mut findings);
+        assert_eq!(
+            document["paths"]["/a"]["post"]["parameters"],
+            json!([{"name": "body_query", "in": "query", "x-wire-name": "body"}])
+        );
+        // Without a request body, `body` is a name like any other.
+        let mut bodiless = operation(json!([{"name": "body", "in": "query"}]));
+        let before = bodiless.clone();
+        names_alike(&mut bodiless, &mut Vec::new());
+        assert_eq!(bodiless, before);
     }
 
     #[test]

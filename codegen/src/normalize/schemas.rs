@@ -303,21 +303,40 @@ fn type_union(object: &mut Map<String, Value>, pointer: &str, findings: &mut Vec
     ));
 }
 
+/// The keywords that give a schema without `type` a kind some other way; beside one of them a
+/// `format` is left for the steps that read them.
+const IMPLY_A_TYPE: &[&str] = &[
+    "$ref", "oneOf", "anyOf", "allOf", "enum", "const", "properties", "items", "pattern",
+    "minLength", "maxLength",
+];
+
 /// `format: string` (or another JSON type's name) where no `type` is given: the author meant
-/// `type`, and progenitor refuses a schema that has a `format` but no type. A defect.
+/// `type`, and progenitor refuses a schema that has a `format` but no type. A defect. Any other
+/// `format` on a schema with no `type` and nothing else that says its kind is left out.
 fn format_as_type(object: &mut Map<String, Value>, pointer: &str, findings: &mut Vec<Finding>) {
     const TYPES: &[&str] = &["string", "boolean", "object", "integer", "number", "array"];
     if object.contains_key("type") {
         return;
     }
-    let Some(kind) = object
-        .get("format")
-        .and_then(Value::as_str)
-        .filter(|format| TYPES.contains(format))
-        .map(str::to_owned)
-    else {
+    let Some(format) = object.get("format").and_then(Value::as_str) else {
         return;
     };
+    if !TYPES.contains(&format) {
+        // Anything else beside no `type` (a sentence, a string format): typify panics on it,
+        // and JSON Schema reads an unknown format as a note. Left out, so the schema is what
+        // its other keywords say.
+        if !object.keys().any(|key| IMPLY_A_TYPE.contains(&key.as_str())) {
+            let format = format.to_owned();
+            object.remove("format");
+            findings.push(Finding::new(
+                FindingKind::Defect,
+                &push(pointer, "format"),
+                format!("`format: {format}` without a `type` (a format constrains strings only); left out"),
+            ));
+        }
+        return;
+    }
+    let kind = format.to_owned();
     object.remove("format");
     object.insert("type".into(), Value::String(kind.clone()));
     findings.push(Finding::new(
@@ -917,6 +936,25 @@ mod tests {
         normalize_schema(&mut negated, "/n", &mut none);
         assert_eq!(negated["not"], json!({"required": ["a"]}));
         assert!(none.is_empty(), "{none:?}");
+    }
+
+    #[test]
+    fn a_format_without_a_type_is_a_type_or_left_out() {
+        let mut findings = Vec::new();
+        let mut typed = json!({"format": "integer"});
+        normalize_schema(&mut typed, "/t", &mut findings);
+        assert_eq!(typed, json!({"type": "integer"}));
+        let mut sentence = json!({"format": "The HTTP verb for the endpoint", "description": "d"});
+        normalize_schema(&mut sentence, "/s", &mut findings);
+        assert_eq!(sentence, json!({"description": "d"}));
+        assert_eq!(findings.len(), 2, "{findings:?}");
+        assert_eq!(findings[1].pointer, "/s/format");
+        assert_eq!(findings[1].kind, FindingKind::Defect);
+        // Beside a keyword that says the kind, the format stays for the step that reads it.
+        let mut referenced = json!({"format": "uuid", "$ref": "#/components/schemas/Id"});
+        let before = referenced.clone();
+        normalize_schema(&mut referenced, "/r", &mut Vec::new());
+        assert_eq!(referenced, before);
     }
 
     #[test]
