@@ -187,7 +187,8 @@ pub fn send_parameter_as(block: &syn::Block, argument: &str, wire: &str) -> Opti
 /// The HTTP methods progenitor sends by a method of `reqwest::Client` named after them, which
 /// reqwest does not have (`self.client.options(url)`): such a call is made through
 /// `request(Method::OPTIONS, url)` instead.
-pub const METHODS_WITHOUT_A_CLIENT_CALL: &[(&str, &str)] = &[("options", "OPTIONS"), ("trace", "TRACE")];
+pub const METHODS_WITHOUT_A_CLIENT_CALL: &[(&str, &str)] =
+    &[("options", "OPTIONS"), ("trace", "TRACE")];
 
 /// `block` (an operation's function) with progenitor's `.options(url)` (or another call of
 /// [`METHODS_WITHOUT_A_CLIENT_CALL`]) made `.request(::reqwest::Method::OPTIONS, url)`; `None`
@@ -240,8 +241,7 @@ fn rename_call_with_first_argument(
                 proc_macro2::TokenTree::Group(rebuilt)
             }
             proc_macro2::TokenTree::Group(group) => {
-                let inner =
-                    rename_call_with_first_argument(group.stream(), from, to, first, found);
+                let inner = rename_call_with_first_argument(group.stream(), from, to, first, found);
                 let mut rebuilt = proc_macro2::Group::new(group.delimiter(), inner);
                 rebuilt.set_span(group.span());
                 proc_macro2::TokenTree::Group(rebuilt)

@@ -89,8 +89,10 @@ pub(super) fn send_as_declared(
     operations: &[(String, AsDeclared)],
 ) -> super::Tally {
     let mut passed_over = Vec::new();
-    let matched =
-        super::change_operation_functions(items, operations, &mut |function, declared| {
+    let matched = super::change_operation_functions(
+        items,
+        operations,
+        &mut |function, declared| {
             let method = function.sig.ident.to_string();
             let mut block = function.block.clone();
             let mut missed = Vec::new();
@@ -103,12 +105,12 @@ pub(super) fn send_as_declared(
                 }
             }
             if let Some((call, method)) = declared.method {
-            match progenitor_output::request_by_method(&block, call, method) {
+                match progenitor_output::request_by_method(&block, call, method) {
                 Some(requested) => block = requested,
                 None => missed.push(format!("its request is built by `.{call}(..)`, which reqwest's client does not have")),
             }
-        }
-        for (argument, wire) in &declared.wire_names {
+            }
+            for (argument, wire) in &declared.wire_names {
                 match progenitor_output::send_parameter_as(&block, argument, wire) {
                     Some(renamed) => block = renamed,
                     None => missed.push(format!("parameter `{wire}` is sent as `{argument}`")),
@@ -122,7 +124,8 @@ pub(super) fn send_as_declared(
             }
             function.block = block;
             missed.is_empty()
-        });
+        },
+    );
     super::Tally {
         matched,
         passed_over,

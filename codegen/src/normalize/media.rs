@@ -400,21 +400,33 @@ mod tests {
         let mut findings = Vec::new();
         sendable(&mut document, &mut findings);
         let post = &document["paths"]["/a"]["post"];
-        assert_eq!(post["requestBody"]["content"], json!({"application/json": schema}));
+        assert_eq!(
+            post["requestBody"]["content"],
+            json!({"application/json": schema})
+        );
         assert!(post["requestBody"].get(mark::MEDIA_TYPE).is_none());
         assert_eq!(
             post["responses"]["200"]["content"],
             json!({"application/json": schema})
         );
-        let mut patch = operation(json!({"application/merge-patch+json": schema.clone()}), json!({}));
+        let mut patch = operation(
+            json!({"application/merge-patch+json": schema.clone()}),
+            json!({}),
+        );
         sendable(&mut patch, &mut findings);
         let body = &patch["paths"]["/a"]["post"]["requestBody"];
         assert_eq!(body["content"], json!({"application/json": schema}));
         assert_eq!(body[mark::MEDIA_TYPE], "application/merge-patch+json");
-        let mut image = operation(json!({"image/png": {"schema": {"type": "object"}}}), json!({}));
+        let mut image = operation(
+            json!({"image/png": {"schema": {"type": "object"}}}),
+            json!({}),
+        );
         sendable(&mut image, &mut findings);
         let body = &image["paths"]["/a"]["post"]["requestBody"];
-        assert_eq!(body["content"], json!({"application/octet-stream": {"schema": bytes()}}));
+        assert_eq!(
+            body["content"],
+            json!({"application/octet-stream": {"schema": bytes()}})
+        );
         assert_eq!(body[mark::MEDIA_TYPE], "image/png");
     }
 

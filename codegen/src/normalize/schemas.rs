@@ -306,8 +306,17 @@ fn type_union(object: &mut Map<String, Value>, pointer: &str, findings: &mut Vec
 /// The keywords that give a schema without `type` a kind some other way; beside one of them a
 /// `format` is left for the steps that read them.
 const IMPLY_A_TYPE: &[&str] = &[
-    "$ref", "oneOf", "anyOf", "allOf", "enum", "const", "properties", "items", "pattern",
-    "minLength", "maxLength",
+    "$ref",
+    "oneOf",
+    "anyOf",
+    "allOf",
+    "enum",
+    "const",
+    "properties",
+    "items",
+    "pattern",
+    "minLength",
+    "maxLength",
 ];
 
 /// `format: string` (or another JSON type's name) where no `type` is given: the author meant
@@ -325,7 +334,12 @@ fn format_as_type(object: &mut Map<String, Value>, pointer: &str, findings: &mut
         // Anything else beside no `type` (a sentence, a string format): typify panics on it,
         // and JSON Schema reads an unknown format as a note. Left out, so the schema is what
         // its other keywords say.
-        if !object.keys().any(|key| IMPLY_A_TYPE.contains(&key.as_str())) {
+        // Under `propertyNames` every instance is a string (a key), so the format holds.
+        if !object
+            .keys()
+            .any(|key| IMPLY_A_TYPE.contains(&key.as_str()))
+            && !pointer.ends_with("/propertyNames")
+        {
             let format = format.to_owned();
             object.remove("format");
             findings.push(Finding::new(
@@ -951,10 +965,13 @@ mod tests {
         assert_eq!(findings[1].pointer, "/s/format");
         assert_eq!(findings[1].kind, FindingKind::Defect);
         // Beside a keyword that says the kind, the format stays for the step that reads it.
-        let mut referenced = json!({"format": "uuid", "$ref": "#/components/schemas/Id"});
+        let mut referenced = json!({"format": "email", "$ref": "#/components/schemas/Id"});
         let before = referenced.clone();
         normalize_schema(&mut referenced, "/r", &mut Vec::new());
         assert_eq!(referenced, before);
+        let mut key = json!({"format": "email"});
+        normalize_schema(&mut key, "/m/propertyNames", &mut Vec::new());
+        assert_eq!(key, json!({"format": "email"}), "a key is a string");
     }
 
     #[test]
