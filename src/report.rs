@@ -1,30 +1,31 @@
-//! [`Report`]: an error as `main` should print it. A `main` that returns `Result<(), E>` prints
-//! a failure with `E`'s `Debug`, which for [`Error`](crate::Error) is the variant and its fields
-//! (`Validation { field: "HUB_BASE_URL", .. }`); returning `Result<(), hub_api::Report>`
-//! prints the message instead, then each cause the message does not already say.
-//!
-//! ```no_run
-//! use hub_api::prelude::*;
-//!
-//! #[tokio::main]
-//! async fn main() -> Result<(), hub_api::Report> {
-//!     let client = Client::from_env()?;
-//!     let settings = client.mcp_settings().await?;
-//!     println!("{} built-in tools", settings.built_in_tools.len());
-//!     Ok(())
-//! }
-//! ```
-//!
-//! A failure then reads `Error: listNotifications: transport error: error sending request for
-//! url (...)` followed by `caused by: tcp connect error: Connection refused (os error 111)`.
+//! [`Report`]: an error as `main` should print it (the type's docs say how and why).
 
 use std::error::Error as StdError;
 use std::fmt;
 
-/// Any error, printed by `Debug` as its message and its causes (see the
-/// [module documentation](self)). `?` converts every error type into it, as `anyhow` or
-/// `Box<dyn Error>` would; only the printing differs. Like every message of this crate, what it
-/// prints is safe to log.
+/// Any error, printed by `Debug` as its message and its causes. `?` converts every error type
+/// into it, as `anyhow` or `Box<dyn Error>` would; only the printing differs. Like every
+/// message of this crate, what it prints is safe to log.
+///
+/// A `main` that returns `Result<(), E>` prints a failure with `E`'s `Debug`, which for
+/// [`Error`](crate::Error) is the variant and its fields (`Validation { field: "HUB_BASE_URL",
+/// .. }`); returning `Result<(), hub_api::Report>` prints the message instead, then each cause
+/// the message does not already say.
+///
+/// ```no_run
+/// use hub_api::prelude::*;
+///
+/// #[tokio::main]
+/// async fn main() -> Result<(), hub_api::Report> {
+///     let client = Client::from_env()?;
+///     let settings = client.mcp_settings().await?;
+///     println!("{} built-in tools", settings.built_in_tools.len());
+///     Ok(())
+/// }
+/// ```
+///
+/// A failure then reads `Error: listNotifications: transport error: error sending request for
+/// url (...)` followed by `caused by: tcp connect error: Connection refused (os error 111)`.
 pub struct Report(Box<dyn StdError + Send + Sync + 'static>);
 
 impl Report {
