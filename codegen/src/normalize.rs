@@ -282,7 +282,13 @@ fn pascal(text: &str) -> String {
 
 /// Whether `media_type` is JSON (`application/json` or `+json`), parameters aside.
 fn is_json(media_type: &str) -> bool {
-    let essence = media_type.split(';').next().unwrap_or_default().trim();
+    // Media types are case-insensitive (`application/JSON` is JSON).
+    let essence = media_type
+        .split(';')
+        .next()
+        .unwrap_or_default()
+        .trim()
+        .to_ascii_lowercase();
     essence == "application/json" || essence.ends_with("+json")
 }
 

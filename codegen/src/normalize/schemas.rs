@@ -81,6 +81,14 @@ pub(super) fn normalize_schema(schema: &mut Value, pointer: &str, findings: &mut
     implied_type(object, pointer, findings);
     super::inapplicable::drop_inapplicable_keywords(object, pointer, findings);
     float_as_double(object);
+    // A count of at least 0 constrains nothing, and its check (`count < 0`) is one the
+    // compiler warns about in every crate that has it (AWS states `minLength: 0`). After
+    // `implied_type`, which reads the keyword as saying what kind the schema is.
+    for keyword in ["minLength", "minItems", "minProperties"] {
+        if object.get(keyword).and_then(Value::as_f64) == Some(0.0) {
+            object.remove(keyword);
+        }
+    }
     type_union(object, pointer, findings);
     members_that_admit_nothing(object, pointer, findings);
     open_enum(object, pointer, findings);
@@ -972,6 +980,17 @@ mod tests {
         let mut key = json!({"format": "email"});
         normalize_schema(&mut key, "/m/propertyNames", &mut Vec::new());
         assert_eq!(key, json!({"format": "email"}), "a key is a string");
+    }
+
+    #[test]
+    fn a_count_of_at_least_zero_is_dropped_after_it_said_the_kind() {
+        let mut findings = Vec::new();
+        let mut text = json!({"type": "string", "minLength": 0, "maxLength": 4});
+        normalize_schema(&mut text, "/t", &mut findings);
+        assert_eq!(text, json!({"type": "string", "maxLength": 4}));
+        let mut list = json!({"minItems": 0});
+        normalize_schema(&mut list, "/l", &mut findings);
+        assert_eq!(list, json!({"type": "array"}));
     }
 
     #[test]
