@@ -32,20 +32,25 @@ pub fn load(text: &str, file: &str) -> Result<Value, Error> {
         let (line, column) = error
             .location()
             .map_or((0, 0), |at| (at.line(), at.column()));
-        // The library's message repeats the location; keep only the reason.
-        let message = error.to_string();
-        let message = message
-            .split(" at line ")
-            .next()
-            .unwrap_or(&message)
-            .to_owned();
-        Error::Parse {
-            file: file.to_owned(),
-            line,
-            column,
-            message,
-        }
+        parse_error(file, line, column, &error)
     })
+}
+
+/// A parse error at `line` and `column` of `file`, with the reader's reason: both readers'
+/// messages repeat the location, which the error already names.
+fn parse_error(file: &str, line: usize, column: usize, error: &dyn std::fmt::Display) -> Error {
+    let message = error.to_string();
+    let message = message
+        .split(" at line ")
+        .next()
+        .unwrap_or(&message)
+        .to_owned();
+    Error::Parse {
+        file: file.to_owned(),
+        line,
+        column,
+        message,
+    }
 }
 
 /// Parses JSON `text` through the same visitor as YAML (duplicate keys refused, integers beyond
@@ -55,21 +60,7 @@ fn load_json(text: &str, file: &str) -> Result<Value, Error> {
     let parsed = JsonValue
         .deserialize(&mut deserializer)
         .and_then(|value| deserializer.end().map(|()| value));
-    parsed.map_err(|error| {
-        let message = error.to_string();
-        // serde_json's message repeats the location; keep only the reason.
-        let message = message
-            .split(" at line ")
-            .next()
-            .unwrap_or(&message)
-            .to_owned();
-        Error::Parse {
-            file: file.to_owned(),
-            line: error.line(),
-            column: error.column(),
-            message,
-        }
-    })
+    parsed.map_err(|error| parse_error(file, error.line(), error.column(), &error))
 }
 
 /// Reads any YAML or JSON node as a JSON value.

@@ -15,36 +15,7 @@ use crate::model::{is_method, mark, push};
 
 /// Repairs every request body and response, the shared ones in `components` included.
 pub(super) fn repair(document: &mut Value, findings: &mut Vec<Finding>) {
-    let mut bodies: Vec<(String, bool)> = Vec::new();
-    if let Some(paths) = document.get("paths").and_then(Value::as_object) {
-        for (path, item) in paths {
-            for (method, operation) in item.as_object().into_iter().flatten() {
-                if !is_method(method) {
-                    continue;
-                }
-                let at = push(&push("/paths", path), method);
-                bodies.push((push(&at, "requestBody"), true));
-                for status in operation
-                    .get("responses")
-                    .and_then(Value::as_object)
-                    .into_iter()
-                    .flat_map(Map::keys)
-                {
-                    bodies.push((push(&push(&at, "responses"), status), false));
-                }
-            }
-        }
-    }
-    for (section, is_request) in [("requestBodies", true), ("responses", false)] {
-        for name in document
-            .pointer(&push("/components", section))
-            .and_then(Value::as_object)
-            .into_iter()
-            .flat_map(Map::keys)
-        {
-            bodies.push((push(&push("/components", section), name), is_request));
-        }
-    }
+    let bodies = bodies(document);
     for (pointer, is_request) in bodies {
         let Some(content) = document
             .pointer_mut(&push(&pointer, "content"))
@@ -126,32 +97,42 @@ const FORM: &str = "application/x-www-form-urlencoded";
 /// Hands every request body and response on in a media type progenitor reads (see the module
 /// doc). Runs once each request body has one media type, after multipart bodies are marked.
 pub(super) fn sendable(document: &mut Value, findings: &mut Vec<Finding>) {
+    // A body given by `$ref` has no `content` of its own: it is handed on where it is defined.
+    let bodies = bodies(document);
+    for (pointer, is_request) in bodies {
+        let Some(body) = document
+            .pointer_mut(&pointer)
+            .and_then(Value::as_object_mut)
+        else {
+            continue;
+        };
+        if is_request {
+            sendable_request(body, &pointer, findings);
+        } else {
+            readable_response(body, &pointer, findings);
+        }
+    }
+}
+
+/// The pointer of every request body (`true`) and response (`false`): each operation's, then
+/// the shared ones in `components`. An operation's body given by `$ref` is listed too; it has
+/// no `content` of its own, so the steps pass over it and change the one it names.
+fn bodies(document: &Value) -> Vec<(String, bool)> {
     let mut bodies: Vec<(String, bool)> = Vec::new();
-    for (path, item) in document
-        .get("paths")
-        .and_then(Value::as_object)
-        .into_iter()
-        .flatten()
-    {
-        for (method, operation) in item.as_object().into_iter().flatten() {
-            if !is_method(method) {
-                continue;
-            }
-            let at = push(&push("/paths", path), method);
-            if operation
-                .get("requestBody")
-                .and_then(|b| b.get("$ref"))
-                .is_none()
-            {
+    if let Some(paths) = document.get("paths").and_then(Value::as_object) {
+        for (path, item) in paths {
+            for (method, operation) in item.as_object().into_iter().flatten() {
+                if !is_method(method) {
+                    continue;
+                }
+                let at = push(&push("/paths", path), method);
                 bodies.push((push(&at, "requestBody"), true));
-            }
-            for (status, response) in operation
-                .get("responses")
-                .and_then(Value::as_object)
-                .into_iter()
-                .flatten()
-            {
-                if response.get("$ref").is_none() {
+                for status in operation
+                    .get("responses")
+                    .and_then(Value::as_object)
+                    .into_iter()
+                    .flat_map(Map::keys)
+                {
                     bodies.push((push(&push(&at, "responses"), status), false));
                 }
             }
@@ -167,19 +148,7 @@ pub(super) fn sendable(document: &mut Value, findings: &mut Vec<Finding>) {
             bodies.push((push(&push("/components", section), name), is_request));
         }
     }
-    for (pointer, is_request) in bodies {
-        let Some(body) = document
-            .pointer_mut(&pointer)
-            .and_then(Value::as_object_mut)
-        else {
-            continue;
-        };
-        if is_request {
-            sendable_request(body, &pointer, findings);
-        } else {
-            readable_response(body, &pointer, findings);
-        }
-    }
+    bodies
 }
 
 /// A request body of one media type that progenitor cannot send as declared, handed on as the
