@@ -196,22 +196,24 @@ pub const METHODS_WITHOUT_A_CLIENT_CALL: &[(&str, &str)] =
 pub fn request_by_method(block: &syn::Block, call: &str, method: &str) -> Option<syn::Block> {
     let mut found = false;
     let method = syn::Ident::new(method, proc_macro2::Span::call_site());
-    let rewritten = rename_call_with_first_argument(
+    let rewritten = rename_method_call(
         block.to_token_stream(),
         call,
         "request",
-        &quote!(::reqwest::Method::#method,),
+        (&quote!(::reqwest::Method::#method,), &TokenStream::new()),
         &mut found,
     );
     found.then(|| syn::parse2(rewritten).ok()).flatten()
 }
 
-/// `tokens` with every method call `. from (args)` made `. to (first args)`, at any depth.
-fn rename_call_with_first_argument(
+/// `tokens` with every method call `. from (args)` made `. to (before args after)`, at any
+/// depth; `found` is set when there was one. How each rewrite of a call of progenitor's
+/// request builder is made (the multipart form's, an `OPTIONS` request's).
+pub(crate) fn rename_method_call(
     tokens: TokenStream,
     from: &str,
     to: &str,
-    first: &TokenStream,
+    (before, after): (&TokenStream, &TokenStream),
     found: &mut bool,
 ) -> TokenStream {
     let trees: Vec<proc_macro2::TokenTree> = tokens.into_iter().collect();
@@ -234,14 +236,15 @@ fn rename_call_with_first_argument(
         }
         out.push(match tree {
             proc_macro2::TokenTree::Group(group) if arguments_next => {
-                let mut arguments = first.clone();
+                let mut arguments = before.clone();
                 arguments.extend(group.stream());
+                arguments.extend(after.clone());
                 let mut rebuilt = proc_macro2::Group::new(group.delimiter(), arguments);
                 rebuilt.set_span(group.span());
                 proc_macro2::TokenTree::Group(rebuilt)
             }
             proc_macro2::TokenTree::Group(group) => {
-                let inner = rename_call_with_first_argument(group.stream(), from, to, first, found);
+                let inner = rename_method_call(group.stream(), from, to, (before, after), found);
                 let mut rebuilt = proc_macro2::Group::new(group.delimiter(), inner);
                 rebuilt.set_span(group.span());
                 proc_macro2::TokenTree::Group(rebuilt)

@@ -107,11 +107,11 @@ fn rename_form_call(
         .iter()
         .map(|(part, media_type)| quote!((#part, #media_type)));
     let media_types = quote!(, &[#(#pairs),*]);
-    let renamed = rename_call(
+    let renamed = contract::progenitor_output::rename_method_call(
         tokens,
         contract::PROGENITOR_FORM_CALL,
         "multipart_form",
-        &media_types,
+        (&TokenStream::new(), &media_types),
         &mut found,
     );
     if !found {
@@ -125,51 +125,6 @@ fn rename_form_call(
         .insert(0, syn::parse_quote!(use #trait_path as _;));
     function.block = block;
     true
-}
-
-/// `tokens` with every call of the method `from` made to `to` instead, with `more` after its
-/// arguments, at any depth.
-fn rename_call(
-    tokens: TokenStream,
-    from: &str,
-    to: &str,
-    more: &TokenStream,
-    found: &mut bool,
-) -> TokenStream {
-    let mut renamed = Vec::new();
-    let mut arguments_next = false;
-    for tree in tokens {
-        let tree = match tree {
-            proc_macro2::TokenTree::Ident(ident) if ident == from => {
-                *found = true;
-                arguments_next = true;
-                renamed.push(proc_macro2::TokenTree::Ident(proc_macro2::Ident::new(
-                    to,
-                    ident.span(),
-                )));
-                continue;
-            }
-            proc_macro2::TokenTree::Group(group)
-                if arguments_next && group.delimiter() == proc_macro2::Delimiter::Parenthesis =>
-            {
-                let mut arguments = group.stream();
-                arguments.extend(more.clone());
-                let mut called = proc_macro2::Group::new(group.delimiter(), arguments);
-                called.set_span(group.span());
-                proc_macro2::TokenTree::Group(called)
-            }
-            proc_macro2::TokenTree::Group(group) => {
-                let inner = rename_call(group.stream(), from, to, more, found);
-                let mut renamed = proc_macro2::Group::new(group.delimiter(), inner);
-                renamed.set_span(group.span());
-                proc_macro2::TokenTree::Group(renamed)
-            }
-            other => other,
-        };
-        arguments_next = false;
-        renamed.push(tree);
-    }
-    renamed.into_iter().collect()
 }
 
 /// The `FormFile` type, for `types`: a file's bytes, with the name and media type its part
