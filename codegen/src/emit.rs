@@ -152,20 +152,10 @@ pub(crate) struct Tally {
     pub(crate) passed_over: Vec<PassedOver>,
 }
 
-/// Generates the client as a syntax tree; [`format()`] prints it. The tree is kept so that the
-/// API surface is read from it rather than from the printed text parsed again.
-///
-/// With a `transport` type path, the `Client` carries a value of that type and the mounting
-/// crate must implement progenitor's `ClientHooks` for it (a missing impl fails to compile).
-pub fn emit(
-    document: &Value,
-    applied: &Applied,
-    module_path: &str,
-    fidelity: Fidelity,
-    interface: Interface,
-    transport: Option<&str>,
-) -> Result<Emitted, Error> {
-    let spec: openapiv3::OpenAPI = serde_path_to_error::deserialize(document).map_err(|error| {
+/// The down-levelled document as the `openapiv3` crate reads it, or where it cannot: the
+/// first place (a JSON pointer) and why.
+pub(crate) fn read_openapi(document: &Value) -> Result<openapiv3::OpenAPI, Error> {
+    serde_path_to_error::deserialize(document).map_err(|error| {
         let mut pointer = String::new();
         for segment in error.path().iter() {
             pointer = match segment {
@@ -179,8 +169,18 @@ pub fn emit(
             pointer,
             message: error.inner().to_string(),
         }
-    })?;
+    })
+}
 
+/// progenitor's settings for `document`: the interface, the transport, and the types typify
+/// must not generate because a patch (or the multipart support) emits them.
+pub(crate) fn generator_settings(
+    document: &Value,
+    applied: &Applied,
+    module_path: &str,
+    interface: Interface,
+    transport: Option<&str>,
+) -> Result<GenerationSettings, Error> {
     let mut settings = GenerationSettings::default();
     settings
         .with_interface(match interface {
@@ -214,18 +214,40 @@ pub fn emit(
             std::iter::empty(),
         );
     }
+    Ok(settings)
+}
 
-    // Preflight catches the panics we know of; anything else still must not unwind into the
-    // maintainer's terminal as a crash.
+/// progenitor's output for `spec`, its panics caught: preflight catches the panics we know
+/// of, and anything else still must not unwind into the maintainer's terminal as a crash.
+pub(crate) fn generate_tokens(
+    generator: &mut Generator,
+    spec: &openapiv3::OpenAPI,
+) -> Result<proc_macro2::TokenStream, Error> {
+    without_panic_output(|| catch_unwind(AssertUnwindSafe(|| generator.generate_tokens(spec))))
+        .map_err(|payload| {
+            let message = crate::error::panic_message(payload.as_ref());
+            Error::Progenitor(format!("panicked: {message}"))
+        })?
+        .map_err(|error| Error::Progenitor(error.to_string()))
+}
+
+/// Generates the client as a syntax tree; [`format()`] prints it. The tree is kept so that the
+/// API surface is read from it rather than from the printed text parsed again.
+///
+/// With a `transport` type path, the `Client` carries a value of that type and the mounting
+/// crate must implement progenitor's `ClientHooks` for it (a missing impl fails to compile).
+pub fn emit(
+    document: &Value,
+    applied: &Applied,
+    module_path: &str,
+    fidelity: Fidelity,
+    interface: Interface,
+    transport: Option<&str>,
+) -> Result<Emitted, Error> {
+    let spec = read_openapi(document)?;
+    let settings = generator_settings(document, applied, module_path, interface, transport)?;
     let mut generator = Generator::new(&settings);
-    let tokens = without_panic_output(|| {
-        catch_unwind(AssertUnwindSafe(|| generator.generate_tokens(&spec)))
-    })
-    .map_err(|payload| {
-        let message = crate::error::panic_message(payload.as_ref());
-        Error::Progenitor(format!("panicked: {message}"))
-    })?
-    .map_err(|error| Error::Progenitor(error.to_string()))?;
+    let tokens = generate_tokens(&mut generator, &spec)?;
     // The generator's type space and the parsed spec are as large as the output: freed before
     // the output is parsed, their memory is reused rather than the heap grown.
     drop(generator);

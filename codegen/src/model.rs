@@ -488,28 +488,40 @@ impl<'a> Document<'a> {
     /// local `$ref` is followed (`#/components/parameters/...` and the other reusable
     /// components lead to schemas too); only schema names are collected.
     pub fn reachable_schemas(&self, roots: &[&'a Value]) -> std::collections::BTreeSet<&'a str> {
-        let mut schemas = std::collections::BTreeSet::new();
+        self.references(roots, true)
+            .into_iter()
+            .filter_map(schema_ref_name)
+            .collect()
+    }
+
+    /// Every local `$ref` that `roots` make, transitively, once each. With `through_schemas`
+    /// false a `$ref` to a component schema is listed but not followed: the schemas a unit
+    /// names itself (through its parameters, bodies and responses), not what those name.
+    pub fn references(
+        &self,
+        roots: &[&'a Value],
+        through_schemas: bool,
+    ) -> std::collections::BTreeSet<&'a str> {
         let mut followed = std::collections::BTreeSet::new();
         let mut pending: Vec<&Value> = roots.to_vec();
         while let Some(value) = pending.pop() {
             match value {
                 Value::Object(map) => {
                     for (key, child) in map {
-                        if let ("$ref", Value::String(reference)) = (key.as_str(), child) {
-                            if !followed.insert(reference.as_str()) {
-                                continue;
-                            }
-                            if let Some(name) = schema_ref_name(reference) {
-                                schemas.insert(name);
-                            }
-                            if let Some(target) = reference
-                                .strip_prefix('#')
-                                .and_then(|pointer| self.root.pointer(pointer))
-                            {
-                                pending.push(target);
-                            }
-                        } else {
+                        let ("$ref", Value::String(reference)) = (key.as_str(), child) else {
                             pending.push(child);
+                            continue;
+                        };
+                        if !followed.insert(reference.as_str())
+                            || (!through_schemas && schema_ref_name(reference).is_some())
+                        {
+                            continue;
+                        }
+                        if let Some(target) = reference
+                            .strip_prefix('#')
+                            .and_then(|pointer| self.root.pointer(pointer))
+                        {
+                            pending.push(target);
                         }
                     }
                 }
@@ -517,7 +529,7 @@ impl<'a> Document<'a> {
                 _ => {}
             }
         }
-        schemas
+        followed
     }
 }
 

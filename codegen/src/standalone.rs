@@ -6,15 +6,18 @@
 //! load, [`crate::normalize`], down-level, patch (reporting every rule no patch enforces),
 //! preflight, emit. Outside strict mode, what still cannot be generated is left out and named in
 //! the report: a schema 3.0 cannot express is read as any JSON value, an operation progenitor
-//! would refuse is skipped, and the steps run again on what is left (each round removes one
-//! thing, so the rounds are bounded by the size of the document).
+//! would refuse is skipped. Every failing unit is found in one pass of unit checks, never by
+//! running the pipeline again on parts of the document: preflight's refusals are removed in
+//! place; the down-level's problems, the units the `openapiv3` reader refuses, the types emit
+//! cannot rewrite and what [`probe`] finds progenitor refusing are all left out at once, and
+//! the steps run again on what is left, at most [`MAX_ROUNDS`] times in all.
 
 use std::collections::BTreeMap;
 
 use serde_json::{Value, json};
 
 use crate::bundle::Bundled;
-use crate::contract::preflight;
+use crate::contract::{preflight, probe};
 use crate::report::{Finding, FindingKind};
 use crate::{Error, Input, Output, downlevel, emit, load, normalize, patch, surface};
 
@@ -332,16 +335,18 @@ fn pipeline_on(
     } = normalize::normalize_with_origins(&mut document);
     findings.splice(0..0, earlier.into_iter().chain(converted));
     let repaired = findings.len();
-    let budget = round_budget(&document);
-    for round in 1..=budget {
+    for round in 1..=MAX_ROUNDS {
         tell(&format!("round {round}: generating"));
-        match attempt(&document, input, transport, interface, &tell) {
+        let lenient = !strict;
+        match attempt(&document, input, transport, interface, lenient, &tell) {
             Ok(Attempt {
                 output,
+                left_out,
                 moved,
                 unenforced,
                 degraded,
             }) => {
+                findings.extend(left_out);
                 findings.extend(degraded);
                 findings.extend(
                     moved
@@ -379,66 +384,134 @@ fn pipeline_on(
                 }
                 return Ok((output, findings));
             }
-            Err(error) if strict => return Err(error),
-            Err(error) => {
+            Err(Setback::Fatal(error)) => return Err(error),
+            Err(Setback::LeaveOut(units)) => {
                 let before = findings.len();
-                leave_out(&mut document, error, input, interface, &mut findings)?;
+                let mut progress = false;
+                for unit in units {
+                    progress |= leave_out(&mut document, &unit, &mut findings);
+                }
                 for finding in &findings[before..] {
                     let message: String = finding.message.chars().take(160).collect();
                     tell(&format!("round {round}: {} {message}", finding.pointer));
                 }
+                if !progress {
+                    return Err(Error::Progenitor(
+                        "generation failed on units that cannot be left out".into(),
+                    ));
+                }
             }
         }
     }
-    Err(Error::Progenitor(
-        "generation did not settle after leaving out one item per round".into(),
-    ))
+    Err(Error::Progenitor(format!(
+        "generation did not settle in {MAX_ROUNDS} rounds of leaving out what failed"
+    )))
 }
 
-/// One more round than there are operations and schema locations: each failing round leaves
-/// one of them out.
-fn round_budget(document: &Value) -> usize {
-    let operations = document
-        .get("paths")
-        .and_then(Value::as_object)
-        .map_or(0, |paths| {
-            paths
-                .values()
-                .filter_map(Value::as_object)
-                .map(|item| item.len())
-                .sum()
-        });
-    operations + crate::model::schema_locations(document).len() * 4 + 2
+/// The most rounds a run takes. Each failing round leaves out every unit its step found
+/// failing, in one pass (the down-level's problems, the units the `openapiv3` reader or
+/// progenitor refuse, the types emit cannot rewrite), so a round fails once per step at most.
+const MAX_ROUNDS: usize = 6;
+
+/// Why a round did not generate.
+enum Setback {
+    /// What to leave out before the next round, found unit by unit in one pass.
+    LeaveOut(Vec<Unit>),
+    /// A failure no unit can be left out for (or any failure, in a strict run).
+    Fatal(Error),
 }
 
-/// The steps after normalisation, once.
+/// A unit to leave out: its pointer in the source document and why.
+struct Unit {
+    pointer: String,
+    reason: String,
+}
+
+impl Unit {
+    fn new(pointer: &str, reason: impl ToString) -> Self {
+        Self {
+            pointer: pointer.to_owned(),
+            reason: reason.to_string(),
+        }
+    }
+}
+
+/// The steps after normalisation, once. Outside a strict run (`lenient`), the operations
+/// preflight refuses are left out of the down-levelled document in place, and a failure is
+/// traced to the units that cause it: by its own pointer, by the schema of a type's name, or,
+/// for progenitor's, by [`probe`].
 fn attempt(
     document: &Value,
     input: &Input<'_>,
     transport: Option<&str>,
     interface: emit::Interface,
+    lenient: bool,
     tell: &dyn Fn(&str),
-) -> Result<Attempt, Error> {
+) -> Result<Attempt, Setback> {
     tell("down-levelling to OpenAPI 3.0");
-    let (mut downlevelled, provenance) = downlevel::downlevel_traced(document)?;
+    let (mut downlevelled, provenance) =
+        downlevel::downlevel_traced(document).map_err(|error| located(error, document, lenient))?;
     tell("inferring and applying patches");
     let (mut applied, unenforced) =
-        patch::apply_reporting(&mut downlevelled, input.patches, &provenance)?;
+        patch::apply_reporting(&mut downlevelled, input.patches, &provenance)
+            .map_err(|error| located(error, document, lenient))?;
     let moved = std::mem::take(&mut applied.repairs);
-    preflight::check(&downlevelled)?;
+    let mut left_out = Vec::new();
+    if lenient {
+        for refusal in preflight::refusals(&downlevelled) {
+            if remove_operation(&mut downlevelled, &refusal.pointer) {
+                let what = match operation_of(&refusal.pointer) {
+                    Some((_, method)) if method.is_empty() => "path",
+                    _ => "operation",
+                };
+                left_out.push(Finding::new(
+                    FindingKind::Skipped,
+                    &provenance.source_pointer(&refusal.pointer),
+                    format!("{what} left out: {}", refusal.error),
+                ));
+            }
+        }
+    } else {
+        preflight::check(&downlevelled).map_err(Setback::Fatal)?;
+    }
+    if let Err(error) = emit::read_openapi(&downlevelled) {
+        let units = probe::unreadable_units(&downlevelled);
+        return Err(if units.is_empty() {
+            located(error, document, lenient)
+        } else {
+            traced(error, units, &provenance, lenient)
+        });
+    }
     tell("running progenitor and typify, then rewriting their output");
-    let emit::Emitted {
-        file,
-        degraded,
-        rewritten,
-    } = emit::emit(
+    let emitted = emit::emit(
         &downlevelled,
         &applied,
         input.module_path,
         emit::Fidelity::Faithful,
         interface,
         transport,
-    )?;
+    );
+    let emit::Emitted {
+        file,
+        degraded,
+        rewritten,
+    } = match emitted {
+        Ok(emitted) => emitted,
+        Err(error @ Error::Progenitor(_)) if lenient => {
+            let settings = emit::generator_settings(
+                &downlevelled,
+                &applied,
+                input.module_path,
+                interface,
+                transport,
+            )
+            .map_err(Setback::Fatal)?;
+            tell("progenitor failed: generating each schema and operation alone to find where");
+            let units = probe::refused_units(&downlevelled, &settings);
+            return Err(traced(error, units, &provenance, lenient));
+        }
+        Err(error) => return Err(located(error, document, lenient)),
+    };
     tell("formatting");
     let surface = surface::render(&file, &downlevelled, &applied.rules);
     let rust = emit::format(&file, &crate::header(input.spec_name, input.spec_text));
@@ -458,84 +531,94 @@ fn attempt(
             secrets: applied.secrets,
             rewritten,
         },
+        left_out,
         moved,
         unenforced,
         degraded,
     })
 }
 
-/// A round that generated: the output, and what it moved, could not enforce or left as the
-/// generator wrote it.
+/// A round that generated: the output, and what it left out, moved, could not enforce or
+/// left as the generator wrote it.
 struct Attempt {
     output: Output,
+    left_out: Vec<Finding>,
     moved: Vec<patch::Moved>,
     unenforced: Vec<Error>,
     degraded: Vec<Finding>,
 }
 
-/// Leaves out what `error` names, or gives the error back when it names nothing removable.
-/// An error that names no place (progenitor's own) is traced to one operation by bisection.
-///
-/// A round that found several problems ([`Error::Problems`]) leaves out what each of them names
-/// at once; the round fails only when none names anything removable. A problem inside
-/// something an earlier one left out is gone by the next round.
-fn leave_out(
-    document: &mut Value,
-    error: Error,
-    input: &Input<'_>,
-    interface: emit::Interface,
-    findings: &mut Vec<Finding>,
-) -> Result<(), Error> {
-    let Error::Problems(problems) = error else {
-        return leave_out_one(document, error, input, interface, findings);
-    };
-    let mut first_refusal = None;
-    let mut progress = false;
-    for problem in problems {
-        match leave_out_one(document, problem, input, interface, findings) {
-            Ok(()) => progress = true,
-            Err(refused) => {
-                first_refusal.get_or_insert(refused);
+/// `error`'s units (each problem's own place in the source `document`), or the error itself
+/// when one of its problems names no place or the run is strict.
+fn located(error: Error, document: &Value, lenient: bool) -> Setback {
+    if !lenient {
+        return Setback::Fatal(error);
+    }
+    let mut units = Vec::new();
+    for problem in error.problems() {
+        let pointer = match problem {
+            Error::Downlevel { pointer, .. } | Error::NotOpenApi30 { pointer, .. } => {
+                Some(pointer.clone())
             }
+            Error::TypeMismatch { type_name, .. } => schema_of_type(document, type_name),
+            _ => None,
+        };
+        match pointer {
+            Some(pointer) => units.push(Unit::new(&pointer, problem)),
+            None => return Setback::Fatal(error),
         }
     }
-    match first_refusal {
-        Some(refused) if !progress => Err(refused),
-        _ => Ok(()),
-    }
+    Setback::LeaveOut(units)
 }
 
-fn leave_out_one(
-    document: &mut Value,
+/// The units a unit check found (pointers in the down-levelled document), named in the
+/// source; `error` itself when the check found none.
+fn traced(
     error: Error,
-    input: &Input<'_>,
-    interface: emit::Interface,
-    findings: &mut Vec<Finding>,
-) -> Result<(), Error> {
-    let pointer = match &error {
-        Error::Downlevel { pointer, .. } | Error::NotOpenApi30 { pointer, .. } => pointer.clone(),
-        Error::Preflight { operation, .. } => match operation_pointer(document, operation) {
-            Some(pointer) => pointer,
-            None => return Err(error),
-        },
-        Error::TypeMismatch { type_name, .. } => match schema_of_type(document, type_name)
-            .or_else(|| culprit(document, input, interface, &error))
-            .or_else(|| culprit_schema(document, input, interface, &error))
-        {
-            Some(pointer) => pointer,
-            None => return Err(error),
-        },
-        _ => match culprit(document, input, interface, &error)
-            .or_else(|| culprit_schema(document, input, interface, &error))
-        {
-            Some(pointer) => pointer,
-            None => return Err(error),
-        },
+    units: Vec<probe::Refused>,
+    provenance: &downlevel::Provenance,
+    lenient: bool,
+) -> Setback {
+    if units.is_empty() || !lenient {
+        return Setback::Fatal(error);
+    }
+    Setback::LeaveOut(
+        units
+            .into_iter()
+            .map(|unit| Unit::new(&provenance.source_pointer(&unit.pointer), unit.reason))
+            .collect(),
+    )
+}
+
+/// Removes the operation (or path item) at `pointer`; whether there was one.
+fn remove_operation(document: &mut Value, pointer: &str) -> bool {
+    let Some((path, method)) = operation_of(pointer) else {
+        return false;
     };
-    let reason = error.to_string();
-    if let Some(schema) = enclosing_schema(document, &pointer)
+    let Some(paths) = document.get_mut("paths").and_then(Value::as_object_mut) else {
+        return false;
+    };
+    if method.is_empty() {
+        return paths.remove(&path).is_some();
+    }
+    paths
+        .get_mut(&path)
+        .and_then(Value::as_object_mut)
+        .and_then(|item| item.remove(&method))
+        .is_some()
+}
+
+/// Leaves `unit` out of the source `document`: the innermost schema that holds it is read as
+/// any JSON value (its description kept), or else the operation or path item that holds it
+/// is removed. Whether anything was left out.
+fn leave_out(document: &mut Value, unit: &Unit, findings: &mut Vec<Finding>) -> bool {
+    let reason = &unit.reason;
+    if let Some(schema) = enclosing_schema(document, &unit.pointer)
         && let Some(node) = document.pointer_mut(&schema)
     {
+        if node.as_object().is_some_and(is_any_value) {
+            return false;
+        }
         let description = node.get("description").cloned();
         *node = json!({});
         if let Some(description) = description {
@@ -546,121 +629,31 @@ fn leave_out_one(
             &schema,
             format!("read as any JSON value: {reason}"),
         ));
-        return Ok(());
+        return true;
     }
-    if let Some((path, method)) = operation_of(&pointer) {
-        let removed = document
-            .get_mut("paths")
-            .and_then(|paths| paths.get_mut(&path))
-            .and_then(Value::as_object_mut)
-            .and_then(|item| item.remove(&method));
-        if removed.is_some() {
-            findings.push(Finding::new(
-                FindingKind::Skipped,
-                &crate::model::push(&crate::model::push("/paths", &path), &method),
-                format!("operation left out: {reason}"),
-            ));
-            return Ok(());
-        }
-        let item_removed = document
-            .get_mut("paths")
-            .and_then(Value::as_object_mut)
-            .and_then(|paths| paths.remove(&path));
-        if item_removed.is_some() {
-            findings.push(Finding::new(
-                FindingKind::Skipped,
-                &crate::model::push("/paths", &path),
-                format!("path left out: {reason}"),
-            ));
-            return Ok(());
-        }
-    }
-    Err(error)
-}
-
-/// Whether generating `trial` fails with `error` among its problems. Another failure does not
-/// count: a trial that leaves much out can meet a problem of its own, which must not stop the
-/// search for what causes `error`.
-fn fails_the_same(
-    trial: &Value,
-    input: &Input<'_>,
-    interface: emit::Interface,
-    error: &Error,
-) -> bool {
-    let wanted = error.to_string();
-    match attempt(trial, input, None, interface, &|_| {}) {
-        Ok(_) => false,
-        Err(found) => found
-            .problems()
-            .iter()
-            .any(|problem| problem.to_string() == wanted),
-    }
-}
-
-/// The one operation whose presence makes generation fail with `error`, found by halving the
-/// operations (about `2 log2 n` attempts); `None` when it takes more than one operation, or
-/// none, to fail.
-fn culprit(
-    document: &Value,
-    input: &Input<'_>,
-    interface: emit::Interface,
-    error: &Error,
-) -> Option<String> {
-    let suspects: Vec<String> = document
-        .get("paths")?
-        .as_object()?
-        .iter()
-        .flat_map(|(path, item)| {
-            item.as_object()
-                .into_iter()
-                .flatten()
-                .filter(|(method, _)| crate::model::is_method(method))
-                .map(move |(method, _)| {
-                    crate::model::push(&crate::model::push("/paths", path), method)
-                })
-        })
-        .collect();
-    let fails_with_only = |kept: &[String]| {
-        let mut trial = document.clone();
-        if let Some(paths) = trial.get_mut("paths").and_then(Value::as_object_mut) {
-            for (path, item) in paths.iter_mut() {
-                if let Some(item) = item.as_object_mut() {
-                    item.retain(|method, _| {
-                        !crate::model::is_method(method)
-                            || kept.contains(&crate::model::push(
-                                &crate::model::push("/paths", path),
-                                method,
-                            ))
-                    });
-                }
-            }
-        }
-        fails_the_same(&trial, input, interface, error)
+    let Some((path, method)) = operation_of(&unit.pointer) else {
+        return false;
     };
-    if fails_with_only(&[]) {
-        return None;
+    let push = crate::model::push;
+    let operation = push(&push("/paths", &path), &method);
+    if !method.is_empty() && remove_operation(document, &operation) {
+        findings.push(Finding::new(
+            FindingKind::Skipped,
+            &operation,
+            format!("operation left out: {reason}"),
+        ));
+        return true;
     }
-    halve(suspects, fails_with_only)
-}
-
-/// The one suspect for which `holds` holds alone, found by halving: `holds` is known of all of
-/// them, so it holds of one half or the other unless it takes suspects of both (then `None`).
-/// About `2 log2 n` calls of `holds`, one more to confirm the last.
-fn halve(mut suspects: Vec<String>, holds: impl Fn(&[String]) -> bool) -> Option<String> {
-    while suspects.len() > 1 {
-        let second = suspects.split_off(suspects.len() / 2);
-        if holds(&suspects) {
-            continue;
-        }
-        if holds(&second) {
-            suspects = second;
-            continue;
-        }
-        return None;
+    let item = push("/paths", &path);
+    if remove_operation(document, &item) {
+        findings.push(Finding::new(
+            FindingKind::Skipped,
+            &item,
+            format!("path left out: {reason}"),
+        ));
+        return true;
     }
-    suspects
-        .pop()
-        .filter(|only| holds(std::slice::from_ref(only)))
+    false
 }
 
 /// The schema whose generated type is named `type_name` (typify's naming, as
@@ -681,42 +674,6 @@ fn schema_of_type(document: &Value, type_name: &str) -> Option<String> {
 /// Whether a schema admits any JSON value: nothing but annotations.
 fn is_any_value(schema: &serde_json::Map<String, Value>) -> bool {
     schema.keys().all(|key| key == "description")
-}
-
-/// The one component schema that, read as any JSON value, lets generation through when the
-/// rest are kept, found by halving the component schemas like [`culprit`] halves operations;
-/// `None` when no single component explains the failure.
-fn culprit_schema(
-    document: &Value,
-    input: &Input<'_>,
-    interface: emit::Interface,
-    error: &Error,
-) -> Option<String> {
-    let suspects: Vec<String> = document
-        .pointer("/components/schemas")?
-        .as_object()?
-        .iter()
-        .filter(|(_, schema)| {
-            schema
-                .as_object()
-                .is_some_and(|schema| !is_any_value(schema))
-        })
-        .map(|(name, _)| crate::model::push("/components/schemas", name))
-        .collect();
-    // `degraded` are read as any value; generation succeeds when they hold the culprit.
-    let passes_with = |degraded: &[String]| {
-        let mut trial = document.clone();
-        for pointer in degraded {
-            if let Some(schema) = trial.pointer_mut(pointer) {
-                *schema = json!({});
-            }
-        }
-        !fails_the_same(&trial, input, interface, error)
-    };
-    if !passes_with(&suspects) {
-        return None;
-    }
-    halve(suspects, passes_with)
 }
 
 /// The innermost schema location (from [`crate::model::schema_locations`] or below it,
@@ -764,27 +721,6 @@ fn operation_of(pointer: &str) -> Option<(String, String)> {
     let path = unescape(tokens.next()?);
     let method = tokens.next().map(unescape).unwrap_or_default();
     Some((path, method))
-}
-
-/// The pointer of the operation a preflight label (`id (GET /path)`, `GET /path` or `/path`)
-/// names.
-fn operation_pointer(document: &Value, label: &str) -> Option<String> {
-    let inner = match (label.rfind('('), label.ends_with(')')) {
-        (Some(open), true) => &label[open + 1..label.len() - 1],
-        _ => label,
-    };
-    let push = crate::model::push;
-    match inner.split_once(' ') {
-        Some((method, path)) => {
-            let method = method.to_ascii_lowercase();
-            document.get("paths")?.get(path)?.get(&method)?;
-            Some(push(&push("/paths", path), &method))
-        }
-        None => {
-            document.get("paths")?.get(inner)?;
-            Some(push("/paths", inner))
-        }
-    }
 }
 
 #[cfg(test)]
@@ -950,5 +886,87 @@ mod tests {
             "{:?}",
             generated.report
         );
+    }
+
+    thread_local! {
+        static PROGENITOR_RUNS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    }
+
+    fn count_progenitor_runs(line: &str) {
+        if line.starts_with("running progenitor") {
+            PROGENITOR_RUNS.with(|runs| runs.set(runs.get() + 1));
+        }
+    }
+
+    #[test]
+    fn what_progenitor_refuses_without_a_place_is_found_unit_by_unit_in_one_pass() {
+        // A default beside a `$ref` that is not one of the named enum's values: normalize does
+        // not see it, and typify's error names no schema.
+        let bad = r##"{"type": "object", "properties": {"category": {"$ref": "#/components/schemas/Category", "default": "Case"}}}"##;
+        let json_body = |schema: &str| format!(r#"{{"application/json": {{"schema": {schema}}}}}"#);
+        let reply = |schema: &str| {
+            format!(
+                r#"{{"200": {{"description": "ok", "content": {}}}}}"#,
+                json_body(schema)
+            )
+        };
+        let spec = format!(
+            r##"{{"openapi": "3.1.0", "info": {{"title": "t", "version": "1"}},
+            "paths": {{
+                "/counts": {{"post": {{"operationId": "postCount",
+                    "requestBody": {{"content": {body}}}, "responses": {{"204": {{"description": "ok"}}}}}}}},
+                "/goods": {{"get": {{"operationId": "getGood", "responses": {good}}}}},
+                "/holders": {{"get": {{"operationId": "getHolder", "responses": {holder}}}}}
+            }},
+            "components": {{"schemas": {{
+                "Bad": {bad},
+                "Good": {{"type": "string"}},
+                "Category": {{"type": "string", "enum": ["Project", "File"]}},
+                "Holder": {{"type": "object", "properties": {{"bad": {{"$ref": "#/components/schemas/Bad"}}}}}}
+            }}}}}}"##,
+            body = json_body(bad),
+            good = reply(r##"{"$ref": "#/components/schemas/Good"}"##),
+            holder = reply(r##"{"$ref": "#/components/schemas/Holder"}"##),
+        );
+        PROGENITOR_RUNS.with(|runs| runs.set(0));
+        let options = CrateOptions {
+            progress: Some(count_progenitor_runs),
+            ..CrateOptions::default()
+        };
+        let generated = generate_crate(&spec, "t.json", "t", &options).unwrap();
+        let skipped: Vec<(&str, &str)> = generated
+            .report
+            .iter()
+            .filter(|f| f.kind == FindingKind::Skipped)
+            .map(|f| (f.pointer.as_str(), f.message.as_str()))
+            .collect();
+        assert_eq!(
+            skipped
+                .iter()
+                .map(|(pointer, _)| *pointer)
+                .collect::<Vec<_>>(),
+            // The body is a component once hoisted, so it is read as any value, and the
+            // operation stays.
+            [
+                "/components/schemas/Bad",
+                "/paths/~1counts/post/requestBody/content/application~1json/schema"
+            ],
+            "{:?}",
+            generated.report
+        );
+        assert!(
+            skipped
+                .iter()
+                .all(|(_, message)| message.contains("progenitor: "))
+        );
+        let rust = &generated.files["src/generated.rs"];
+        assert!(
+            ["fn get_good", "fn get_holder", "fn post_count"]
+                .iter()
+                .all(|method| rust.contains(method))
+        );
+        assert!(rust.contains("pub struct Holder"));
+        // Once on the whole document, once on what passed: never again per suspect.
+        assert_eq!(PROGENITOR_RUNS.with(std::cell::Cell::get), 2);
     }
 }

@@ -28,6 +28,7 @@
 //!   decodes item by item.
 
 pub mod preflight;
+pub mod probe;
 pub mod progenitor_output;
 pub mod serde_attrs;
 pub mod typify_output;

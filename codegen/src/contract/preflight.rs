@@ -3,7 +3,9 @@
 //! progenitor 0.15 panics (`assert!`, `todo!`, `unwrap`) instead of returning an error when an
 //! operation has no `operationId`, more than one request media type, JSON without a schema, a
 //! media-type `encoding`, more than one success (or error) body type, or a path template that
-//! does not match its path parameters. Each is caught here and named by its operation.
+//! does not match its path parameters. Each is caught here and named by its operation, with
+//! its pointer ([`refusals`]), so that outside a strict run it is left out before progenitor
+//! runs.
 
 use std::collections::BTreeMap;
 
@@ -14,6 +16,24 @@ use crate::model::Document;
 
 /// Checks every operation of a down-levelled (3.0) document, reporting every problem together.
 pub fn check(document: &Value) -> Result<(), Error> {
+    Error::from_problems(
+        refusals(document)
+            .into_iter()
+            .map(|refusal| refusal.error)
+            .collect(),
+    )
+}
+
+/// An operation (or a path item) progenitor would refuse: its JSON pointer and why.
+#[derive(Debug)]
+pub struct Refusal {
+    pub pointer: String,
+    pub error: Error,
+}
+
+/// Every operation and path item of a down-levelled (3.0) document that progenitor would
+/// refuse, in document order, each with its pointer, so that a caller can leave each out.
+pub fn refusals(document: &Value) -> Vec<Refusal> {
     let model = Document::new(document);
     let mut problems = Vec::new();
     for (path, item) in document
@@ -23,27 +43,37 @@ pub fn check(document: &Value) -> Result<(), Error> {
         .flatten()
     {
         if item.get("$ref").is_some() {
-            problems.push(Error::Preflight {
-                operation: path.clone(),
-                reason: "path items given by `$ref` are not supported".into(),
+            problems.push(Refusal {
+                pointer: crate::model::push("/paths", path),
+                error: Error::Preflight {
+                    operation: path.clone(),
+                    reason: "path items given by `$ref` are not supported".into(),
+                },
             });
         }
     }
     let mut operation_ids = BTreeMap::new();
     for operation in model.operations() {
         let label = operation.label();
+        let refusal = |operation_name: String, reason: String| Refusal {
+            pointer: operation.pointer.clone(),
+            error: Error::Preflight {
+                operation: operation_name,
+                reason,
+            },
+        };
         let Some(id) = operation.id() else {
-            problems.push(Error::Preflight {
-                operation: label,
-                reason: "has no `operationId`, which progenitor needs to name the method".into(),
-            });
+            problems.push(refusal(
+                label,
+                "has no `operationId`, which progenitor needs to name the method".into(),
+            ));
             continue;
         };
         if let Some(other) = operation_ids.insert(id.to_owned(), label.clone()) {
-            problems.push(Error::Preflight {
-                operation: label.clone(),
-                reason: format!("`operationId` `{id}` is also used by {other}"),
-            });
+            problems.push(refusal(
+                label.clone(),
+                format!("`operationId` `{id}` is also used by {other}"),
+            ));
         }
         let checks = [
             check_path_parameters(
@@ -62,14 +92,14 @@ pub fn check(document: &Value) -> Result<(), Error> {
                 operation.value.get("parameters"),
             ),
         ];
-        problems.extend(checks.into_iter().filter_map(Result::err).map(|reason| {
-            Error::Preflight {
-                operation: format!("{id} ({label})"),
-                reason,
-            }
-        }));
+        problems.extend(
+            checks
+                .into_iter()
+                .filter_map(Result::err)
+                .map(|reason| refusal(format!("{id} ({label})"), reason)),
+        );
     }
-    Error::from_problems(problems)
+    problems
 }
 
 fn is_json(media_type: &str) -> bool {
@@ -179,8 +209,7 @@ fn declared_parameters<'a>(
 
 /// progenitor sends a query parameter in `form` style and a path or header parameter in
 /// `simple` style, and refuses any other style (`deepObject`, `pipeDelimited`, ...) or a cookie
-/// parameter; caught here, by name, so that the operation is left out at once rather than
-/// traced by bisection.
+/// parameter; caught here, by name, so that the operation is left out before progenitor runs.
 fn check_parameter_styles(
     model: Document<'_>,
     item: Option<&Value>,
