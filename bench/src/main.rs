@@ -13,6 +13,7 @@
 
 mod corpus;
 mod decode;
+mod directory;
 mod fixtures;
 mod http;
 mod measure;
@@ -46,6 +47,7 @@ const FIGURES: &[&str] = &[
     "synth_lines",
     "synth_check",
     "synth_regen_scaling",
+    "directory_regen_per_operation",
 ];
 
 /// The fewest repetitions a figure may rest on.
@@ -57,7 +59,8 @@ usage: hub-api-bench [--repetitions N] [FIGURE...]
        hub-api-bench corpus-lines [DIR] [--breakdown]
 
 figures: decode_vs_value validation_overhead client_vs_reqwest receiver_vs_axum
-         regen_scaling token_single_flight synth_lines synth_check synth_regen_scaling";
+         regen_scaling token_single_flight synth_lines synth_check synth_regen_scaling
+         directory_regen_per_operation";
 
 fn main() {
     match run(std::env::args().skip(1).collect()) {
@@ -164,6 +167,7 @@ fn comparison(name: &str) -> Result<Box<dyn Comparison>> {
         "regen_scaling" => Box::new(regen::RegenScaling::new()?),
         "synth_check" => Box::new(synth::CheckVsPlain::new()?),
         "synth_regen_scaling" => Box::new(synth::RegenScaling::new()?),
+        "directory_regen_per_operation" => Box::new(directory::RegenPerOperation::new()?),
         other => bail!("`{other}` is not a timed figure"),
     })
 }
@@ -182,6 +186,8 @@ fn figure(name: &str, repetitions: Option<usize>) -> Result<Figure> {
         // A check of either crate takes minutes (dependencies are built in the setup): one pair
         // unless `--repetitions` asks for more.
         "synth_check" => (0, 1),
+        // The largest description takes minutes to generate: one pair.
+        "directory_regen_per_operation" => (0, 1),
         _ => (1, MIN_REPETITIONS),
     };
     let repetitions = repetitions.unwrap_or(default_repetitions);

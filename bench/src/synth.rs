@@ -212,7 +212,7 @@ impl Comparison for CheckVsPlain {
 }
 
 /// `name` under the target directory.
-fn scratch_dir(name: &str) -> Result<PathBuf> {
+pub(crate) fn scratch_dir(name: &str) -> Result<PathBuf> {
     let target = std::env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)
         .unwrap_or_else(|| crate::workspace_root().join("target"));
@@ -289,7 +289,7 @@ impl RegenScaling {
 }
 
 /// `xtask-regen`, built beside this binary by `cargo xtask bench`.
-fn regen_binary() -> Result<PathBuf> {
+pub(crate) fn regen_binary() -> Result<PathBuf> {
     let this = std::env::current_exe().context("locating the bench binary")?;
     let regen = this.with_file_name(format!("xtask-regen{}", std::env::consts::EXE_SUFFIX));
     ensure!(
@@ -301,7 +301,7 @@ fn regen_binary() -> Result<PathBuf> {
 }
 
 /// One `xtask-regen generate` run, timed from spawn to exit.
-fn run_generate(regen: &Path, spec: &Path, out: &Path) -> Result<Duration> {
+pub(crate) fn run_generate(regen: &Path, spec: &Path, out: &Path) -> Result<Duration> {
     let started = Instant::now();
     let output = Command::new(regen)
         .arg("generate")

@@ -138,7 +138,30 @@ fn bench(root: &Path, args: &[String]) -> Result<()> {
         .context("building xtask-regen for the benchmarks")?;
     let mut cargo_args = vec!["run", "--release", "--package", "hub-api-bench", "--"];
     cargo_args.extend(args.iter().map(String::as_str));
-    cargo(root, &cargo_args).context("benchmarks: see BENCHMARKS.md")
+    // `directory_regen_per_operation` reads the public API directory, installed pinned on
+    // first use like the other tools, when it is among the figures run.
+    let figures: Vec<&String> = args
+        .iter()
+        .filter(|arg| arg.contains('_') && !arg.starts_with('-'))
+        .collect();
+    let mut command = cargo_command();
+    if figures.is_empty()
+        || figures
+            .iter()
+            .any(|arg| *arg == "directory_regen_per_operation")
+    {
+        let api = tools::Tools::new(root).ensure_api_directory()?;
+        command.env("HUB_API_DIRECTORY", api);
+    }
+    let status = command
+        .args(&cargo_args)
+        .current_dir(root)
+        .status()
+        .context("running hub-api-bench")?;
+    if !status.success() {
+        bail!("benchmarks: see BENCHMARKS.md ({status})");
+    }
+    Ok(())
 }
 
 /// Writes `hub_api_synth::spec_text` (the synthetic spec of the tests and benchmarks) to a file.

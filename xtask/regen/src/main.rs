@@ -72,6 +72,7 @@ const GENERATE_USAGE: &str = "usage: cargo xtask generate --spec FILE --out DIR 
 /// Generates a standalone crate into `--out`; every file is generated before any is written.
 fn generate(args: &[String]) -> Result<()> {
     STARTED.get_or_init(std::time::Instant::now);
+    keep_telling();
     let mut spec = None;
     let mut out = None;
     let mut crate_name = None;
@@ -160,13 +161,46 @@ fn generate(args: &[String]) -> Result<()> {
 /// When this process started: progress is shown only once a run has taken a while.
 static STARTED: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
 
+/// The step a run is in and when it began, for [`keep_telling`].
+static CURRENT_STEP: std::sync::Mutex<Option<(String, std::time::Instant)>> =
+    std::sync::Mutex::new(None);
+
+/// How often a long step is said to go on.
+const HEARTBEAT: std::time::Duration = std::time::Duration::from_secs(5);
+
 /// Prints a step of a long generation on stderr, with the seconds since the start: quiet for
 /// the first two seconds, which most descriptions take in all.
 fn show_progress(step: &str) {
     let elapsed = STARTED.get_or_init(std::time::Instant::now).elapsed();
+    if let Ok(mut current) = CURRENT_STEP.lock() {
+        *current = Some((step.to_owned(), std::time::Instant::now()));
+    }
     if elapsed >= std::time::Duration::from_secs(2) {
         eprintln!("generate: {:5.1} s: {step}", elapsed.as_secs_f64());
     }
+}
+
+/// Says every [`HEARTBEAT`] that a step still runs (progenitor alone takes minutes on the
+/// largest descriptions), so a long run never looks stuck. The thread ends with the process.
+fn keep_telling() {
+    std::thread::spawn(|| {
+        loop {
+            std::thread::sleep(HEARTBEAT);
+            let Ok(current) = CURRENT_STEP.lock() else {
+                return;
+            };
+            if let Some((step, since)) = current.as_ref()
+                && since.elapsed() >= HEARTBEAT
+            {
+                let elapsed = STARTED.get_or_init(std::time::Instant::now).elapsed();
+                eprintln!(
+                    "generate: {:5.1} s: still {step} ({:.0} s in this step)",
+                    elapsed.as_secs_f64(),
+                    since.elapsed().as_secs_f64()
+                );
+            }
+        }
+    });
 }
 
 /// Writes `expected` to `path` (relative to the root) unless it is there already; with `check`,
