@@ -778,8 +778,11 @@ fn distinct_field_names(types: &mut [syn::Item]) {
                 continue;
             }
             let wire = serde_attrs::wire_name(&field.attrs, &ident);
+            // typify's `type_` for a keyword would give `type__2`, which is not snake case.
+            let stem = name.trim_start_matches("r#").trim_end_matches('_');
+            let stem = if stem.is_empty() { "field" } else { stem };
             let renamed = (2..)
-                .map(|counter| format!("{}_{counter}", name.trim_start_matches("r#")))
+                .map(|counter| format!("{stem}_{counter}"))
                 .find(|candidate| !taken.contains(candidate))
                 .unwrap_or_default();
             taken.insert(renamed.clone());
@@ -1106,6 +1109,25 @@ mod tests {
                 ("connection_string_2".into(), "connection_string_2".into()),
             ]
         );
+        // A keyword's field, `type_`, is numbered as `type_2`, which is snake case.
+        let mut items: Vec<syn::Item> = vec![syn::parse_quote! {
+            pub struct Node {
+                #[serde(rename = "type")]
+                pub type_: String,
+                #[serde(rename = "_type")]
+                pub type_: String,
+            }
+        }];
+        distinct_field_names(&mut items);
+        let syn::Item::Struct(structure) = &items[0] else {
+            unreachable!()
+        };
+        let idents: Vec<String> = structure
+            .fields
+            .iter()
+            .map(|field| field.ident.clone().unwrap().to_string())
+            .collect();
+        assert_eq!(idents, ["type_", "type_2"]);
     }
 
     #[test]

@@ -452,10 +452,13 @@ fn known_operation(function: &syn::ImplItemFn, info: usize) -> Option<Operation<
 
 /// Reads progenitor's arms into `operation`: success arms first, then error arms, then at
 /// most one catch-all, each outcome reading its body one way; `None` for anything else.
+/// progenitor writes its own `_ => Err(Error::UnexpectedResponse(..))` even after the
+/// catch-all of a `default` response, where it is unreachable (and warned of): it is read as
+/// nothing.
 fn read_arms(operation: &mut Operation<'_>, arms: &[syn::Arm]) -> Option<()> {
     let mut ended = false;
     for arm in arms {
-        if ended || arm.guard.is_some() {
+        if arm.guard.is_some() {
             return None;
         }
         let statuses = statuses(&arm.pat)?;
@@ -466,6 +469,14 @@ fn read_arms(operation: &mut Operation<'_>, arms: &[syn::Arm]) -> Option<()> {
                 &reply.as_progenitor_writes(&operation.send.response),
             )
         })?;
+        if ended {
+            let unreachable =
+                matches!(reply, ProgenitorReply::Unexpected) && statuses == (0, u16::MAX);
+            if unreachable {
+                continue;
+            }
+            return None;
+        }
         // A catch-all ends the match; nothing may follow it.
         ended = statuses == (0, u16::MAX);
         match reply {

@@ -306,6 +306,28 @@ mod tests {
     }
 
     #[test]
+    fn progenitors_unreachable_arm_after_a_default_response_is_dropped() {
+        let mut file = method(quote! {
+            200u16 => { ResponseValue::from_response(response).await }
+            _ => { Err(Error::ErrorResponse(ResponseValue::from_response(response).await?)) }
+            _ => Err(Error::UnexpectedResponse(response)),
+        });
+        let tally = share_response_handling(&mut file);
+        assert_eq!((tally.matched, tally.passed_over.len()), (1, 0));
+        assert!(
+            tail(&file).contains("& [(200 , 200)] , & [(0 , 65535)]"),
+            "{}",
+            tail(&file)
+        );
+        // Any other arm after a catch-all is a shape the rewrite does not know.
+        let mut file = method(quote! {
+            _ => { Err(Error::ErrorResponse(ResponseValue::from_response(response).await?)) }
+            200u16 => { ResponseValue::from_response(response).await }
+        });
+        assert_eq!(share_response_handling(&mut file).matched, 0);
+    }
+
+    #[test]
     fn an_arm_of_another_shape_keeps_progenitors_code() {
         let upgrade = quote! {
             101u16 => ResponseValue::upgrade(response).await,
