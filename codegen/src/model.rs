@@ -9,8 +9,10 @@
 //! - [`Document::visit_schemas`]: every schema at any depth, roots and nested, in document
 //!   order, each with its JSON pointer and owner;
 //! - [`Document::resolve`]: the one place local `$ref`s are followed;
-//! - [`push`] and [`unescape`]: the one place JSON pointer tokens are escaped (RFC 6901), and
-//!   [`percent_decoded`] the one place a reference's `%XX` escapes are decoded.
+//! - [`push`] and [`unescape`]: the one place JSON pointer tokens are escaped (RFC 6901),
+//!   [`percent_decoded`] the one place a reference's `%XX` escapes are decoded, and
+//!   [`target_of`] the one reading of a local reference's fragment as a pointer;
+//! - [`place_of`]: what the value at a pointer is (a schema, a parameter, a response, ...).
 //!
 //! The walker visits the document as it is (3.1 or down-levelled 3.0: both keyword spellings
 //! of `propertyNames` and `prefixItems` are in the table), so every step reads the same locations.
@@ -102,6 +104,112 @@ pub fn percent_decoded(fragment: &str) -> Option<String> {
         }
     }
     String::from_utf8(out).ok()
+}
+
+/// The pointer of the place a local `$ref` names in `root`: its fragment as written when `root`
+/// has that place, else the fragment with its `%XX` escapes decoded (a URI fragment's spelling,
+/// `#/paths/~1a~1%7Bid%7D`) when it has that one. `None` for a reference into another document
+/// or to a place `root` lacks.
+pub fn target_of(root: &Value, reference: &str) -> Option<String> {
+    let fragment = reference.strip_prefix('#')?;
+    if root.pointer(fragment).is_some() {
+        return Some(fragment.to_owned());
+    }
+    percent_decoded(fragment).filter(|decoded| root.pointer(decoded).is_some())
+}
+
+/// What the value at a JSON pointer is, read from the pointer alone by OpenAPI's structure
+/// (`/paths/<path>/<method>/parameters/0` is a parameter, `.../schema/items` a schema).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Place {
+    /// A schema, at any depth.
+    Schema,
+    /// A parameter object.
+    Parameter,
+    /// A request body object.
+    RequestBody,
+    /// A response object.
+    Response,
+    /// A header object.
+    Header,
+    /// A media type object (an entry of `content`).
+    MediaType,
+    /// An example object.
+    Example,
+    /// A link object.
+    Link,
+    /// A callback object (expressions to path items).
+    Callback,
+    /// A path item, under `paths`, `webhooks`, a callback or `components/pathItems`.
+    PathItem,
+    /// An operation.
+    Operation,
+    /// Anything else: the document's root, a keyword's data (`example`, `enum`), a security
+    /// scheme, or a place OpenAPI does not define (`#/definitions/Pet`, `#/x-shapes/Pet`).
+    Other,
+}
+
+/// The [`Place`] at `pointer`.
+pub fn place_of(pointer: &str) -> Place {
+    let mut place = Place::Other;
+    let mut tokens = pointer.split('/').skip(1).map(unescape);
+    let mut at_root = true;
+    // A keyed place (a path, a status, a list position) is the named one once its key follows.
+    fn keyed(tokens: &mut impl Iterator<Item = String>, place: Place) -> Place {
+        tokens.next().map_or(Place::Other, |_| place)
+    }
+    while let Some(token) = tokens.next() {
+        place = match (at_root, place, token.as_str()) {
+            (true, _, "paths" | "webhooks") => keyed(&mut tokens, Place::PathItem),
+            (true, _, "components") => match tokens.next().as_deref() {
+                Some("schemas") => keyed(&mut tokens, Place::Schema),
+                Some("parameters") => keyed(&mut tokens, Place::Parameter),
+                Some("requestBodies") => keyed(&mut tokens, Place::RequestBody),
+                Some("responses") => keyed(&mut tokens, Place::Response),
+                Some("headers") => keyed(&mut tokens, Place::Header),
+                Some("examples") => keyed(&mut tokens, Place::Example),
+                Some("links") => keyed(&mut tokens, Place::Link),
+                Some("callbacks") => keyed(&mut tokens, Place::Callback),
+                Some("pathItems") => keyed(&mut tokens, Place::PathItem),
+                _ => Place::Other,
+            },
+            (true, ..) => Place::Other,
+            (_, Place::PathItem, method) if is_method(method) => Place::Operation,
+            (_, Place::PathItem | Place::Operation, "parameters") => {
+                keyed(&mut tokens, Place::Parameter)
+            }
+            (_, Place::Operation, "requestBody") => Place::RequestBody,
+            (_, Place::Operation, "responses") => keyed(&mut tokens, Place::Response),
+            (_, Place::Operation, "callbacks") => keyed(&mut tokens, Place::Callback),
+            (_, Place::Callback, _) => Place::PathItem,
+            (_, Place::Parameter | Place::Header | Place::MediaType, "schema") => Place::Schema,
+            (
+                _,
+                Place::Parameter | Place::Header | Place::RequestBody | Place::Response,
+                "content",
+            ) => keyed(&mut tokens, Place::MediaType),
+            (_, Place::Parameter | Place::Header | Place::MediaType, "examples") => {
+                keyed(&mut tokens, Place::Example)
+            }
+            (_, Place::Response, "headers") => keyed(&mut tokens, Place::Header),
+            (_, Place::Response, "links") => keyed(&mut tokens, Place::Link),
+            (_, Place::Schema, keyword) => match SUBSCHEMA_KEYWORDS
+                .iter()
+                .find(|(name, _)| *name == keyword)
+                .map(|(_, nesting)| nesting)
+            {
+                Some(Nesting::One) => Place::Schema,
+                Some(Nesting::List | Nesting::Map) => keyed(&mut tokens, Place::Schema),
+                None => Place::Other,
+            },
+            _ => Place::Other,
+        };
+        at_root = false;
+        if place == Place::Other {
+            break;
+        }
+    }
+    place
 }
 
 /// The component name a local `#/components/schemas/<Name>` reference points to.
@@ -456,9 +564,9 @@ impl<'a> Document<'a> {
             let Some(reference) = value.get("$ref").and_then(Value::as_str) else {
                 return Some((at, value));
             };
-            let pointer = reference.strip_prefix('#')?;
-            value = self.root.pointer(pointer)?;
-            at = Some(pointer.to_owned());
+            let pointer = target_of(self.root, reference)?;
+            value = self.root.pointer(&pointer)?;
+            at = Some(pointer);
         }
         Some((at, value))
     }
@@ -628,6 +736,66 @@ mod tests {
         assert_eq!(push("/paths", "/api/{id}"), "/paths/~1api~1{id}");
         assert_eq!(push("", "a~b"), "/a~0b");
         assert_eq!(unescape("~1api~0x"), "/api~x");
+    }
+
+    #[test]
+    fn reads_a_reference_as_written_or_percent_decoded() {
+        let document = json!({"paths": {"/a/{id}": {}, "/b%7B": {}}});
+        assert_eq!(
+            target_of(&document, "#/paths/~1a~1%7Bid%7D").as_deref(),
+            Some("/paths/~1a~1{id}")
+        );
+        // A key that holds `%` itself is read as written.
+        assert_eq!(
+            target_of(&document, "#/paths/~1b%7B").as_deref(),
+            Some("/paths/~1b%7B")
+        );
+        assert_eq!(target_of(&document, "#/paths/~1c"), None);
+        assert_eq!(target_of(&document, "other.yaml#/paths"), None);
+        let reference = json!({"$ref": "#/paths/~1a~1%7Bid%7D"});
+        assert_eq!(
+            Document::new(&document).resolve(&reference),
+            Some(&json!({}))
+        );
+    }
+
+    #[test]
+    fn tells_what_sits_at_a_pointer() {
+        for (pointer, place) in [
+            ("/paths/~1a/get/parameters/0", Place::Parameter),
+            ("/paths/~1a/parameters/0/schema/items", Place::Schema),
+            (
+                "/paths/~1a/get/requestBody/content/application~1json/schema/properties/x/anyOf/1",
+                Place::Schema,
+            ),
+            ("/paths/~1a/get/responses/200", Place::Response),
+            (
+                "/paths/~1a/get/responses/200/headers/X-Rate/schema",
+                Place::Schema,
+            ),
+            ("/paths/~1a/get/responses/200/links/next", Place::Link),
+            (
+                "/paths/~1a/get/callbacks/done/{$url}/post",
+                Place::Operation,
+            ),
+            (
+                "/paths/~1a/get/responses/200/content/application~1json/example",
+                Place::Other,
+            ),
+            (
+                "/paths/~1a/get/responses/200/content/application~1json/schema/enum/0",
+                Place::Other,
+            ),
+            ("/components/schemas/A/properties/b", Place::Schema),
+            ("/components/parameters/P", Place::Parameter),
+            ("/components/pathItems/X/get", Place::Operation),
+            ("/webhooks/done/post/requestBody", Place::RequestBody),
+            ("/definitions/Pet", Place::Other),
+            ("", Place::Other),
+            ("/paths", Place::Other),
+        ] {
+            assert_eq!(place_of(pointer), place, "{pointer}");
+        }
     }
 
     #[test]

@@ -9,7 +9,9 @@
 //!   exclusive bounds become numbers), and so is a 3.1 description's schema still spelled in 3.0.
 //! - **A missing `info.title` or `info.version`** (both required) is read as "the API" and
 //!   "0.0.0", and reported as a defect.
-//! - Reusable path items, the license identifier and the dialect are dropped.
+//! - Reusable path items (each path that refers to one holds a copy by then), the license
+//!   identifier and the dialect are dropped; so are **callbacks**, requests the API sends that
+//!   no generator reads, reported as left out.
 //! - **Webhooks** (`webhooks`), requests the API sends rather than operations, leave
 //!   `webhooks`: each one's JSON body schema becomes a component, and the root's `x-webhook-bodies`
 //!   mark tells `emit` which, for the generated `webhooks` module.
@@ -36,8 +38,11 @@
 //!   out of its operation, which stays.
 //! - **`$ref`s that lead nowhere** (`references`; a missing local place or another document)
 //!   are degraded where they are: a schema reads any JSON value, a parameter or request body
-//!   is left out, a response keeps no body. A `$ref` into `#/paths/...` becomes a copy of its
-//!   target, and a path item's shared parameters are copied into its operations (`paths`).
+//!   is left out, a response keeps no body. A `$ref` to a place that is not a component
+//!   (inside one, under `#/paths/...`, a reusable path item, `#/definitions/...`), which the
+//!   generators cannot follow, is repaired: a schema there becomes a component, anything else is
+//!   copied in place (`references`), and so is a component's spelled with `%XX` escapes. A path
+//!   item's shared parameters are copied into its operations (`paths`).
 //!   2019-09's `$recursiveRef: "#"` inside a component anchored with `$recursiveAnchor` becomes
 //!   a `$ref` to that component (`references`).
 //! - **Media types** (`media`): JSON without a schema is any JSON value, a `*/*` request body
@@ -150,8 +155,10 @@ pub struct Normalized {
 /// [`normalize`], with the [`Origins`] of the inline objects it moved.
 pub fn normalize_with_origins(document: &mut Value) -> Normalized {
     let mut findings = Vec::new();
-    paths::references_into_paths(document, &mut findings);
     references::dangling(document, &mut findings);
+    // First after the references that lead nowhere, while every place a reference names is
+    // where it was written: the repairs below restructure parameters and bodies.
+    let out_of_place = references::out_of_place(document, &mut findings);
     references::recursive(document, &mut findings);
     // Before the document-level repairs, so that the bodies moved into components are read as
     // 3.1 like every other component.
@@ -167,9 +174,6 @@ pub fn normalize_with_origins(document: &mut Value) -> Normalized {
     parameters::names_alike(document, &mut findings);
     media::repair(document, &mut findings);
     let definitions = components::local_definitions(document, &mut findings);
-    // After the local definitions have moved (`$defs`, with their own naming), any other
-    // reference inside a component.
-    references::into_components(document, &mut findings);
     for pointer in crate::model::schema_locations(document) {
         if let Some(schema) = document.pointer_mut(&pointer) {
             schemas::normalize_schema(schema, &pointer, &mut findings);
@@ -194,6 +198,11 @@ pub fn normalize_with_origins(document: &mut Value) -> Normalized {
     origins.extend(split);
     origins.extend(definitions);
     origins.extend(webhook_bodies);
+    origins.extend(out_of_place);
+    // A repair after a move names a place in the moved schema: name it in the source instead.
+    for finding in &mut findings {
+        finding.pointer = source_pointer(&origins, &finding.pointer);
+    }
     Normalized { findings, origins }
 }
 

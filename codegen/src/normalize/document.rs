@@ -2,13 +2,15 @@
 //! becomes a `null` type, boolean exclusive bounds become numbers), and so is a 3.1
 //! description's schema still spelled in 3.0 (a defect). **A missing `info.title` or
 //! `info.version`** (both required) is read as "the API" and "0.0.0", and reported as a defect.
-//! Reusable path items, the license identifier and the dialect are dropped and reported.
+//! Reusable path items (copied into the paths that refer to them by then), the license
+//! identifier and the dialect are dropped and reported; so are callbacks, which no generator
+//! reads and openapiv3 cannot read behind a `$ref`.
 
 use serde_json::{Map, Value, json};
 
 use super::schemas::{ONE_SCHEMA, SCHEMA_LISTS, SCHEMA_MAPS};
 use super::{Finding, FindingKind};
-use crate::model::push;
+use crate::model::{is_method, push};
 
 /// The title a description without `info.title` is read with.
 pub(crate) const UNTITLED: &str = "the API";
@@ -83,14 +85,64 @@ pub(super) fn document_level(document: &mut Value, findings: &mut Vec<Finding>) 
             "the SPDX identifier has no OpenAPI 3.0 counterpart; dropped",
         ));
     }
+    // Every path that refers to a reusable path item holds a copy of it by now (`references`),
+    // so dropping them loses nothing.
     if let Some(components) = root.get_mut("components").and_then(Value::as_object_mut)
         && let Some(Value::Object(items)) = components.remove("pathItems")
     {
         for name in items.keys() {
             findings.push(Finding::new(
-                FindingKind::Skipped,
+                FindingKind::Repaired,
                 &push("/components/pathItems", name),
-                "reusable path items are not generated; paths that refer to them are left out",
+                "reusable path items have no OpenAPI 3.0 counterpart; dropped, each path that refers to one holding a copy of it",
+            ));
+        }
+    }
+    callbacks(document, findings);
+}
+
+/// Drops every callback (an operation's, and `components/callbacks`), each reported as left
+/// out: they are requests the API sends, which progenitor generates nothing for, and openapiv3
+/// reads an operation's callback only written out, refusing the whole document at a `$ref` to
+/// `components/callbacks` (which OpenAPI allows); their schemas are neither repaired nor
+/// down-levelled, so a 3.1 schema in one would refuse it too.
+fn callbacks(document: &mut Value, findings: &mut Vec<Finding>) {
+    for (path, item) in document
+        .get_mut("paths")
+        .and_then(Value::as_object_mut)
+        .into_iter()
+        .flatten()
+    {
+        for (method, operation) in item.as_object_mut().into_iter().flatten() {
+            if !is_method(method) {
+                continue;
+            }
+            let Some(Value::Object(callbacks)) = operation
+                .as_object_mut()
+                .and_then(|operation| operation.remove("callbacks"))
+            else {
+                continue;
+            };
+            let at = push(&push(&push("/paths", path), method), "callbacks");
+            for name in callbacks.keys() {
+                findings.push(Finding::new(
+                    FindingKind::Skipped,
+                    &push(&at, name),
+                    "a callback (a request the API sends) is not generated",
+                ));
+            }
+        }
+    }
+    if let Some(Value::Object(callbacks)) = document
+        .get_mut("components")
+        .and_then(Value::as_object_mut)
+        .and_then(|components| components.remove("callbacks"))
+    {
+        for name in callbacks.keys() {
+            findings.push(Finding::new(
+                FindingKind::Skipped,
+                &push("/components/callbacks", name),
+                "a reusable callback (a request the API sends) is not generated",
             ));
         }
     }
@@ -414,12 +466,17 @@ mod tests {
     }
 
     #[test]
-    fn reusable_path_items_are_dropped_and_each_reported() {
+    fn reusable_path_items_and_callbacks_are_dropped_and_each_reported() {
         let mut document = json!({
             "openapi": "3.1.0",
             "info": {"title": "T", "version": "1"},
+            "paths": {"/a": {"post": {
+                "callbacks": {"done": {"$ref": "#/components/callbacks/Done"}},
+                "responses": {"204": {"description": "d"}},
+            }}},
             "components": {
                 "pathItems": {"Shared": {"get": {}}},
+                "callbacks": {"Done": {"{$request.body#/url}": {"post": {}}}},
                 "schemas": {"Thing": {"type": "string"}},
             },
         });
@@ -430,8 +487,16 @@ mod tests {
             json!({"schemas": {"Thing": {"type": "string"}}})
         );
         assert_eq!(
+            document["paths"]["/a"]["post"],
+            json!({"responses": {"204": {"description": "d"}}})
+        );
+        assert_eq!(
             places(&findings),
-            [(FindingKind::Skipped, "/components/pathItems/Shared")]
+            [
+                (FindingKind::Repaired, "/components/pathItems/Shared"),
+                (FindingKind::Skipped, "/paths/~1a/post/callbacks/done"),
+                (FindingKind::Skipped, "/components/callbacks/Done"),
+            ]
         );
     }
 

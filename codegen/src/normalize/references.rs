@@ -8,8 +8,8 @@
 
 use serde_json::{Value, json};
 
-use super::{Finding, FindingKind};
-use crate::model::push;
+use super::{Finding, FindingKind, Origins};
+use crate::model::{Place, place_of, push};
 
 /// Repairs every reference that leads nowhere, all in one run.
 pub(super) fn dangling(document: &mut Value, findings: &mut Vec<Finding>) {
@@ -76,44 +76,80 @@ pub(super) fn dangling(document: &mut Value, findings: &mut Vec<Finding>) {
     findings.extend(repaired.into_iter().rev());
 }
 
-/// A `$ref` to a schema inside a component (`#/components/schemas/Order/allOf/0`,
-/// `#/components/responses/Invalid/content/application~1json/schema/properties/instance`):
-/// typify and progenitor follow only `#/components/schemas/<Name>`, and panic on any other. The
-/// schema there moves into `components/schemas` under a name read from its place
-/// (`OrderAllOf0`, `InvalidInstance`), a `$ref` to it left where it was, and every reference to
-/// the place points to the component; each move is reported. Deepest first, so that a place
-/// inside another moved place is moved before its holder. (A reference into `paths` is copied
-/// by `paths` before this runs.)
-pub(super) fn into_components(document: &mut Value, findings: &mut Vec<Finding>) {
+/// A `$ref` the generators cannot follow: to a place inside a component
+/// (`#/components/schemas/Order/allOf/0`,
+/// `#/components/responses/Invalid/content/application~1json/schema/properties/instance`),
+/// under `paths` (one operation's parameter or response schema reused by another,
+/// `#/paths/~1vendors~1%7Bvendor%7D/delete/parameters/0/schema`), to a reusable path item
+/// (which OpenAPI 3.0 has not), or anywhere else (`#/definitions/Pet`). typify and progenitor
+/// follow only `#/components/<section>/<Name>`, and panic on any other. A schema there becomes a
+/// component ([`into_components`]); anything else (a parameter, a response, a path item) is
+/// copied in place ([`copied_in_place`]); a component's reference spelled with `%XX` escapes
+/// is written as the pointer it means ([`spelled_as_pointers`]). Each is reported; returns where
+/// each schema moved into `components/schemas` came from. (A component's own `$defs` are left
+/// for `components::local_definitions`, which names them its own way.)
+pub(super) fn out_of_place(document: &mut Value, findings: &mut Vec<Finding>) -> Origins {
+    let origins = into_components(document, findings);
+    copied_in_place(document, findings);
+    spelled_as_pointers(document, findings);
+    origins
+}
+
+/// The schema a `$ref` of [`out_of_place`] leads to moves into `components/schemas` under a
+/// name read from its place (`OrderAllOf0`, `InvalidInstance`, `DisconnectVendorVendor`), a
+/// `$ref` to it left where it was, and every reference to the place points to the component.
+/// A place is a schema by where it sits ([`Place`]), or, where OpenAPI defines nothing
+/// (`#/definitions/Pet`), because a schema refers to it. Deepest first, so that a place inside
+/// another moved place is moved before its holder. A schema's `$ref` to what is not a schema
+/// (a parameter) means, as JSON Schema reads an object of unknown keywords, any value: it is
+/// read as that and reported as a defect.
+fn into_components(document: &mut Value, findings: &mut Vec<Finding>) -> Origins {
+    let mut origins = Origins::new();
     let mut found = Vec::new();
     collect(
         document,
         "",
-        &|reference| inside_a_component(reference).is_some(),
+        &|reference| misplaced(document, reference).is_some(),
         &mut found,
     );
-    let mut targets: Vec<String> = found
-        .iter()
-        .filter_map(|(_, reference)| inside_a_component(reference))
-        .filter(|target| {
-            document
-                .pointer(target)
-                .is_some_and(|schema| schema.is_object() && is_schema_place(target))
-        })
-        .collect();
+    let mut targets: Vec<String> = Vec::new();
+    let mut not_schemas: Vec<(String, String, Place)> = Vec::new();
+    for (pointer, reference) in found {
+        let Some(target) = misplaced(document, &reference) else {
+            continue;
+        };
+        match (place_of(&pointer), place_of(&target)) {
+            (_, Place::Schema) | (Place::Schema, Place::Other)
+                if document.pointer(&target).is_some_and(Value::is_object) =>
+            {
+                targets.push(target);
+            }
+            // A boolean schema there is left as it is.
+            (_, Place::Schema) | (Place::Schema, Place::Other) => {}
+            (Place::Schema, place) => not_schemas.push((pointer, reference, place)),
+            // Not a schema: copied in place by `copied_in_place`.
+            _ => {}
+        }
+    }
+    for (pointer, reference, place) in not_schemas {
+        if let Some(slot) = document.pointer_mut(&pointer) {
+            *slot = json!({});
+            findings.push(Finding::new(
+                FindingKind::Defect,
+                &push(&pointer, "$ref"),
+                format!("`$ref` to `{reference}`, a {}, where a schema belongs; read as any JSON value, as JSON Schema reads an object of unknown keywords", place_name(place)),
+            ));
+        }
+    }
     targets.sort_by(|a, b| b.len().cmp(&a.len()).then(a.cmp(b)));
     targets.dedup();
-    let mut taken: std::collections::BTreeSet<String> = document
-        .pointer("/components/schemas")
-        .and_then(Value::as_object)
-        .into_iter()
-        .flat_map(|schemas| schemas.keys().cloned())
-        .collect();
+    let mut taken = crate::contract::component_names_in_use(document);
     let mut moved: Vec<(String, String)> = Vec::new();
     for target in targets {
-        let name = super::unique_name(&name_of_place(&target), &taken);
+        let name = super::unique_name(&name_of_place(document, &target), &taken);
         taken.insert(name.clone());
-        let reference = format!("#/components/schemas/{name}");
+        let component = push("/components/schemas", &name);
+        let reference = format!("#{component}");
         let Some(slot) = document.pointer_mut(&target) else {
             continue;
         };
@@ -121,64 +157,202 @@ pub(super) fn into_components(document: &mut Value, findings: &mut Vec<Finding>)
         if let Some(schemas) = super::component_schemas_mut(document) {
             schemas.insert(name.clone(), schema);
         }
+        let place = if target.starts_with("/components/") {
+            "inside a component"
+        } else {
+            "outside the components"
+        };
         findings.push(Finding::new(
             FindingKind::Repaired,
             &target,
-            format!("a `$ref` points to this schema inside a component, which the generators do not follow; it becomes the component `{name}`"),
+            format!("a `$ref` points to this schema {place}, which the generators do not follow; it becomes the component `{name}`"),
         ));
+        origins.insert(component, target.clone());
         moved.push((target, reference));
     }
     if moved.is_empty() {
-        return;
+        return origins;
     }
+    // Collected again, since a reference inside a moved schema has moved with it; a place
+    // inside another moved place is no longer there, so references are matched by their text.
     let mut referrers = Vec::new();
     collect(
         document,
         "",
-        &|reference| inside_a_component(reference).is_some(),
+        &|reference| moved.iter().any(|(place, _)| names(reference, place)),
         &mut referrers,
     );
     for (pointer, reference) in referrers {
-        let Some(target) = inside_a_component(&reference) else {
-            continue;
-        };
-        if let Some((_, component)) = moved.iter().find(|(place, _)| *place == target)
+        if let Some((_, component)) = moved.iter().find(|(place, _)| names(&reference, place))
             && let Some(Value::Object(object)) = document.pointer_mut(&pointer)
         {
             object.insert("$ref".into(), Value::String(component.clone()));
         }
     }
+    origins
 }
 
-/// The pointer a local reference leads to when it is inside a component (below
-/// `/components/<section>/<name>`), its `%XX` escapes decoded.
-fn inside_a_component(reference: &str) -> Option<String> {
-    let fragment = reference.strip_prefix('#')?;
-    let fragment = crate::model::percent_decoded(fragment).unwrap_or_else(|| fragment.to_owned());
-    let depth = fragment.split('/').count();
-    (fragment.starts_with("/components/") && depth > 4).then_some(fragment)
+/// Whether a local `$ref` names the place at `pointer`, its fragment read as written or with
+/// its `%XX` escapes decoded, whether or not the place is still there.
+fn names(reference: &str, pointer: &str) -> bool {
+    reference.strip_prefix('#').is_some_and(|fragment| {
+        fragment == pointer
+            || crate::model::percent_decoded(fragment).is_some_and(|decoded| decoded == pointer)
+    })
 }
 
-/// Whether a pointer inside a component names a schema: anywhere below a component schema, or
-/// below the `schema` of a parameter, header or media type.
-fn is_schema_place(pointer: &str) -> bool {
-    pointer.starts_with("/components/schemas/") || pointer.split('/').any(|token| token == "schema")
+/// A chain of copied references longer than this is a cycle.
+const MAX_ROUNDS: usize = 16;
+
+/// Replaces every `$ref` of [`out_of_place`] that [`into_components`] left (to a parameter,
+/// response, request body or path item that is not a component) with a copy of its target,
+/// repeatedly, so that a copy that is itself such a reference is resolved too; each is
+/// reported. progenitor reads a copy where it stands as it would read the original.
+fn copied_in_place(document: &mut Value, findings: &mut Vec<Finding>) {
+    for _ in 0..MAX_ROUNDS {
+        let mut found = Vec::new();
+        collect(
+            document,
+            "",
+            &|reference| misplaced(document, reference).is_some(),
+            &mut found,
+        );
+        let mut replaced = false;
+        for (pointer, reference) in found {
+            let Some(target) = misplaced(document, &reference) else {
+                continue;
+            };
+            let Some(copy) = document.pointer(&target).cloned() else {
+                continue;
+            };
+            // A target that is itself such a reference waits for the next round.
+            if copy
+                .get("$ref")
+                .and_then(Value::as_str)
+                .is_some_and(|inner| misplaced(document, inner).is_some())
+            {
+                continue;
+            }
+            if let Some(slot) = document.pointer_mut(&pointer) {
+                *slot = copy;
+                replaced = true;
+                findings.push(Finding::new(
+                    FindingKind::Repaired,
+                    &push(&pointer, "$ref"),
+                    format!("a `$ref` to `#{target}`, a {} that is not a component, which progenitor cannot follow; replaced by a copy of its target", place_name(place_of(&target))),
+                ));
+            }
+        }
+        if !replaced {
+            return;
+        }
+    }
 }
 
-/// A component name for the schema at `pointer`: the component's name, then the name of each
-/// property on the way down and the keyword of each other step (`OrderAllOf0`,
-/// `InvalidInstance`, `PageItemsItem`).
-fn name_of_place(pointer: &str) -> String {
+/// A `$ref` to a component spelled with `%XX` escapes (`#/components/schemas/My%20Thing`):
+/// typify and progenitor look the component up by the text as written, and find none; it is
+/// written as the pointer it means.
+fn spelled_as_pointers(document: &mut Value, findings: &mut Vec<Finding>) {
+    let mut found = Vec::new();
+    collect(
+        document,
+        "",
+        &|reference| {
+            crate::model::target_of(document, reference)
+                .is_some_and(|target| reference.strip_prefix('#') != Some(target.as_str()))
+        },
+        &mut found,
+    );
+    for (pointer, reference) in found {
+        let Some(target) = crate::model::target_of(document, &reference) else {
+            continue;
+        };
+        if let Some(Value::Object(object)) = document.pointer_mut(&pointer) {
+            object.insert("$ref".into(), Value::String(format!("#{target}")));
+            findings.push(Finding::new(
+                FindingKind::Repaired,
+                &push(&pointer, "$ref"),
+                format!("`$ref` to `{reference}`, spelled with `%` escapes, which the generators do not decode; written `#{target}`"),
+            ));
+        }
+    }
+}
+
+/// The pointer a local `$ref` leads to when the generators cannot follow it there: any place
+/// but the document itself and a component (`/components/<section>/<name>`) of a section
+/// OpenAPI 3.0 has (not `pathItems`), and but a component's own `$defs`.
+fn misplaced(document: &Value, reference: &str) -> Option<String> {
+    let target = crate::model::target_of(document, reference)?;
+    let tokens: Vec<&str> = target.split('/').collect();
+    let component = tokens.len() == 4 && tokens[1] == "components" && tokens[2] != "pathItems";
+    let definition = tokens.len() == 6
+        && tokens[1..3] == ["components", "schemas"]
+        && matches!(tokens[4], "$defs" | "definitions");
+    (!target.is_empty() && !component && !definition).then_some(target)
+}
+
+/// How a finding names a [`Place`].
+fn place_name(place: Place) -> &'static str {
+    match place {
+        Place::Schema => "schema",
+        Place::Parameter => "parameter",
+        Place::RequestBody => "request body",
+        Place::Response => "response",
+        Place::Header => "header",
+        Place::MediaType => "media type",
+        Place::Example => "example",
+        Place::Link => "link",
+        Place::Callback => "callback",
+        Place::PathItem => "path item",
+        Place::Operation => "operation",
+        Place::Other => "place OpenAPI does not define",
+    }
+}
+
+/// A component name for the schema at `pointer`: what holds it (a component's name; an
+/// operation's id, else its method and path; the key below a section OpenAPI does not define),
+/// then the name of each property or parameter on the way down, `Body` or `Response` for a
+/// request or response body as hoisting names them, and the keyword of each other step
+/// (`OrderAllOf0`, `InvalidInstance`, `PageItemsItem`, `DisconnectVendorVendor`,
+/// `PostChargingLocationsBody`).
+fn name_of_place(document: &Value, pointer: &str) -> String {
     let tokens: Vec<String> = pointer
         .split('/')
-        .skip(3)
+        .skip(1)
         .map(crate::model::unescape)
         .collect();
+    let prefix = |end: usize| {
+        tokens[..end]
+            .iter()
+            .fold(String::new(), |pointer, token| push(&pointer, token))
+    };
     let mut words: Vec<String> = Vec::new();
-    let mut index = 0;
+    let mut index = match tokens.first().map(String::as_str) {
+        Some("components") => 2,
+        Some("paths" | "webhooks")
+            if tokens
+                .get(2)
+                .is_some_and(|method| crate::model::is_method(method)) =>
+        {
+            let id = document
+                .pointer(&prefix(3))
+                .and_then(|operation| operation.get("operationId"))
+                .and_then(Value::as_str)
+                .map_or_else(|| format!("{} {}", tokens[2], tokens[1]), str::to_owned);
+            words.push(id);
+            3
+        }
+        _ => 1,
+    };
+    let start = index;
     while index < tokens.len() {
         let token = tokens[index].as_str();
         match token {
+            // What holds the schema, where the pointer does not say it before the loop.
+            _ if index == start && words.is_empty() => {
+                words.push(token.to_owned());
+                index += 1;
+            }
             "properties" | "patternProperties" | "$defs" | "definitions" => {
                 if let Some(name) = tokens.get(index + 1) {
                     words.push(name.clone());
@@ -198,13 +372,31 @@ fn name_of_place(pointer: &str) -> String {
                 words.push("value".into());
                 index += 1;
             }
-            // Containers on the way to a schema (`content`, a media type, `schema`) and a
-            // status, header or parameter name say nothing a reader needs.
-            "content" | "schema" | "headers" => index += if token == "content" { 2 } else { 1 },
-            _ if index == 0 => {
-                words.push(token.to_owned());
+            "parameters" => {
+                let name = document
+                    .pointer(&prefix(index + 2))
+                    .and_then(|parameter| parameter.get("name"))
+                    .and_then(Value::as_str)
+                    .unwrap_or("parameter");
+                words.push(name.to_owned());
+                index += 2;
+            }
+            "requestBody" => {
+                words.push("body".into());
                 index += 1;
             }
+            "responses" => {
+                let status = tokens.get(index + 1).cloned().unwrap_or_default();
+                words.push(if status.starts_with('2') {
+                    "response".to_owned()
+                } else {
+                    format!("response {status}")
+                });
+                index += 2;
+            }
+            // Containers on the way to a schema (`content`, a media type, `schema`) and a
+            // status or header name say nothing a reader needs.
+            "content" | "schema" | "headers" => index += if token == "content" { 2 } else { 1 },
             _ => index += 1,
         }
     }
@@ -324,12 +516,7 @@ pub(super) fn collect(
 /// Whether a `$ref` names a place in this document (its fragment read as a JSON pointer, or
 /// as one percent-encoded).
 fn leads_somewhere(document: &Value, reference: &str) -> bool {
-    let Some(fragment) = reference.strip_prefix('#') else {
-        return false;
-    };
-    document.pointer(fragment).is_some()
-        || crate::model::percent_decoded(fragment)
-            .is_some_and(|decoded| document.pointer(&decoded).is_some())
+    crate::model::target_of(document, reference).is_some()
 }
 
 #[cfg(test)]
@@ -386,6 +573,124 @@ mod tests {
             findings
                 .iter()
                 .all(|finding| finding.kind == FindingKind::Repaired)
+        );
+    }
+
+    #[test]
+    fn references_outside_the_components_lead_to_components_or_copies() {
+        let mut document = json!({
+            "paths": {
+                "/v/{id}": {"delete": {
+                    "operationId": "dropV",
+                    "parameters": [
+                        {"name": "id", "in": "path", "schema": {"enum": ["a", "b"]}},
+                        {"name": "why", "in": "query", "schema": {"type": "string"}},
+                    ],
+                    "responses": {"200": {"description": "d", "content": {"application/json": {
+                        "schema": {"type": "object", "properties": {"id": {"type": "string"}}}}}}},
+                }},
+                "/v": {
+                    "get": {
+                        "parameters": [
+                            {"$ref": "#/paths/~1v~1%7Bid%7D/delete/parameters/1"},
+                            {"name": "f", "in": "query", "schema": {"items": {"$ref": "#/paths/~1v~1%7Bid%7D/delete/parameters/1"}}},
+                        ],
+                        "responses": {"200": {"$ref": "#/paths/~1w/get/responses/200"}},
+                    },
+                    "post": {"requestBody": {"content": {"application/json": {
+                        "schema": {"$ref": "#/paths/~1v~1%7Bid%7D/delete/responses/200/content/application~1json/schema"}}}}},
+                },
+                "/w": {"get": {"responses": {"200": {"$ref": "#/paths/~1v~1%7Bid%7D/delete/responses/200"}}}},
+                "/x": {"$ref": "#/components/pathItems/X"},
+            },
+            "definitions": {"Pet": {"type": "string"}},
+            "components": {
+                "schemas": {
+                    "Kind": {"$ref": "#/paths/~1v~1%7Bid%7D/delete/parameters/0/schema"},
+                    "Pet": {"type": "object", "properties": {"me": {"$ref": "#/definitions/Pet"}}},
+                    "My Thing": {"type": "string"},
+                    "Spaced": {"$ref": "#/components/schemas/My%20Thing"},
+                },
+                "pathItems": {"X": {"get": {"responses": {"204": {"description": "d"}}}}},
+            },
+        });
+        let mut findings = Vec::new();
+        let origins = out_of_place(&mut document, &mut findings);
+        let schemas = &document["components"]["schemas"];
+        // The schemas are components, their places and every reference to them `$ref`s.
+        assert_eq!(schemas["DropVId"], json!({"enum": ["a", "b"]}));
+        assert_eq!(
+            schemas["Kind"],
+            json!({"$ref": "#/components/schemas/DropVId"})
+        );
+        assert_eq!(
+            document["paths"]["/v/{id}"]["delete"]["parameters"][0]["schema"],
+            json!({"$ref": "#/components/schemas/DropVId"})
+        );
+        assert_eq!(
+            schemas["DropVResponse"]["properties"]["id"],
+            json!({"type": "string"})
+        );
+        assert_eq!(
+            document["paths"]["/v"]["post"]["requestBody"]["content"]["application/json"]["schema"],
+            json!({"$ref": "#/components/schemas/DropVResponse"})
+        );
+        assert_eq!(schemas["Pet2"], json!({"type": "string"}));
+        assert_eq!(
+            schemas["Pet"]["properties"]["me"],
+            json!({"$ref": "#/components/schemas/Pet2"})
+        );
+        assert_eq!(
+            origins
+                .get("/components/schemas/DropVId")
+                .map(String::as_str),
+            Some("/paths/~1v~1{id}/delete/parameters/0/schema")
+        );
+        // Anything else is copied, through a chain of copies too; the copied response refers to
+        // the component its schema became.
+        let get = &document["paths"]["/v"]["get"];
+        assert_eq!(
+            get["parameters"][0],
+            json!({"name": "why", "in": "query", "schema": {"type": "string"}})
+        );
+        assert_eq!(
+            get["responses"]["200"]["content"]["application/json"]["schema"],
+            json!({"$ref": "#/components/schemas/DropVResponse"})
+        );
+        assert_eq!(
+            document["paths"]["/x"],
+            json!({"get": {"responses": {"204": {"description": "d"}}}})
+        );
+        // A parameter where a schema belongs reads any value; a percent-encoded component's
+        // reference is written as the pointer it means.
+        assert_eq!(get["parameters"][1]["schema"]["items"], json!({}));
+        assert_eq!(
+            schemas["Spaced"],
+            json!({"$ref": "#/components/schemas/My Thing"})
+        );
+        assert!(!document.to_string().contains("#/paths/"));
+        assert_eq!(
+            crate::normalize::places(&findings),
+            [
+                (
+                    FindingKind::Defect,
+                    "/paths/~1v/get/parameters/1/schema/items/$ref"
+                ),
+                (
+                    FindingKind::Repaired,
+                    "/paths/~1v~1{id}/delete/responses/200/content/application~1json/schema"
+                ),
+                (
+                    FindingKind::Repaired,
+                    "/paths/~1v~1{id}/delete/parameters/0/schema"
+                ),
+                (FindingKind::Repaired, "/definitions/Pet"),
+                (FindingKind::Repaired, "/paths/~1v/get/parameters/0/$ref"),
+                (FindingKind::Repaired, "/paths/~1w/get/responses/200/$ref"),
+                (FindingKind::Repaired, "/paths/~1x/$ref"),
+                (FindingKind::Repaired, "/paths/~1v/get/responses/200/$ref"),
+                (FindingKind::Repaired, "/components/schemas/Spaced/$ref"),
+            ]
         );
     }
 
