@@ -556,17 +556,17 @@ fn located(error: Error, document: &Value, lenient: bool) -> Setback {
     }
     let mut units = Vec::new();
     for problem in error.problems() {
-        let pointer = match problem {
+        let pointers = match problem {
             Error::Downlevel { pointer, .. } | Error::NotOpenApi30 { pointer, .. } => {
-                Some(pointer.clone())
+                vec![pointer.clone()]
             }
-            Error::TypeMismatch { type_name, .. } => schema_of_type(document, type_name),
-            _ => None,
+            Error::TypeMismatch { type_name, .. } => schemas_of_type(document, type_name),
+            _ => Vec::new(),
         };
-        match pointer {
-            Some(pointer) => units.push(Unit::new(&pointer, problem)),
-            None => return Setback::Fatal(error),
+        if pointers.is_empty() {
+            return Setback::Fatal(error);
         }
+        units.extend(pointers.iter().map(|pointer| Unit::new(pointer, problem)));
     }
     Setback::LeaveOut(units)
 }
@@ -656,19 +656,41 @@ fn leave_out(document: &mut Value, unit: &Unit, findings: &mut Vec<Finding>) -> 
     false
 }
 
-/// The schema whose generated type is named `type_name` (typify's naming, as
-/// [`crate::contract::type_names`] reads it), the first in document order. Only a schema that
-/// is not already any JSON value qualifies, so that the rounds always make progress.
-fn schema_of_type(document: &Value, type_name: &str) -> Option<String> {
+/// The schemas whose generated type is named `type_name` (typify's naming, as
+/// [`crate::contract::type_names`] reads it): every such schema that is not a component root
+/// (an inline schema read as any JSON value gets no type of its own, so the name is freed even
+/// when it was defined twice), or else the first component. Only a schema that is not already
+/// any JSON value qualifies, so that the rounds always make progress.
+fn schemas_of_type(document: &Value, type_name: &str) -> Vec<String> {
     let names = crate::contract::type_names(document);
-    let found = names.iter().find(|(name, at)| {
-        (name == type_name || name.strip_suffix("Inner") == Some(type_name))
-            && at
-                .schema
-                .as_object()
-                .is_some_and(|schema| !is_any_value(schema))
-    })?;
-    Some(found.1.pointer.clone())
+    let named: Vec<&crate::model::SchemaAt<'_>> = names
+        .iter()
+        .filter(|(name, at)| {
+            (name == type_name || name.strip_suffix("Inner") == Some(type_name))
+                && at
+                    .schema
+                    .as_object()
+                    .is_some_and(|schema| !is_any_value(schema))
+        })
+        .map(|(_, at)| at)
+        .collect();
+    let is_component = |at: &&crate::model::SchemaAt<'_>| {
+        at.depth == 0 && matches!(at.owner, crate::model::Owner::Schema(_))
+    };
+    let inline: Vec<String> = named
+        .iter()
+        .filter(|at| !is_component(at))
+        .map(|at| at.pointer.clone())
+        .collect();
+    if inline.is_empty() {
+        named
+            .first()
+            .map(|at| at.pointer.clone())
+            .into_iter()
+            .collect()
+    } else {
+        inline
+    }
 }
 
 /// Whether a schema admits any JSON value: nothing but annotations.

@@ -810,21 +810,37 @@ fn closed_object(object: &mut Map<String, Value>, pointer: &str, findings: &mut 
     }
 }
 
-/// Drops a `pattern` the generated code cannot compile; `format: uuid` becomes a pattern.
+/// A UUID in its hyphenated text form, any case.
+const UUID: &str = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}";
+
+/// Drops a `pattern` the generated code cannot compile; `format: uuid` becomes a pattern (typify
+/// would need the `uuid` crate otherwise), joined to the author's own pattern when there is one:
+/// the whole text must be a UUID, and the author's pattern must match in it.
 fn pattern(object: &mut Map<String, Value>, pointer: &str, findings: &mut Vec<Finding>) {
-    if object.get("format").and_then(Value::as_str) == Some("uuid")
-        && !object.contains_key("pattern")
-    {
+    if object.get("format").and_then(Value::as_str) == Some("uuid") {
         object.remove("format");
-        object.insert(
-            "pattern".into(),
-            json!("^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"),
-        );
+        let joined = match object.get("pattern").and_then(Value::as_str) {
+            Some(own) if hub_api_support::Pattern::check(own).is_ok() => {
+                format!("^(?={UUID}$)[\\s\\S]*?(?:{own})")
+            }
+            _ => format!("^{UUID}$"),
+        };
+        // An author's pattern that cannot compile is reported below, as it would be alone.
+        let own = object.insert("pattern".into(), json!(joined));
         findings.push(Finding::new(
             FindingKind::Repaired,
             &push(pointer, "format"),
             "`format: uuid` enforced as the equivalent pattern",
         ));
+        if let Some(Value::String(own)) = own
+            && let Err(error) = hub_api_support::Pattern::check(&own)
+        {
+            findings.push(Finding::new(
+                FindingKind::Unenforced,
+                &push(pointer, "pattern"),
+                format!("{error}; not enforced"),
+            ));
+        }
     }
     let Some(text) = object.get("pattern").and_then(Value::as_str) else {
         return;
@@ -915,6 +931,46 @@ fn refusal(schema: &Map<String, Value>, value: &Value) -> Option<String> {
 mod tests {
     use super::super::normalize;
     use super::*;
+
+    #[test]
+    fn a_uuid_format_is_a_pattern_joined_to_the_authors() {
+        let mut findings = Vec::new();
+        let mut alone = json!({"type": "string", "format": "uuid"});
+        normalize_schema(&mut alone, "/a", &mut findings);
+        let mut joined = json!({"type": "string", "format": "uuid", "pattern": "^[0-9a-f-]+4"});
+        normalize_schema(&mut joined, "/j", &mut findings);
+        let mut broken = json!({"type": "string", "format": "uuid", "pattern": "(?<"});
+        normalize_schema(&mut broken, "/b", &mut findings);
+        for schema in [&alone, &joined, &broken] {
+            assert!(schema.get("format").is_none(), "{schema}");
+        }
+        let matches = |schema: &Value, text: &str| {
+            hub_api_support::Pattern::interpreted(schema["pattern"].as_str().unwrap())
+                .unwrap()
+                .is_match(text)
+        };
+        let v4 = "0b6c1a2e-3d4f-4a5b-8c6d-7e8f9a0b1c2d";
+        let upper = "0B6C1A2E-3D4F-1A5B-8C6D-7E8F9A0B1C2D";
+        assert!(matches(&alone, v4) && matches(&alone, upper) && !matches(&alone, "x"));
+        assert!(matches(&joined, v4), "{joined}");
+        // A UUID the author's pattern refuses, and text the author's pattern takes that is no UUID.
+        assert!(
+            !matches(&joined, upper) && !matches(&joined, "0b6c4"),
+            "{joined}"
+        );
+        assert!(matches(&broken, v4) && !matches(&broken, "(?<"), "{broken}");
+        let kinds: Vec<&FindingKind> = findings.iter().map(|finding| &finding.kind).collect();
+        assert_eq!(
+            kinds,
+            [
+                &FindingKind::Repaired,
+                &FindingKind::Repaired,
+                &FindingKind::Repaired,
+                &FindingKind::Unenforced
+            ],
+            "{findings:?}"
+        );
+    }
 
     #[test]
     fn a_kind_only_its_keywords_imply_is_stated_and_reported() {
