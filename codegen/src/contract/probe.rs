@@ -45,7 +45,7 @@ pub fn refused_units(document: &Value, settings: &GenerationSettings) -> Vec<Ref
     let mut failing: BTreeMap<String, String> = BTreeMap::new();
     let mut named: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for (name, schema) in schemas.into_iter().flatten() {
-        let direct = direct_schemas(model, schema);
+        let direct = direct_schemas(model, &[schema]);
         if let Err(reason) = trial(
             document,
             model,
@@ -76,13 +76,8 @@ pub fn refused_units(document: &Value, settings: &GenerationSettings) -> Vec<Ref
         })
         .collect();
     for operation in model.operations() {
-        let roots = [operation.value, operation.item];
-        let direct: BTreeSet<String> = model
-            .references(&roots, false)
-            .into_iter()
-            .filter_map(schema_ref_name)
-            .map(unescape)
-            .collect();
+        let shared = operation.item.get("parameters").unwrap_or(&Value::Null);
+        let direct = direct_schemas(model, &[operation.value, shared]);
         if direct.iter().any(|name| failing.contains_key(name)) {
             continue;
         }
@@ -162,10 +157,11 @@ enum Unit<'a> {
     },
 }
 
-/// The component schemas `schema` names itself, by name.
-fn direct_schemas(model: Document<'_>, schema: &Value) -> BTreeSet<String> {
+/// The component schemas `roots` name themselves (through parameters, bodies and responses
+/// given by `$ref`, not through other schemas), by name.
+fn direct_schemas(model: Document<'_>, roots: &[&Value]) -> BTreeSet<String> {
     model
-        .references(&[schema], false)
+        .references(roots, false)
         .into_iter()
         .filter_map(schema_ref_name)
         .map(unescape)
@@ -194,27 +190,21 @@ fn trial(
         Unit::Operation { .. } => None,
     };
     // The components the unit reaches, each copied whole, by the component the `$ref` is in.
+    let shared = match &unit {
+        Unit::Operation { item, .. } => item.get("parameters"),
+        Unit::Schema(_) => None,
+    };
+    let roots: Vec<&Value> = std::iter::once(value).chain(shared).collect();
     let mut components = BTreeSet::new();
-    for reference in model.references(&[value], true) {
+    for reference in model.references(&roots, true) {
         let mut tokens = reference
             .strip_prefix("#/components/")
-            .unwrap_or("")
+            .unwrap_or_default()
             .split('/');
         if let (Some(kind), Some(name)) = (tokens.next(), tokens.next())
             && !name.is_empty()
         {
             components.insert((kind, unescape(name)));
-        }
-    }
-    if let Unit::Operation { item, .. } = &unit {
-        for reference in model.references(&[item.get("parameters").unwrap_or(&Value::Null)], true) {
-            let mut tokens = reference
-                .strip_prefix("#/components/")
-                .unwrap_or("")
-                .split('/');
-            if let (Some(kind), Some(name)) = (tokens.next(), tokens.next()) {
-                components.insert((kind, unescape(name)));
-            }
         }
     }
     if let Some(name) = own_name {
