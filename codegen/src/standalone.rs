@@ -555,12 +555,19 @@ fn located(error: Error, document: &Value, lenient: bool) -> Setback {
         return Setback::Fatal(error);
     }
     let mut units = Vec::new();
+    // Read once for every problem: a large document names tens of thousands of schemas.
+    let names = error
+        .problems()
+        .iter()
+        .any(|problem| matches!(problem, Error::TypeMismatch { .. }))
+        .then(|| crate::contract::type_names(document))
+        .unwrap_or_default();
     for problem in error.problems() {
         let pointers = match problem {
             Error::Downlevel { pointer, .. } | Error::NotOpenApi30 { pointer, .. } => {
                 vec![pointer.clone()]
             }
-            Error::TypeMismatch { type_name, .. } => schemas_of_type(document, type_name),
+            Error::TypeMismatch { type_name, .. } => schemas_of_type(&names, type_name),
             _ => Vec::new(),
         };
         if pointers.is_empty() {
@@ -661,8 +668,7 @@ fn leave_out(document: &mut Value, unit: &Unit, findings: &mut Vec<Finding>) -> 
 /// (an inline schema read as any JSON value gets no type of its own, so the name is freed even
 /// when it was defined twice), or else the first component. Only a schema that is not already
 /// any JSON value qualifies, so that the rounds always make progress.
-fn schemas_of_type(document: &Value, type_name: &str) -> Vec<String> {
-    let names = crate::contract::type_names(document);
+fn schemas_of_type(names: &[(String, crate::model::SchemaAt<'_>)], type_name: &str) -> Vec<String> {
     let named: Vec<&crate::model::SchemaAt<'_>> = names
         .iter()
         .filter(|(name, at)| {
