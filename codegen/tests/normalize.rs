@@ -100,6 +100,22 @@ const FIXTURES: &[(&str, &[&str], &[&str])] = &[
         &["[0-9a-fA-F]{8}-"],
     ),
     (
+        "normalize_alike_hidden",
+        &[
+            "repaired /paths/~1jobs~1{jobId}/get/parameters/0/schema: typify would give it the type name `DescribeJobJobId` of /components/schemas/DescribeJobJobId, the same schema",
+            "repaired /components/schemas/AccountBillTo: typify would copy it as `AccountBillTo`, its own type name",
+            "repaired /components/schemas/Package/allOf/1/properties/catalog: typify would give it the type name `PackageCatalog` of /components/schemas/PackageCatalog and one type to both; moved into `components/schemas` as `PackageCatalog2`",
+            "0 rules not enforced, 0 left out",
+        ],
+        &[
+            "pub type DescribeJobJobId = ValidatedString<rules::DescribeJobJobId>;",
+            "pub bill_to: AccountBillTo,",
+            "pub struct AccountBillTo {",
+            "pub catalog: ::std::option::Option<PackageCatalog2>,",
+            "pub struct PackageCatalog {",
+        ],
+    ),
+    (
         "normalize_alike_names",
         &[
             "repaired /components/schemas/Hook/properties/kind: typify would give it the type name `HookKind` of /components/schemas/HookKind and one type to both; moved into `components/schemas` as `HookKind2`",

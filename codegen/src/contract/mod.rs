@@ -459,6 +459,96 @@ fn step_word(keyword: &str, key: Option<&str>, pointer: &str) -> Result<String, 
     })
 }
 
+/// A type typify 0.8 writes that no schema of the document states: merging an `allOf` of
+/// several parts into one type (`merge_so_object`), it reads a part's (through `$ref`)
+/// `additionalProperties` schema as the schema of every property another part declares and
+/// that part does not, and types such a property as the `allOf` of the two (`filter_prop`,
+/// `merge_additional`; only `true` or no `additionalProperties` leaves the property as it is).
+/// A property given by `$ref` keeps its referenced type when that merge leaves the referenced
+/// schema as it is; a composition (`allOf`) is merged flat, into a copy named
+/// `<Composer><Property>`, which is often the name of the referenced component itself.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MergedCopy {
+    /// The copy's type name: the composer's, then the property's word.
+    pub name: String,
+    /// The schema whose `allOf` typify merges.
+    pub composer: String,
+    /// The `additionalProperties` typify merges into the property.
+    pub additional: String,
+    /// The composition the property's `$ref` leads to.
+    pub target: String,
+}
+
+/// Every [`MergedCopy`] typify would write, composers named as [`type_names_with_merged_parts`]
+/// names them (a composer merged into another is merged again there).
+pub fn merged_copies(document: &Value) -> Vec<MergedCopy> {
+    fn properties(schema: &Value) -> impl Iterator<Item = (&String, &Value)> {
+        schema
+            .get("properties")
+            .and_then(Value::as_object)
+            .into_iter()
+            .flatten()
+    }
+    let model = Document::new(document);
+    let mut copies: Vec<MergedCopy> = Vec::new();
+    for (name, at) in type_names_with_merged_parts(document) {
+        let Some(Value::Array(parts)) = at.schema.get("allOf") else {
+            continue;
+        };
+        // typify writes an `allOf` of one as its part, merging nothing.
+        if parts.len() < 2 {
+            continue;
+        }
+        let resolved: Vec<(String, &Value)> = parts
+            .iter()
+            .enumerate()
+            .filter_map(|(index, part)| {
+                let (target, schema) = model.resolve_at(part)?;
+                let pointer = target.unwrap_or_else(|| format!("{}/allOf/{index}", at.pointer));
+                Some((pointer, schema))
+            })
+            .collect();
+        for (index, (pointer, part)) in resolved.iter().enumerate() {
+            if !part
+                .get("additionalProperties")
+                .is_some_and(Value::is_object)
+            {
+                continue;
+            }
+            let own: BTreeSet<&String> = properties(part).map(|(key, _)| key).collect();
+            for (other, (_, schema)) in resolved.iter().enumerate() {
+                if other == index {
+                    continue;
+                }
+                for (key, property) in properties(schema) {
+                    if own.contains(key) {
+                        continue;
+                    }
+                    let Some((Some(target), referenced)) = model.resolve_at(property) else {
+                        continue;
+                    };
+                    if referenced.get("allOf").is_none() {
+                        continue;
+                    }
+                    let Ok(word) = step_word("properties", Some(key), &at.pointer) else {
+                        continue;
+                    };
+                    let copy = MergedCopy {
+                        name: format!("{name}{word}"),
+                        composer: at.pointer.clone(),
+                        additional: format!("{pointer}/additionalProperties"),
+                        target,
+                    };
+                    if !copies.contains(&copy) {
+                        copies.push(copy);
+                    }
+                }
+            }
+        }
+    }
+    copies
+}
+
 /// Every schema of the document (roots first, then depth first) with the name typify gives the
 /// type it would generate for it ([`rust_ident`] for a component, [`type_name_at`] below).
 /// Schemas that cannot be named (under a path item's shared parameters) are left out.
@@ -531,6 +621,11 @@ fn name_below<'a>(
             .map(|members| union_member_words(members))
     };
     let (one_of, any_of) = (member_words("oneOf"), member_words("anyOf"));
+    let single_all_of = at
+        .schema
+        .get("allOf")
+        .and_then(Value::as_array)
+        .is_some_and(|parts| parts.len() == 1);
     let (pointer, owner, depth) = (at.pointer.clone(), at.owner.clone(), at.depth);
     named.push((name.clone(), at));
     if depth >= MAX_DEPTH {
@@ -551,6 +646,9 @@ fn name_below<'a>(
                     {
                         continue;
                     }
+                    // typify writes an `allOf` of one `$ref` (3.0's `$ref` with a sibling) as
+                    // the referenced type: nothing is merged, nothing named anew.
+                    Some((Some(_), _)) if single_all_of => continue,
                     Some((Some(target), resolved)) => {
                         child_pointer = target;
                         schema = resolved;
@@ -759,11 +857,20 @@ mod tests {
         );
         // A part given by `$ref` is merged too: its schemas are named after the composer.
         let document = serde_json::json!({"components": {"schemas": {
-            "Page": {"allOf": [{"$ref": "#/components/schemas/Base"}]},
+            "Page": {"allOf": [{"$ref": "#/components/schemas/Base"}, {"properties": {"next": {}}}]},
             "Base": {"properties": {"errors": {"items": {"oneOf": [{"type": "string"}, {}]}}}}}}});
         assert_eq!(
             pointer_of(&type_names_with_merged_parts(&document), "PageErrorsItem").as_deref(),
             Some("/components/schemas/Base/properties/errors/items")
+        );
+        // An `allOf` of one `$ref` (3.0's `$ref` with a sibling) is the referenced type: typify
+        // merges nothing and names nothing after the composer.
+        let document = serde_json::json!({"components": {"schemas": {
+            "Page": {"allOf": [{"$ref": "#/components/schemas/Base"}], "description": "d"},
+            "Base": {"properties": {"errors": {"items": {"oneOf": [{"type": "string"}, {}]}}}}}}});
+        assert_eq!(
+            pointer_of(&type_names_with_merged_parts(&document), "PageErrorsItem"),
+            None
         );
         // A part that refers to its own composer is a cycle, not followed.
         let document = serde_json::json!({"components": {"schemas": {
