@@ -388,17 +388,22 @@ fn pipeline_on(
             Err(Setback::LeaveOut(units)) => {
                 let before = findings.len();
                 let mut progress = false;
-                for unit in units {
-                    progress |= leave_out(&mut document, &unit, &mut findings);
+                for unit in &units {
+                    progress |= leave_out(&mut document, unit, &mut findings);
                 }
                 for finding in &findings[before..] {
                     let message: String = finding.message.chars().take(160).collect();
                     tell(&format!("round {round}: {} {message}", finding.pointer));
                 }
                 if !progress {
-                    return Err(Error::Progenitor(
-                        "generation failed on units that cannot be left out".into(),
-                    ));
+                    let reasons: Vec<String> = units
+                        .iter()
+                        .map(|unit| format!("{}: {}", unit.pointer, unit.reason))
+                        .collect();
+                    return Err(Error::Progenitor(format!(
+                        "what failed is already left out or cannot be: {}",
+                        reasons.join("; ")
+                    )));
                 }
             }
         }
