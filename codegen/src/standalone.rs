@@ -561,12 +561,15 @@ fn located(error: Error, document: &Value, lenient: bool) -> Setback {
     }
     let mut units = Vec::new();
     // Read once for every problem: a large document names tens of thousands of schemas.
-    let names = error
+    let mismatched = error
         .problems()
         .iter()
-        .any(|problem| matches!(problem, Error::TypeMismatch { .. }))
-        .then(|| crate::contract::type_names(document))
-        .unwrap_or_default();
+        .any(|problem| matches!(problem, Error::TypeMismatch { .. }));
+    let names = if mismatched {
+        crate::contract::type_names(document)
+    } else {
+        Vec::new()
+    };
     for problem in error.problems() {
         let pointers = match problem {
             Error::Downlevel { pointer, .. } | Error::NotOpenApi30 { pointer, .. } => {
