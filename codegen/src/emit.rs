@@ -2,7 +2,6 @@
 //! items spliced into the `types` module, and deterministic formatting with prettyplease.
 
 use quote::ToTokens;
-use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use progenitor::{GenerationSettings, Generator, HooksMode, InterfaceStyle, TagStyle};
 use serde_json::Value;
@@ -152,26 +151,6 @@ pub(crate) struct Tally {
     pub(crate) passed_over: Vec<PassedOver>,
 }
 
-/// The down-levelled document as the `openapiv3` crate reads it, or where it cannot: the
-/// first place (a JSON pointer) and why.
-pub(crate) fn read_openapi(document: &Value) -> Result<openapiv3::OpenAPI, Error> {
-    serde_path_to_error::deserialize(document).map_err(|error| {
-        let mut pointer = String::new();
-        for segment in error.path().iter() {
-            pointer = match segment {
-                serde_path_to_error::Segment::Seq { index } => format!("{pointer}/{index}"),
-                serde_path_to_error::Segment::Map { key } => push(&pointer, key),
-                serde_path_to_error::Segment::Enum { variant } => push(&pointer, variant),
-                serde_path_to_error::Segment::Unknown => pointer,
-            };
-        }
-        Error::NotOpenApi30 {
-            pointer,
-            message: error.inner().to_string(),
-        }
-    })
-}
-
 /// progenitor's settings for `document`: the interface, the transport, and the types typify
 /// must not generate because a patch (or the multipart support) emits them.
 pub(crate) fn generator_settings(
@@ -217,20 +196,6 @@ pub(crate) fn generator_settings(
     Ok(settings)
 }
 
-/// progenitor's output for `spec`, its panics caught: preflight catches the panics we know
-/// of, and anything else still must not unwind into the maintainer's terminal as a crash.
-pub(crate) fn generate_tokens(
-    generator: &mut Generator,
-    spec: &openapiv3::OpenAPI,
-) -> Result<proc_macro2::TokenStream, Error> {
-    without_panic_output(|| catch_unwind(AssertUnwindSafe(|| generator.generate_tokens(spec))))
-        .map_err(|payload| {
-            let message = crate::error::panic_message(payload.as_ref());
-            Error::Progenitor(format!("panicked: {message}"))
-        })?
-        .map_err(|error| Error::Progenitor(error.to_string()))
-}
-
 /// Generates the client as a syntax tree; [`format()`] prints it. The tree is kept so that the
 /// API surface is read from it rather than from the printed text parsed again.
 ///
@@ -244,10 +209,10 @@ pub fn emit(
     interface: Interface,
     transport: Option<&str>,
 ) -> Result<Emitted, Error> {
-    let spec = read_openapi(document)?;
+    let spec = crate::contract::run::read_openapi(document)?;
     let settings = generator_settings(document, applied, module_path, interface, transport)?;
     let mut generator = Generator::new(&settings);
-    let tokens = generate_tokens(&mut generator, &spec)?;
+    let tokens = crate::contract::run::generate_tokens(&mut generator, &spec)?;
     // The generator's type space and the parsed spec are as large as the output: freed before
     // the output is parsed, their memory is reused rather than the heap grown.
     drop(generator);
@@ -374,19 +339,6 @@ pub fn emit(
         degraded,
         rewritten,
     })
-}
-
-/// Runs `run` with the panic hook silenced: a panic inside progenitor or typify is caught and
-/// becomes an error naming it (which the pipeline then traces to one operation or schema), so
-/// the default hook's message and backtrace on the terminal would only be noise. The previous
-/// hook is put back afterwards. The hook is process-wide: a panic on another thread meanwhile
-/// goes unprinted too, though it still unwinds as usual.
-fn without_panic_output<T>(run: impl FnOnce() -> T) -> T {
-    let previous = std::panic::take_hook();
-    std::panic::set_hook(Box::new(|_| {}));
-    let result = run();
-    std::panic::set_hook(previous);
-    result
 }
 
 /// The rewrites that can work on typify's items as they are parsed, so that what they delete

@@ -479,7 +479,7 @@ fn attempt(
     } else {
         preflight::check(&downlevelled).map_err(Setback::Fatal)?;
     }
-    if let Err(error) = emit::read_openapi(&downlevelled) {
+    if let Err(error) = crate::contract::run::read_openapi(&downlevelled) {
         let units = probe::unreadable_units(&downlevelled);
         return Err(if units.is_empty() {
             located(error, document, lenient)

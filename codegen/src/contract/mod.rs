@@ -30,6 +30,7 @@
 pub mod preflight;
 pub mod probe;
 pub mod progenitor_output;
+pub mod run;
 pub mod serde_attrs;
 pub mod typify_output;
 

@@ -230,9 +230,9 @@ fn trial(
         }
         trial["paths"][path] = trial_item;
     }
-    let spec = crate::emit::read_openapi(&trial).map_err(|error| error.to_string())?;
+    let spec = super::run::read_openapi(&trial).map_err(|error| error.to_string())?;
     let mut generator = Generator::new(&settings);
-    crate::emit::generate_tokens(&mut generator, &spec)
+    super::run::generate_tokens(&mut generator, &spec)
         .map(drop)
         .map_err(|error| error.to_string())
 }
@@ -268,8 +268,8 @@ mod tests {
             json!({"Bad": bad_default(), "Good": {"type": "string"}}),
             json!({}),
         );
-        let spec = crate::emit::read_openapi(&document).unwrap();
-        let error = crate::emit::generate_tokens(&mut Generator::new(&settings()), &spec)
+        let spec = crate::contract::run::read_openapi(&document).unwrap();
+        let error = crate::contract::run::generate_tokens(&mut Generator::new(&settings()), &spec)
             .expect_err("typify refuses the default");
         assert!(!error.to_string().contains("Bad"), "{error}");
     }
@@ -362,7 +362,7 @@ mod tests {
                 "/c": {"parameters": "none", "get": {"operationId": "c", "responses": {}}},
             }),
         );
-        assert!(crate::emit::read_openapi(&document).is_err());
+        assert!(crate::contract::run::read_openapi(&document).is_err());
         let found = unreadable_units(&document);
         assert_eq!(
             found
