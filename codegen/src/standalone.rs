@@ -11,6 +11,19 @@
 //! place; the down-level's problems, the units the `openapiv3` reader refuses, the types emit
 //! cannot rewrite and what [`probe`] finds progenitor refusing are all left out at once, and
 //! the steps run again on what is left, at most [`MAX_ROUNDS`] times in all.
+//!
+//! A generated crate stands alone: it builds wherever it is moved and `cargo package` verifies
+//! it. Its manifest asks crates.io only, with caret requirements at the versions this
+//! workspace's `Cargo.lock` tests (`DEPENDENCIES`), so it joins a workspace that has newer
+//! compatible releases. The support code its generated module calls (`hub-api-support`, not
+//! yet published) travels with it as the module `src/support/`, the crate's own sources
+//! without their tests (`SUPPORT_SOURCES`): a dependency by path into the checkout that wrote
+//! the crate breaks once it moves, and one on sources written beside it (a path dependency
+//! with a version) fails `cargo package`, which resolves it from crates.io; a module does
+//! neither. The run generates inside `runtime::carrying_support`, so the code names
+//! `crate::support` where the hub's client names `::hub_api_support`. HTTPS is the default
+//! feature `rustls` (rustls on `ring`, installed by `Client::new`); `src/lib.rs` documents
+//! bringing one's own `reqwest::Client` and reading a transport error's cause.
 
 use std::collections::BTreeMap;
 
@@ -84,7 +97,7 @@ const FEATURES: &str = "[features]\n\
     rustls = [\"reqwest/rustls-no-provider\", \"dep:rustls\"]\n";
 
 /// The sources of the support crate (`support/src`), which every standalone crate carries as
-/// its module `support` (see [`carried_support`]).
+/// its module `support` (see `carried_support`).
 const SUPPORT_SOURCES: &[(&str, &str)] = &[
     ("decoding.rs", include_str!("../../support/src/decoding.rs")),
     ("enums.rs", include_str!("../../support/src/enums.rs")),
@@ -111,7 +124,7 @@ const TESTS_START: &str = "\n#[cfg(test)]\nmod tests {";
 ///
 /// The files are `Cargo.toml` (caret dependencies and an empty `[workspace]` table, so the
 /// crate never joins an enclosing workspace), `src/lib.rs`, `src/generated.rs`, the support
-/// code as the module `src/support/` (see [`carried_support`]), `surface.txt` (the public API)
+/// code as the module `src/support/` (see `carried_support`), `surface.txt` (the public API)
 /// and `report.txt` (every finding, one per line).
 pub fn generate_crate(
     spec_text: &str,
