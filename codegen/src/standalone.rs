@@ -213,7 +213,9 @@ fn crate_files(
 }
 
 /// The generated module alone, mounted at `module_path` (such as `crate::generated`), with the
-/// findings of the run: what [`generate_crate`] writes to `src/generated.rs`.
+/// findings of the run, for a host that depends on the `hub-api-support` crate: what
+/// [`generate_crate`] writes to `src/generated.rs`, except that there the support code is the
+/// crate's own module (`crate::support`) and `Client::new` installs the TLS provider.
 pub fn generate_module(
     spec_text: &str,
     spec_name: &str,
