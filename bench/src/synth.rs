@@ -6,7 +6,10 @@
 //!   progenitor needs operation ids and refuses what 3.0 cannot say, so it is fed the document
 //!   as codegen's `normalize` leaves it, the "hand-cleaned copy" of the issue.
 //! - `synth_check`: `cargo check` of the two crates after a change to the generated file, with
-//!   their dependencies already built (the same pinned versions, one shared target directory).
+//!   their dependencies already built (the same versions, one shared target directory). Ours
+//!   is the crate as `generate_crate` writes it, so it carries the support code as its module
+//!   `support` and its check includes it, as a user's would; it asks crates.io for nothing
+//!   that is not there.
 //! - `synth_regen_scaling`: `cargo xtask generate` (the `xtask-regen` binary, a fresh process
 //!   per run) on the spec at 2 times the synthetic size against 1/4 of it (8 times the schema
 //!   nodes); 1/2 and 1 times are printed alongside, so the growth can be seen to be linear.
@@ -127,8 +130,8 @@ impl CheckVsPlain {
         for (path, content) in &ours.files {
             write(&ours_dir.join(path), content)?;
         }
-        // The plain crate: the same manifest (the same pinned dependencies) under another name,
-        // and a lib.rs that only mounts the generated module.
+        // The plain crate: the same manifest (the same dependencies) under another name, and a
+        // lib.rs that only mounts the generated module, which names no support code.
         let manifest = ours.files.get("Cargo.toml").context("no Cargo.toml")?;
         write(
             &plain_dir.join("Cargo.toml"),

@@ -333,12 +333,29 @@ pub fn emit(
         passed_over.extend(tally.passed_over);
     }
     degraded.extend(place(document, &named, passed_over));
+    if crate::runtime::carries_support() {
+        install_tls_provider(&mut file)?;
+    }
     docs::make_docs_safe(&mut file);
     Ok(Emitted {
         file,
         degraded,
         rewritten,
     })
+}
+
+/// Makes `Client::new` of a standalone crate install the TLS crypto provider before it builds
+/// its `reqwest::Client`: the crate builds reqwest without a provider of its own (its feature
+/// `rustls` brings `ring` instead of the heavy aws-lc-rs), and reqwest panics building a client
+/// when none is installed. The hub's client never builds its own; `hub-api` installs it.
+fn install_tls_provider(file: &mut syn::File) -> Result<(), Error> {
+    let constructor = crate::contract::progenitor_output::client_constructor(&mut file.items)
+        .ok_or_else(|| Error::Mismatch("progenitor wrote no `Client::new`".to_owned()))?;
+    let support = crate::runtime::support_crate();
+    constructor
+        .stmts
+        .insert(0, syn::parse_quote! { #support::tls::install_provider(); });
+    Ok(())
 }
 
 /// The rewrites that can work on typify's items as they are parsed, so that what they delete

@@ -1,7 +1,8 @@
 //! The names of the support code every generated crate carries (emitted by `emit` into
 //! `types`), for the stages below `emit` that must avoid or call them: `normalize` renames a
 //! schema that would take a shared name, and patches write calls into the strictness switch.
-//! Each name is written here once.
+//! Each name is written here once, and so is where the support code is: the `hub-api-support`
+//! crate, or the module a standalone crate carries ([`carrying_support`]).
 
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -37,16 +38,54 @@ pub(crate) const SHARED_TYPE_NAMES: &[&str] = &[
     "ValidationError",
 ];
 
-/// The path generated code names the support crate by (`hub-api-support`, a dependency of
-/// every generated crate): the generic checked types, the format checks and [`Pattern`].
+/// The path generated code names the support code by: the generic checked types, the format
+/// checks and [`Pattern`]. Where a host depends on the `hub-api-support` crate (the hub's
+/// client, a module generated alone), the crate, `::hub_api_support`; inside a run of
+/// [`carrying_support`] (a standalone crate, which carries the sources as its module
+/// [`CARRIED_MODULE`]), that module, `crate::support`.
 ///
 /// [`Pattern`]: hub_api_support::Pattern
 pub(crate) fn support_crate() -> TokenStream {
-    quote! { ::hub_api_support }
+    if carries_support() {
+        let module = syn::Ident::new(CARRIED_MODULE, proc_macro2::Span::call_site());
+        quote! { crate::#module }
+    } else {
+        quote! { ::hub_api_support }
+    }
 }
 
-/// The support crate as a dependency of a generated crate's `Cargo.toml`.
-pub(crate) const SUPPORT_PACKAGE: &str = "hub-api-support";
+/// The module at the root of a standalone crate that holds the support crate's sources.
+pub(crate) const CARRIED_MODULE: &str = "support";
+
+thread_local! {
+    /// Whether the run on this thread writes a crate that carries the support code. Where
+    /// generated code finds the support code is a property of the whole run, read by two
+    /// dozen emitters and patches and by `rules`' checks: one switch set by
+    /// [`carrying_support`] rather than a parameter threaded through every one of them. The
+    /// pipeline runs on the caller's thread and starts none, so every emitter sees it.
+    static CARRIED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Runs `run` (a whole generation) so that generated code names the support code as the
+/// module a standalone crate carries (`crate::support`) instead of the `hub-api-support`
+/// crate. The setting is restored when `run` returns or unwinds, so a run never leaks it into
+/// the next one on the thread.
+pub(crate) fn carrying_support<T>(run: impl FnOnce() -> T) -> T {
+    struct Restore(bool);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            CARRIED.with(|carried| carried.set(self.0));
+        }
+    }
+    let _restore = Restore(CARRIED.with(|carried| carried.replace(true)));
+    run()
+}
+
+/// Whether the current run writes a crate that carries the support code (see
+/// [`carrying_support`]).
+pub(crate) fn carries_support() -> bool {
+    CARRIED.with(std::cell::Cell::get)
+}
 
 /// The module of `types` that holds the marker of each alias of a generic checked type
 /// (`CheckedString`, `ValidatedString`, `BoundedInteger`, ...): one uninhabited type per alias,
@@ -76,6 +115,19 @@ mod tests {
         }
         // The rules module is lower case, so no type name takes it.
         assert_eq!(rules_module().to_string(), "rules");
+    }
+
+    #[test]
+    fn a_run_that_carries_the_support_code_names_its_module() {
+        assert_eq!(support_crate().to_string(), ":: hub_api_support");
+        let inside = carrying_support(|| (support_crate().to_string(), is_strict().to_string()));
+        assert_eq!(inside.0, "crate :: support");
+        assert_eq!(inside.1, "crate :: support :: decoding :: is_strict ()");
+        // Restored after the run, and after a run that panicked.
+        assert_eq!(support_crate().to_string(), ":: hub_api_support");
+        let panicked = std::panic::catch_unwind(|| carrying_support(|| panic!("a failed run")));
+        assert!(panicked.is_err());
+        assert!(!carries_support());
     }
 
     #[test]

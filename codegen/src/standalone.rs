@@ -11,6 +11,19 @@
 //! place; the down-level's problems, the units the `openapiv3` reader refuses, the types emit
 //! cannot rewrite and what [`probe`] finds progenitor refusing are all left out at once, and
 //! the steps run again on what is left, at most [`MAX_ROUNDS`] times in all.
+//!
+//! A generated crate stands alone: it builds wherever it is moved and `cargo package` verifies
+//! it. Its manifest asks crates.io only, with caret requirements at the versions this
+//! workspace's `Cargo.lock` tests (`DEPENDENCIES`), so it joins a workspace that has newer
+//! compatible releases. The support code its generated module calls (`hub-api-support`, not
+//! yet published) travels with it as the module `src/support/`, the crate's own sources
+//! without their tests (`SUPPORT_SOURCES`): a dependency by path into the checkout that wrote
+//! the crate breaks once it moves, and one on sources written beside it (a path dependency
+//! with a version) fails `cargo package`, which resolves it from crates.io; a module does
+//! neither. The run generates inside `runtime::carrying_support`, so the code names
+//! `crate::support` where the hub's client names `::hub_api_support`. HTTPS is the default
+//! feature `rustls` (rustls on `ring`, installed by `Client::new`); `src/lib.rs` documents
+//! bringing one's own `reqwest::Client` and reading a transport error's cause.
 
 use std::collections::BTreeMap;
 
@@ -42,40 +55,77 @@ pub struct GeneratedCrate {
     pub report: Vec<Finding>,
 }
 
-/// The exact versions the generated code is built and tested against: the workspace's
-/// `Cargo.lock` (a test keeps them equal), with the workspace's features.
+/// The dependencies of a generated crate, each at the least version the generated code is
+/// built and tested against: the workspace's `Cargo.lock` (a test keeps them equal), with the
+/// workspace's features. Caret requirements, so the crate joins a workspace that has a newer
+/// compatible release. `rustls` is optional: the `rustls` feature (default) turns it on.
 const DEPENDENCIES: &[(&str, &str)] = &[
     (
         "chrono",
-        r#"{ version = "=0.4.45", default-features = false, features = ["serde", "std", "clock"] }"#,
+        r#"{ version = "0.4.45", default-features = false, features = ["serde", "std", "clock"] }"#,
     ),
     (
         "indexmap",
-        r#"{ version = "=2.14.2", default-features = false, features = ["std", "serde"] }"#,
+        r#"{ version = "2.14.2", default-features = false, features = ["std", "serde"] }"#,
     ),
-    ("progenitor-client", r#""=0.15.1""#),
-    ("regress", r#""=0.10.5""#),
+    ("progenitor-client", r#""0.15.1""#),
+    ("regress", r#""0.10.5""#),
     (
         "reqwest",
-        r#"{ version = "=0.13.5", default-features = false, features = ["json", "query"] }"#,
+        r#"{ version = "0.13.5", default-features = false, features = ["json", "query"] }"#,
     ),
     (
-        "serde",
-        r#"{ version = "=1.0.229", features = ["derive"] }"#,
+        "rustls",
+        r#"{ version = "0.23.46", default-features = false, features = ["ring", "std", "tls12"], optional = true }"#,
     ),
+    ("serde", r#"{ version = "1.0.229", features = ["derive"] }"#),
     (
         "serde_json",
-        r#"{ version = "=1.0.154", features = ["preserve_order", "raw_value"] }"#,
+        r#"{ version = "1.0.154", features = ["preserve_order", "raw_value"] }"#,
     ),
-    ("serde_path_to_error", r#""=0.1.20""#),
+    ("serde_path_to_error", r#""0.1.20""#),
 ];
+
+/// A generated crate's features: HTTPS by default, through rustls on the `ring` provider as
+/// `hub-api` has it (aws-lc-rs, reqwest's own default, is heavy to build); without it the
+/// crate builds no TLS stack, for an application that brings its own `reqwest::Client`.
+const FEATURES: &str = "[features]\n\
+    # HTTPS through rustls on the `ring` crypto provider, which `Client::new` installs unless the\n\
+    # application installed one. Off, the crate builds no TLS stack: bring your own\n\
+    # `reqwest::Client` (`Client::new_with_client`).\n\
+    default = [\"rustls\"]\n\
+    rustls = [\"reqwest/rustls-no-provider\", \"dep:rustls\"]\n";
+
+/// The sources of the support crate (`support/src`), which every standalone crate carries as
+/// its module `support` (see `carried_support`).
+const SUPPORT_SOURCES: &[(&str, &str)] = &[
+    ("decoding.rs", include_str!("../../support/src/decoding.rs")),
+    ("enums.rs", include_str!("../../support/src/enums.rs")),
+    ("formats.rs", include_str!("../../support/src/formats.rs")),
+    ("items.rs", include_str!("../../support/src/items.rs")),
+    ("json.rs", include_str!("../../support/src/json.rs")),
+    ("lib.rs", include_str!("../../support/src/lib.rs")),
+    ("numbers.rs", include_str!("../../support/src/numbers.rs")),
+    ("objects.rs", include_str!("../../support/src/objects.rs")),
+    ("pattern.rs", include_str!("../../support/src/pattern.rs")),
+    ("strings.rs", include_str!("../../support/src/strings.rs")),
+    ("suggest.rs", include_str!("../../support/src/suggest.rs")),
+    ("tls.rs", include_str!("../../support/src/tls.rs")),
+    ("unions.rs", include_str!("../../support/src/unions.rs")),
+    ("webhooks.rs", include_str!("../../support/src/webhooks.rs")),
+];
+
+/// Where each support source's unit tests start: every file ends with its one test module,
+/// which a test checks against the file's syntax tree.
+const TESTS_START: &str = "\n#[cfg(test)]\nmod tests {";
 
 /// Generates a standalone crate named `crate_name` from `spec_text` (OpenAPI 3.0 or 3.1, YAML
 /// or JSON; `spec_name` names it in messages and in the header).
 ///
-/// The files are `Cargo.toml` (pinned dependencies and an empty `[workspace]` table, so the
-/// crate never joins an enclosing workspace), `src/lib.rs`, `src/generated.rs`, `surface.txt`
-/// (the public API) and `report.txt` (every finding, one per line).
+/// The files are `Cargo.toml` (caret dependencies and an empty `[workspace]` table, so the
+/// crate never joins an enclosing workspace), `src/lib.rs`, `src/generated.rs`, the support
+/// code as the module `src/support/` (see `carried_support`), `surface.txt` (the public API)
+/// and `report.txt` (every finding, one per line).
 pub fn generate_crate(
     spec_text: &str,
     spec_name: &str,
@@ -83,7 +133,9 @@ pub fn generate_crate(
     options: &CrateOptions,
 ) -> Result<GeneratedCrate, Error> {
     check_crate_name(crate_name)?;
-    let (output, report) = generate_module(spec_text, spec_name, "crate::generated", options)?;
+    let (output, report) = crate::runtime::carrying_support(|| {
+        generate_module(spec_text, spec_name, "crate::generated", options)
+    })?;
     Ok(crate_files(output, report, spec_name, crate_name))
 }
 
@@ -110,15 +162,17 @@ pub fn generate_crate_from_bundle(
         patches: &[],
         module_path: "crate::generated",
     };
-    let (output, report) = pipeline_on(
-        document,
-        findings,
-        &input,
-        None,
-        emit::Interface::Positional,
-        options.strict,
-        options.progress,
-    )?;
+    let (output, report) = crate::runtime::carrying_support(|| {
+        pipeline_on(
+            document,
+            findings,
+            &input,
+            None,
+            emit::Interface::Positional,
+            options.strict,
+            options.progress,
+        )
+    })?;
     Ok(crate_files(output, report, spec_name, crate_name))
 }
 
@@ -147,15 +201,21 @@ fn crate_files(
         .unwrap_or(normalize::UNTITLED);
     let mut files = BTreeMap::new();
     files.insert("Cargo.toml".to_owned(), manifest(crate_name, title));
-    files.insert("src/lib.rs".to_owned(), lib_rs(title, spec_name));
+    files.insert(
+        "src/lib.rs".to_owned(),
+        lib_rs(title, spec_name, crate_name),
+    );
     files.insert("src/generated.rs".to_owned(), output.rust);
+    files.extend(carried_support());
     files.insert("surface.txt".to_owned(), output.surface);
     files.insert("report.txt".to_owned(), render_report(&report));
     GeneratedCrate { files, report }
 }
 
 /// The generated module alone, mounted at `module_path` (such as `crate::generated`), with the
-/// findings of the run: what [`generate_crate`] writes to `src/generated.rs`.
+/// findings of the run, for a host that depends on the `hub-api-support` crate: what
+/// [`generate_crate`] writes to `src/generated.rs`, except that there the support code is the
+/// crate's own module (`crate::support`) and `Client::new` installs the TLS provider.
 pub fn generate_module(
     spec_text: &str,
     spec_name: &str,
@@ -231,38 +291,42 @@ fn manifest(crate_name: &str, title: &str) -> String {
     for (name, requirement) in DEPENDENCIES {
         text.push_str(&format!("{name} = {requirement}\n"));
     }
-    text.push_str(&support_dependency(None));
+    text.push('\n');
+    text.push_str(FEATURES);
     text
 }
 
-/// The manifest line of the support crate every generated crate calls: the version this
-/// generator was built with, from the registry, or by `path` (relative to the crate's folder)
-/// when the crate is built beside a checkout of the generator's workspace.
-fn support_dependency(path: Option<&str>) -> String {
-    let version = hub_api_support::VERSION;
-    let package = crate::runtime::SUPPORT_PACKAGE;
-    match path {
-        None => format!("{package} = \"={version}\"\n"),
-        Some(path) => format!(
-            "{package} = {{ version = \"={version}\", path = {} }}\n",
-            toml_string(path)
-        ),
-    }
+/// The support code, as the files of the crate's module `support`: `hub-api-support`'s
+/// sources, its `lib.rs` as `mod.rs`, each without its unit tests.
+///
+/// A standalone crate carries the support code rather than depending on `hub-api-support`
+/// until that crate is published: a dependency by path into the checkout that wrote the crate
+/// breaks once the crate moves, and one on sources written beside it (a path dependency with
+/// a version) fails `cargo package`, which resolves it from crates.io. As a module, the crate
+/// builds anywhere and packages as it is. The generated code names it `crate::support` (a run
+/// inside [`crate::runtime::carrying_support`]); the hub's client, built beside the support
+/// crate, names the crate. The tests stay out: they need the support crate's
+/// dev-dependencies, and they are its own, not the generated crate's.
+fn carried_support() -> impl Iterator<Item = (String, String)> {
+    let folder = crate::runtime::CARRIED_MODULE;
+    SUPPORT_SOURCES.iter().map(move |(file, source)| {
+        let file = if *file == "lib.rs" { "mod.rs" } else { file };
+        let mut text = without_tests(source).to_owned();
+        if file == "mod.rs" {
+            text.insert_str(
+                0,
+                "//! `hub-api-support`'s sources, carried by this crate until that crate is published\n//! (written by `cargo xtask generate`; its unit tests are left out).\n//!\n",
+            );
+        }
+        (format!("src/{folder}/{file}"), text)
+    })
 }
 
-impl GeneratedCrate {
-    /// Takes the support crate (`hub-api-support`) from `path`, relative to the crate's folder,
-    /// instead of the registry: for a crate built beside a checkout of this workspace, such as
-    /// the ones `cargo xtask generate` and `cargo xtask corpus` write.
-    pub fn take_support_from(&mut self, path: &str) {
-        if let Some(manifest) = self.files.get_mut("Cargo.toml") {
-            let registry = support_dependency(None);
-            debug_assert!(
-                manifest.contains(&registry),
-                "the manifest names the support crate"
-            );
-            *manifest = manifest.replace(&registry, &support_dependency(Some(path)));
-        }
+/// A support source without its test module, which ends the file.
+fn without_tests(source: &str) -> String {
+    match source.find(TESTS_START) {
+        Some(start) => format!("{}\n", source[..start].trim_end()),
+        None => source.to_owned(),
     }
 }
 
@@ -271,11 +335,83 @@ fn toml_string(text: &str) -> String {
     Value::String(text.to_owned()).to_string()
 }
 
-fn lib_rs(title: &str, spec_name: &str) -> String {
+/// The crate's root: its docs (HTTPS, bringing your own HTTP client, reading a transport
+/// error's cause), the generated module, the carried support module and
+/// `http_client_builder`.
+fn lib_rs(title: &str, spec_name: &str, crate_name: &str) -> String {
     // One line of safe doc text, like every doc the crate carries.
     let title = emit::safe_doc_text(title).replace('\n', " ");
+    let ident = crate_name.replace('-', "_");
+    let support = crate::runtime::CARRIED_MODULE;
     format!(
-        "//! Client for {title}, generated by `cargo xtask generate` from `{spec_name}`.\n//! `report.txt` beside `Cargo.toml` lists what generation repaired, left out or does not enforce.\n\n#[rustfmt::skip]\n#[allow(missing_docs, unused_imports, unused_variables, unreachable_code, dead_code, clippy::all, clippy::pedantic)]\nmod generated;\n\npub use generated::*;\n"
+        r#"//! Client for {title}, generated by `cargo xtask generate` from `{spec_name}`.
+//! `report.txt` beside `Cargo.toml` lists what generation repaired, left out or does not enforce.
+//!
+//! # HTTPS
+//!
+//! With the default feature `rustls`, [`Client::new`] speaks HTTPS through rustls on the `ring`
+//! crypto provider, which it installs as the process's provider unless the application
+//! installed one first. To configure the HTTP client yourself (proxies, root certificates,
+//! timeouts), start from [`http_client_builder`] and hand the client to
+//! [`Client::new_with_client`]:
+//!
+//! ```no_run
+//! let http = {ident}::http_client_builder()
+//!     .timeout(std::time::Duration::from_secs(30))
+//!     .build()?;
+//! let client = {ident}::Client::new_with_client("https://api.example.com", http);
+//! # Ok::<(), reqwest::Error>(())
+//! ```
+//!
+//! Without the feature (`default-features = false`) the crate builds no TLS stack: bring a
+//! `reqwest::Client` built with the TLS your application chooses (reqwest's `rustls` or
+//! `native-tls` feature, turned on by your own dependency on reqwest) to
+//! `Client::new_with_client`.
+//!
+//! # Errors
+//!
+//! Operations return [`Error`]. A request that never got a response is
+//! `Error::CommunicationError`, whose message is reqwest's (`error sending request for url
+//! (...)`); what went wrong (a refused connection, a certificate, `scheme is not http` for an
+//! `https` URL without TLS) is its cause, further down [`std::error::Error::source`]:
+//!
+//! ```
+//! /// The message of `error` and of each cause below it, each once.
+//! fn with_causes(error: &dyn std::error::Error) -> String {{
+//!     let mut text = error.to_string();
+//!     let mut cause = error.source();
+//!     while let Some(error) = cause {{
+//!         let message = error.to_string();
+//!         // progenitor's error gives reqwest's as its first cause, whose message it holds.
+//!         if !text.ends_with(&message) {{
+//!             text = format!("{{text}}: {{message}}");
+//!         }}
+//!         cause = error.source();
+//!     }}
+//!     text
+//! }}
+//! # let _ = with_causes;
+//! ```
+
+#[rustfmt::skip]
+#[allow(missing_docs, unused_imports, unused_variables, unreachable_code, dead_code, clippy::all, clippy::pedantic)]
+mod generated;
+
+/// The support code the generated module calls (`hub-api-support`), carried with the crate.
+/// What users meet of it, `types` re-exports; what this description does not use is unused.
+#[allow(dead_code, unused_imports)]
+mod {support};
+
+pub use generated::*;
+
+/// A `reqwest::ClientBuilder` to configure and hand, built, to [`Client::new_with_client`]: with
+/// the `rustls` feature, the `ring` crypto provider is installed first unless the application
+/// installed one, without which reqwest cannot build a client.
+pub fn http_client_builder() -> reqwest::ClientBuilder {{
+    {support}::tls::install_provider();
+    reqwest::Client::builder()
+}}
+"#
     )
 }
 
@@ -764,15 +900,16 @@ mod tests {
     use super::*;
 
     #[test]
-    fn pinned_dependencies_match_the_workspace_lock() {
+    fn dependencies_are_the_workspace_lock_s_versions_as_carets() {
         let lock =
             std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../Cargo.lock")).unwrap();
         for (name, requirement) in DEPENDENCIES {
-            let version = requirement
-                .split("\"=")
-                .nth(1)
-                .and_then(|rest| rest.split('"').next())
-                .unwrap();
+            // `"1.2.3"` or `{ version = "1.2.3", ... }`: the first quoted text is the version.
+            let version = requirement.split('"').nth(1).unwrap();
+            assert!(
+                version.starts_with(|c: char| c.is_ascii_digit()),
+                "{name}: a caret requirement, not `{version}`"
+            );
             let entry = format!("name = \"{name}\"\nversion = \"{version}\"\n");
             assert!(
                 lock.contains(&entry),
@@ -782,23 +919,90 @@ mod tests {
     }
 
     #[test]
-    fn the_support_crate_comes_from_the_registry_or_a_path() {
+    fn the_manifest_asks_the_registry_for_nothing_but_published_crates() {
         let spec = r#"{"openapi": "3.1.0", "info": {"title": "T", "version": "1"}, "paths": {}}"#;
-        let mut generated = generate_crate(spec, "t.json", "t", &CrateOptions::default()).unwrap();
-        let version = hub_api_support::VERSION;
+        let generated = generate_crate(spec, "t.json", "t", &CrateOptions::default()).unwrap();
+        let manifest = &generated.files["Cargo.toml"];
+        assert!(!manifest.contains("hub-api-support"), "{manifest}");
+        assert!(!manifest.contains("path ="), "{manifest}");
+        assert!(!manifest.contains("\"="), "no exact versions: {manifest}");
         assert!(
-            generated.files["Cargo.toml"].ends_with(&format!("hub-api-support = \"={version}\"\n")),
-            "{}",
-            generated.files["Cargo.toml"]
+            manifest.ends_with(
+                "[features]\n\
+                 # HTTPS through rustls on the `ring` crypto provider, which `Client::new` installs unless the\n\
+                 # application installed one. Off, the crate builds no TLS stack: bring your own\n\
+                 # `reqwest::Client` (`Client::new_with_client`).\n\
+                 default = [\"rustls\"]\n\
+                 rustls = [\"reqwest/rustls-no-provider\", \"dep:rustls\"]\n"
+            ),
+            "{manifest}"
         );
-        generated.take_support_from("../../support");
+    }
+
+    #[test]
+    fn the_crate_carries_the_support_code_and_names_it_as_its_module() {
+        let spec = r#"{"openapi": "3.1.0", "info": {"title": "T", "version": "1"}, "paths": {
+            "/a": {"get": {"responses": {"200": {"description": "ok", "content": {"application/json":
+                {"schema": {"type": "string", "pattern": "^[a-z]+$"}}}}}}}}}"#;
+        let generated = generate_crate(spec, "t.json", "my-api", &CrateOptions::default()).unwrap();
+        for (file, _) in SUPPORT_SOURCES {
+            let file = if *file == "lib.rs" { "mod.rs" } else { file };
+            let text = &generated.files[&format!("src/support/{file}")];
+            assert!(text.starts_with("//!"), "{file}");
+            assert!(!text.contains("#[cfg(test)]"), "{file} keeps its tests");
+            syn::parse_file(text).unwrap_or_else(|error| panic!("{file}: {error}"));
+        }
         assert!(
-            generated.files["Cargo.toml"].ends_with(&format!(
-                "hub-api-support = {{ version = \"={version}\", path = \"../../support\" }}\n"
-            )),
-            "{}",
-            generated.files["Cargo.toml"]
+            generated.files["src/support/mod.rs"].starts_with("//! `hub-api-support`'s sources")
         );
+        let rust = &generated.files["src/generated.rs"];
+        assert!(!rust.contains("hub_api_support"));
+        assert!(
+            rust.contains("crate::support::Pattern"),
+            "the pattern's support"
+        );
+        assert!(rust.contains("crate::support::tls::install_provider();"));
+        let lib = &generated.files["src/lib.rs"];
+        assert!(lib.contains("\nmod support;\n"));
+        assert!(lib.contains("my_api::Client::new_with_client("));
+        syn::parse_file(lib).unwrap();
+        // A module generated alone is for a host that depends on the support crate.
+        let (output, _) =
+            generate_module(spec, "t.json", "crate::generated", &CrateOptions::default()).unwrap();
+        assert!(output.rust.contains("::hub_api_support::Pattern"));
+        assert!(!output.rust.contains("install_provider"));
+    }
+
+    #[test]
+    fn every_support_source_is_carried_and_ends_with_its_tests() {
+        let folder = concat!(env!("CARGO_MANIFEST_DIR"), "/../support/src");
+        let mut on_disk: Vec<String> = std::fs::read_dir(folder)
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        on_disk.sort();
+        let carried: Vec<&str> = SUPPORT_SOURCES.iter().map(|(file, _)| *file).collect();
+        assert_eq!(on_disk, carried, "support/src and SUPPORT_SOURCES differ");
+        for (file, source) in SUPPORT_SOURCES {
+            let head = without_tests(source);
+            // What is cut is exactly the test module, the file's last item.
+            let whole = syn::parse_file(source).unwrap();
+            let kept = syn::parse_file(&head).unwrap();
+            if let Some(start) = source.find(TESTS_START) {
+                let cut = syn::parse_file(&source[start..]).unwrap();
+                assert!(
+                    matches!(cut.items.as_slice(), [syn::Item::Mod(module)] if module.ident == "tests"),
+                    "{file}: more than the test module follows it"
+                );
+                assert_eq!(kept.items.len() + 1, whole.items.len(), "{file}");
+            }
+            // Carried as a module, `crate` is the carrying crate.
+            assert!(
+                !head.contains("crate::"),
+                "{file} names its own crate as `crate::`"
+            );
+            assert!(!head.contains("CARGO_PKG"), "{file} reads its own manifest");
+        }
     }
 
     #[test]

@@ -6,7 +6,7 @@
 use std::fmt;
 use std::marker::PhantomData;
 
-use crate::decoding::is_strict;
+use super::decoding::is_strict;
 
 /// What `string_enum!` writes for each string enum.
 pub trait StringEnum: Sized + 'static {
@@ -67,7 +67,7 @@ impl UnlistedValue {
 
     /// The listed value nearest to the refused one, when it is a likely misspelling of it.
     pub fn nearest(&self) -> Option<&'static str> {
-        crate::suggest::nearest(&self.value, self.allowed.iter().copied())
+        super::suggest::nearest(&self.value, self.allowed.iter().copied())
     }
 }
 

@@ -1,5 +1,5 @@
 //! How a generated crate reads a JSON body (a response's, or a webhook's in
-//! [`crate::webhooks::json_body`]): the whole body is checked to be UTF-8 once, then parsed as
+//! [`super::webhooks::json_body`]): the whole body is checked to be UTF-8 once, then parsed as
 //! text.
 //!
 //! `serde_json::from_slice` checks each string it meets on its own, as it meets it. On the

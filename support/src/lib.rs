@@ -19,6 +19,13 @@
 //! - [`decoding`]: strict or tolerant decoding, per thread.
 //! - [`webhooks`]: the bodies of the requests an API sends to a receiver, by webhook.
 //! - [`suggest`]: the nearest allowed value to a misspelt one.
+//! - [`tls`]: the crypto provider HTTPS needs (feature `rustls`).
+//!
+//! Until this crate is published, a standalone crate that `cargo xtask generate` writes carries
+//! these files as its module `support` (`hub-api-codegen`'s `standalone`), tests left out. So
+//! outside the test modules an item names another of this crate by a relative path
+//! (`super::decoding`), never from the crate root, which there is the carrying crate's; and
+//! nothing here reads this crate's own manifest, which is not carried.
 
 pub mod decoding;
 pub mod enums;
@@ -30,6 +37,7 @@ pub mod objects;
 mod pattern;
 mod strings;
 pub mod suggest;
+pub mod tls;
 pub mod unions;
 pub mod webhooks;
 
@@ -40,9 +48,6 @@ pub use pattern::{Pattern, PatternError};
 pub use strings::{DateTimeText, SecretString, StringSchema, ValidatedString};
 
 use std::fmt;
-
-/// This crate's version, which the generator pins generated crates to.
-pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// A value breaks a rule of the spec. The message names the rule and, except for secrets, the
 /// offending value.

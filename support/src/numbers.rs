@@ -6,7 +6,7 @@
 use std::fmt;
 use std::marker::PhantomData;
 
-use crate::{AliasMarker, ValidationError};
+use super::{AliasMarker, ValidationError};
 
 /// An integer that a schema's `minimum` and `maximum` bound (and, when it states them, its
 /// `enum` and `multipleOf`), checked on construction and on decoding. JSON Schema counts `3.0`

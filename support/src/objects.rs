@@ -13,7 +13,7 @@ use std::marker::PhantomData;
 use serde::de::{DeserializeSeed, Error as _, IgnoredAny, MapAccess, Visitor};
 use serde::ser::{SerializeMap, SerializeStruct};
 
-use crate::decoding::is_strict;
+use super::decoding::is_strict;
 
 /// What `decode_object!` writes for each struct: its slots, key lookup, reads and
 /// construction. [`ObjectVisitor`] runs the loop for every struct alike.

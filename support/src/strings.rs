@@ -6,7 +6,7 @@
 use std::fmt;
 use std::marker::PhantomData;
 
-use crate::{AliasMarker, ValidationError};
+use super::{AliasMarker, ValidationError};
 
 /// The rules of one `ValidatedString` or `SecretString` alias, as its schema states them.
 pub trait StringSchema: AliasMarker {

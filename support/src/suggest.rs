@@ -1,5 +1,5 @@
 //! The nearest allowed value to a misspelt one (`a10g-smal` → `a10g-small`), for the messages
-//! that refuse it: a string enum's `FromStr` ([`crate::enums::parse_or_explain`]) and
+//! that refuse it: a string enum's `FromStr` ([`super::enums::parse_or_explain`]) and
 //! `cargo xtask validate`. One rule, here, so that both suggest the same value.
 
 /// The candidate nearest to `given`, when it is close enough to be a likely misspelling: at

@@ -170,7 +170,7 @@ pub type Member<T> = (&'static str, fn(&Value) -> Result<T, serde_json::Error>);
 
 /// Decodes `value` as the first of `members` that takes it (a unit variant takes `null`), in
 /// their order, which is the schema's. With [`Overlap::OneOf`] and strict decoding (see
-/// [`crate::decoding`]), a value a second member also takes is refused, naming both.
+/// [`super::decoding`]), a value a second member also takes is refused, naming both.
 ///
 /// When no member takes it, the error names the union and says why each member refused it.
 pub fn first_fit<T, E: serde::de::Error>(
@@ -179,7 +179,7 @@ pub fn first_fit<T, E: serde::de::Error>(
     value: &Value,
     members: &[Member<T>],
 ) -> Result<T, E> {
-    let exclusive = overlap == Overlap::OneOf && crate::decoding::is_strict();
+    let exclusive = overlap == Overlap::OneOf && super::decoding::is_strict();
     let mut refusals = Vec::new();
     let mut found: Option<(&'static str, T)> = None;
     for (variant, decode) in members {

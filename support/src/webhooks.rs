@@ -3,7 +3,7 @@
 //! A generated crate whose description lists webhooks has a `webhooks` module with one enum,
 //! `Webhook`, a variant per webhook holding its body's generated type; its `decode(name, body)`
 //! matches the name and calls [`json_body`]. Decoding is tolerant, like a response's, since the sender may be
-//! newer than the crate; wrap the call in [`crate::decoding::strict`] to accept exactly what the
+//! newer than the crate; wrap the call in [`super::decoding::strict`] to accept exactly what the
 //! description accepts.
 
 use std::fmt;
@@ -66,7 +66,7 @@ pub fn json_body<T: serde::de::DeserializeOwned>(
     name: &'static str,
     body: &[u8],
 ) -> Result<T, WebhookError> {
-    crate::json::from_body(body).map_err(|source| WebhookError::Body { name, source })
+    super::json::from_body(body).map_err(|source| WebhookError::Body { name, source })
 }
 
 #[cfg(test)]

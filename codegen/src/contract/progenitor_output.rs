@@ -20,6 +20,29 @@ pub const BUILDER_MODULE: &str = "builder";
 /// or return their builders.
 pub const CLIENT_TYPE: &str = "Client";
 
+/// progenitor's constructor of [`CLIENT_TYPE`] that builds its own `reqwest::Client` (beside
+/// `new_with_client`, which takes one).
+pub const CLIENT_NEW: &str = "new";
+
+/// The body of progenitor's `Client::new` among `items` (the root of its file): the one
+/// inherent `impl Client` function named [`CLIENT_NEW`].
+pub fn client_constructor(items: &mut [syn::Item]) -> Option<&mut syn::Block> {
+    items.iter_mut().find_map(|item| match item {
+        syn::Item::Impl(block)
+            if block.trait_.is_none()
+                && matches!(&*block.self_ty, syn::Type::Path(path) if path.path.is_ident(CLIENT_TYPE)) =>
+        {
+            block.items.iter_mut().find_map(|member| match member {
+                syn::ImplItem::Fn(function) if function.sig.ident == CLIENT_NEW => {
+                    Some(&mut function.block)
+                }
+                _ => None,
+            })
+        }
+        _ => None,
+    })
+}
+
 /// The method of an operation's builder that sends the request.
 pub const BUILDER_SEND: &str = "send";
 

@@ -117,10 +117,9 @@ fn generate(args: &[String]) -> Result<()> {
     // one that refers to it), and a single file bundles to itself, its own text unchanged.
     let bundled = codegen::bundle::bundle(&spec, |path| std::fs::read_to_string(path))?;
     let bundled_text = normalized.is_some().then(|| bundled.text.clone());
-    let mut generated =
+    // The crate carries the support code, so it builds wherever it is moved.
+    let generated =
         codegen::generate_crate_from_bundle(bundled, &spec_name, &crate_name, &options)?;
-    // The support crate is not on a registry yet: the crate takes it from this checkout.
-    generated.take_support_from(&support_path_from(&out)?);
     // Written only once the crate generated, so a refused document leaves no stale oracle input.
     let normalized = match (normalized, bundled_text) {
         (Some(path), Some(text)) => {
@@ -217,33 +216,6 @@ fn sync(root: &Path, path: &str, expected: &str, check: bool) -> Result<()> {
         }
     }
     Ok(())
-}
-
-/// The path from the crate folder `out` to this workspace's `support/` crate, relative when
-/// both are on one file system tree (as the corpus crates under `target/` are).
-fn support_path_from(out: &Path) -> Result<String> {
-    std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
-    let out = out
-        .canonicalize()
-        .with_context(|| format!("reading {}", out.display()))?;
-    let support = workspace_root().join("support");
-    let support = support
-        .canonicalize()
-        .with_context(|| format!("finding the support crate at {}", support.display()))?;
-    let common = out
-        .components()
-        .zip(support.components())
-        .take_while(|(a, b)| a == b)
-        .count();
-    let mut relative = PathBuf::new();
-    for _ in out.components().skip(common) {
-        relative.push("..");
-    }
-    relative.extend(support.components().skip(common));
-    relative
-        .to_str()
-        .map(str::to_owned)
-        .context("the support crate's path is not UTF-8")
 }
 
 /// The workspace root: this crate lives two levels below it.

@@ -1,7 +1,9 @@
 //! `cargo xtask generate` end to end: the binary writes a standalone crate from a fixture spec,
-//! and that crate type-checks offline against the workspace's locked dependencies (its
-//! `Cargo.lock` is the workspace's, which cargo trims to what it uses). The check shares the
-//! workspace's target directory, so the dependencies are already built.
+//! the crate is moved alone to a temporary directory outside the checkout (it carries its
+//! support code and asks only crates.io), and there it type-checks offline against the
+//! workspace's locked dependencies (its `Cargo.lock` is the workspace's, which cargo trims to
+//! what it uses), with and without its default TLS, and `cargo package` verifies it. The checks
+//! share the workspace's target directory, so the dependencies are already built.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -39,7 +41,7 @@ fn fixture(name: &str) -> PathBuf {
 }
 
 #[test]
-fn generated_crate_checks_offline() {
+fn generated_crate_builds_alone_and_packages() {
     let out = scratch("crate").join("commit-client");
     let output = generate(&fixture("normalize_success_bodies"), &out, &[]);
     assert!(
@@ -51,6 +53,8 @@ fn generated_crate_checks_offline() {
         "Cargo.toml",
         "src/lib.rs",
         "src/generated.rs",
+        "src/support/mod.rs",
+        "src/support/tls.rs",
         "surface.txt",
         "report.txt",
     ] {
@@ -62,23 +66,91 @@ fn generated_crate_checks_offline() {
     let report = std::fs::read_to_string(out.join("report.txt")).unwrap();
     assert!(report.contains("`PostRepoCommitSuccess`"), "{report}");
 
-    std::fs::copy(workspace_root().join("Cargo.lock"), out.join("Cargo.lock")).unwrap();
+    assert!(
+        !manifest.contains("path ="),
+        "nothing points into the checkout: {manifest}"
+    );
+
+    // Alone, outside the checkout: nothing it needs may be found by a path into it.
+    let moved = Moved::new("commit-client");
+    copy_dir(&out, &moved.0);
+    std::fs::copy(
+        workspace_root().join("Cargo.lock"),
+        moved.0.join("Cargo.lock"),
+    )
+    .unwrap();
+    cargo(&moved.0, &["check", "--offline", "--quiet"]);
+    // Without TLS, for an application that brings its own `reqwest::Client`.
+    cargo(
+        &moved.0,
+        &["check", "--offline", "--quiet", "--no-default-features"],
+    );
+    // Packaged and built from the package, as crates.io would have it.
+    cargo(
+        &moved.0,
+        &["package", "--offline", "--quiet", "--allow-dirty"],
+    );
+}
+
+/// Runs cargo in the crate at `dir` with the workspace's target directory and dependency
+/// profile (the workspace builds its dependencies at opt-level 1; the same profile reuses
+/// them), and fails the test with cargo's output if it fails.
+fn cargo(dir: &Path, args: &[&str]) {
     let target_dir = std::env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)
         .unwrap_or_else(|| workspace_root().join("target"));
-    let check = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
-        .args(["check", "--offline", "--quiet"])
-        // The workspace builds its dependencies at opt-level 1; the same profile reuses them.
+    let run = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
+        .args(args)
         .args(["--config", "profile.dev.package.\"*\".opt-level=1"])
         .env("CARGO_TARGET_DIR", target_dir)
-        .current_dir(&out)
+        .current_dir(dir)
         .output()
         .unwrap();
     assert!(
-        check.status.success(),
-        "cargo check of the generated crate failed:\n{}",
-        String::from_utf8_lossy(&check.stderr)
+        run.status.success(),
+        "cargo {} of the generated crate failed:\n{}",
+        args.join(" "),
+        String::from_utf8_lossy(&run.stderr)
     );
+}
+
+/// A directory under the system's temporary directory, outside the checkout, removed when
+/// dropped.
+struct Moved(PathBuf);
+
+impl Moved {
+    fn new(name: &str) -> Self {
+        let dir = std::env::temp_dir()
+            .join(format!("hub-api-generate-{}", std::process::id()))
+            .join(name);
+        let _ = std::fs::remove_dir_all(&dir);
+        assert!(
+            !dir.starts_with(workspace_root()),
+            "the temporary directory is inside the checkout"
+        );
+        Self(dir)
+    }
+}
+
+impl Drop for Moved {
+    fn drop(&mut self) {
+        if let Some(parent) = self.0.parent() {
+            let _ = std::fs::remove_dir_all(parent);
+        }
+    }
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
 }
 
 #[test]
