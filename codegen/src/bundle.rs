@@ -39,8 +39,10 @@
 //! - a URL (`https://...`) is not fetched: it is left for `normalize`, which reports it and
 //!   degrades it where it sits, as it does a reference to a place a file does not have.
 //!
-//! Every file that cannot be read or parsed is an error, all of them at once, each naming the
-//! file and the `$ref` that needed it (a parse error with the file's own line and column).
+//! Every file that cannot be read or parsed is a defect, each reported once, naming the file and
+//! the `$ref` that first needed it (a parse error with the file's own line and column); its
+//! references stay as they are, so `normalize` degrades each where it sits, as it does a URL's.
+//! Only a root file that cannot be read or parsed stops the bundle: there is nothing else.
 //! Each piece read from another file is reported once, as a repair, at its first use.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -125,7 +127,15 @@ pub fn bundle(root: &Path, read: impl Fn(&Path) -> io::Result<String>) -> Result
         bundler.walk(&mut schema, &target.file, Place::Schema, &pointer);
         built.push((name, schema));
     }
-    Error::from_problems(std::mem::take(&mut bundler.problems))?;
+    // Every file that could not be read or parsed, once: what needs it is degraded by
+    // `normalize` where it sits, so one missing file costs its references, not the document.
+    for problem in std::mem::take(&mut bundler.problems) {
+        bundler.findings.push(Finding::new(
+            FindingKind::Defect,
+            "",
+            format!("{problem}; its references are degraded where they sit"),
+        ));
+    }
     if !built.is_empty() {
         insert_components(&mut document, schemas_at, built);
     }
@@ -878,49 +888,48 @@ mod tests {
     }
 
     #[test]
-    fn every_missing_file_is_an_error_naming_it_and_its_referrer() {
-        let error = bundle_map(
+    fn every_missing_file_is_a_defect_naming_it_and_its_referrer() {
+        let bundled = bundle_map(
             "openapi.yaml",
             &[
                 (
                     "openapi.yaml",
-                    "openapi: 3.1.0\npaths:\n  /a: {$ref: 'paths/a.yaml'}\n  /b: {$ref: 'paths/b.yaml'}\n",
+                    "openapi: 3.1.0\npaths:\n  /a: {$ref: 'paths/a.yaml'}\n  /b: {$ref: 'paths/b.yaml'}\n  /c: {$ref: 'paths/c.json'}\n",
                 ),
                 ("paths/a.yaml", "get: {$ref: '../ops/gone.yaml'}\n"),
+                ("paths/c.json", "{\n  \"get\": {\n    \"responses\": ]\n}"),
             ],
         )
-        .unwrap_err();
-        let problems: Vec<String> = error.problems().iter().map(ToString::to_string).collect();
+        .unwrap();
+        let defects: Vec<&str> = bundled
+            .findings
+            .iter()
+            .filter(|finding| finding.kind == FindingKind::Defect)
+            .map(|finding| finding.message.as_str())
+            .collect();
         assert_eq!(
-            problems,
+            defects,
             [
-                "ops/gone.yaml: cannot be read (no such file); `$ref: ../ops/gone.yaml` in paths/a.yaml needs it",
-                "paths/b.yaml: cannot be read (no such file); `$ref: paths/b.yaml` in openapi.yaml needs it",
-            ]
+                "ops/gone.yaml: cannot be read (no such file); `$ref: ../ops/gone.yaml` in paths/a.yaml needs it; its references are degraded where they sit",
+                "paths/b.yaml: cannot be read (no such file); `$ref: paths/b.yaml` in openapi.yaml needs it; its references are degraded where they sit",
+                "paths/c.json:3:18: expected value; its references are degraded where they sit",
+            ],
+            "{:?}",
+            bundled.findings
+        );
+        // What could be read is bundled; what could not keeps its reference for `normalize`.
+        assert_eq!(
+            bundled.document["paths"]["/a"]["get"],
+            json!({"$ref": "../ops/gone.yaml"})
+        );
+        assert_eq!(
+            bundled.document["paths"]["/b"],
+            json!({"$ref": "paths/b.yaml"})
         );
         let root = bundle_map("missing.yaml", &[]).unwrap_err();
         assert_eq!(
             root.to_string(),
             "missing.yaml: cannot be read (no such file); it is the description's root file"
-        );
-    }
-
-    #[test]
-    fn a_file_that_does_not_parse_names_its_line_and_column() {
-        let error = bundle_map(
-            "openapi.yaml",
-            &[
-                (
-                    "openapi.yaml",
-                    "openapi: 3.1.0\npaths:\n  /a: {$ref: 'paths/a.json'}\n",
-                ),
-                ("paths/a.json", "{\n  \"get\": {\n    \"responses\": ]\n}"),
-            ],
-        )
-        .unwrap_err();
-        assert!(
-            error.to_string().starts_with("paths/a.json:3:18:"),
-            "{error}"
         );
     }
 
