@@ -494,11 +494,14 @@ pub(super) fn collect(
                 return;
             }
             for (key, inner) in object {
-                // Examples are data: a `$ref` key inside one is not a reference.
-                if matches!(
-                    key.as_str(),
-                    "example" | "examples" | "default" | "const" | "enum"
-                ) {
+                // Examples are data: a `$ref` key inside one is not a reference. A schema's
+                // `default` is data too, but the `default` of `responses` is a response.
+                let data = match key.as_str() {
+                    "example" | "examples" | "const" | "enum" => true,
+                    "default" => !pointer.ends_with("/responses"),
+                    _ => false,
+                };
+                if data {
                     continue;
                 }
                 collect(inner, &push(pointer, key), wanted, found);
@@ -522,6 +525,32 @@ fn leads_somewhere(document: &Value, reference: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_default_response_is_a_referrer_not_data() {
+        let place = "#/paths/~1a/get/responses/401/content/application~1json/schema";
+        let body = |schema: Value| json!({"description": "d", "content": {"application/json": {"schema": schema}}});
+        let mut document = json!({"paths": {"/a": {"get": {"responses": {
+            "401": body(json!({"type": "object", "properties": {"id": {"type": "string"}}})),
+            "429": body(json!({"$ref": place})),
+            "default": body(json!({"$ref": place, "default": {"$ref": "data"}})),
+        }}}}});
+        let mut findings = Vec::new();
+        into_components(&mut document, &mut findings);
+        let responses = &document["paths"]["/a"]["get"]["responses"];
+        for status in ["401", "429", "default"] {
+            assert_eq!(
+                responses[status]["content"]["application/json"]["schema"]["$ref"],
+                "#/components/schemas/GetAResponse401",
+                "{status}: {responses}"
+            );
+        }
+        // A schema's `default` stays data.
+        assert_eq!(
+            responses["default"]["content"]["application/json"]["schema"]["default"],
+            json!({"$ref": "data"})
+        );
+    }
 
     #[test]
     fn a_reference_inside_a_component_leads_to_a_component_of_its_own() {
