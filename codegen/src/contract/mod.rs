@@ -571,6 +571,11 @@ fn names_of_types(document: &Value, merge_all_of: bool) -> Vec<(String, SchemaAt
     let mut named = Vec::new();
     let merging = merge_all_of.then(|| Document::new(document));
     for root in Document::new(document).schema_roots() {
+        // progenitor types no header of a response (nor of a component or an encoding): its
+        // schema takes no name, so it can clash with none.
+        if root.pointer.contains("/headers/") {
+            continue;
+        }
         let name = match &root.owner {
             Owner::Schema(component) => {
                 rust_ident(component, &root.pointer).map(|ident| ident.to_string())
