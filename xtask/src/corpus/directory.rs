@@ -1445,14 +1445,24 @@ fn render(records: &[Record], options: &Options, key: &str, seconds: f64) -> Str
         }
     ));
     line(String::new());
-    line(format!(
-        "**{total} documents: {all} compile with every operation ({:.1} %), {compiles} compile \
-         ({:.1} %), {generates} generate ({:.1} %).** {warned} of those that compile have \
-         warnings.",
-        percent(all),
-        percent(compiles),
-        percent(generates)
-    ));
+    if options.generate_only {
+        let every = count(|class| class == Class::Generated);
+        line(format!(
+            "**{total} documents: {every} generate with every operation ({:.1} %), {generates} \
+             generate ({:.1} %).** None was checked.",
+            percent(every),
+            percent(generates)
+        ));
+    } else {
+        line(format!(
+            "**{total} documents: {all} compile with every operation ({:.1} %), {compiles} \
+             compile ({:.1} %), {generates} generate ({:.1} %).** {warned} of those that compile \
+             have warnings.",
+            percent(all),
+            percent(compiles),
+            percent(generates)
+        ));
+    }
     line(String::new());
     let over_time = count(|class| class == Class::OverTime);
     line(format!(
@@ -1481,7 +1491,8 @@ fn render(records: &[Record], options: &Options, key: &str, seconds: f64) -> Str
         if documents.is_empty() {
             continue;
         }
-        let examples = if class == Class::Compiles {
+        // Examples of what went as it should would only be the first names of the list.
+        let examples = if matches!(class, Class::Compiles | Class::Generated) {
             String::new()
         } else {
             documents
@@ -1556,13 +1567,22 @@ fn render(records: &[Record], options: &Options, key: &str, seconds: f64) -> Str
         }
     }
     line(String::new());
-    line("## Documents that do not compile with every operation".to_owned());
+    line(if options.generate_only {
+        "## Documents that do not generate with every operation".to_owned()
+    } else {
+        "## Documents that do not compile with every operation".to_owned()
+    });
     line(String::new());
     line(
         "| document | class | detail | operations | generation s | peak MiB | check s |".to_owned(),
     );
     line("|---|---|---|---:|---:|---:|---:|".to_owned());
-    for record in records.iter().filter(|r| r.class != Class::Compiles) {
+    let fine = if options.generate_only {
+        Class::Generated
+    } else {
+        Class::Compiles
+    };
+    for record in records.iter().filter(|r| r.class != fine) {
         let number = |n: Option<usize>| n.map_or_else(|| "?".to_owned(), |n| n.to_string());
         let detail = match record.errors {
             Some(errors) => format!("{errors} errors; first: {}", record.detail),
@@ -2083,6 +2103,24 @@ error: could not compile `dir-x` (lib) due to 2 previous errors
             Some("unused import: `y`")
         );
         assert!(!table.contains("| a.json |"));
+        // A run that checked nothing counts what generates and lists what did not whole.
+        let generated = vec![
+            record("a.json", Class::Generated, "", 0.5),
+            record("c.json", Class::GeneratedLeftOut, "media type", 2.0),
+            record("e.json", Class::Refused, "no", 1.0),
+        ];
+        let mut generate_only = options();
+        generate_only.generate_only = true;
+        let table = render(&generated, &generate_only, "k", 1.0);
+        assert!(
+            table.contains(
+                "**3 documents: 1 generate with every operation (33.3 %), 2 generate (66.7 %).** \
+                 None was checked."
+            ),
+            "{table}"
+        );
+        assert!(table.contains("## Documents that do not generate with every operation"));
+        assert!(!table.contains("| a.json |") && table.contains("| c.json |"));
         assert_eq!(percentile(&[1.0, 2.0, 3.0, 4.0], 0.5), Some(2.0));
         assert_eq!(percentile(&[], 0.5), None);
         assert_eq!(mib_text(2048.0), "2 GiB");
