@@ -708,9 +708,12 @@ fn located(error: Error, document: &Value, lenient: bool) -> Setback {
     };
     for problem in error.problems() {
         let pointers = match problem {
-            Error::Downlevel { pointer, .. } | Error::NotOpenApi30 { pointer, .. } => {
-                vec![pointer.clone()]
-            }
+            Error::Downlevel { pointer, .. }
+            | Error::NotOpenApi30 { pointer, .. }
+            | Error::Inline { pointer, .. } => vec![pointer.clone()],
+            // A patch names its target by pointer when it is a place in the document (a
+            // property named `_` gives no identifier), else by type name, which is no unit.
+            Error::Patch { target, .. } if target.starts_with('/') => vec![target.clone()],
             Error::TypeMismatch { type_name, .. } => schemas_of_type(&names, type_name),
             _ => Vec::new(),
         };
@@ -1208,5 +1211,29 @@ mod tests {
         assert!(rust.contains("pub struct Holder"));
         // Once on the whole document, once on what passed: never again per suspect.
         assert_eq!(PROGENITOR_RUNS.with(std::cell::Cell::get), 2);
+    }
+
+    #[test]
+    fn a_patch_on_a_place_without_a_name_leaves_out_that_place_only() {
+        // `uniqueItems` needs a patch, whose type is named after the property; `_` gives no
+        // name (typify would say `X`), so that one property is read as any value.
+        let spec = r#"{"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {},
+            "components": {"schemas": {"Suggest": {"type": "object", "required": ["_"], "properties": {
+                "_": {"type": "array", "uniqueItems": true, "items": {"type": "string"}},
+                "words": {"type": "array", "uniqueItems": true, "items": {"type": "string"}}}}}}}"#;
+        let generated = generate_crate(spec, "t.json", "t", &CrateOptions::default()).unwrap();
+        let skipped: Vec<&str> = generated
+            .report
+            .iter()
+            .filter(|f| f.kind == FindingKind::Skipped)
+            .map(|f| f.pointer.as_str())
+            .collect();
+        assert_eq!(
+            skipped,
+            ["/components/schemas/Suggest/properties/_"],
+            "{:?}",
+            generated.report
+        );
+        assert!(generated.files["src/generated.rs"].contains("pub struct Suggest"));
     }
 }
