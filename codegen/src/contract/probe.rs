@@ -314,6 +314,10 @@ fn trial(
 mod tests {
     use super::*;
 
+    fn pointers(units: &[Refused]) -> Vec<&str> {
+        units.iter().map(|unit| unit.pointer.as_str()).collect()
+    }
+
     fn settings() -> GenerationSettings {
         let mut settings = GenerationSettings::default();
         settings.with_interface(progenitor::InterfaceStyle::Builder);
@@ -365,10 +369,7 @@ mod tests {
         );
         let refused = refused_units(&document, &settings());
         assert_eq!(
-            refused
-                .iter()
-                .map(|unit| unit.pointer.as_str())
-                .collect::<Vec<_>>(),
+            pointers(&refused),
             ["/components/schemas/Bad"],
             "{refused:?}"
         );
@@ -391,10 +392,7 @@ mod tests {
         let document = document(Value::Object(schemas), json!({}));
         let refused = refused_units(&document, &settings());
         assert_eq!(
-            refused
-                .iter()
-                .map(|unit| unit.pointer.as_str())
-                .collect::<Vec<_>>(),
+            pointers(&refused),
             ["/components/schemas/S4", "/components/schemas/S9"],
             "{refused:?}"
         );
@@ -418,14 +416,7 @@ mod tests {
             }),
         );
         let refused = refused_units(&document, &settings());
-        assert_eq!(
-            refused
-                .iter()
-                .map(|unit| unit.pointer.as_str())
-                .collect::<Vec<_>>(),
-            ["/paths/~1counts/post"],
-            "{refused:?}"
-        );
+        assert_eq!(pointers(&refused), ["/paths/~1counts/post"], "{refused:?}");
     }
 
     #[test]
@@ -441,10 +432,7 @@ mod tests {
         );
         let refused = refused_units(&document, &settings());
         assert_eq!(
-            refused
-                .iter()
-                .map(|unit| unit.pointer.as_str())
-                .collect::<Vec<_>>(),
+            pointers(&refused),
             ["/components/schemas/Bad", "/components/schemas/Next"],
             "{refused:?}"
         );
@@ -463,10 +451,7 @@ mod tests {
         assert!(crate::contract::run::read_openapi(&document).is_err());
         let found = unreadable_units(&document);
         assert_eq!(
-            found
-                .iter()
-                .map(|unit| unit.pointer.as_str())
-                .collect::<Vec<_>>(),
+            pointers(&found),
             ["/components/schemas/Bad", "/paths/~1a/get", "/paths/~1c"],
             "{found:?}"
         );
