@@ -334,7 +334,7 @@ pub fn emit(
     }
     degraded.extend(place(document, &named, passed_over));
     if crate::runtime::carries_support() {
-        install_tls_provider(&mut file)?;
+        build_with_support_client(&mut file)?;
     }
     docs::make_docs_safe(&mut file);
     Ok(Emitted {
@@ -344,17 +344,36 @@ pub fn emit(
     })
 }
 
-/// Makes `Client::new` of a standalone crate install the TLS crypto provider before it builds
-/// its `reqwest::Client`: the crate builds reqwest without a provider of its own (its feature
-/// `rustls` brings `ring` instead of the heavy aws-lc-rs), and reqwest panics building a client
-/// when none is installed. The hub's client never builds its own; `hub-api` installs it.
-fn install_tls_provider(file: &mut syn::File) -> Result<(), Error> {
-    let constructor = crate::contract::progenitor_output::client_constructor(&mut file.items)
+/// Makes `Client::new` of a standalone crate build its `reqwest::Client` with the support
+/// code's `tls::client_builder`: the TLS crypto provider installed first (the crate builds
+/// reqwest without a provider of its own, its feature `rustls` bringing `ring` instead of the
+/// heavy aws-lc-rs, and reqwest panics building a client when none is installed), a connect
+/// and a read timeout rather than progenitor's 15 s for a whole response, and redirects that
+/// stay within one origin (a credential in a header of the API's own name would otherwise
+/// follow a redirect to another host). The hub's client never builds its own; `hub-api` does.
+fn build_with_support_client(file: &mut syn::File) -> Result<(), Error> {
+    use crate::contract::progenitor_output::{CLIENT_NEW_WITH_CLIENT, client_constructor};
+    let constructor = client_constructor(&mut file.items)
         .ok_or_else(|| Error::Mismatch("progenitor wrote no `Client::new`".to_owned()))?;
+    // `new(baseurl, transport...)` calls `new_with_client(baseurl, client, transport...)`.
+    let mut arguments = constructor.sig.inputs.iter().map(|input| match input {
+        syn::FnArg::Typed(syn::PatType { pat, .. }) => Ok(pat.clone()),
+        syn::FnArg::Receiver(_) => Err(Error::Mismatch(
+            "progenitor's `Client::new` takes `self`".to_owned(),
+        )),
+    });
+    let base_url = arguments.next().ok_or_else(|| {
+        Error::Mismatch("progenitor's `Client::new` takes no base URL".to_owned())
+    })??;
+    let rest = arguments.collect::<Result<Vec<_>, Error>>()?;
     let support = crate::runtime::support_crate();
-    constructor
-        .stmts
-        .insert(0, syn::parse_quote! { #support::tls::install_provider(); });
+    let with_client = quote::format_ident!("{CLIENT_NEW_WITH_CLIENT}");
+    constructor.block = syn::parse_quote! {{
+        let client = #support::tls::client_builder()
+            .build()
+            .expect("a reqwest client with the installed TLS provider builds");
+        Self::#with_client(#base_url, client #(, #rest)*)
+    }};
     Ok(())
 }
 

@@ -36,6 +36,7 @@ pub mod patch;
 pub mod report;
 pub mod rules;
 mod runtime;
+pub mod sdk;
 pub mod standalone;
 pub mod surface;
 pub(crate) mod swagger2;
@@ -77,6 +78,8 @@ pub struct Output {
     /// How many items each rewrite of the generators' output rewrote, by rewrite (`emit`): a
     /// count that drops after an upgrade of progenitor or typify shows what stopped matching.
     pub rewritten: std::collections::BTreeMap<&'static str, usize>,
+    /// The operation a standalone crate's README calls first (`None` for the hub's client).
+    pub first_call: Option<sdk::FirstCall>,
 }
 
 /// Runs every step. Deterministic: the same input gives byte-identical output on any machine.

@@ -66,9 +66,10 @@ fn schemas_by_type_name(document: &Value) -> BTreeMap<String, &Value> {
     names
 }
 
-fn operations(file: &syn::File, document: &Value, out: &mut String) {
-    let client_methods: Vec<&syn::ImplItemFn> = file
-        .items
+/// The public inherent methods of the generated `Client`: one per operation with the
+/// positional interface, one returning its builder with the builder interface.
+pub(crate) fn client_methods(file: &syn::File) -> Vec<&syn::ImplItemFn> {
+    file.items
         .iter()
         .filter_map(|item| match item {
             syn::Item::Impl(block)
@@ -85,7 +86,11 @@ fn operations(file: &syn::File, document: &Value, out: &mut String) {
             }
             _ => None,
         })
-        .collect();
+        .collect()
+}
+
+fn operations(file: &syn::File, document: &Value, out: &mut String) {
+    let client_methods = client_methods(file);
     let builder = module(file, BUILDER_MODULE);
 
     let mut listed = Vec::new();

@@ -19,7 +19,10 @@
 //! - [`decoding`]: strict or tolerant decoding, per thread.
 //! - [`webhooks`]: the bodies of the requests an API sends to a receiver, by webhook.
 //! - [`suggest`]: the nearest allowed value to a misspelt one.
-//! - [`tls`]: the crypto provider HTTPS needs (feature `rustls`).
+//! - [`tls`]: the HTTP client of a standalone crate: HTTPS (feature `rustls`), timeouts,
+//!   redirects within one origin.
+//! - [`credentials`]: the credentials a standalone crate sends, by security scheme.
+//! - [`servers`]: the servers its description lists, their variables filled in.
 //!
 //! Until this crate is published, a standalone crate that `cargo xtask generate` writes carries
 //! these files as its module `support` (`hub-api-codegen`'s `standalone`), tests left out. So
@@ -27,6 +30,7 @@
 //! (`super::decoding`), never from the crate root, which there is the carrying crate's; and
 //! nothing here reads this crate's own manifest, which is not carried.
 
+pub mod credentials;
 pub mod decoding;
 pub mod enums;
 pub mod formats;
@@ -35,6 +39,7 @@ pub mod json;
 mod numbers;
 pub mod objects;
 mod pattern;
+pub mod servers;
 mod strings;
 pub mod suggest;
 pub mod tls;

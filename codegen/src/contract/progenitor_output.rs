@@ -24,24 +24,26 @@ pub const CLIENT_TYPE: &str = "Client";
 /// `new_with_client`, which takes one).
 pub const CLIENT_NEW: &str = "new";
 
-/// The body of progenitor's `Client::new` among `items` (the root of its file): the one
-/// inherent `impl Client` function named [`CLIENT_NEW`].
-pub fn client_constructor(items: &mut [syn::Item]) -> Option<&mut syn::Block> {
+/// progenitor's `Client::new` among `items` (the root of its file): the one inherent
+/// `impl Client` function named [`CLIENT_NEW`].
+pub fn client_constructor(items: &mut [syn::Item]) -> Option<&mut syn::ImplItemFn> {
     items.iter_mut().find_map(|item| match item {
         syn::Item::Impl(block)
             if block.trait_.is_none()
                 && matches!(&*block.self_ty, syn::Type::Path(path) if path.path.is_ident(CLIENT_TYPE)) =>
         {
             block.items.iter_mut().find_map(|member| match member {
-                syn::ImplItem::Fn(function) if function.sig.ident == CLIENT_NEW => {
-                    Some(&mut function.block)
-                }
+                syn::ImplItem::Fn(function) if function.sig.ident == CLIENT_NEW => Some(function),
                 _ => None,
             })
         }
         _ => None,
     })
 }
+
+/// The constructor that takes a `reqwest::Client` (then the transport, when there is one),
+/// which `Client::new` calls.
+pub const CLIENT_NEW_WITH_CLIENT: &str = "new_with_client";
 
 /// The method of an operation's builder that sends the request.
 pub const BUILDER_SEND: &str = "send";

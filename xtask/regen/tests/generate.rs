@@ -8,6 +8,10 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+mod local_server;
+
+use local_server::{Reply, Seen, Server};
+
 fn workspace_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .ancestors()
@@ -92,13 +96,185 @@ fn generated_crate_builds_alone_and_packages() {
     );
 }
 
+/// The program a user writes from the README of the crate generated from
+/// `fixtures/first_program.yaml`: its first program, with the base URL and, for HTTPS, the
+/// certificate authority from the environment as its HTTPS section shows, plus the other
+/// operations (one per security requirement: a query key, none).
+const FIRST_PROGRAM: &str = r#"use inventory::{Client, Credentials};
+
+#[tokio::main]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let base_url = std::env::var("INVENTORY_URL")?;
+    let token = std::env::var("INVENTORY_BEARER_AUTH")?;
+    let credentials = Credentials::new().bearer_auth(token).partner_key("k3y-secret");
+    println!("credentials: {credentials:?}");
+    let client = match std::env::var("INVENTORY_CA") {
+        Ok(path) => {
+            let pem = std::fs::read(path)?;
+            let http = inventory::http_client_builder()
+                .add_root_certificate(inventory::reqwest::Certificate::from_pem(&pem)?)
+                .build()?;
+            Client::new_with_client(&base_url, http, credentials)
+        }
+        Err(_) => Client::new(&base_url, credentials),
+    };
+    match client.list_items(None).await {
+        Ok(response) => println!("items: {:?}", response.into_inner()),
+        Err(error) => println!("items error: {error}"),
+    }
+    match client.get_price("42").await {
+        Ok(response) => println!("price: {}", response.into_inner()),
+        Err(error) => println!("price error: {error}"),
+    }
+    match client.get_price("gone").await {
+        Ok(response) => println!("price: {}", response.into_inner()),
+        Err(error) => println!("price error: {error}"),
+    }
+    client.health().await?;
+    println!("healthy");
+    Ok(())
+}
+"#;
+
+/// The stub inventory API: `/v2/items` wants the bearer token, the price the partner key in
+/// the query (and an unknown item is an undeclared 500), `/v2/health` no credential at all.
+fn inventory(request: &Seen) -> Reply {
+    let bearer = request.header("authorization") == Some("Bearer t0ken");
+    let keyed = request.line.contains("partner_key=k3y-secret");
+    let reply = |status: u16, body: &str| (status, body.to_owned());
+    match request.line.split('?').next().unwrap_or_default() {
+        "GET /v2/items" if bearer && !keyed => reply(200, r#"[{"id":"1","name":"bolt"}]"#),
+        "GET /v2/items" => reply(401, r#"{"title":"no token"}"#),
+        "GET /v2/items/42/price" if keyed && !bearer => reply(200, "9.5"),
+        "GET /v2/items/gone/price" => reply(500, ""),
+        "GET /v2/health" if !keyed && request.header("authorization").is_none() => reply(204, ""),
+        _ => reply(400, r#"{"title":"unexpected request"}"#),
+    }
+}
+
+#[test]
+fn a_program_from_the_readme_calls_a_local_server_over_http_and_https() {
+    let out = scratch("first-program").join("inventory");
+    let output = generate(
+        &workspace_root().join("xtask/regen/tests/fixtures/first_program.yaml"),
+        &out,
+        &[],
+    );
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let readme = std::fs::read_to_string(out.join("README.md")).unwrap();
+    for promised in [
+        "Credentials::new().bearer_auth(token)",
+        "client.list_items(None).await",
+        "| `partnerKey` | `partner_key` | query `partner_key` |",
+        "- `https://{region}.inventory.example.com/v2`: Production",
+        ".add_root_certificate(inventory::reqwest::Certificate::from_pem(&pem)?)",
+    ] {
+        assert!(readme.contains(promised), "{promised}\nin\n{readme}");
+    }
+
+    let moved = Moved::new("first-program");
+    let crate_dir = moved.0.join("inventory");
+    copy_dir(&out, &crate_dir);
+    let lock = workspace_root().join("Cargo.lock");
+    std::fs::copy(&lock, crate_dir.join("Cargo.lock")).unwrap();
+    // The README is the crate's documentation: its programs compile as doc tests.
+    cargo(&crate_dir, &["test", "--offline", "--quiet", "--doc"]);
+
+    let program = moved.0.join("program");
+    std::fs::create_dir_all(program.join("src")).unwrap();
+    std::fs::write(
+        program.join("Cargo.toml"),
+        "[package]\nname = \"program\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[workspace]\n\n[dependencies]\ninventory = { path = \"../inventory\" }\ntokio = { version = \"1\", features = [\"macros\", \"rt-multi-thread\"] }\n",
+    )
+    .unwrap();
+    std::fs::write(program.join("src/main.rs"), FIRST_PROGRAM).unwrap();
+    std::fs::copy(&lock, program.join("Cargo.lock")).unwrap();
+    cargo(&program, &["build", "--offline", "--quiet"]);
+    let binary = target_dir().join("debug/program");
+
+    let tls = workspace_root().join("xtask/regen/tests/fixtures/tls");
+    let run = |server: &Server, ca: Option<&Path>| {
+        let mut command = Command::new(&binary);
+        command
+            .env("INVENTORY_URL", server.url("/v2"))
+            .env("INVENTORY_BEARER_AUTH", "t0ken")
+            .env_remove("INVENTORY_CA");
+        if let Some(ca) = ca {
+            command.env("INVENTORY_CA", ca);
+        }
+        let output = command.output().unwrap();
+        let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+        (output.status.success(), format!("{stdout}{stderr}"))
+    };
+    let expect_calls = |server: &Server, printed: &str| {
+        assert!(
+            printed.contains(
+                r#"credentials: Credentials({"bearerAuth": REDACTED, "partnerKey": REDACTED})"#
+            ),
+            "{printed}"
+        );
+        assert!(
+            printed.contains(r#"items: [Item { id: "1", name: "#),
+            "{printed}"
+        );
+        assert!(printed.contains("price: 9.5"), "{printed}");
+        assert!(
+            printed.contains("price error: Unexpected Response"),
+            "{printed}"
+        );
+        assert!(printed.contains("partner_key=REDACTED"), "{printed}");
+        assert!(printed.contains("healthy"), "{printed}");
+        assert!(
+            !printed.contains("k3y-secret") && !printed.contains("t0ken"),
+            "{printed}"
+        );
+        let lines: Vec<String> = server.seen().iter().map(|seen| seen.line.clone()).collect();
+        assert_eq!(
+            lines,
+            [
+                "GET /v2/items",
+                "GET /v2/items/42/price?partner_key=k3y-secret",
+                "GET /v2/items/gone/price?partner_key=k3y-secret",
+                "GET /v2/health",
+            ]
+        );
+    };
+
+    let http = Server::start(None, inventory);
+    let (succeeded, printed) = run(&http, None);
+    assert!(succeeded, "{printed}");
+    expect_calls(&http, &printed);
+
+    let https = Server::start(Some(&tls), inventory);
+    let (succeeded, printed) = run(&https, Some(&tls.join("ca.pem")));
+    assert!(succeeded, "{printed}");
+    expect_calls(&https, &printed);
+    // Without the certificate authority, the first call fails on the certificate, and says so
+    // through the error's causes.
+    let (_, printed) = run(&https, None);
+    assert!(
+        printed.contains("items error: Communication Error"),
+        "{printed}"
+    );
+}
+
+/// The target directory the tests' cargo runs share with the workspace.
+fn target_dir() -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| workspace_root().join("target"))
+}
+
 /// Runs cargo in the crate at `dir` with the workspace's target directory and dependency
 /// profile (the workspace builds its dependencies at opt-level 1; the same profile reuses
 /// them), and fails the test with cargo's output if it fails.
 fn cargo(dir: &Path, args: &[&str]) {
-    let target_dir = std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| workspace_root().join("target"));
+    let target_dir = target_dir();
     let run = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
         .args(args)
         .args(["--config", "profile.dev.package.\"*\".opt-level=1"])
