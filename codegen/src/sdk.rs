@@ -65,7 +65,9 @@ impl Access {
         let model = Document::new(document);
         let mut findings = Vec::new();
         let mut access = Self::default();
-        let mut methods = BTreeSet::from(["new".to_owned(), "default".to_owned()]);
+        // `Credentials` is built as progenitor's `Client` is, by `new`, and has `default`.
+        let constructor = crate::contract::progenitor_output::CLIENT_NEW;
+        let mut methods = BTreeSet::from([constructor.to_owned(), "default".to_owned()]);
         let declared = document
             .pointer("/components/securitySchemes")
             .and_then(Value::as_object);
@@ -236,7 +238,9 @@ impl Access {
         } else {
             text.push_str(&self.accepted_match());
         }
-        text.push_str(CLIENT_HOOKS);
+        text.push_str(&crate::contract::progenitor_output::credential_hooks(
+            "Credentials",
+        ));
         text
     }
 
@@ -262,29 +266,6 @@ impl Access {
         text
     }
 }
-
-/// The client's hooks: before a request is sent, the credentials its operation accepts are put
-/// on it; after, a query credential is cut from the URL of the response or error.
-const CLIENT_HOOKS: &str = "\nimpl progenitor_client::ClientHooks<Credentials> for crate::Client {\n\
-             \x20   async fn pre<E>(\n\
-             \x20       &self,\n\
-             \x20       request: &mut reqwest::Request,\n\
-             \x20       info: &progenitor_client::OperationInfo,\n\
-             \x20   ) -> Result<(), progenitor_client::Error<E>> {\n\
-             \x20       let credentials = &progenitor_client::ClientInfo::inner(self).0;\n\
-             \x20       credentials\n\
-             \x20           .apply(accepted(info.operation_id), request)\n\
-             \x20           .map_err(|error| progenitor_client::Error::InvalidRequest(error.to_string()))\n\
-             \x20   }\n\n\
-             \x20   async fn exec(\n\
-             \x20       &self,\n\
-             \x20       request: reqwest::Request,\n\
-             \x20       _info: &progenitor_client::OperationInfo,\n\
-             \x20   ) -> reqwest::Result<reqwest::Response> {\n\
-             \x20       let client = progenitor_client::ClientInfo::client(self);\n\
-             \x20       credentials::execute(client, request, SCHEMES).await\n\
-             \x20   }\n\
-             }\n";
 
 impl Scheme {
     /// The argument of its `Credentials` method.
@@ -432,7 +413,8 @@ pub(crate) fn first_call(file: &syn::File, document: &Value) -> Option<FirstCall
         let Some(method) = methods.iter().find(|method| method.sig.ident == name) else {
             continue;
         };
-        let Some(arguments) = literal_arguments(&method.sig) else {
+        let Some(arguments) = crate::contract::progenitor_output::literal_arguments(&method.sig)
+        else {
             continue;
         };
         let required = arguments.iter().filter(|a| a.as_str() != "None").count();
@@ -460,39 +442,6 @@ pub(crate) fn first_call(file: &syn::File, document: &Value) -> Option<FirstCall
         ));
     }
     best.map(|(_, call)| call)
-}
-
-/// `None` for an `Option<_>` argument and `"<name>"` for a `&str` one; `None` when an argument
-/// is anything else.
-fn literal_arguments(signature: &syn::Signature) -> Option<Vec<String>> {
-    let mut arguments = Vec::new();
-    for input in &signature.inputs {
-        let syn::FnArg::Typed(typed) = input else {
-            continue;
-        };
-        let argument = match &*typed.ty {
-            syn::Type::Path(path)
-                if path.qself.is_none()
-                    && path
-                        .path
-                        .segments
-                        .last()
-                        .is_some_and(|s| s.ident == "Option") =>
-            {
-                "None".to_owned()
-            }
-            syn::Type::Reference(reference) if matches!(&*reference.elem, syn::Type::Path(path) if path.path.is_ident("str")) =>
-            {
-                let syn::Pat::Ident(name) = &*typed.pat else {
-                    return None;
-                };
-                rust_str(&name.ident.to_string())
-            }
-            _ => return None,
-        };
-        arguments.push(argument);
-    }
-    Some(arguments)
 }
 
 /// The files a standalone crate holds beside its generated module, its manifest and its
@@ -647,7 +596,7 @@ impl CrateRoot<'_> {
 
     fn first_program(&self, access: &Access, servers: &[Server]) -> String {
         let ident = self.ident();
-        let mut imports = vec!["Client"];
+        let mut imports = vec![crate::contract::progenitor_output::CLIENT_TYPE];
         if access.has_credentials() {
             imports.push("Credentials");
         }

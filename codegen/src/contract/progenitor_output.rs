@@ -45,6 +45,69 @@ pub fn client_constructor(items: &mut [syn::Item]) -> Option<&mut syn::ImplItemF
 /// which `Client::new` calls.
 pub const CLIENT_NEW_WITH_CLIENT: &str = "new_with_client";
 
+/// The `ClientHooks` impl of a standalone crate whose `Client` carries `credentials` (the inner
+/// type, defined beside it in `src/auth.rs` with `accepted(operation)` and `SCHEMES`): before a
+/// request is sent, the credentials its operation (progenitor's method name) accepts are put on
+/// it; after, a query credential is cut from the URL of the response or error.
+pub fn credential_hooks(credentials: &str) -> String {
+    format!(
+        "\nimpl progenitor_client::ClientHooks<{credentials}> for crate::Client {{\n\
+         \x20   async fn pre<E>(\n\
+         \x20       &self,\n\
+         \x20       request: &mut reqwest::Request,\n\
+         \x20       info: &progenitor_client::OperationInfo,\n\
+         \x20   ) -> Result<(), progenitor_client::Error<E>> {{\n\
+         \x20       let credentials = &progenitor_client::ClientInfo::inner(self).0;\n\
+         \x20       credentials\n\
+         \x20           .apply(accepted(info.operation_id), request)\n\
+         \x20           .map_err(|error| progenitor_client::Error::InvalidRequest(error.to_string()))\n\
+         \x20   }}\n\n\
+         \x20   async fn exec(\n\
+         \x20       &self,\n\
+         \x20       request: reqwest::Request,\n\
+         \x20       _info: &progenitor_client::OperationInfo,\n\
+         \x20   ) -> reqwest::Result<reqwest::Response> {{\n\
+         \x20       let client = progenitor_client::ClientInfo::client(self);\n\
+         \x20       credentials::execute(client, request, SCHEMES).await\n\
+         \x20   }}\n\
+         }}\n"
+    )
+}
+
+/// The arguments a first program passes to an operation's method of the positional interface
+/// (`signature`): `None` for an `Option<_>` argument and `"<name>"` for a `&str` one; `None` when an argument
+/// is anything else.
+pub fn literal_arguments(signature: &syn::Signature) -> Option<Vec<String>> {
+    let mut arguments = Vec::new();
+    for input in &signature.inputs {
+        let syn::FnArg::Typed(typed) = input else {
+            continue;
+        };
+        let argument = match &*typed.ty {
+            syn::Type::Path(path)
+                if path.qself.is_none()
+                    && path
+                        .path
+                        .segments
+                        .last()
+                        .is_some_and(|s| s.ident == "Option") =>
+            {
+                "None".to_owned()
+            }
+            syn::Type::Reference(reference) if matches!(&*reference.elem, syn::Type::Path(path) if path.path.is_ident("str")) =>
+            {
+                let syn::Pat::Ident(name) = &*typed.pat else {
+                    return None;
+                };
+                format!("{:?}", name.ident.to_string())
+            }
+            _ => return None,
+        };
+        arguments.push(argument);
+    }
+    Some(arguments)
+}
+
 /// The method of an operation's builder that sends the request.
 pub const BUILDER_SEND: &str = "send";
 

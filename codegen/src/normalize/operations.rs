@@ -108,11 +108,16 @@ pub(super) fn operations(document: &mut Value, findings: &mut Vec<Finding>) {
             ] {
                 let name = pascal(&format!("{id}_{class}"));
                 let name = unique_name(&name, &component_names);
+                let mut members = Members {
+                    union_name: &name,
+                    names: &mut component_names,
+                    components: &mut new_components,
+                };
                 if let Some(union) = unify_bodies(
                     &snapshot,
                     responses,
                     is_member,
-                    &name,
+                    &mut members,
                     &push(&pointer, "responses"),
                     findings,
                 ) {
@@ -244,10 +249,11 @@ fn unify_bodies(
     document: &Value,
     responses: &mut Map<String, Value>,
     is_member: fn(&str) -> bool,
-    union_name: &str,
+    members_out: &mut Members<'_>,
     pointer: &str,
     findings: &mut Vec<Finding>,
 ) -> Option<Value> {
+    let union_name = members_out.union_name;
     let mut statuses: Vec<String> = responses
         .keys()
         .filter(|status| is_member(status))
@@ -292,12 +298,15 @@ fn unify_bodies(
             ));
         }
     }
+    // Each distinct body once, with the first status that declares it.
     let mut members: Vec<Value> = Vec::new();
-    for (_, body) in &with_json {
+    let mut first_statuses: Vec<&str> = Vec::new();
+    for (status, body) in &with_json {
         if let Body::Json(schema) = body
             && !members.contains(schema)
         {
             members.push(schema.clone());
+            first_statuses.push(status.as_str());
         }
     }
     if members.len() < 2 && !shared_inline {
@@ -347,8 +356,96 @@ fn unify_bodies(
         pointer,
         format!("responses {statuses} have different body types; their bodies become one union, `{union_name}`"),
     ));
+    // An inline body becomes a component named by its status (`<Union>NotFound`), so that the
+    // union's variants read as statuses rather than `Variant0` (typify cuts the shared prefix).
+    for (member, status) in members.iter_mut().zip(first_statuses) {
+        if member.get("$ref").is_none() {
+            let name = unique_name(
+                &format!("{union_name}{}", status_word(status)),
+                members_out.names,
+            );
+            members_out.names.insert(name.clone());
+            let schema = std::mem::replace(
+                member,
+                json!({"$ref": format!("#/components/schemas/{name}")}),
+            );
+            members_out.components.push((name, schema));
+        }
+    }
     // `oneOf` marked `x-any-of`: a first-fit enum, as `any_of` hands on every `anyOf`.
     Some(json!({"oneOf": members, (mark::ANY_OF): true}))
+}
+
+/// Where [`unify_bodies`] puts what it makes: the union's name, the component names taken,
+/// and the new components (a union's inline members, named by status).
+struct Members<'a> {
+    union_name: &'a str,
+    names: &'a mut BTreeSet<String>,
+    components: &'a mut Vec<(String, Value)>,
+}
+
+/// A status as a word of a type name: its reason phrase (RFC 9110 and the registry), a range's
+/// class, `Other` for `default`, `Status<code>` for a code without a registered phrase.
+fn status_word(status: &str) -> String {
+    let phrase = match status {
+        "200" => "Ok",
+        "201" => "Created",
+        "202" => "Accepted",
+        "203" => "NonAuthoritativeInformation",
+        "204" => "NoContent",
+        "205" => "ResetContent",
+        "206" => "PartialContent",
+        "207" => "MultiStatus",
+        "208" => "AlreadyReported",
+        "226" => "ImUsed",
+        "400" => "BadRequest",
+        "401" => "Unauthorized",
+        "402" => "PaymentRequired",
+        "403" => "Forbidden",
+        "404" => "NotFound",
+        "405" => "MethodNotAllowed",
+        "406" => "NotAcceptable",
+        "407" => "ProxyAuthenticationRequired",
+        "408" => "RequestTimeout",
+        "409" => "Conflict",
+        "410" => "Gone",
+        "411" => "LengthRequired",
+        "412" => "PreconditionFailed",
+        "413" => "ContentTooLarge",
+        "414" => "UriTooLong",
+        "415" => "UnsupportedMediaType",
+        "416" => "RangeNotSatisfiable",
+        "417" => "ExpectationFailed",
+        "418" => "ImATeapot",
+        "421" => "MisdirectedRequest",
+        "422" => "UnprocessableContent",
+        "423" => "Locked",
+        "424" => "FailedDependency",
+        "425" => "TooEarly",
+        "426" => "UpgradeRequired",
+        "428" => "PreconditionRequired",
+        "429" => "TooManyRequests",
+        "431" => "RequestHeaderFieldsTooLarge",
+        "451" => "UnavailableForLegalReasons",
+        "500" => "InternalServerError",
+        "501" => "NotImplemented",
+        "502" => "BadGateway",
+        "503" => "ServiceUnavailable",
+        "504" => "GatewayTimeout",
+        "505" => "HttpVersionNotSupported",
+        "507" => "InsufficientStorage",
+        "508" => "LoopDetected",
+        "511" => "NetworkAuthenticationRequired",
+        "2XX" | "2xx" => "OtherSuccess",
+        "4XX" | "4xx" => "ClientError",
+        "5XX" | "5xx" => "ServerError",
+        "default" => "Other",
+        code => {
+            let code: String = code.chars().filter(char::is_ascii_alphanumeric).collect();
+            return format!("Status{code}");
+        }
+    };
+    phrase.to_owned()
 }
 
 /// Keeps one media type of a request body with several: the JSON one, else the first.
@@ -526,6 +623,43 @@ mod tests {
     }
 
     #[test]
+    fn inline_error_bodies_become_members_named_by_their_status() {
+        let message = json!({"type": "object", "properties": {"message": {"type": "string"}}});
+        let limit = json!({"type": "object", "properties": {"retryAfter": {"type": "integer"}}});
+        let mut document = json!({
+            "paths": {"/things": {"get": {"operationId": "getThing", "responses": {
+                "200": json_response(reference("Thing")),
+                "402": json_response(message.clone()),
+                "404": json_response(reference("Problem")),
+                "422": json_response(message.clone()),
+                "429": json_response(limit.clone()),
+                "599": json_response(json!({"type": "string"})),
+            }}}},
+            "components": {"schemas": {
+                "Thing": {"type": "object"},
+                "Problem": {"type": "object"},
+                "GetThingErrorTooManyRequests": {"type": "string"},
+            }},
+        });
+        let mut findings = Vec::new();
+        operations(&mut document, &mut findings);
+        let schemas = &document["components"]["schemas"];
+        assert_eq!(
+            schemas["GetThingError"]["oneOf"],
+            json!([
+                reference("GetThingErrorPaymentRequired"),
+                reference("Problem"),
+                reference("GetThingErrorTooManyRequests2"),
+                reference("GetThingErrorStatus599"),
+            ])
+        );
+        assert_eq!(schemas["GetThingErrorPaymentRequired"], message);
+        assert_eq!(schemas["GetThingErrorTooManyRequests2"], limit);
+        assert_eq!(status_word("4XX"), "ClientError");
+        assert_eq!(status_word("default"), "Other");
+    }
+
+    #[test]
     fn identical_bodies_written_inline_become_one_component() {
         let inline = json!({"type": "object", "properties": {"id": {"type": "string"}}});
         let mut document = json!({"paths": {"/things": {"post": {"operationId": "makeThing", "responses": {
@@ -662,6 +796,31 @@ mod tests {
         );
     }
 
+    /// [`unify_bodies`] on `responses` of an operation at `/paths/~1a/get`, in a document with
+    /// no components.
+    fn unify(
+        responses: &mut Map<String, Value>,
+        is_member: fn(&str) -> bool,
+        union_name: &str,
+        findings: &mut Vec<Finding>,
+    ) -> Option<Value> {
+        let mut names = BTreeSet::new();
+        let mut components = Vec::new();
+        let mut members = Members {
+            union_name,
+            names: &mut names,
+            components: &mut components,
+        };
+        unify_bodies(
+            &json!({}),
+            responses,
+            is_member,
+            &mut members,
+            "/paths/~1a/get/responses",
+            findings,
+        )
+    }
+
     #[test]
     fn a_success_without_a_json_body_beside_one_with_a_body_is_left_out() {
         let mut responses = map(json!({
@@ -670,14 +829,7 @@ mod tests {
             "203": {"description": "text", "content": {"text/plain": {"schema": {"type": "string"}}}},
         }));
         let mut findings = Vec::new();
-        let union = unify_bodies(
-            &json!({}),
-            &mut responses,
-            is_success,
-            "GetThingSuccess",
-            "/paths/~1a/get/responses",
-            &mut findings,
-        );
+        let union = unify(&mut responses, is_success, "GetThingSuccess", &mut findings);
         assert_eq!(union, None);
         assert_eq!(
             Value::Object(responses),
@@ -699,14 +851,7 @@ mod tests {
             "204": {"description": "none"},
         }));
         let mut findings = Vec::new();
-        let union = unify_bodies(
-            &json!({}),
-            &mut responses,
-            is_success,
-            "GetThingSuccess",
-            "/paths/~1a/get/responses",
-            &mut findings,
-        );
+        let union = unify(&mut responses, is_success, "GetThingSuccess", &mut findings);
         assert_eq!(union, None);
         assert_eq!(
             responses.keys().collect::<Vec<_>>(),
@@ -727,14 +872,7 @@ mod tests {
             "default": json_response(reference("Problem")),
         }));
         let mut findings = Vec::new();
-        let union = unify_bodies(
-            &json!({}),
-            &mut responses,
-            is_error,
-            "GetThingError",
-            "/paths/~1a/get/responses",
-            &mut findings,
-        );
+        let union = unify(&mut responses, is_error, "GetThingError", &mut findings);
         assert_eq!(
             union,
             Some(json!({"oneOf": [reference("NotFound"), reference("Problem")], "x-any-of": true}))
@@ -760,14 +898,7 @@ mod tests {
             "201": json_response(reference("B")),
             "202": json_response(reference("A")),
         }));
-        let union = unify_bodies(
-            &json!({}),
-            &mut responses,
-            is_success,
-            "U",
-            "/p",
-            &mut Vec::new(),
-        );
+        let union = unify(&mut responses, is_success, "U", &mut Vec::new());
         assert_eq!(
             union,
             Some(json!({"oneOf": [reference("A"), reference("B")], "x-any-of": true}))
