@@ -23,7 +23,7 @@ mod replies;
 mod requests;
 mod webhooks;
 pub(crate) use crate::contract::serde_attrs;
-pub(crate) use docs::safe_doc_text;
+pub(crate) use docs::{rustdoc_line, safe_doc_text};
 pub(crate) mod tolerance;
 
 /// Whether to add the generation steps that make types faithful beyond what typify does.

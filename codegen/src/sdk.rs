@@ -298,7 +298,7 @@ impl Scheme {
         }];
         if !self.description.is_empty() {
             lines.push(String::new());
-            lines.push(self.description.clone());
+            lines.push(crate::emit::rustdoc_line(&self.description));
         }
         lines
     }
@@ -487,7 +487,7 @@ impl CrateRoot<'_> {
             .pointer("/info/title")
             .and_then(Value::as_str)
             .unwrap_or(crate::normalize::UNTITLED);
-        one_line(title)
+        crate::emit::rustdoc_line(&one_line(title))
     }
 
     fn lib_rs(&self, access: &Access, servers: &[Server]) -> String {
@@ -504,8 +504,9 @@ impl CrateRoot<'_> {
             text,
             "/// The support code the generated module calls (`hub-api-support`), carried with the crate.\n\
              /// What users meet of it, `types` and this root re-export; what this description does not\n\
-             /// use is unused.\n\
-             #[allow(dead_code, unused_imports)]\n\
+             /// use is unused. Its docs link to its own items, some of which a description leaves\n\
+             /// private here.\n\
+             #[allow(dead_code, unused_imports, rustdoc::private_intra_doc_links)]\n\
              mod {support};\n\n"
         );
         if access.has_credentials() {
@@ -567,7 +568,7 @@ impl CrateRoot<'_> {
             .document
             .pointer("/info/version")
             .and_then(Value::as_str)
-            .map(one_line)
+            .map(|version| crate::emit::rustdoc_line(&one_line(version)))
             .unwrap_or_default();
         let operations = Document::new(self.document).operations().len();
         let mut text = format!(
@@ -723,7 +724,7 @@ impl CrateRoot<'_> {
                     text,
                     "- `{}`: {}",
                     finding.pointer,
-                    message.replace('\n', " ")
+                    crate::emit::rustdoc_line(&message)
                 );
             }
             if left_out.len() > 20 {
@@ -744,7 +745,7 @@ fn servers_section(ident: &str, servers: &[Server]) -> String {
     for server in servers {
         let _ = write!(text, "- `{}`", server.url);
         if !server.description.is_empty() {
-            let _ = write!(text, ": {}", server.description);
+            let _ = write!(text, ": {}", crate::emit::rustdoc_line(&server.description));
         }
         text.push('\n');
     }
@@ -916,7 +917,7 @@ fn unique(taken: &mut BTreeSet<String>, name: String) -> String {
 /// The first line of `text` as safe doc text.
 fn one_line(text: &str) -> String {
     let line = text.lines().map(str::trim).find(|line| !line.is_empty());
-    crate::emit::safe_doc_text(line.unwrap_or_default()).into_owned()
+    crate::emit::safe_doc_text(line.unwrap_or_default()).replace('\n', " ")
 }
 
 /// A Rust string literal of `text`.

@@ -313,6 +313,18 @@ pub mod types {
         ::hub_api_support::enums::parse_or_explain(value)
             .map_err(|unlisted| unlisted.to_string().into())
     }
+    macro_rules! default_object {
+        ($name:ident { $($field:ident $(($default:path))?),* }) => {
+            impl ::std::default::Default for $name { fn default() -> Self { $name {
+            $($field : default_object!(@ value $($default)?),)* } } }
+        };
+        (@ value) => {
+            ::std::default::Default::default()
+        };
+        (@ value $default:path) => {
+            $default ()
+        };
+    }
     macro_rules! decode_object {
         (
             $name:ident [$unknown:ident $($extra:ident)?] { $($field:ident : $ty:ty =
@@ -1992,6 +2004,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         ::std::option::Option < WebhookOwner > = "owner" => present default if
         ::std::option::Option::is_none, }
     );
+    default_object!(WebhookMovedTo { name, owner, extra });
     impl WebhookMovedTo {
         pub fn builder() -> builder::WebhookMovedTo {
             Default::default()
@@ -2008,6 +2021,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         WebhookOwner[keep extra] { id : ::std::option::Option < ::std::string::String > =
         "id" => present default if ::std::option::Option::is_none, }
     );
+    default_object!(WebhookOwner { id, extra });
     impl WebhookOwner {
         pub fn builder() -> builder::WebhookOwner {
             Default::default()
@@ -2082,6 +2096,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         ::std::option::Option::is_none, url : ::std::option::Option < WebhookUrls > =
         "url" => present default if ::std::option::Option::is_none, }
     );
+    default_object!(WebhookPayloadComment { author, content, hidden, id, url, extra });
     impl WebhookPayloadComment {
         pub fn builder() -> builder::WebhookPayloadComment {
             Default::default()
@@ -2119,6 +2134,10 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         ::std::string::String > = "title" => present default if
         ::std::option::Option::is_none, url : ::std::option::Option < WebhookUrls > =
         "url" => present default if ::std::option::Option::is_none, }
+    );
+    default_object!(
+        WebhookPayloadDiscussion { author, id, is_pull_request, num, status, title, url,
+        extra }
     );
     impl WebhookPayloadDiscussion {
         pub fn builder() -> builder::WebhookPayloadDiscussion {
@@ -2179,6 +2198,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         ::generated::types::WebhookVersion > = "version" => present default if
         ::std::option::Option::is_none, }
     );
+    default_object!(WebhookPayloadWebhook { id, version, extra });
     impl WebhookPayloadWebhook {
         pub fn builder() -> builder::WebhookPayloadWebhook {
             Default::default()
@@ -2261,6 +2281,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         ::std::option::Option < ::std::string::String > = "web" => present default if
         ::std::option::Option::is_none, }
     );
+    default_object!(WebhookUrls { api, web, extra });
     impl WebhookUrls {
         pub fn builder() -> builder::WebhookUrls {
             Default::default()

@@ -495,6 +495,28 @@ pub fn is_builder_extra_type(ty: &syn::Type) -> bool {
     tokens(ty) == quote!(::std::result::Result<#map, ::std::string::String>).to_string()
 }
 
+/// Whether a struct's attributes derive `Default` (typify does for some structs whose
+/// properties are all optional).
+pub fn derives_default(attrs: &[syn::Attribute]) -> bool {
+    super::serde_attrs::derives(attrs, "Default")
+}
+
+/// The type an item implements `Default` for, when it is such an impl (typify writes one for a
+/// struct whose properties all have defaults).
+pub fn default_impl_for(item: &syn::Item) -> Option<String> {
+    let syn::Item::Impl(implementation) = item else {
+        return None;
+    };
+    let (_, path, _) = implementation.trait_.as_ref()?;
+    if path.segments.last()?.ident != "Default" {
+        return None;
+    }
+    match &*implementation.self_ty {
+        syn::Type::Path(ty) => Some(ty.path.segments.last()?.ident.to_string()),
+        _ => None,
+    }
+}
+
 /// The start value typify's builder gives a field in its `Default` impl, when `implementation`
 /// is that impl: the struct expression `default` returns, whose field `field` the caller may
 /// rewrite (typify starts an open object's map as the error "no value supplied", so a builder

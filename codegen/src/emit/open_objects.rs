@@ -61,6 +61,13 @@ pub(super) fn decode_open_objects_in_one_pass(
     let mut open = BTreeSet::new();
     // Every struct that does not fit is reported, not only the first.
     let mut problems = Vec::new();
+    // A struct every field of which may be absent gets a `Default` (the value of an empty
+    // object), unless typify wrote one.
+    let with_default: BTreeSet<String> = types
+        .iter()
+        .filter_map(crate::contract::typify_output::default_impl_for)
+        .collect();
+    let mut any_default = false;
     for mut item in std::mem::take(types) {
         let decoder = match &mut item {
             syn::Item::Struct(structure) => {
@@ -81,16 +88,25 @@ pub(super) fn decode_open_objects_in_one_pass(
             _ => None,
         };
         rewritten.push(item);
-        if let Some(decoder) = decoder {
+        if let Some((decoder, default)) = decoder {
             rewritten.extend(parse_items(decoder)?);
             any = true;
             matched += 1;
+            if let Some((name, default)) = default
+                && !with_default.contains(&name)
+            {
+                rewritten.extend(parse_items(default)?);
+                any_default = true;
+            }
         }
     }
     Error::from_problems(problems)?;
     if any {
         rewritten.splice(0..0, parse_items(decoder_macro())?);
         rewritten.extend(parse_items(shared_items())?);
+    }
+    if any_default {
+        rewritten.splice(0..0, parse_items(default_macro())?);
     }
     if derive_reads_present {
         rewritten.push(syn::parse_quote! {
@@ -373,10 +389,14 @@ pub(crate) fn is_closed_doc(line: &str) -> bool {
 /// attributes say more than the decoder understands (serde's derive then honours them). An
 /// open object (a flattened `extra` map) or a tolerant closed object must be rewritten, so for
 /// those an attribute it does not understand is an error.
+/// The decoder of a rewritten struct, and the `Default` of one whose fields may all be absent
+/// (with the struct's name).
+type Rewritten = (TokenStream, Option<(String, TokenStream)>);
+
 fn rewrite(
     structure: &mut syn::ItemStruct,
     is_tolerant: &dyn Fn(&str) -> bool,
-) -> Result<Option<TokenStream>, Error> {
+) -> Result<Option<Rewritten>, Error> {
     let name = structure.ident.clone();
     if !serde_attrs::derives(&structure.attrs, "Deserialize") && !has_extra_map(structure) {
         return Ok(None);
@@ -460,7 +480,59 @@ fn rewrite(
             #[doc = #doc]
         });
     }
-    Ok(Some(decoder(&name, unknown, extra.as_ref(), &known)))
+    // typify derives `Default` for some structs whose fields all default.
+    let default = if crate::contract::typify_output::derives_default(&structure.attrs) {
+        None
+    } else {
+        empty_object_default(&name, extra.as_ref(), &known)
+    };
+    Ok(Some((
+        decoder(&name, unknown, extra.as_ref(), &known),
+        default.map(|default| (name.to_string(), default)),
+    )))
+}
+
+/// The invocation of `default_object!` (see [`default_macro`]) for a struct none of whose
+/// fields is required: each field as an empty object decodes it (`None`, its type's default,
+/// or the schema's `default`). `None` when a field is required.
+fn empty_object_default(
+    name: &syn::Ident,
+    extra: Option<&syn::Ident>,
+    known: &[KnownField],
+) -> Option<TokenStream> {
+    let mut fields = Vec::with_capacity(known.len() + 1);
+    for field in known {
+        let ident = &field.ident;
+        fields.push(match &field.missing {
+            Missing::Default => quote!(#ident),
+            Missing::DefaultWith(path) => quote!(#ident(#path)),
+            Missing::Refused => return None,
+        });
+    }
+    fields.extend(extra.map(|extra| quote!(#extra)));
+    Some(quote! {
+        default_object!(#name { #(#fields),* });
+    })
+}
+
+/// `default_object!(Name { field, field(path), ... })`: `Default` for a struct whose fields may
+/// all be absent, each field what an empty object decodes to (`path()` for a schema
+/// `default`), so that a body with optional fields only is `Name::default()` or
+/// `Name { field: ..., ..Default::default() }`.
+fn default_macro() -> TokenStream {
+    quote! {
+        macro_rules! default_object {
+            ($name:ident { $($field:ident $(($default:path))?),* }) => {
+                impl ::std::default::Default for $name {
+                    fn default() -> Self {
+                        $name { $($field: default_object!(@value $($default)?),)* }
+                    }
+                }
+            };
+            (@value) => { ::std::default::Default::default() };
+            (@value $default:path) => { $default() };
+        }
+    }
 }
 
 /// Whether the struct has typify's flattened map of unknown properties.
@@ -885,10 +957,51 @@ mod tests {
             }
         })
         .unwrap();
-        assert_eq!(derives(&types[1]), "# [derive (Clone)]");
+        // The two macros, the struct, its decoder and, every field optional, its `Default`.
+        assert_eq!(derives(&types[2]), "# [derive (Clone)]");
         assert_eq!(
-            tokens(&types[2]),
+            tokens(&types[3]),
             "decode_object ! (Plain [skipped] { id : :: std :: option :: Option < :: std :: string :: String > = \"id\" => value default if :: std :: option :: Option :: is_none , }) ;"
+        );
+        assert_eq!(tokens(&types[4]), "default_object ! (Plain { id }) ;");
+    }
+
+    #[test]
+    fn a_struct_with_a_required_field_or_typifys_default_gets_none_of_ours() {
+        let mut types = vec![
+            syn::parse_quote! {
+                #[derive(::serde::Deserialize, ::serde::Serialize)]
+                pub struct Required { pub id: ::std::string::String }
+            },
+            syn::parse_quote! {
+                #[derive(::serde::Deserialize, ::serde::Serialize)]
+                pub struct Typified {
+                    #[serde(default = "defaults::thing_size")]
+                    pub size: i64,
+                }
+            },
+            syn::parse_quote! {
+                impl ::std::default::Default for Typified {
+                    fn default() -> Self { Self { size: defaults::thing_size() } }
+                }
+            },
+            syn::parse_quote! {
+                #[derive(::serde::Deserialize, ::serde::Serialize)]
+                pub struct Sized {
+                    #[serde(default = "defaults::sized_size")]
+                    pub size: i64,
+                }
+            },
+        ];
+        decode_open_objects_in_one_pass(&mut types, &|_| false).unwrap();
+        let defaults: Vec<String> = types
+            .iter()
+            .map(tokens)
+            .filter(|item| item.starts_with("default_object !"))
+            .collect();
+        assert_eq!(
+            defaults,
+            ["default_object ! (Sized { size (defaults :: sized_size) }) ;"]
         );
     }
 
