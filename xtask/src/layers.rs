@@ -28,7 +28,8 @@ const LAYERS: &[&[&str]] = &[
 
 /// The stages, in the order a document passes through them (`bundle` first reads a description
 /// split over files as one document, naming schemas as typify would; `swagger2` converts a
-/// Swagger 2.0 document; `surface` and `cli` read what `emit` wrote).
+/// Swagger 2.0 document; `surface` and `cli` read what `emit` wrote; `changes` compares two
+/// documents and two surfaces).
 const STAGES: &[&str] = &[
     "bundle",
     "swagger2",
@@ -38,6 +39,7 @@ const STAGES: &[&str] = &[
     "emit",
     "surface",
     "cli",
+    "changes",
 ];
 
 /// Which top-level modules each top-level module of `codegen/src` uses, with one example path
