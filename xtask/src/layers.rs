@@ -23,7 +23,7 @@ const LAYERS: &[&[&str]] = &[
     &["rules"],
     &["contract"],
     STAGES,
-    &["standalone"],
+    &["conventions", "standalone"],
 ];
 
 /// The stages, in the order a document passes through them (`bundle` first reads a description

@@ -327,6 +327,16 @@ impl Report {
     }
 }
 
+/// `text` as inline code, fenced by two backticks where it holds one (a rule's text quotes its
+/// pattern in backticks), so text and markdown both read it whole.
+pub(crate) fn code(text: &str) -> String {
+    if text.contains('`') {
+        format!("`` {text} ``")
+    } else {
+        format!("`{text}`")
+    }
+}
+
 /// A markdown table cell: pipes escaped, code kept readable.
 fn cell(text: &str) -> String {
     text.replace('|', "\\|")
@@ -344,6 +354,12 @@ mod tests {
             "enum value \"x\" removed",
             "rule",
         )
+    }
+
+    #[test]
+    fn code_holding_a_backtick_is_fenced_by_two() {
+        assert_eq!(code("Fast"), "`Fast`");
+        assert_eq!(code("where match `^/`"), "`` where match `^/` ``");
     }
 
     #[test]

@@ -21,7 +21,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::Value;
 
-use super::{Area, Change, Class};
+use super::{Area, Change, Class, code};
 use crate::model::{self, Document};
 
 /// Every wire change from `old` to `new`, both parsed OpenAPI documents (3.0 or 3.1).
@@ -620,12 +620,12 @@ impl<'a> Differ<'a> {
                 (a, b) if a == b => continue,
                 (None, Some(b)) => {
                     let (class, rule) = bound_class(direction, true, &format!("{keyword}-added"));
-                    (class, rule, format!("`{keyword}` `{b}` added"))
+                    (class, rule, format!("`{keyword}` {} added", code(b)))
                 }
                 (Some(a), None) => {
                     let (class, rule) =
                         bound_class(direction, false, &format!("{keyword}-removed"));
-                    (class, rule, format!("`{keyword}` `{a}` removed"))
+                    (class, rule, format!("`{keyword}` {} removed", code(a)))
                 }
                 (Some(a), Some(b)) => {
                     // Neither contains the other in general: both ways it may break.
@@ -642,7 +642,7 @@ impl<'a> Differ<'a> {
                     (
                         class,
                         rule,
-                        format!("`{keyword}` changed from `{a}` to `{b}`"),
+                        format!("`{keyword}` changed from {} to {}", code(a), code(b)),
                     )
                 }
                 (None, None) => continue,

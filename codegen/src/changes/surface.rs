@@ -12,7 +12,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::{Area, Change, Class};
+use super::{Area, Change, Class, code};
 use crate::surface::NON_EXHAUSTIVE;
 
 /// Every Rust change from the `old` surface to the `new` one.
@@ -175,10 +175,10 @@ fn member_name(member: &str) -> String {
 }
 
 /// A type line's kind (`struct`, `tolerant string enum`, `tagged enum`, `alias`, `use`) and the
-/// name it declares (a `use` line is its own name).
+/// name it declares (a `use` line's name is its path).
 fn kind_and_name(line: &str) -> (String, String) {
-    if line.starts_with("use ") {
-        return ("use".to_owned(), line.to_owned());
+    if let Some(path) = line.strip_prefix("use ") {
+        return ("use".to_owned(), path.to_owned());
     }
     let (kind, rest) = match line.find("enum ") {
         Some(at) => {
@@ -208,10 +208,12 @@ const NON_EXHAUSTIVE_GAINS: &str = "minor: #[non_exhaustive] item gains a member
 /// `method_parameter_count_changed`; any change of a public signature may break a caller).
 const SIGNATURE_CHANGED: &str = "major: signature changed";
 
-/// What a type's kind is called in messages: `struct` (a newtype or tuple struct too), `enum`
-/// or `type`.
+/// What a type's kind is called in messages: `struct` (a newtype or tuple struct too), `enum`,
+/// `re-export` or `type`.
 fn noun(kind: &str) -> &'static str {
-    if matches!(kind, "struct" | "newtype" | "tuple") {
+    if kind == "use" {
+        "re-export"
+    } else if matches!(kind, "struct" | "newtype" | "tuple") {
         "struct"
     } else if kind.ends_with("enum") {
         "enum"
@@ -220,10 +222,27 @@ fn noun(kind: &str) -> &'static str {
     }
 }
 
-/// A header without its rule (`where ...`) or markers: what a type is, not what it checks.
+/// A header without the `#[non_exhaustive]` marker, which is compared apart (and which a
+/// surface written before the marker existed does not show).
+fn unmarked(header: &str) -> String {
+    header.replace(&format!(" {NON_EXHAUSTIVE}"), "")
+}
+
+/// A header without its rule (`where ...`) or marker: what a type is, not what it checks.
 fn shape(header: &str) -> String {
-    let without_rule = header.split(" where ").next().unwrap_or(header);
-    without_rule.replace(&format!(" {NON_EXHAUSTIVE}"), "")
+    let unmarked = unmarked(header);
+    unmarked
+        .split(" where ")
+        .next()
+        .unwrap_or_default()
+        .to_owned()
+}
+
+/// The rule a header states (after `where`), or `none`.
+fn rule_of(header: &str) -> String {
+    unmarked(header)
+        .split_once(" where ")
+        .map_or_else(|| "none".to_owned(), |(_, rule)| rule.to_owned())
 }
 
 fn push(out: &mut Vec<Change>, class: Class, subject: &str, what: String, rule: &str) {
@@ -270,7 +289,11 @@ fn operations(old: &Surface, new: &Surface, out: &mut Vec<Change>) {
         if let Some((_, old_signature)) = &before.client
             && old_signature != signature
         {
-            let what = format!("signature changed from `{old_signature}` to `{signature}`");
+            let what = format!(
+                "signature changed from {} to {}",
+                code(old_signature),
+                code(signature)
+            );
             push(out, Class::Breaking, &subject, what, SIGNATURE_CHANGED);
         }
         for (name, old_signature) in &before.builder {
@@ -287,7 +310,9 @@ fn operations(old: &Surface, new: &Surface, out: &mut Vec<Change>) {
                     Class::Breaking,
                     &subject,
                     format!(
-                        "builder method `{name}` changed from `{old_signature}` to `{signature}`"
+                        "builder method `{name}` changed from {} to {}",
+                        code(old_signature),
+                        code(signature)
                     ),
                     SIGNATURE_CHANGED,
                 ),
@@ -339,18 +364,23 @@ fn types(old: &Surface, new: &Surface, out: &mut Vec<Change>) {
                 out,
                 Class::Breaking,
                 &subject,
-                format!("changed from `{}` to `{}`", before.header, after.header),
+                format!(
+                    "changed from {} to {}",
+                    code(&shape(&before.header)),
+                    code(&shape(&after.header))
+                ),
                 "major: type changed",
             );
-        } else if before.header != after.header && before.non_exhaustive == after.non_exhaustive {
+        } else if unmarked(&before.header) != unmarked(&after.header) {
             // Only the rule it checks changed: the same type, other values accepted.
             push(
                 out,
                 Class::Compatible,
                 &subject,
                 format!(
-                    "rule changed from `{}` to `{}`",
-                    before.header, after.header
+                    "rule changed from {} to {}",
+                    code(&rule_of(&before.header)),
+                    code(&rule_of(&after.header))
                 ),
                 "patch: same type, other values accepted",
             );
@@ -414,7 +444,7 @@ fn members(subject: &str, noun: &str, before: &Type, after: &Type, out: &mut Vec
                     out,
                     class,
                     subject,
-                    format!("{word} changed from `{line}` to `{new_line}`"),
+                    format!("{word} changed from {} to {}", code(line), code(new_line)),
                     rule,
                 );
             }
@@ -480,6 +510,12 @@ string enum Mode
     #[test]
     fn an_unchanged_surface_has_no_change() {
         assert!(diff(OLD, OLD).is_empty());
+        // A surface written before the marker: an enum with `Unknown` was non-exhaustive then.
+        let marked = OLD.replace(
+            "tagged enum (tag = \"type\") Event",
+            "tagged enum (tag = \"type\") Event (non_exhaustive)",
+        );
+        assert!(diff(OLD, &marked).is_empty(), "{:?}", diff(OLD, &marked));
     }
 
     #[test]
@@ -512,7 +548,7 @@ string enum Mode
                 "additive Client::get_webhook: builder method `id` added [minor: item added]",
                 "additive enum Event: variant `Deleted` added [minor: #[non_exhaustive] item gains a member]",
                 "compatible enum Mode: variant changed from `Fast = \"fast\"` to `Fast = \"FAST\"` [patch: wire name changed]",
-                "compatible type Name: rule changed from `alias Name = ValidatedString<rules::Name> where at most 10 characters` to `alias Name = ValidatedString<rules::Name> where at most 20 characters` [patch: same type, other values accepted]",
+                "compatible type Name: rule changed from `at most 10 characters` to `at most 20 characters` [patch: same type, other values accepted]",
             ]
         );
     }
