@@ -35,35 +35,26 @@ pub fn violations(document: &Value) -> Vec<String> {
     let view = Document::new(document);
     for operation in view.operations() {
         let name = operation.name();
-        for list in [
-            operation.item.get("parameters"),
-            operation.value.get("parameters"),
-        ] {
-            for parameter in list.and_then(Value::as_array).into_iter().flatten() {
-                let Some(resolved) = view.resolve(parameter) else {
-                    continue;
-                };
-                let has_example = resolved.get("example").is_some()
-                    || resolved
-                        .get("examples")
-                        .and_then(Value::as_object)
-                        .is_some_and(|examples| !examples.is_empty())
-                    || resolved
-                        .get("schema")
-                        .and_then(|schema| view.resolve(schema))
-                        .and_then(|schema| schema.get("examples"))
-                        .and_then(Value::as_array)
-                        .is_some_and(|examples| !examples.is_empty());
-                if !has_example {
-                    let parameter_name = resolved
-                        .get("name")
-                        .and_then(Value::as_str)
-                        .unwrap_or_default();
-                    found.push(format!(
-                        "{}: parameter `{parameter_name}` of {name} has no example",
-                        operation.pointer
-                    ));
-                }
+        for parameter in operation.parameters() {
+            let Some(resolved) = view.resolve(parameter) else {
+                continue;
+            };
+            let has_example = has_example(resolved)
+                || resolved
+                    .get("schema")
+                    .and_then(|schema| view.resolve(schema))
+                    .and_then(|schema| schema.get("examples"))
+                    .and_then(Value::as_array)
+                    .is_some_and(|examples| !examples.is_empty());
+            if !has_example {
+                let parameter_name = resolved
+                    .get("name")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default();
+                found.push(format!(
+                    "{}: parameter `{parameter_name}` of {name} has no example",
+                    operation.pointer
+                ));
             }
         }
         let body = operation
@@ -71,12 +62,7 @@ pub fn violations(document: &Value) -> Vec<String> {
             .get("requestBody")
             .and_then(|body| view.resolve(body));
         for (media_type, media) in entries(body.and_then(|body| body.get("content"))) {
-            let has_example = media.get("example").is_some()
-                || media
-                    .get("examples")
-                    .and_then(Value::as_object)
-                    .is_some_and(|examples| !examples.is_empty());
-            if !has_example {
+            if !has_example(media) {
                 found.push(format!(
                     "{}: the `{media_type}` request body of {name} has no example",
                     operation.pointer
@@ -86,6 +72,15 @@ pub fn violations(document: &Value) -> Vec<String> {
     }
     found.sort();
     found
+}
+
+/// A parameter or media type with an `example`, or a named one in `examples`.
+fn has_example(value: &Value) -> bool {
+    value.get("example").is_some()
+        || value
+            .get("examples")
+            .and_then(Value::as_object)
+            .is_some_and(|examples| !examples.is_empty())
 }
 
 /// A description that says something.

@@ -121,6 +121,13 @@ impl Change {
     }
 }
 
+/// `subject: what [rule]`, as a report line says it after the area and class.
+impl std::fmt::Display for Change {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {} [{}]", self.subject, self.what, self.rule)
+    }
+}
+
 /// The version bump a set of changes implies (semver; while the crate is 0.x, cargo reads the
 /// minor digit as the major one).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -234,12 +241,9 @@ impl Report {
         for change in &self.changes {
             let _ = writeln!(
                 out,
-                "{} {:<10} {}: {} [{}]",
+                "{} {:<10} {change}",
                 change.area.word(),
-                change.class.word(),
-                change.subject,
-                change.what,
-                change.rule
+                change.class.word()
             );
         }
         for (id, method, new) in &self.unwrapped {
