@@ -179,24 +179,26 @@ pub fn review(root: &Path, args: &[String]) -> Result<()> {
     step(3, "snapshot diffs (cargo insta)");
     let insta = Tools::new(root).ensure_cargo_insta(root)?;
     let interactive = std::io::IsTerminal::is_terminal(&std::io::stdin());
-    // `review` asks, snapshot by snapshot, in a terminal; elsewhere the pending ones are listed.
+    // `review` asks, snapshot by snapshot, in a terminal; elsewhere the pending ones are listed
+    // (their diffs are in the failing tests' output above). The root is a package as well as
+    // the workspace, so without `--workspace` cargo-insta would look at `hub-api` alone.
     let subcommand = if interactive {
         "review"
     } else {
-        "pending-list"
+        "pending-snapshots"
     };
-    let status = Command::new(&insta)
-        .args(["insta", subcommand])
+    let status = insta_command(&insta)?
+        .args(["insta", subcommand, "--workspace"])
         .current_dir(root)
         .status()
-        .with_context(|| format!("running {}", insta.display()))?;
+        .with_context(|| format!("running cargo insta {subcommand}"))?;
     if !status.success() {
         failed.push(format!("cargo insta {subcommand}"));
     }
     if !interactive {
         println!(
-            "review: to accept or reject pending snapshots, run `{} insta review` in a terminal",
-            insta.strip_prefix(root).unwrap_or(&insta).display()
+            "review: to accept or reject them one by one, run `cargo xtask review` in a terminal, \
+             or `PATH=tools/cargo/bin:$PATH cargo insta review --workspace`"
         );
     }
 
@@ -219,6 +221,21 @@ pub fn review(root: &Path, args: &[String]) -> Result<()> {
             failed.join("\n  ")
         )
     }
+}
+
+/// `cargo` with the pinned `cargo-insta` (at `binary`) first on `PATH`, so that `cargo insta`
+/// runs it as cargo runs any subcommand.
+fn insta_command(binary: &Path) -> Result<Command> {
+    let bin = binary
+        .parent()
+        .context("cargo-insta's path has no folder")?;
+    let mut paths = vec![bin.to_path_buf()];
+    paths.extend(std::env::split_paths(
+        &std::env::var_os("PATH").unwrap_or_default(),
+    ));
+    let mut command = crate::cargo_command();
+    command.env("PATH", std::env::join_paths(paths).context("joining PATH")?);
+    Ok(command)
 }
 
 #[cfg(test)]

@@ -122,7 +122,8 @@ impl Tools {
 
     /// Makes sure `tools/cargo/bin/cargo-insta` is the version of the `insta` crate locked in
     /// `Cargo.lock` (the snapshot files' format follows it), installing it with `cargo install
-    /// --locked` if not; returns the binary, which runs as `cargo-insta insta <command>`.
+    /// --locked` if not; returns the binary, which `cargo insta` runs once its folder is first on
+    /// `PATH`.
     /// cargo's own lines show the install going on (a few minutes on two cores).
     pub fn ensure_cargo_insta(&self, root: &Path) -> Result<PathBuf> {
         let lock = fs::read_to_string(root.join("Cargo.lock")).context("reading Cargo.lock")?;
