@@ -28,7 +28,7 @@ pub enum Error {
     /// One of the two documents does not parse.
     #[error("the {which} spec does not parse")]
     Spec {
-        /// `old` or `new`.
+        /// `base` (the old spec) or `changed` (the new one).
         which: &'static str,
         /// Why.
         #[source]
@@ -184,11 +184,11 @@ impl Report {
     /// Compares old and new.
     pub fn build(inputs: &Inputs<'_>) -> Result<Self, Error> {
         let old = crate::load::load(inputs.old_spec, "old spec").map_err(|source| Error::Spec {
-            which: "old",
+            which: "base",
             source: Box::new(source),
         })?;
         let new = crate::load::load(inputs.new_spec, "new spec").map_err(|source| Error::Spec {
-            which: "new",
+            which: "changed",
             source: Box::new(source),
         })?;
         let mut changes: BTreeSet<Change> = spec::diff(&old, &new).into_iter().collect();

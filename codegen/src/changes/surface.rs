@@ -63,6 +63,14 @@ struct Type {
     non_exhaustive: bool,
 }
 
+/// The part of a surface text a line is in (an insta header comes before both).
+#[derive(Clone, Copy)]
+enum Section {
+    Operations,
+    Types,
+    Other,
+}
+
 #[derive(Debug, Default)]
 struct Surface {
     operations: BTreeMap<String, Operation>,
@@ -72,17 +80,15 @@ struct Surface {
 impl Surface {
     fn parse(text: &str) -> Self {
         let mut surface = Surface::default();
-        let mut section = "";
+        let mut section = Section::Other;
         let mut operation: Option<String> = None;
         let mut item: Option<String> = None;
         for line in text.lines() {
             if let Some(title) = line.strip_prefix("# ") {
-                section = if title == "Operations" {
-                    "operations"
-                } else if title == "Types" {
-                    "types"
-                } else {
-                    ""
+                section = match title {
+                    "Operations" => Section::Operations,
+                    "Types" => Section::Types,
+                    _ => Section::Other,
                 };
                 continue;
             }
@@ -90,7 +96,7 @@ impl Surface {
                 continue;
             }
             match section {
-                "operations" => {
+                Section::Operations => {
                     if let Some(rest) = line.strip_prefix("  ") {
                         let Some(current) = operation
                             .as_ref()
@@ -119,7 +125,7 @@ impl Surface {
                         operation = Some(id.to_owned());
                     }
                 }
-                "types" => {
+                Section::Types => {
                     if let Some(member) = line.strip_prefix("    ") {
                         if let Some(current) =
                             item.as_ref().and_then(|name| surface.types.get_mut(name))
@@ -146,7 +152,7 @@ impl Surface {
                         item = Some(name);
                     }
                 }
-                _ => {}
+                Section::Other => {}
             }
         }
         surface
