@@ -419,6 +419,11 @@ impl<'a> Differ<'a> {
         } else {
             format!("{at}: ")
         };
+        let site = Site {
+            subject,
+            place: &place,
+            direction,
+        };
         let old_ref = old.get("$ref").and_then(Value::as_str);
         let new_ref = new.get("$ref").and_then(Value::as_str);
         let (old, new) = match (old_ref, new_ref) {
@@ -430,15 +435,10 @@ impl<'a> Differ<'a> {
                         .unwrap_or(reference)
                         .to_owned()
                 };
-                let (class, rule) = direction.pick(
-                    (Class::Breaking, "request-property-type-changed".into()),
-                    (Class::Breaking, "response-property-type-changed".into()),
-                );
-                self.push(
-                    class,
-                    subject,
-                    format!("{place}schema changed from `{}` to `{}`", name(a), name(b)),
-                    rule,
+                self.classed(
+                    site,
+                    format!("schema changed from `{}` to `{}`", name(a), name(b)),
+                    both(Class::Breaking, Class::Breaking, "property-type-changed"),
                 );
                 return;
             }
@@ -453,9 +453,9 @@ impl<'a> Differ<'a> {
             },
             (None, None) => (old, new),
         };
-        self.types(subject, &place, old, new, direction);
-        self.enums(subject, &place, old, new, direction);
-        self.bounds(subject, &place, old, new, direction);
+        self.types(site, old, new);
+        self.enums(site, old, new);
+        self.bounds(site, old, new);
         self.properties(subject, at, old, new, direction, depth);
         for (keyword, suffix) in [("items", "[]"), ("additionalProperties", "{}")] {
             if let (Some(a @ Value::Object(_)), Some(b @ Value::Object(_))) =
@@ -464,109 +464,78 @@ impl<'a> Differ<'a> {
                 self.schema(subject, &below(at, suffix), a, b, direction, depth + 1);
             }
         }
-        self.closedness(subject, &place, old, new, direction);
-        self.members(subject, &place, old, new, direction);
+        self.closedness(site, old, new);
+        self.members(site, old, new);
     }
 
-    fn types(
-        &mut self,
-        subject: &str,
-        place: &str,
-        old: &Value,
-        new: &Value,
-        direction: Direction,
-    ) {
+    /// Reports `what` at `site`, classed as `classes` says for the site's direction.
+    fn classed(&mut self, site: Site<'_>, what: String, classes: Classes) {
+        let (class, rule) = site.direction.pick(classes.0, classes.1);
+        self.push(class, site.subject, format!("{}{what}", site.place), rule);
+    }
+
+    fn types(&mut self, site: Site<'_>, old: &Value, new: &Value) {
         let (Some(before), Some(after)) = (type_set(old), type_set(new)) else {
             return;
         };
         if before == after {
             return;
         }
-        let widened = after.is_superset(&before);
-        let narrowed = after.is_subset(&before);
-        let (class, rule) = direction.pick(
-            (
-                if widened {
-                    Class::Compatible
-                } else {
-                    Class::Breaking
-                },
-                "request-property-type-changed".into(),
-            ),
-            (
-                if narrowed {
-                    Class::Compatible
-                } else {
-                    Class::Breaking
-                },
-                "response-property-type-changed".into(),
-            ),
-        );
+        // A request may now hold more (the server takes what it took), a response less (the
+        // client reads what it read): either is compatible; anything else breaks.
+        let request = if after.is_superset(&before) {
+            Class::Compatible
+        } else {
+            Class::Breaking
+        };
+        let response = if after.is_subset(&before) {
+            Class::Compatible
+        } else {
+            Class::Breaking
+        };
         let show = |types: &BTreeSet<String>| types.iter().cloned().collect::<Vec<_>>().join(" | ");
-        self.push(
-            class,
-            subject,
+        self.classed(
+            site,
             format!(
-                "{place}type changed from `{}` to `{}`",
+                "type changed from `{}` to `{}`",
                 show(&before),
                 show(&after)
             ),
-            rule,
+            both(request, response, "property-type-changed"),
         );
     }
 
-    fn enums(
-        &mut self,
-        subject: &str,
-        place: &str,
-        old: &Value,
-        new: &Value,
-        direction: Direction,
-    ) {
+    fn enums(&mut self, site: Site<'_>, old: &Value, new: &Value) {
         let (Some(before), Some(after)) = (enum_values(old), enum_values(new)) else {
             return;
         };
         for value in before.iter().filter(|value| !after.contains(value)) {
-            let (class, rule) = direction.pick(
-                (
+            self.classed(
+                site,
+                format!("enum value {value} removed"),
+                both(
                     Class::Breaking,
-                    "request-property-enum-value-removed".into(),
-                ),
-                (
                     Class::Compatible,
-                    "response-property-enum-value-removed".into(),
+                    "property-enum-value-removed",
                 ),
-            );
-            self.push(
-                class,
-                subject,
-                format!("{place}enum value {value} removed"),
-                rule,
             );
         }
         for value in after.iter().filter(|value| !before.contains(value)) {
-            let (class, rule) = direction.pick(
-                (Class::Additive, "request-property-enum-value-added".into()),
-                // Old generated clients read it as their enum's `Unknown`.
-                (Class::Additive, "response-property-enum-value-added".into()),
-            );
-            self.push(
-                class,
-                subject,
-                format!("{place}enum value {value} added"),
-                rule,
+            // Old generated clients read a value they do not know in a response as their
+            // enum's `Unknown`.
+            self.classed(
+                site,
+                format!("enum value {value} added"),
+                both(
+                    Class::Additive,
+                    Class::Additive,
+                    "property-enum-value-added",
+                ),
             );
         }
     }
 
-    fn bounds(
-        &mut self,
-        subject: &str,
-        place: &str,
-        old: &Value,
-        new: &Value,
-        direction: Direction,
-    ) {
+    fn bounds(&mut self, site: Site<'_>, old: &Value, new: &Value) {
         // (keyword, oasdiff's words for it, an upper bound)
         const BOUNDS: &[(&str, &str, bool)] = &[
             ("maxLength", "max-length", true),
@@ -594,55 +563,43 @@ impl<'a> Differ<'a> {
                     (tightened, grew)
                 }
             };
-            let (class, rule) = bound_class(direction, tightened, &format!("{words}-{change}"));
             let show = |value: Option<f64>| value.map_or("none".to_owned(), |v| v.to_string());
-            self.push(
-                class,
-                subject,
+            self.classed(
+                site,
                 format!(
-                    "{place}`{keyword}` {} from {} to {}",
+                    "`{keyword}` {} from {} to {}",
                     if tightened { "tightened" } else { "loosened" },
                     show(before),
                     show(after)
                 ),
-                rule,
+                bound(tightened, &format!("{words}-{change}")),
             );
         }
         for keyword in ["pattern", "format"] {
             let before = old.get(keyword).and_then(Value::as_str);
             let after = new.get(keyword).and_then(Value::as_str);
-            let (class, rule, what) = match (before, after) {
+            let (what, classes) = match (before, after) {
                 (a, b) if a == b => continue,
-                (None, Some(b)) => {
-                    let (class, rule) = bound_class(direction, true, &format!("{keyword}-added"));
-                    (class, rule, format!("`{keyword}` {} added", code(b)))
-                }
-                (Some(a), None) => {
-                    let (class, rule) =
-                        bound_class(direction, false, &format!("{keyword}-removed"));
-                    (class, rule, format!("`{keyword}` {} removed", code(a)))
-                }
-                (Some(a), Some(b)) => {
-                    // Neither contains the other in general: both ways it may break.
-                    let (class, rule) = direction.pick(
-                        (
-                            Class::Breaking,
-                            format!("request-property-{keyword}-changed"),
-                        ),
-                        (
-                            Class::Breaking,
-                            format!("response-property-{keyword}-changed"),
-                        ),
-                    );
-                    (
-                        class,
-                        rule,
-                        format!("`{keyword}` changed from {} to {}", code(a), code(b)),
-                    )
-                }
+                (None, Some(b)) => (
+                    format!("`{keyword}` {} added", code(b)),
+                    bound(true, &format!("{keyword}-added")),
+                ),
+                (Some(a), None) => (
+                    format!("`{keyword}` {} removed", code(a)),
+                    bound(false, &format!("{keyword}-removed")),
+                ),
+                // Neither contains the other in general: both ways it may break.
+                (Some(a), Some(b)) => (
+                    format!("`{keyword}` changed from {} to {}", code(a), code(b)),
+                    both(
+                        Class::Breaking,
+                        Class::Breaking,
+                        &format!("property-{keyword}-changed"),
+                    ),
+                ),
                 (None, None) => continue,
             };
-            self.push(class, subject, format!("{place}{what}"), rule);
+            self.classed(site, what, classes);
         }
     }
 
@@ -675,6 +632,12 @@ impl<'a> Differ<'a> {
         };
         let (before, after) = (properties(old), properties(new));
         let (was_required, is_required) = (required(old), required(new));
+        // Each message names its property's path itself.
+        let site = Site {
+            subject,
+            place: "",
+            direction,
+        };
         let path = |name: &str| below(at, &format!(".{name}"));
         for name in before.keys().filter(|name| !after.contains_key(*name)) {
             let kind = if was_required.contains(name) {
@@ -682,68 +645,52 @@ impl<'a> Differ<'a> {
             } else {
                 "optional"
             };
-            let (class, rule) = direction.pick(
-                (Class::Breaking, "request-property-removed".into()),
-                (Class::Breaking, format!("response-{kind}-property-removed")),
-            );
-            self.push(
-                class,
-                subject,
+            self.classed(
+                site,
                 format!("{} removed ({kind})", path(name)),
-                rule,
+                (
+                    (Class::Breaking, "request-property-removed".into()),
+                    (Class::Breaking, format!("response-{kind}-property-removed")),
+                ),
             );
         }
         for (name, schema) in &after {
             let Some(previous) = before.get(name) else {
-                let (class, rule, kind) = if is_required.contains(name) {
-                    let (class, rule) = direction.pick(
+                let (kind, classes) = if is_required.contains(name) {
+                    let classes = (
                         (Class::Breaking, "new-required-request-property".into()),
                         (Class::Additive, "response-required-property-added".into()),
                     );
-                    (class, rule, "required")
+                    ("required", classes)
                 } else {
-                    let (class, rule) = direction.pick(
+                    let classes = (
                         (Class::Additive, "new-optional-request-property".into()),
                         (Class::Additive, "response-optional-property-added".into()),
                     );
-                    (class, rule, "optional")
+                    ("optional", classes)
                 };
-                self.push(
-                    class,
-                    subject,
-                    format!("{} added ({kind})", path(name)),
-                    rule,
-                );
+                self.classed(site, format!("{} added ({kind})", path(name)), classes);
                 continue;
             };
             match (was_required.contains(name), is_required.contains(name)) {
-                (false, true) => {
-                    let (class, rule) = direction.pick(
-                        (Class::Breaking, "request-property-became-required".into()),
-                        (
-                            Class::Compatible,
-                            "response-property-became-required".into(),
-                        ),
-                    );
-                    self.push(
-                        class,
-                        subject,
-                        format!("{} became required", path(name)),
-                        rule,
-                    );
-                }
-                (true, false) => {
-                    let (class, rule) = direction.pick(
-                        (Class::Compatible, "request-property-became-optional".into()),
-                        (Class::Breaking, "response-property-became-optional".into()),
-                    );
-                    self.push(
-                        class,
-                        subject,
-                        format!("{} became optional", path(name)),
-                        rule,
-                    );
-                }
+                (false, true) => self.classed(
+                    site,
+                    format!("{} became required", path(name)),
+                    both(
+                        Class::Breaking,
+                        Class::Compatible,
+                        "property-became-required",
+                    ),
+                ),
+                (true, false) => self.classed(
+                    site,
+                    format!("{} became optional", path(name)),
+                    both(
+                        Class::Compatible,
+                        Class::Breaking,
+                        "property-became-optional",
+                    ),
+                ),
                 _ => {}
             }
             self.schema(subject, &path(name), previous, schema, direction, depth + 1);
@@ -751,59 +698,32 @@ impl<'a> Differ<'a> {
     }
 
     /// `additionalProperties: false` set or dropped.
-    fn closedness(
-        &mut self,
-        subject: &str,
-        place: &str,
-        old: &Value,
-        new: &Value,
-        direction: Direction,
-    ) {
+    fn closedness(&mut self, site: Site<'_>, old: &Value, new: &Value) {
         let closed =
             |schema: &Value| schema.get("additionalProperties") == Some(&Value::Bool(false));
         match (closed(old), closed(new)) {
-            (false, true) => {
-                let (class, rule) = bound_class(direction, true, "additional-properties-closed");
-                self.push(
-                    class,
-                    subject,
-                    format!("{place}closed to unknown properties"),
-                    rule,
-                );
-            }
-            (true, false) => {
-                // The generated client skips unknown properties of a response unless decoding
-                // strictly, so a response that opens up is compatible for it.
-                let (class, rule) = direction.pick(
-                    (
-                        Class::Compatible,
-                        "request-additional-properties-opened".into(),
-                    ),
-                    (
-                        Class::Compatible,
-                        "response-additional-properties-opened".into(),
-                    ),
-                );
-                self.push(
-                    class,
-                    subject,
-                    format!("{place}open to unknown properties"),
-                    rule,
-                );
-            }
+            (false, true) => self.classed(
+                site,
+                "closed to unknown properties".to_owned(),
+                bound(true, "additional-properties-closed"),
+            ),
+            // The generated client skips unknown properties of a response unless decoding
+            // strictly, so a response that opens up is compatible for it.
+            (true, false) => self.classed(
+                site,
+                "open to unknown properties".to_owned(),
+                both(
+                    Class::Compatible,
+                    Class::Compatible,
+                    "additional-properties-opened",
+                ),
+            ),
             _ => {}
         }
     }
 
     /// The `$ref` members of `oneOf`/`anyOf`, added or removed.
-    fn members(
-        &mut self,
-        subject: &str,
-        place: &str,
-        old: &Value,
-        new: &Value,
-        direction: Direction,
-    ) {
+    fn members(&mut self, site: Site<'_>, old: &Value, new: &Value) {
         for keyword in ["oneOf", "anyOf"] {
             let refs = |schema: &Value| -> BTreeSet<String> {
                 schema
@@ -826,32 +746,51 @@ impl<'a> Differ<'a> {
                 "any-of"
             };
             for member in before.difference(&after) {
-                let (class, rule) = direction.pick(
-                    (Class::Breaking, format!("request-body-{words}-removed")),
-                    (Class::Compatible, format!("response-body-{words}-removed")),
-                );
-                self.push(
-                    class,
-                    subject,
-                    format!("{place}`{keyword}` member `{member}` removed"),
-                    rule,
+                self.classed(
+                    site,
+                    format!("`{keyword}` member `{member}` removed"),
+                    body(
+                        Class::Breaking,
+                        Class::Compatible,
+                        &format!("{words}-removed"),
+                    ),
                 );
             }
             for member in after.difference(&before) {
-                let (class, rule) = direction.pick(
-                    (Class::Additive, format!("request-body-{words}-added")),
-                    // Old generated clients keep an unknown member as `Unknown`.
-                    (Class::Additive, format!("response-body-{words}-added")),
-                );
-                self.push(
-                    class,
-                    subject,
-                    format!("{place}`{keyword}` member `{member}` added"),
-                    rule,
+                // Old generated clients keep an unknown member of a response as `Unknown`.
+                self.classed(
+                    site,
+                    format!("`{keyword}` member `{member}` added"),
+                    body(Class::Additive, Class::Additive, &format!("{words}-added")),
                 );
             }
         }
     }
+}
+
+/// Where one schema comparison stands: its subject, the place below it (`` `a.b`: ``, empty at
+/// the subject's root) and the way its values travel.
+#[derive(Clone, Copy)]
+struct Site<'s> {
+    subject: &'s str,
+    place: &'s str,
+    direction: Direction,
+}
+
+/// A change's class and oasdiff check in a request and in a response.
+type Classes = ((Class, String), (Class, String));
+
+/// `request` and `response` under oasdiff's `request-<words>` and `response-<words>`.
+fn both(request: Class, response: Class, words: &str) -> Classes {
+    (
+        (request, format!("request-{words}")),
+        (response, format!("response-{words}")),
+    )
+}
+
+/// [`both`] for a body's union members, `request-body-<words>` and `response-body-<words>`.
+fn body(request: Class, response: Class, words: &str) -> Classes {
+    both(request, response, &format!("body-{words}"))
 }
 
 /// The place one step (`.name`, `[]`, `{}`) below `at`, as the report shows it: a property
@@ -868,18 +807,15 @@ fn below(at: &str, step: &str) -> String {
     }
 }
 
-/// The class and oasdiff check of a rule that `tightened` (or loosened): tightening breaks
-/// requests and is compatible in responses, loosening the reverse.
-fn bound_class(direction: Direction, tightened: bool, words: &str) -> (Class, String) {
+/// The classes of a rule that `tightened` (or loosened): tightening breaks requests and is
+/// compatible in responses, loosening the reverse.
+fn bound(tightened: bool, words: &str) -> Classes {
     let (request, response) = if tightened {
         (Class::Breaking, Class::Compatible)
     } else {
         (Class::Compatible, Class::Breaking)
     };
-    direction.pick(
-        (request, format!("request-property-{words}")),
-        (response, format!("response-property-{words}")),
-    )
+    both(request, response, &format!("property-{words}"))
 }
 
 /// A schema's `type`, as a set, with 3.0's `nullable` read as `null`; `None` when it states none.
