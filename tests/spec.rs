@@ -2,6 +2,13 @@
 //! request, response and parameter) is valid under its schema with a JSON Schema 2020-12
 //! validator, and every rule of the service description is present at its JSON pointer, so a
 //! rule dropped from the spec fails here by name.
+//!
+//! Which examples and descriptions the spec must carry is not decided here: that is
+//! `hub_api_codegen::conventions`, which `cargo xtask regen` enforces before it generates (and
+//! codegen's `hub_spec` test on the checked-in spec), so that regen and these tests agree on
+//! what a valid spec is. A component or a response without examples is valid (nothing sends
+//! or needs them); one that has them must be right. A value added to an enum the description
+//! pins is valid too: only a pinned value that is gone fails.
 
 use serde_json::{Value, json};
 
@@ -83,11 +90,12 @@ fn every_example_is_valid_under_its_schema() {
 
     let components = spec["components"]["schemas"].as_object().unwrap();
     for (name, schema) in components {
-        let examples = schema["examples"]
-            .as_array()
-            .unwrap_or_else(|| panic!("component {name} has no examples"));
-        assert!(!examples.is_empty(), "component {name} has no examples");
-        for example in examples {
+        for example in schema
+            .get("examples")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
             check(
                 format!("component {name}"),
                 &json!({"$ref": format!("#/components/schemas/{name}")}),
@@ -96,10 +104,9 @@ fn every_example_is_valid_under_its_schema() {
         }
     }
     for (name, parameter) in spec["components"]["parameters"].as_object().unwrap() {
-        let example = parameter
-            .get("example")
-            .unwrap_or_else(|| panic!("parameter {name} has no example"));
-        check(format!("parameter {name}"), &parameter["schema"], example);
+        if let Some(example) = parameter.get("example") {
+            check(format!("parameter {name}"), &parameter["schema"], example);
+        }
     }
 
     let mut operations = 0;
@@ -124,11 +131,12 @@ fn every_example_is_valid_under_its_schema() {
                     media.extend(content.values());
                 }
             }
-            let mut examples = 0;
             for media in media {
-                for (example_name, example) in media["examples"]
-                    .as_object()
-                    .unwrap_or_else(|| panic!("{id}: a body without examples"))
+                for (example_name, example) in media
+                    .get("examples")
+                    .and_then(Value::as_object)
+                    .into_iter()
+                    .flatten()
                 {
                     check(
                         format!(
@@ -138,7 +146,6 @@ fn every_example_is_valid_under_its_schema() {
                         &media["schema"],
                         &example["value"],
                     );
-                    examples += 1;
                 }
             }
             for parameter in operation
@@ -153,16 +160,13 @@ fn every_example_is_valid_under_its_schema() {
                         &parameter["schema"],
                         example,
                     );
-                    examples += 1;
                 }
             }
-            // Operations without a body or parameters of their own (getMcpSettings, the
-            // webhook-id operations) still have a response example or a shared parameter example.
-            let shared = item.get("parameters").is_some() || operation.get("parameters").is_some();
-            assert!(examples > 0 || shared, "{id} has no example");
         }
     }
-    assert_eq!(operations, 15);
+    // The description's 15 operations are each pinned in `RULES`; an operation added to the
+    // spec is not an error here (the change report says what it means).
+    assert!(operations >= 15, "only {operations} operations found");
     println!(
         "spec: {checked} examples valid over {} components and {operations} operations",
         components.len()
@@ -558,7 +562,7 @@ const RULES: &[(&str, &str, &str)] = &[
     ),
     // Jobs.
     (
-        "29 flavors",
+        "the 29 flavors (more may follow)",
         "/components/schemas/Flavor/enum",
         r#"["cpu-basic", "cpu-upgrade", "cpu-performance", "cpu-xl", "sprx8", "zero-a10g", "t4-small", "t4-medium", "l4x1", "l4x4", "l40sx1", "l40sx4", "l40sx8", "a10g-small", "a10g-large", "a10g-largex2", "a10g-largex4", "a100-large", "a100x4", "a100x8", "h200", "h200x2", "h200x4", "h200x8", "rtx-pro-6000", "rtx-pro-6000x2", "rtx-pro-6000x4", "rtx-pro-6000x8", "inf2x6"]"#,
     ),
@@ -905,6 +909,37 @@ const RULES: &[(&str, &str, &str)] = &[
     ),
 ];
 
+/// Whether `found` keeps the rule `expected` states at `pointer`: an equal value, or for an
+/// `enum`, every pinned value still allowed (a value the hub adds is a new allowed value, not a
+/// rule dropped).
+fn keeps_rule(pointer: &str, found: &Value, expected: &Value) -> bool {
+    match (found, expected) {
+        (Value::Array(found), Value::Array(expected)) if pointer.ends_with("/enum") => {
+            expected.iter().all(|value| found.contains(value))
+        }
+        _ => found == expected,
+    }
+}
+
+#[test]
+fn an_enum_rule_fails_on_a_removed_value_only() {
+    let pinned = json!(["cpu-basic", "inf2x6"]);
+    let pointer = "/components/schemas/Flavor/enum";
+    assert!(keeps_rule(
+        pointer,
+        &json!(["cpu-basic", "inf2x6", "b200"]),
+        &pinned
+    ));
+    assert!(!keeps_rule(pointer, &json!(["cpu-basic"]), &pinned));
+    // Any other rule is the value itself.
+    let required = "/components/schemas/Job/required";
+    assert!(!keeps_rule(
+        required,
+        &json!(["id", "flavor"]),
+        &json!(["id"])
+    ));
+}
+
 #[test]
 fn every_rule_of_the_description_is_in_the_spec() {
     let spec = spec();
@@ -913,7 +948,21 @@ fn every_rule_of_the_description_is_in_the_spec() {
         let expected: Value = serde_json::from_str(expected)
             .unwrap_or_else(|error| panic!("{rule}: bad expectation: {error}"));
         match spec.pointer(pointer) {
-            Some(found) if *found == expected => {}
+            Some(found) if keeps_rule(pointer, found, &expected) => {}
+            // An enum's values the description pins and the spec no longer allows, by name.
+            Some(Value::Array(found)) if pointer.ends_with("/enum") => {
+                let gone: Vec<String> = expected
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter(|value| !found.contains(value))
+                    .map(Value::to_string)
+                    .collect();
+                missing.push(format!(
+                    "{rule}: {pointer} no longer allows {}",
+                    gone.join(", ")
+                ));
+            }
             found => missing.push(format!(
                 "{rule}: {pointer} is {found:?}, expected {expected}"
             )),
@@ -928,65 +977,4 @@ fn every_rule_of_the_description_is_in_the_spec() {
         "spec: all {} rules of the description found at their pointers",
         RULES.len()
     );
-}
-
-/// Every component schema, every property and every shared parameter has a description: they
-/// become the documentation of the generated types and fields.
-#[test]
-fn every_schema_and_property_is_described() {
-    fn described(schema: &Value) -> bool {
-        schema
-            .get("description")
-            .and_then(Value::as_str)
-            .is_some_and(|text| !text.trim().is_empty())
-    }
-    /// An object schema (a component or an inline object property) and its properties.
-    fn check(schema: &Value, at: &str, missing: &mut Vec<String>, counted: &mut usize) {
-        *counted += 1;
-        if !described(schema) && schema.get("$ref").is_none() {
-            missing.push(at.to_owned());
-        }
-        for (name, property) in schema
-            .get("properties")
-            .and_then(Value::as_object)
-            .into_iter()
-            .flatten()
-        {
-            let at = format!("{at}/properties/{name}");
-            if property.get("properties").is_some() {
-                check(property, &at, missing, counted);
-            } else {
-                *counted += 1;
-                if !described(property) {
-                    missing.push(at);
-                }
-            }
-        }
-    }
-
-    let spec = spec();
-    let mut missing = Vec::new();
-    let mut counted = 0;
-    for (name, schema) in spec["components"]["schemas"].as_object().unwrap() {
-        check(
-            schema,
-            &format!("/components/schemas/{name}"),
-            &mut missing,
-            &mut counted,
-        );
-    }
-    for (name, parameter) in spec["components"]["parameters"].as_object().unwrap() {
-        counted += 1;
-        if !described(parameter) {
-            missing.push(format!("/components/parameters/{name}"));
-        }
-    }
-    assert!(
-        missing.is_empty(),
-        "{} of {counted} schemas, properties and parameters have no description:\n{}",
-        missing.len(),
-        missing.join("\n")
-    );
-    assert!(counted > 300, "only {counted} checked; is the walk broken?");
-    println!("spec: all {counted} schemas, properties and parameters are described");
 }

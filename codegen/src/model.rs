@@ -399,7 +399,7 @@ pub struct Operation<'a> {
     pub pointer: String,
 }
 
-impl Operation<'_> {
+impl<'a> Operation<'a> {
     /// `GET /repos/{id}`.
     pub fn label(&self) -> String {
         format!("{} {}", self.method.to_uppercase(), self.path)
@@ -413,6 +413,19 @@ impl Operation<'_> {
     /// Its `operationId`, or its label when it has none.
     pub fn name(&self) -> String {
         self.id().map_or_else(|| self.label(), str::to_owned)
+    }
+
+    /// Its `parameters` lists: its path item's (shared), then its own, as written.
+    pub fn parameter_lists(&self) -> impl Iterator<Item = &'a Value> {
+        [self.item.get("parameters"), self.value.get("parameters")]
+            .into_iter()
+            .flatten()
+    }
+
+    /// Every parameter of its `parameters` lists (its path item's first), each `$ref`
+    /// unresolved.
+    pub fn parameters(&self) -> impl Iterator<Item = &'a Value> {
+        self.parameter_lists().filter_map(Value::as_array).flatten()
     }
 }
 
@@ -575,21 +588,33 @@ impl<'a> Document<'a> {
     /// from no response. Every other component (responses, deliveries, unreferenced ones) is
     /// decoded tolerantly. A webhook's body is received, like a response.
     pub fn request_only_schemas(&self) -> std::collections::BTreeSet<String> {
-        let mut request_roots = Vec::new();
-        let mut response_roots = Vec::new();
-        for operation in self.operations() {
-            request_roots.extend(operation.item.get("parameters"));
-            request_roots.extend(operation.value.get("parameters"));
-            request_roots.extend(operation.value.get("requestBody"));
-            response_roots.extend(operation.value.get("responses"));
-        }
-        response_roots.extend(self.root.get(mark::WEBHOOKS));
-        let from_requests = self.reachable_schemas(&request_roots);
-        let from_responses = self.reachable_schemas(&response_roots);
+        let (from_requests, from_responses) = self.schema_usage();
         from_requests
             .difference(&from_responses)
             .map(|name| (*name).to_owned())
             .collect()
+    }
+
+    /// The component schema names requests reach (from a request body or parameter) and those
+    /// received ones reach (from a response or a webhook's body), each transitively.
+    pub fn schema_usage(
+        &self,
+    ) -> (
+        std::collections::BTreeSet<&'a str>,
+        std::collections::BTreeSet<&'a str>,
+    ) {
+        let mut request_roots = Vec::new();
+        let mut response_roots = Vec::new();
+        for operation in self.operations() {
+            request_roots.extend(operation.parameter_lists());
+            request_roots.extend(operation.value.get("requestBody"));
+            response_roots.extend(operation.value.get("responses"));
+        }
+        response_roots.extend(self.root.get(mark::WEBHOOKS));
+        (
+            self.reachable_schemas(&request_roots),
+            self.reachable_schemas(&response_roots),
+        )
     }
 
     /// The component schema names that `roots` reach through `$ref`s, transitively. Every

@@ -259,8 +259,9 @@ fn describe_struct(
             let deny = contract::typify_output::denies_unknown_fields(&structure.attrs)
                 || doc_lines_of(&structure.attrs).any(|line| open_objects::is_closed_doc(&line));
             let mut text = format!(
-                "struct {name}{}",
-                if deny { " (deny_unknown_fields)" } else { "" }
+                "struct {name}{}{}",
+                if deny { " (deny_unknown_fields)" } else { "" },
+                non_exhaustive_marker(&structure.attrs)
             );
             for field in &fields.named {
                 let ident = field
@@ -319,7 +320,11 @@ fn describe_enum(
         } else {
             "enum".to_owned()
         };
-    let mut text = format!("{kind} {}", enumeration.ident);
+    let mut text = format!(
+        "{kind} {}{}",
+        enumeration.ident,
+        non_exhaustive_marker(&enumeration.attrs)
+    );
     if let Some(rules) = rules.patched.get(&enumeration.ident.to_string()) {
         let _ = write!(text, " where {rules}");
     }
@@ -337,6 +342,23 @@ fn describe_enum(
         let _ = write!(text, "\n    {}{fields}{wire}", variant.ident);
     }
     text
+}
+
+/// What the surface prints after the name of a `#[non_exhaustive]` struct or enum: whether
+/// users may build it with a literal or match it exhaustively, which decides whether a field or
+/// variant it gains breaks them (the change report reads it back).
+pub const NON_EXHAUSTIVE: &str = "(non_exhaustive)";
+
+/// ` (non_exhaustive)` for an item marked so, else nothing.
+fn non_exhaustive_marker(attrs: &[syn::Attribute]) -> String {
+    if attrs
+        .iter()
+        .any(|attr| attr.path().is_ident("non_exhaustive"))
+    {
+        format!(" {NON_EXHAUSTIVE}")
+    } else {
+        String::new()
+    }
 }
 
 fn module<'a>(file: &'a syn::File, name: &str) -> Option<&'a [syn::Item]> {

@@ -27,6 +27,16 @@ fn checked_in_client_is_what_the_spec_generates() {
     }
 }
 
+/// The conventions `regen` enforces (descriptions, request examples) hold for the spec as
+/// checked in, so a plain `cargo test` says so too.
+#[test]
+fn the_spec_keeps_its_conventions() {
+    let text = std::fs::read_to_string(root().join(codegen::SPEC_PATH)).expect("spec is readable");
+    let document = codegen::load::load(&text, codegen::SPEC_PATH).unwrap();
+    let violations = codegen::conventions::violations(&document);
+    assert!(violations.is_empty(), "{}", violations.join("\n"));
+}
+
 #[test]
 fn generation_is_deterministic() {
     let first = generate();

@@ -23,13 +23,14 @@ const LAYERS: &[&[&str]] = &[
     &["rules"],
     &["contract"],
     STAGES,
-    &["standalone"],
+    &["conventions", "standalone"],
 ];
 
 /// The stages, in the order a document passes through them (`bundle` first reads a description
 /// split over files as one document, naming schemas as typify would; `swagger2` converts a
 /// Swagger 2.0 document; `surface` and `cli` read what `emit` wrote; `sdk` writes a standalone
-/// crate's root, README and credentials around it).
+/// crate's root, README and credentials around it; `changes` compares two documents and two
+/// surfaces).
 const STAGES: &[&str] = &[
     "bundle",
     "swagger2",
@@ -40,6 +41,7 @@ const STAGES: &[&str] = &[
     "surface",
     "cli",
     "sdk",
+    "changes",
 ];
 
 /// Which top-level modules each top-level module of `codegen/src` uses, with one example path

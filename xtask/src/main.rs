@@ -6,6 +6,7 @@
 mod conformance;
 mod corpus;
 mod layers;
+mod review;
 mod spec_checks;
 mod tools;
 
@@ -18,8 +19,19 @@ const USAGE: &str = "\
 usage: cargo xtask <command>
 
 commands:
-  regen [--check]                      regenerate generated-client/ from spec/openapi.yaml;
-                                       with --check, write nothing and fail if it is stale
+  regen [--check]                      regenerate generated-client/ from spec/openapi.yaml, then
+                                       print the change report against HEAD (and write it to
+                                       target/change-report.md); with --check, write nothing and
+                                       fail if it is stale
+  diff --base REV                      the change report from git revision REV to the working
+                                       spec: each change to the spec and to the generated
+                                       crate's public API, breaking or additive, on the wire and
+                                       for Rust users, and the version bump; markdown in
+                                       target/change-report.md
+  review [--base REV]                  the review of a spec change in one command: regen, the
+                                       tests that pin the spec (no stop at the first failure),
+                                       the snapshot diffs (cargo insta, installed pinned on
+                                       first use), the change report against REV (default HEAD)
   generate --spec FILE --out DIR [--crate-name NAME] [--strict]
                                        write a standalone client crate for any OpenAPI 3.0/3.1
                                        document; report.txt in DIR lists what was repaired or
@@ -67,6 +79,8 @@ fn run(args: Vec<String>) -> Result<()> {
         .unwrap_or(("", &[]));
     match command {
         "regen" => regen(&root, rest),
+        "diff" => review::diff(&root, rest),
+        "review" => review::review(&root, rest),
         "generate" => generate(&root, rest),
         "corpus" => corpus::command(&root, rest),
         "test" => test(&root, rest),
@@ -90,10 +104,20 @@ fn workspace_root() -> PathBuf {
         .to_path_buf()
 }
 
-/// Runs `xtask-regen`, the one binary that links `hub-api-codegen` (progenitor, typify, syn):
-/// the other commands never build it.
+/// `cargo xtask regen`: `xtask-regen`, then (unless `--check`) the change report against `HEAD`.
 fn regen(root: &Path, args: &[String]) -> Result<()> {
-    let mut cargo_args = vec!["run", "--quiet", "--package", "xtask-regen", "--"];
+    let mut args = args.to_vec();
+    if args.is_empty() {
+        args.extend(review::regen_report_args(root));
+    }
+    run_regen(root, &args)
+}
+
+/// Runs `xtask-regen`, the one binary that links `hub-api-codegen` (progenitor, typify, syn):
+/// the other commands never build it. Not `--quiet`: a first build of it takes minutes, and
+/// cargo's lines are what shows it going on.
+pub(crate) fn run_regen(root: &Path, args: &[String]) -> Result<()> {
+    let mut cargo_args = vec!["run", "--package", "xtask-regen", "--"];
     cargo_args.extend(args.iter().map(String::as_str));
     cargo(root, &cargo_args).context("regen")
 }
@@ -112,7 +136,7 @@ fn generate(root: &Path, args: &[String]) -> Result<()> {
             forwarded.push(here.join(path).to_string_lossy().into_owned());
         }
     }
-    regen(root, &forwarded)
+    run_regen(root, &forwarded)
 }
 
 /// Runs `hub-api-validate`, which links only the generated types (`hub-api-client`), not
@@ -200,7 +224,7 @@ fn test(root: &Path, args: &[String]) -> Result<()> {
     }
     report_free_disk(root);
     spec_checks::run(root).context("spec checks")?;
-    regen(root, &["--check".to_owned()])?;
+    run_regen(root, &["--check".to_owned()])?;
     cargo(
         root,
         &["test", "--workspace", "--all-targets", "--all-features"],
@@ -316,6 +340,14 @@ pub(crate) fn cargo_command() -> Command {
 
 /// Runs cargo in the workspace root; under CI insta must never write snapshots.
 fn cargo(root: &Path, args: &[&str]) -> Result<()> {
+    if !cargo_succeeds(root, args)? {
+        bail!("cargo {} failed", args.join(" "));
+    }
+    Ok(())
+}
+
+/// [`cargo`], telling whether it succeeded instead of failing, for a step that others follow.
+pub(crate) fn cargo_succeeds(root: &Path, args: &[&str]) -> Result<bool> {
     let mut command = cargo_command();
     command.args(args).current_dir(root);
     if std::env::var_os("CI").is_some() {
@@ -324,8 +356,5 @@ fn cargo(root: &Path, args: &[&str]) -> Result<()> {
     let status = command
         .status()
         .with_context(|| format!("running cargo {}", args.join(" ")))?;
-    if !status.success() {
-        bail!("cargo {} failed ({status})", args.join(" "));
-    }
-    Ok(())
+    Ok(status.success())
 }

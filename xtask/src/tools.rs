@@ -1,9 +1,10 @@
-//! Pinned external tools (Python and npm) that `cargo xtask test` installs on first use into
-//! ignored folders under `tools/`.
+//! Pinned external tools (Python, npm and cargo) that `cargo xtask test` and `cargo xtask review`
+//! install on first use into ignored folders under `tools/`.
 //!
 //! The pins live in committed files (`tools/requirements.txt`, `tools/package.json` +
-//! `tools/package-lock.json`, and `tools/directory/` for the public API directory of
-//! `cargo xtask corpus --directory`); the installs are throwaway. Each install leaves a stamp holding
+//! `tools/package-lock.json`, `tools/directory/` for the public API directory of
+//! `cargo xtask corpus --directory`, and `Cargo.lock` for `cargo-insta`, which must be the
+//! version of the `insta` crate the tests use); the installs are throwaway. Each install leaves a stamp holding
 //! the pin files it was made from, so a changed pin reinstalls and an unchanged one costs a file
 //! read. Only `std::process` is used: a fresh machine needs nothing beyond Rust, Python 3 and npm.
 
@@ -119,6 +120,47 @@ impl Tools {
         Ok(api)
     }
 
+    /// Makes sure `tools/cargo/bin/cargo-insta` is the version of the `insta` crate locked in
+    /// `Cargo.lock` (the snapshot files' format follows it), installing it with `cargo install
+    /// --locked` if not; returns the binary, which `cargo insta` runs once its folder is first on
+    /// `PATH`.
+    /// cargo's own lines show the install going on (a few minutes on two cores).
+    pub fn ensure_cargo_insta(&self, root: &Path) -> Result<PathBuf> {
+        let lock = fs::read_to_string(root.join("Cargo.lock")).context("reading Cargo.lock")?;
+        let version = locked_version(&lock, "insta")
+            .context("Cargo.lock locks no `insta`, whose version cargo-insta must match")?;
+        let cargo_root = self.dir.join("cargo");
+        let binary = cargo_root.join("bin").join(if cfg!(windows) {
+            "cargo-insta.exe"
+        } else {
+            "cargo-insta"
+        });
+        let installed = Command::new(&binary)
+            .arg("--version")
+            .output()
+            .ok()
+            .map(|output| String::from_utf8_lossy(&output.stdout).into_owned());
+        if installed
+            .as_deref()
+            .is_some_and(|text| text.split_whitespace().any(|word| word == version))
+        {
+            return Ok(binary);
+        }
+        println!("installing cargo-insta {version} into tools/cargo (first use or insta changed)");
+        let status = crate::cargo_command()
+            .args(["install", "--locked", "--root"])
+            .arg(&cargo_root)
+            .args(["cargo-insta", "--version", &format!("={version}")])
+            .status()
+            .context("running cargo install cargo-insta")?;
+        if !status.success() {
+            bail!(
+                "cargo install cargo-insta {version} failed ({status}); check that crates.io is reachable"
+            );
+        }
+        Ok(binary)
+    }
+
     /// The venv's python (call [`Tools::ensure_python_venv`] first).
     pub fn python_command(&self) -> Command {
         Command::new(self.venv_python())
@@ -201,6 +243,17 @@ fn ensure_npm_ci(dir: &Path, what: &str) -> Result<()> {
     Ok(())
 }
 
+/// The version `Cargo.lock` locks `package` at (the first entry of that name).
+fn locked_version<'a>(lock: &'a str, package: &str) -> Option<&'a str> {
+    let name = format!("name = \"{package}\"");
+    let mut lines = lock.lines();
+    lines.find(|line| *line == name)?;
+    lines
+        .next()?
+        .strip_prefix("version = \"")?
+        .strip_suffix('"')
+}
+
 fn npm() -> &'static str {
     if cfg!(windows) { "npm.cmd" } else { "npm" }
 }
@@ -220,4 +273,17 @@ fn run_quietly(command: &mut Command, what: &str, hint: &str) -> Result<()> {
         );
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_locked_version_is_read_by_exact_name() {
+        let lock = "[[package]]\nname = \"insta-macros\"\nversion = \"9.0.0\"\n\n\
+                    [[package]]\nname = \"insta\"\nversion = \"1.49.0\"\n";
+        assert_eq!(locked_version(lock, "insta"), Some("1.49.0"));
+        assert_eq!(locked_version(lock, "cargo-insta"), None);
+    }
 }

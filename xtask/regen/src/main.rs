@@ -1,5 +1,10 @@
 //! `cargo xtask regen [--check]`: generates every checked-in file from `spec/openapi.yaml` and
-//! writes it, or with `--check` writes nothing and fails when one is stale.
+//! writes it, or with `--check` writes nothing and fails when one is stale. The spec's
+//! conventions (`codegen::conventions`) are checked first. Given the base's spec and surface
+//! (`--old-spec FILE [--old-surface FILE] --report FILE`, which xtask reads from git), it then
+//! prints the change report and writes it as markdown.
+//! `cargo xtask diff` runs `changes --old-spec FILE [--old-surface FILE] --report FILE`: the
+//! same report, generating the new surface without writing anything else.
 //! `cargo xtask generate --spec FILE --out DIR [--crate-name NAME] [--strict]`: writes a
 //! standalone client crate for any OpenAPI 3.0/3.1 document, which may be split over files
 //! (`hub_api_codegen::bundle` reads it whole, `generate_crate_from_bundle` generates it);
@@ -42,18 +47,32 @@ fn turn_off_transparent_huge_pages() {
 #[cfg(not(target_os = "linux"))]
 fn turn_off_transparent_huge_pages() {}
 
+const REGEN_USAGE: &str = "usage: cargo xtask regen [--check] \
+     [--old-spec FILE [--old-surface FILE] --report FILE]";
+
 fn run(args: Vec<String>) -> Result<()> {
-    if args.first().is_some_and(|first| first == "generate") {
-        return generate(&args[1..]);
+    match args.first().map(String::as_str) {
+        Some("generate") => return generate(&args[1..]),
+        Some("changes") => {
+            let root = workspace_root();
+            let Some(report) = ReportFiles::parse(&args[1..])? else {
+                bail!(
+                    "usage: xtask-regen changes --old-spec FILE [--old-surface FILE] --report FILE"
+                );
+            };
+            let spec_text = read_spec(&root)?;
+            let output = codegen::generate_hub_client(&spec_text)?;
+            return report.write(&root, &spec_text, &output.surface);
+        }
+        _ => {}
     }
-    let check = match args.as_slice() {
-        [] => false,
-        [flag] if flag == "--check" => true,
-        _ => bail!("usage: cargo xtask regen [--check]"),
-    };
+    let check = args.first().is_some_and(|flag| flag == "--check");
+    let report = ReportFiles::parse(&args[usize::from(check)..])?;
+    if check && report.is_some() {
+        bail!("{REGEN_USAGE}");
+    }
     let root = workspace_root();
-    let spec_text = std::fs::read_to_string(root.join(codegen::SPEC_PATH))
-        .with_context(|| format!("reading {}", codegen::SPEC_PATH))?;
+    let spec_text = read_spec(&root)?;
     let output = codegen::generate_hub_client(&spec_text)?;
     let cli = codegen::cli::generate(
         &output.downlevelled,
@@ -63,7 +82,133 @@ fn run(args: Vec<String>) -> Result<()> {
     )?;
     // Both are generated before either is written: a generation error leaves both files as they were.
     sync(&root, codegen::CLIENT_PATH, &output.rust, check)?;
-    sync(&root, codegen::cli::CLI_PATH, &cli, check)
+    sync(&root, codegen::cli::CLI_PATH, &cli, check)?;
+    match report {
+        Some(report) => report.write(&root, &spec_text, &output.surface),
+        None => Ok(()),
+    }
+}
+
+/// Reads the spec and holds it to its conventions (descriptions, request examples), every
+/// violation at once, before anything is generated: the one definition of a valid spec that
+/// `tests/spec.rs` leaves to it.
+fn read_spec(root: &Path) -> Result<String> {
+    let spec_text = std::fs::read_to_string(root.join(codegen::SPEC_PATH))
+        .with_context(|| format!("reading {}", codegen::SPEC_PATH))?;
+    let document = codegen::load::load(&spec_text, codegen::SPEC_PATH)?;
+    let violations = codegen::conventions::violations(&document);
+    if !violations.is_empty() {
+        bail!(
+            "{} breaks {} of the spec's conventions (codegen/src/conventions.rs):\n  {}",
+            codegen::SPEC_PATH,
+            violations.len(),
+            violations.join("\n  ")
+        );
+    }
+    Ok(spec_text)
+}
+
+/// Where the change report reads the base from and writes its markdown.
+struct ReportFiles {
+    old_spec: PathBuf,
+    /// The base's surface snapshot; without one, the surface is generated from the base spec.
+    old_surface: Option<PathBuf>,
+    markdown: PathBuf,
+}
+
+impl ReportFiles {
+    /// `--old-spec FILE [--old-surface FILE] --report FILE`; `None` when none is given.
+    fn parse(args: &[String]) -> Result<Option<Self>> {
+        let (mut old_spec, mut old_surface, mut markdown) = (None, None, None);
+        let mut rest = args.iter();
+        while let Some(flag) = rest.next() {
+            let value = rest
+                .next()
+                .map(PathBuf::from)
+                .with_context(|| format!("{flag} needs a value\n{REGEN_USAGE}"))?;
+            match flag.as_str() {
+                "--old-spec" => old_spec = Some(value),
+                "--old-surface" => old_surface = Some(value),
+                "--report" => markdown = Some(value),
+                other => bail!("unknown argument `{other}`\n{REGEN_USAGE}"),
+            }
+        }
+        match (old_spec, markdown) {
+            (Some(old_spec), Some(markdown)) => Ok(Some(Self {
+                old_spec,
+                old_surface,
+                markdown,
+            })),
+            (None, None) if old_surface.is_none() => Ok(None),
+            _ => bail!("--old-spec and --report go together\n{REGEN_USAGE}"),
+        }
+    }
+
+    /// Prints the report of the change from the base to `spec_text` (whose surface is
+    /// `surface`) and writes it as markdown.
+    fn write(&self, root: &Path, spec_text: &str, surface: &str) -> Result<()> {
+        let old_spec = std::fs::read_to_string(&self.old_spec)
+            .with_context(|| format!("reading {}", self.old_spec.display()))?;
+        let old_surface = match &self.old_surface {
+            Some(path) => std::fs::read_to_string(path)
+                .with_context(|| format!("reading {}", path.display()))?,
+            None => {
+                println!(
+                    "change report: the base has no surface snapshot; generating it from the base spec"
+                );
+                codegen::generate_hub_client(&old_spec)
+                    .context("generating the base spec's surface")?
+                    .surface
+            }
+        };
+        let sources = rust_sources(&root.join("src"))?;
+        let report = codegen::changes::Report::build(&codegen::changes::Inputs {
+            old_spec: &old_spec,
+            new_spec: spec_text,
+            old_surface: &old_surface,
+            new_surface: surface,
+            wrapper_sources: &sources,
+        })?;
+        print!("{}", report.render_text());
+        if let Some(parent) = self.markdown.parent() {
+            std::fs::create_dir_all(parent)
+                .with_context(|| format!("creating {}", parent.display()))?;
+        }
+        std::fs::write(&self.markdown, report.render_markdown())
+            .with_context(|| format!("writing {}", self.markdown.display()))?;
+        let shown = self.markdown.strip_prefix(root).unwrap_or(&self.markdown);
+        println!(
+            "change report: written to {} for the pull request",
+            shown.display()
+        );
+        Ok(())
+    }
+}
+
+/// The text of every `.rs` file under `dir` (the hand-written client, whose calls into the
+/// generated one are its wrappers), in path order.
+fn rust_sources(dir: &Path) -> Result<Vec<String>> {
+    let mut files = Vec::new();
+    let mut pending = vec![dir.to_path_buf()];
+    while let Some(current) = pending.pop() {
+        for entry in
+            std::fs::read_dir(&current).with_context(|| format!("reading {}", current.display()))?
+        {
+            let path = entry?.path();
+            if path.is_dir() {
+                pending.push(path);
+            } else if path.extension().is_some_and(|extension| extension == "rs") {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    files
+        .iter()
+        .map(|path| {
+            std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))
+        })
+        .collect()
 }
 
 const GENERATE_USAGE: &str = "usage: cargo xtask generate --spec FILE --out DIR [--crate-name NAME] [--strict] \
