@@ -377,8 +377,11 @@ fn plain_markdown(text: &str, whole: &str) -> String {
             continue;
         }
         let c = rest.chars().next().unwrap_or_default();
+        // A link's target follows `](`; after an escaped `\]` (its `[` on an earlier line) the
+        // URL is prose again.
+        let link_target = out.ends_with("](") && !out.ends_with("\\](");
         if (rest.starts_with("https://") || rest.starts_with("http://"))
-            && !out.ends_with("](")
+            && !link_target
             && !out.ends_with('<')
             && !out.ends_with("=\"")
         {
@@ -400,7 +403,6 @@ fn plain_markdown(text: &str, whole: &str) -> String {
             '[' => match closing_bracket(rest) {
                 Some(end)
                     if keeps_brackets(&rest[1..end], &rest[end + 1..])
-                        || out.ends_with(']')
                         || whole
                             .trim_start()
                             .starts_with(&format!("{}:", &rest[..=end])) =>
@@ -428,11 +430,11 @@ fn plain_markdown(text: &str, whole: &str) -> String {
     out
 }
 
-/// Whether `[inside]` followed by `after` is a link rustdoc resolves: inline or reference
-/// style, or an intra-doc link to code, which the generators write.
+/// Whether `[inside]` followed by `after` is a link rustdoc resolves: an inline link, or an
+/// intra-doc link to code, which the generators write. A reference-style `[x][y]` is not kept:
+/// in descriptions it is far more often a pattern (`[a-z][a-z0-9]*`) than a link.
 fn keeps_brackets(inside: &str, after: &str) -> bool {
     after.starts_with('(')
-        || after.starts_with('[')
         || (inside.len() >= 2 && inside.starts_with('`') && inside.ends_with('`'))
 }
 
@@ -520,7 +522,20 @@ mod tests {
     fn stray_brackets_and_tags_are_escaped_and_code_is_not() {
         assert_eq!(
             markdown(&["Use [id] or <id>, `[x] <y>`, [`Client::get`] and [a][b]; a<b and </p>."]),
-            ["Use \\[id\\] or \\<id>, `[x] <y>`, [`Client::get`] and [a][b]; a\\<b and \\</p>."]
+            [
+                "Use \\[id\\] or \\<id>, `[x] <y>`, [`Client::get`] and \\[a\\]\\[b\\]; a\\<b and \\</p>."
+            ]
+        );
+        // A link whose text started on an earlier line is prose by the time its URL comes.
+        assert_eq!(
+            markdown(&[
+                "See the [JSON mode",
+                "guide](https://docs.example.com/json)."
+            ]),
+            [
+                "See the \\[JSON mode",
+                "guide\\](<https://docs.example.com/json>)."
+            ]
         );
         // A reference definition takes its destination in angle brackets too.
         assert_eq!(markdown(&["[a]: https://a.io"]), ["[a]: <https://a.io>"]);

@@ -181,8 +181,20 @@ fn a_program_from_the_readme_calls_a_local_server_over_http_and_https() {
     copy_dir(&out, &crate_dir);
     let lock = workspace_root().join("Cargo.lock");
     std::fs::copy(&lock, crate_dir.join("Cargo.lock")).unwrap();
-    // The README is the crate's documentation: its programs compile as doc tests.
+    // The README is the crate's documentation: its programs compile as doc tests, and the
+    // documentation builds without a warning.
     cargo(&crate_dir, &["test", "--offline", "--quiet", "--doc"]);
+    cargo(
+        &crate_dir,
+        &[
+            "doc",
+            "--offline",
+            "--quiet",
+            "--no-deps",
+            "--config",
+            "build.rustdocflags=[\"-D\", \"warnings\"]",
+        ],
+    );
 
     let program = moved.0.join("program");
     std::fs::create_dir_all(program.join("src")).unwrap();
@@ -296,8 +308,9 @@ struct Moved(PathBuf);
 
 impl Moved {
     fn new(name: &str) -> Self {
+        // A parent of its own: tests run in parallel, and each removes its parent when done.
         let dir = std::env::temp_dir()
-            .join(format!("hub-api-generate-{}", std::process::id()))
+            .join(format!("hub-api-generate-{}-{name}", std::process::id()))
             .join(name);
         let _ = std::fs::remove_dir_all(&dir);
         assert!(
