@@ -272,24 +272,25 @@ pub fn render_report(report: &[Finding]) -> String {
     text
 }
 
-/// A crate name made from any text, such as the folder a crate is written to: each character
-/// a crate name cannot hold becomes `-`, and a name that does not start with a letter is
-/// prefixed with `api-` (`2gis.ru` is `api-2gis-ru`).
+/// A crate name made from any text, such as the folder a crate is written to, in the snake
+/// case rustc asks of a crate (its `non_snake_case` lint): lower case, each run of characters a
+/// crate name cannot hold (and of `-`, `_`) one `-`, none at the end, and a name that does not
+/// start with a letter prefixed with `api-` (`2gis.ru` is `api-2gis-ru`, `Orders-API-(PII)` is
+/// `orders-api-pii`).
 pub fn crate_name_from(text: &str) -> String {
-    let name: String = text
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
-                c
-            } else {
-                '-'
-            }
-        })
-        .collect();
-    if is_crate_name(&name) {
-        name
+    let mut name = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_ascii_alphanumeric() {
+            name.push(c.to_ascii_lowercase());
+        } else if !name.ends_with('-') {
+            name.push('-');
+        }
+    }
+    let name = name.trim_end_matches('-');
+    if is_crate_name(name) {
+        name.to_owned()
     } else {
-        format!("api-{name}")
+        format!("api-{}", name.trim_start_matches('-'))
     }
 }
 
@@ -972,9 +973,14 @@ mod tests {
             ("client", "client"),
             ("api.example.com", "api-example-com"),
             ("2gis.ru", "api-2gis-ru"),
-            ("_x", "api-_x"),
+            ("_x", "api-x"),
             ("", "api-"),
-            ("ünï", "api--n-"),
+            ("ünï", "api-n"),
+            ("Orders-API-(PII-version)", "orders-api-pii-version"),
+            (
+                "amadeus-airport-&-city-search",
+                "amadeus-airport-city-search",
+            ),
         ] {
             let made = crate_name_from(folder);
             assert_eq!(made, name);
