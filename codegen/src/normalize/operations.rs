@@ -356,10 +356,13 @@ fn unify_bodies(
         pointer,
         format!("responses {statuses} have different body types; their bodies become one union, `{union_name}`"),
     ));
-    // An inline body becomes a component named by its status (`<Union>NotFound`), so that the
-    // union's variants read as statuses rather than `Variant0` (typify cuts the shared prefix).
+    // An inline body that is a type of its own (an object, a composition, an enum) becomes a
+    // component named by its status (`<Union>NotFound`), so that the union's variants read as
+    // statuses rather than `Variant0` (typify cuts the shared prefix). A scalar or an array
+    // stays inline: as a component it would be a newtype of its own, where inline it is the
+    // plain Rust type.
     for (member, status) in members.iter_mut().zip(first_statuses) {
-        if member.get("$ref").is_none() {
+        if member.get("$ref").is_none() && is_own_type(member) {
             let name = unique_name(
                 &format!("{union_name}{}", status_word(status)),
                 members_out.names,
@@ -374,6 +377,24 @@ fn unify_bodies(
     }
     // `oneOf` marked `x-any-of`: a first-fit enum, as `any_of` hands on every `anyOf`.
     Some(json!({"oneOf": members, (mark::ANY_OF): true}))
+}
+
+/// Whether typify makes a type of its own for `schema` wherever it sits: an object (or a
+/// schema with properties), a composition, an enum.
+fn is_own_type(schema: &Value) -> bool {
+    let object = schema.as_object();
+    let has = |key: &str| object.is_some_and(|object| object.contains_key(key));
+    schema.get("type").and_then(Value::as_str) == Some("object")
+        || [
+            "properties",
+            "allOf",
+            "oneOf",
+            "anyOf",
+            "enum",
+            "additionalProperties",
+        ]
+        .iter()
+        .any(|key| has(key))
 }
 
 /// Where [`unify_bodies`] puts what it makes: the union's name, the component names taken,
@@ -633,7 +654,8 @@ mod tests {
                 "404": json_response(reference("Problem")),
                 "422": json_response(message.clone()),
                 "429": json_response(limit.clone()),
-                "599": json_response(json!({"type": "string"})),
+                "500": json_response(json!({"type": "string"})),
+                "599": json_response(json!({"type": "object", "properties": {"code": {"type": "integer"}}})),
             }}}},
             "components": {"schemas": {
                 "Thing": {"type": "object"},
@@ -650,6 +672,7 @@ mod tests {
                 reference("GetThingErrorPaymentRequired"),
                 reference("Problem"),
                 reference("GetThingErrorTooManyRequests2"),
+                json!({"type": "string"}),
                 reference("GetThingErrorStatus599"),
             ])
         );
