@@ -66,6 +66,20 @@ pub(super) fn with_content(document: &mut Value, findings: &mut Vec<Finding>) {
         );
     }
     for pointer in parameters {
+        // progenitor writes a header with `to_string`, which only a scalar has: an array or
+        // object header (its schema given inline or by `$ref`) is taken as its text (`simple`
+        // style: `a,b`), as sent.
+        let structured = document
+            .pointer(&pointer)
+            .and_then(|parameter| parameter.get("schema"))
+            .map(|schema| resolve(document, schema))
+            .is_some_and(|schema| {
+                schema.get("properties").is_some()
+                    || schema
+                        .get("type")
+                        .and_then(Value::as_str)
+                        .is_some_and(|kind| kind == "array" || kind == "object")
+            });
         let Some(parameter) = document
             .pointer_mut(&pointer)
             .and_then(Value::as_object_mut)
@@ -77,13 +91,6 @@ pub(super) fn with_content(document: &mut Value, findings: &mut Vec<Finding>) {
             .and_then(Value::as_str)
             .unwrap_or_default()
             .to_owned();
-        // progenitor writes a header with `to_string`, which only a scalar has: an array or
-        // object header is taken as its text (`simple` style: `a,b`), as sent.
-        let structured = parameter
-            .get("schema")
-            .and_then(|schema| schema.get("type"))
-            .and_then(Value::as_str)
-            .is_some_and(|kind| kind == "array" || kind == "object");
         if location == "header" && structured {
             let description = parameter
                 .get("description")
@@ -667,6 +674,29 @@ mod tests {
                 "description": "Its text as sent (`simple` style), of this schema: {\"type\":\"array\",\"items\":{\"type\":\"string\"}}",
                 "schema": {"type": "string"},
             }])
+        );
+        assert_eq!(
+            places(&findings),
+            [(FindingKind::Repaired, "/paths/~1a/get/parameters/0/schema")]
+        );
+    }
+
+    #[test]
+    fn a_header_of_a_referenced_object_is_taken_as_its_text_too() {
+        // visualstudio.com: a header parameter `headers` of an object component.
+        let mut document = operation(json!([{
+            "name": "headers",
+            "in": "header",
+            "schema": {"$ref": "#/components/schemas/PlanResourceHeaders"},
+        }]));
+        document["components"] = json!({"schemas": {"PlanResourceHeaders": {
+            "properties": {"x-ms-client-tenant-id": {"type": "string"}},
+        }}});
+        let mut findings = Vec::new();
+        with_content(&mut document, &mut findings);
+        assert_eq!(
+            parameters(&document)[0]["schema"],
+            json!({"type": "string"})
         );
         assert_eq!(
             places(&findings),

@@ -470,6 +470,9 @@ fn literal_variants(object: &Map<String, Value>) -> Option<Vec<(String, String)>
             Value::Number(number) => number_name(&number.to_string()),
             Value::Array(_) | Value::Object(_) => return None,
         };
+        // The patch spells each name through `rust_ident` again, which is not idempotent
+        // (`m/J` is `MJ`, and `MJ` then `Mj`, as `MJ` is): names are compared as spelled.
+        let base = crate::contract::typify_name(&base);
         let name = if taken.contains(&base) {
             crate::normalize::unique_name(&format!("{base}{}", kind(value)), &taken)
         } else {
@@ -573,6 +576,28 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+
+    #[test]
+    fn literal_names_are_unique_as_the_patch_spells_them() {
+        // exoapi.dev: `MJ` and `m/J` both spell `Mj` once `rust_ident` is applied twice.
+        let object = json!({"enum": ["MJ", "m/J", "'", "''", "%", true]});
+        let names: Vec<String> = literal_variants(object.as_object().unwrap())
+            .unwrap()
+            .into_iter()
+            .map(|(name, _)| crate::contract::rust_ident(&name, "").unwrap().to_string())
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "Mj",
+                "MjString",
+                "Empty",
+                "EmptyString",
+                "EmptyString2",
+                "True"
+            ]
+        );
+    }
 
     fn inferred(schemas: Value) -> Result<Vec<(String, Action)>, String> {
         let mut document = json!({ "components": { "schemas": schemas } });
