@@ -75,6 +75,17 @@ pub mod mark {
     pub const REASON: &str = "x-rust-reason";
 }
 
+/// The property names an object schema's `required` lists, in its order (none when it lists
+/// none or is not an array; entries that are not strings are passed over).
+pub fn required_names(schema: &serde_json::Map<String, Value>) -> impl Iterator<Item = &str> {
+    schema
+        .get("required")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+}
+
 /// Appends one reference token to a pointer, escaping `~` and `/`.
 pub fn push(pointer: &str, token: &str) -> String {
     format!("{pointer}/{}", token.replace('~', "~0").replace('/', "~1"))

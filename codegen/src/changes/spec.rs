@@ -623,12 +623,9 @@ impl<'a> Differ<'a> {
         };
         let required = |schema: &'a Value| -> BTreeSet<&'a str> {
             schema
-                .get("required")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-                .filter_map(Value::as_str)
-                .collect()
+                .as_object()
+                .map(|object| crate::model::required_names(object).collect())
+                .unwrap_or_default()
         };
         let (before, after) = (properties(old), properties(new));
         let (was_required, is_required) = (required(old), required(new));

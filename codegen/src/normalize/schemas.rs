@@ -782,12 +782,8 @@ fn closed_object(object: &mut Map<String, Value>, pointer: &str, findings: &mut 
     if !closed {
         return;
     }
-    let required: Vec<String> = object
-        .get("required")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter_map(|name| name.as_str().map(str::to_owned))
+    let required: Vec<String> = crate::model::required_names(object)
+        .map(str::to_owned)
         .collect();
     for name in required {
         let properties = object

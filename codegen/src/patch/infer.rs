@@ -505,13 +505,7 @@ fn ref_members<'a>(
 }
 
 fn required(member: &Map<String, Value>) -> Vec<&str> {
-    member
-        .get("required")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter_map(Value::as_str)
-        .collect()
+    model::required_names(member).collect()
 }
 
 /// The property every member requires with one constant string value (down-levelled `const`).
