@@ -61,19 +61,9 @@ fn generate_plain(spec_text: &str) -> Result<String> {
 
 /// Prints what our run repaired, did not enforce and left out.
 fn print_report(generated: &codegen::GeneratedCrate) {
-    let count = |kind: FindingKind| {
-        generated
-            .report
-            .iter()
-            .filter(|finding| finding.kind == kind)
-            .count()
-    };
     println!(
-        "# synth: generate_crate report: {} repaired, {} defects, {} rules not enforced, {} left out",
-        count(FindingKind::Repaired),
-        count(FindingKind::Defect),
-        count(FindingKind::Unenforced),
-        count(FindingKind::Skipped),
+        "# synth: generate_crate report: {}",
+        codegen::report::summary(&generated.report)
     );
     for finding in generated
         .report

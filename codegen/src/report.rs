@@ -47,6 +47,20 @@ impl std::fmt::Display for Finding {
     }
 }
 
+/// The summary of a run's findings, one line: `26 repaired, 1 defects of the description, 7
+/// rules not enforced, 2 left out` (the first line of `report.txt`, which `cargo xtask corpus`
+/// reads back).
+pub fn summary(findings: &[Finding]) -> String {
+    let count = |kind: FindingKind| findings.iter().filter(|f| f.kind == kind).count();
+    format!(
+        "{} repaired, {} defects of the description, {} rules not enforced, {} left out",
+        count(FindingKind::Repaired),
+        count(FindingKind::Defect),
+        count(FindingKind::Unenforced),
+        count(FindingKind::Skipped),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -703,16 +703,12 @@ impl CrateRoot<'_> {
     }
 
     fn findings_section(&self, findings: &[Finding]) -> String {
-        let all: Vec<&Finding> = self.report.iter().chain(findings).collect();
-        let count = |kind: FindingKind| all.iter().filter(|f| f.kind == kind).count();
+        let all: Vec<Finding> = self.report.iter().chain(findings).cloned().collect();
         let mut text = format!(
-            "## What generation found\n\n{} repaired, {} defects of the description, {} rules not enforced, {} left out; `report.txt` beside `Cargo.toml` names each with its place in the description.\n",
-            count(FindingKind::Repaired),
-            count(FindingKind::Defect),
-            count(FindingKind::Unenforced),
-            count(FindingKind::Skipped),
+            "## What generation found\n\n{}; `report.txt` beside `Cargo.toml` names each with its place in the description.\n",
+            crate::report::summary(&all),
         );
-        let left_out: Vec<&&Finding> = all
+        let left_out: Vec<&Finding> = all
             .iter()
             .filter(|f| f.kind == FindingKind::Skipped)
             .collect();

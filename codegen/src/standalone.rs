@@ -257,14 +257,8 @@ pub fn generate_module(
 
 /// The report as text: a summary line, then one finding per line.
 pub fn render_report(report: &[Finding]) -> String {
-    let count = |kind: FindingKind| report.iter().filter(|f| f.kind == kind).count();
-    let mut text = format!(
-        "{} repaired, {} defects of the description, {} rules not enforced, {} left out\n",
-        count(FindingKind::Repaired),
-        count(FindingKind::Defect),
-        count(FindingKind::Unenforced),
-        count(FindingKind::Skipped),
-    );
+    let mut text = crate::report::summary(report);
+    text.push('\n');
     for finding in report {
         text.push_str(&finding.to_string());
         text.push('\n');
