@@ -245,7 +245,8 @@ pub fn emit(
         let tolerant = tolerant_type_names(document, applied)?;
         let is_tolerant = |name: &str| tolerant.contains(name);
         let types = types_module(&mut file)?;
-        let objects = open_objects::decode_open_objects_in_one_pass(types, &is_tolerant)?;
+        let objects =
+            open_objects::decode_open_objects_in_one_pass(types, &is_tolerant, interface)?;
         tallies.push(("open objects", objects));
         let open = open_enum_type_names(document)?;
         let string_enums =

@@ -75,6 +75,51 @@ pub mod mark {
     pub const REASON: &str = "x-rust-reason";
 }
 
+/// The keywords that describe a schema without constraining a value (JSON Schema's
+/// annotations, and OpenAPI's `example` and `externalDocs`).
+pub const ANNOTATIONS: &[&str] = &[
+    "description",
+    "title",
+    "example",
+    "examples",
+    "externalDocs",
+    "$comment",
+];
+
+/// `schema` without its [`ANNOTATIONS`] at any depth (through [`SUBSCHEMA_KEYWORDS`], so a
+/// property named `description` stays): what it states about a value. Two schemas that
+/// state the same are one type.
+pub fn without_annotations(schema: &Value) -> Value {
+    let Value::Object(object) = schema else {
+        return schema.clone();
+    };
+    let mut out = serde_json::Map::new();
+    for (key, value) in object {
+        if ANNOTATIONS.contains(&key.as_str()) {
+            continue;
+        }
+        let nesting = SUBSCHEMA_KEYWORDS
+            .iter()
+            .find(|(keyword, _)| *keyword == key)
+            .map(|(_, nesting)| *nesting);
+        let value = match (nesting, value) {
+            (Some(Nesting::List), Value::Array(members)) => {
+                Value::Array(members.iter().map(without_annotations).collect())
+            }
+            (Some(Nesting::Map), Value::Object(entries)) => Value::Object(
+                entries
+                    .iter()
+                    .map(|(name, member)| (name.clone(), without_annotations(member)))
+                    .collect(),
+            ),
+            (Some(Nesting::One), member) => without_annotations(member),
+            (_, value) => value.clone(),
+        };
+        out.insert(key.clone(), value);
+    }
+    Value::Object(out)
+}
+
 /// The property names an object schema's `required` lists, in its order (none when it lists
 /// none or is not an array; entries that are not strings are passed over).
 pub fn required_names(schema: &serde_json::Map<String, Value>) -> impl Iterator<Item = &str> {

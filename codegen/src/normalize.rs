@@ -65,6 +65,10 @@
 //!   (`hoisting`). A union of moved objects told apart by a required `const` string property
 //!   moves too, so that `patch::infer` gives it the tagged-union patch: it decodes by its tag
 //!   (`#[serde(tag)]`), not by trying each member.
+//! - **Identical moved schemas** (the same inline object under many operations) become one
+//!   component, named by the description when it names one, else by the shortest moved name;
+//!   a name made from a deep place is cut to its last words, at most 60 characters
+//!   (`identical`, `hoisting`).
 //! - **Union members that only require some of an object's properties**
 //!   (`{properties, anyOf: [{required: [a]}, {required: [b]}]}`) are each written out as the
 //!   whole object with its requirement (`required_alternatives`), since typify leaves out of
@@ -118,6 +122,7 @@ mod components;
 mod dead_null;
 mod document;
 mod hoisting;
+mod identical;
 mod inapplicable;
 mod media;
 mod multipart;
@@ -185,7 +190,7 @@ pub fn normalize_with_origins(document: &mut Value) -> Normalized {
     // After the schema repairs (an `anyOf` is a `oneOf` by then, a member's `type` stated),
     // before hoisting, which moves each member written out into a component.
     let alternatives = required_alternatives::write_out(document, &mut findings);
-    operations::operations(document, &mut findings);
+    let unified_bodies = operations::operations(document, &mut findings);
     multipart::multipart_bodies(document, &mut findings);
     // Once each request body has one media type and the multipart ones are marked.
     media::sendable(document, &mut findings);
@@ -193,6 +198,14 @@ pub fn normalize_with_origins(document: &mut Value) -> Normalized {
     let mut origins = hoisting::hoist(document);
     // After hoisting, so that an inline member is changed in its component.
     union_members::keep_unlisted_properties(document);
+    // Last of the schema repairs, once every moved schema is as the generators will read it.
+    let moved = origins
+        .keys()
+        .filter_map(|pointer| pointer.strip_prefix("/components/schemas/"))
+        .map(crate::model::unescape)
+        .chain(unified_bodies)
+        .collect();
+    identical::share_identical(document, &moved, &mut origins);
     origins.extend(alternatives);
     origins.extend(renamed);
     origins.extend(split);

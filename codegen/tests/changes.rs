@@ -74,13 +74,15 @@ const ROWS: &[Row] = &[
             spec["components"]["schemas"]["Webhook"]["properties"]["createdAt"] =
                 json!({"type": "string"})
         },
+        // A record the API sends is `#[non_exhaustive]`: users build it with its builder, so
+        // a field more is a minor change.
         wire: Some(Class::Additive),
-        rust: Some(Class::Breaking),
+        rust: Some(Class::Additive),
         rules: &[
             "response-optional-property-added",
-            "constructible_struct_adds_field",
+            "minor: #[non_exhaustive] item gains a member",
         ],
-        bump: Bump::Major,
+        bump: Bump::Minor,
     },
     Row {
         change: "enum value inf2x6 removed from Flavor",
@@ -138,6 +140,19 @@ const ROWS: &[Row] = &[
             "new-required-request-property",
             "constructible_struct_adds_field",
         ],
+        bump: Bump::Major,
+    },
+    Row {
+        change: "optional request property secretHint added to WebhookRequest",
+        edit: |spec| {
+            spec["components"]["schemas"]["WebhookRequest"]["properties"]["secretHint"] =
+                json!({"type": "string"})
+        },
+        // A record only requests use stays constructible with a literal, so a field more
+        // breaks that literal.
+        wire: Some(Class::Additive),
+        rust: Some(Class::Breaking),
+        rules: &["constructible_struct_adds_field"],
         bump: Bump::Major,
     },
     Row {
@@ -296,7 +311,7 @@ fn the_issue_rows_read_as_a_reviewer_needs() {
         "wire additive   schema Webhook: `createdAt` added (optional) [response-optional-property-added]",
         "wire BREAKING   schema Flavor: enum value \"inf2x6\" removed [request-property-enum-value-removed]",
         "wire additive   GET /api/whoami-v2 (getWhoamiV2): operation added [endpoint-added]",
-        "rust BREAKING   struct Webhook: field `created_at` added; the struct is not #[non_exhaustive] [constructible_struct_adds_field]",
+        "rust additive   struct Webhook: field `created_at` added [minor: #[non_exhaustive] item gains a member]",
         "rust BREAKING   enum Flavor: variant `Inf2x6` removed [enum_variant_missing]",
         "rust additive   Client::get_whoami_v2: method added (getWhoamiV2: GET /api/whoami-v2) [minor: item added]",
         "client: hub_api::Client has no wrapper for getWhoamiV2 (generated().get_whoami_v2()), new in this change",

@@ -50,7 +50,7 @@ fn a_description_split_over_files_generates_whole() {
     for expected in [
         "pub async fn list_pets<'a>(\n        &'a self,\n        limit: Option<&'a crate::generated::types::ListPetsLimit>,\n    ) -> Result<ResponseValue<::std::vec::Vec<types::Pet>>, Error<types::Error>> {",
         "pub async fn create_pet<'a>(\n        &'a self,\n        body: &'a types::NewPet,\n    ) -> Result<ResponseValue<types::Pet>, Error<()>> {",
-        "pub async fn show_pet_by_id<'a>(\n        &'a self,\n        pet_id: &'a crate::generated::types::ShowPetByIdPetId,\n    ) -> Result<ResponseValue<types::Pet>, Error<types::Error>> {",
+        "pub async fn show_pet_by_id<'a>(\n        &'a self,\n        pet_id: i64,\n    ) -> Result<ResponseValue<types::Pet>, Error<types::Error>> {",
         "pub struct Pet {",
         "pub parent: ::std::option::Option<::std::boxed::Box<Pet>>,",
         "pub struct NewPet {",

@@ -418,6 +418,7 @@ pub mod types {
     string_enum!(Arch[strict] { Amd64 = "amd64", Arm64 = "arm64", });
     ///Activity on a community blog article.
     #[derive(Clone, Debug, PartialEq)]
+    #[non_exhaustive]
     /**
 
 Closed: strict decoding refuses a property the spec does not list; tolerant decoding skips it.*/
@@ -445,6 +446,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     }
     ///The community blog article.
     #[derive(Clone, Debug, PartialEq)]
+    #[non_exhaustive]
     pub struct CommunityBlogNotificationBlog {
         ///The name of the article's author, when given.
         pub author_name: ::std::option::Option<::std::string::String>,
@@ -587,6 +589,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     checked_string!(GetStorageAccessTokenRevision, min 1);
     ///A job record.
     #[derive(Clone, Debug, PartialEq)]
+    #[non_exhaustive]
     /**
 
 Closed: strict decoding refuses a property the spec does not list; tolerant decoding skips it.*/
@@ -682,6 +685,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     }
     ///How long a job spent scheduling and running, in seconds; each figure is optional.
     #[derive(Clone, Debug, Default, PartialEq)]
+    #[non_exhaustive]
     pub struct JobDurations {
         ///Seconds spent running.
         pub running_secs: ::std::option::Option<f64>,
@@ -704,6 +708,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     }
     ///The owner or the creator of a job.
     #[derive(Clone, Debug, PartialEq)]
+    #[non_exhaustive]
     pub struct JobIdentity {
         ///Their identifier.
         pub id: ::std::string::String,
@@ -739,6 +744,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     );
     ///The status of a job.
     #[derive(Clone, Debug, PartialEq)]
+    #[non_exhaustive]
     pub struct JobStatus {
         ///Why the job was canceled. Known values are `NO_CREDITS`, `NO_SUBSCRIPTION`, `RESOURCE_GROUP_LIMIT` and `SPEND_LIMIT`; any other string may appear.
         pub cancel_reason: ::std::option::Option<::std::string::String>,
@@ -799,6 +805,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     }
     ///The user's MCP settings.
     #[derive(Clone, Debug, PartialEq)]
+    #[non_exhaustive]
     pub struct McpSettings {
         ///Names of built-in tools.
         pub built_in_tools: ::std::vec::Vec<::std::string::String>,
@@ -817,6 +824,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     }
     ///A Space among the user's MCP tools.
     #[derive(Clone, Debug, PartialEq)]
+    #[non_exhaustive]
     pub struct McpSpaceTool {
         ///The Space's emoji.
         pub emoji: ::std::string::String,
@@ -856,6 +864,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     }
     ///A job's network group, as returned in a job record.
     #[derive(Clone, Debug, PartialEq)]
+    #[non_exhaustive]
     pub struct Network {
         ///The roles this job claims in the group.
         pub aliases: crate::generated::types::NetworkAliases,
@@ -892,6 +901,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     }
     ///The notification counters of a listing.
     #[derive(Clone, Debug, PartialEq)]
+    #[non_exhaustive]
     pub struct NotificationCount {
         ///Number of notifications in all.
         pub all: f64,
@@ -911,6 +921,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     }
     ///One page of notifications with counters.
     #[derive(Clone, Debug, PartialEq)]
+    #[non_exhaustive]
     pub struct NotificationList {
         ///The notification counters.
         pub count: NotificationCount,
@@ -1075,6 +1086,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     checked_string!(NotificationSettingsRequestPrepaidAmount, max 24);
     ///Activity on a paper page's discussion.
     #[derive(Clone, Debug, PartialEq)]
+    #[non_exhaustive]
     /**
 
 Closed: strict decoding refuses a property the spec does not list; tolerant decoding skips it.*/
@@ -1103,6 +1115,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     }
     ///The paper page.
     #[derive(Clone, Debug, PartialEq)]
+    #[non_exhaustive]
     pub struct PaperNotificationPaper {
         ///The paper's identifier.
         pub id: crate::generated::types::ObjectId,
@@ -1120,6 +1133,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     }
     ///The discussion on the paper page.
     #[derive(Clone, Debug, PartialEq)]
+    #[non_exhaustive]
     pub struct PaperNotificationPaperDiscussion {
         ///The discussion's identifier: the id to give in `discussionIds` to mark this notification read or to delete it.
         pub id: ::std::string::String,
@@ -1141,6 +1155,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     }
     ///A user taking part in a discussion.
     #[derive(Clone, Debug, PartialEq)]
+    #[non_exhaustive]
     pub struct Participant {
         ///The user's avatar.
         pub avatar: ::std::string::String,
@@ -1181,6 +1196,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     }
     ///Activity on a post.
     #[derive(Clone, Debug, PartialEq)]
+    #[non_exhaustive]
     /**
 
 Closed: strict decoding refuses a property the spec does not list; tolerant decoding skips it.*/
@@ -1207,6 +1223,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     }
     ///The post.
     #[derive(Clone, Debug, PartialEq)]
+    #[non_exhaustive]
     pub struct PostNotificationPost {
         ///The name of the post's author.
         pub author_name: ::std::string::String,
@@ -1245,6 +1262,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     }
     ///A repository's name and type.
     #[derive(Clone, Debug, PartialEq)]
+    #[non_exhaustive]
     /**
 
 Closed: strict decoding refuses a property the spec does not list; tolerant decoding skips it.*/
@@ -1265,6 +1283,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     }
     ///Activity on a repository discussion or pull request.
     #[derive(Clone, Debug, PartialEq)]
+    #[non_exhaustive]
     /**
 
 Closed: strict decoding refuses a property the spec does not list; tolerant decoding skips it.*/
@@ -1294,6 +1313,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     }
     ///The discussion or pull request.
     #[derive(Clone, Debug, PartialEq)]
+    #[non_exhaustive]
     pub struct RepoNotificationDiscussion {
         ///The discussion's identifier: the id to give in `discussionIds` to mark this notification read or to delete it.
         pub id: crate::generated::types::ObjectId,
@@ -1355,6 +1375,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     }
     ///One email address of a SCIM user, as a SCIM multi-valued attribute (RFC 7643) with the address in `value`. Email types are not supported.
     #[derive(Clone, Debug, PartialEq)]
+    #[non_exhaustive]
     pub struct ScimEmail {
         ///The email address.
         pub value: ::std::string::String,
@@ -1369,6 +1390,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     }
     ///A user as provisioned through SCIM for Enterprise Plus organizations (the SCIM endpoints are not shown). Other attributes, such as SCIM's `schemas` and `meta`, pass this schema.
     #[derive(Clone, Debug, Default, PartialEq)]
+    #[non_exhaustive]
     pub struct ScimUser {
         ///The provisioning status.
         pub active: ::std::option::Option<bool>,
@@ -1402,6 +1424,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     }
     ///The parts of a SCIM user's name.
     #[derive(Clone, Debug, Default, PartialEq)]
+    #[non_exhaustive]
     pub struct ScimUserName {
         ///The family (last) name.
         pub family_name: ::std::option::Option<::std::string::String>,
@@ -1434,6 +1457,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     }
     ///A bearer token for the content-addressed storage service.
     #[derive(Clone, Debug, PartialEq)]
+    #[non_exhaustive]
     pub struct StorageAccessToken {
         ///The bearer token: send `Authorization: Bearer <accessToken>` to `casUrl` until `exp`.
         pub access_token: crate::generated::types::StorageToken,
@@ -1476,6 +1500,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     string_enum!(StorageTokenType[strict] { Read = "read", Write = "write", });
     ///A bucket or repository mounted into a job, as returned in a job record.
     #[derive(Clone, Debug, PartialEq)]
+    #[non_exhaustive]
     pub struct Volume {
         ///Where it is mounted, an absolute path inside the container.
         pub mount_path: crate::generated::types::MountPath,
@@ -1593,6 +1618,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     string_enum!(WatchTargetType[strict] { Org = "org", User = "user", Repo = "repo", });
     ///A watched repository, user or organization, as returned in a webhook record.
     #[derive(Clone, Debug, PartialEq)]
+    #[non_exhaustive]
     pub struct WatchedItem {
         ///The address of its avatar, when given.
         pub avatar_url: ::std::option::Option<::std::string::String>,
@@ -1652,6 +1678,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     );
     ///A webhook record. The secret itself is never returned.
     #[derive(Clone, Debug, PartialEq)]
+    #[non_exhaustive]
     /**
 
 Closed: strict decoding refuses a property the spec does not list; tolerant decoding skips it.*/
@@ -1708,6 +1735,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     string_enum!(WebhookDomain[tolerant] { Repo = "repo", Discussion = "discussion", });
     ///A webhook record wrapped in `{"webhook": ...}`, as several webhook operations return it.
     #[derive(Clone, Debug, PartialEq)]
+    #[non_exhaustive]
     pub struct WebhookEnvelope {
         ///The webhook.
         pub webhook: Webhook,
@@ -1722,6 +1750,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     }
     ///What a delivery reports; the complete list of actions and scopes is not shown.
     #[derive(Clone, Debug, PartialEq)]
+    #[non_exhaustive]
     pub struct WebhookEvent {
         ///What happened, e.g. `create`, `update`, `delete`, `move`.
         pub action: ::std::string::String,
@@ -1741,6 +1770,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     }
     ///The job a webhook starts, built from a Docker image, as returned in a webhook record.
     #[derive(Clone, Debug, PartialEq)]
+    #[non_exhaustive]
     /**
 
 Closed: strict decoding refuses a property the spec does not list; tolerant decoding skips it.*/
@@ -1791,6 +1821,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     checked_string!(WebhookJobFromImageDockerImage, min 1);
     ///The job a webhook starts, built from a Space, as returned in a webhook record.
     #[derive(Clone, Debug, PartialEq)]
+    #[non_exhaustive]
     /**
 
 Closed: strict decoding refuses a property the spec does not list; tolerant decoding skips it.*/
@@ -1991,6 +2022,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     checked_string!(WebhookJobRequestFromSpaceSpaceId, min 1);
     ///Where a repository moved.
     #[derive(Clone, Debug, PartialEq)]
+    #[non_exhaustive]
     pub struct WebhookMovedTo {
         ///The new repository id, `<namespace>/<repo-name>`.
         pub name: ::std::option::Option<::std::string::String>,
@@ -2012,6 +2044,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     }
     ///The owner or author of an item in a delivery.
     #[derive(Clone, Debug, PartialEq)]
+    #[non_exhaustive]
     pub struct WebhookOwner {
         ///Their identifier.
         pub id: ::std::option::Option<::std::string::String>,
@@ -2029,6 +2062,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     }
     ///The body of a webhook delivery (and of `WEBHOOK_PAYLOAD` for jobs started by a webhook). Only part of its shape is known, so unknown fields are allowed and kept.
     #[derive(Clone, Debug, PartialEq)]
+    #[non_exhaustive]
     pub struct WebhookPayload {
         ///The comment concerned, when present.
         pub comment: ::std::option::Option<WebhookPayloadComment>,
@@ -2073,6 +2107,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     }
     ///The comment of a delivery.
     #[derive(Clone, Debug, PartialEq)]
+    #[non_exhaustive]
     pub struct WebhookPayloadComment {
         ///The comment's author.
         pub author: ::std::option::Option<WebhookOwner>,
@@ -2104,6 +2139,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     }
     ///The discussion of a delivery.
     #[derive(Clone, Debug, PartialEq)]
+    #[non_exhaustive]
     pub struct WebhookPayloadDiscussion {
         ///The discussion's author.
         pub author: ::std::option::Option<WebhookOwner>,
@@ -2146,6 +2182,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     }
     ///The repository of a delivery; only `type` is always present.
     #[derive(Clone, Debug, PartialEq)]
+    #[non_exhaustive]
     pub struct WebhookPayloadRepo {
         ///The commit hash of the repository's head.
         pub head_sha: ::std::option::Option<::std::string::String>,
@@ -2184,19 +2221,19 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     }
     ///The webhook that made a delivery.
     #[derive(Clone, Debug, PartialEq)]
+    #[non_exhaustive]
     pub struct WebhookPayloadWebhook {
         ///The webhook's identifier.
         pub id: ::std::option::Option<::std::string::String>,
         ///The version of the payload format.
-        pub version: ::std::option::Option<crate::generated::types::WebhookVersion>,
+        pub version: ::std::option::Option<WebhookVersion>,
         pub extra: UnknownFields,
     }
     decode_object!(
         WebhookPayloadWebhook[keep extra] { id : ::std::option::Option <
         ::std::string::String > = "id" => present default if
-        ::std::option::Option::is_none, version : ::std::option::Option < crate
-        ::generated::types::WebhookVersion > = "version" => present default if
-        ::std::option::Option::is_none, }
+        ::std::option::Option::is_none, version : ::std::option::Option < WebhookVersion
+        > = "version" => present default if ::std::option::Option::is_none, }
     );
     default_object!(WebhookPayloadWebhook { id, version, extra });
     impl WebhookPayloadWebhook {
@@ -2244,6 +2281,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     }
     ///A git reference a delivery reports as updated.
     #[derive(Clone, Debug, PartialEq)]
+    #[non_exhaustive]
     pub struct WebhookUpdatedRef {
         ///The commit hash after the update, or null.
         pub new_sha: ::std::option::Option<::std::string::String>,
@@ -2268,6 +2306,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     }
     ///Addresses of an item in a delivery.
     #[derive(Clone, Debug, PartialEq)]
+    #[non_exhaustive]
     pub struct WebhookUrls {
         ///Its API address.
         pub api: ::std::option::Option<::std::string::String>,
@@ -2285,6 +2324,51 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     impl WebhookUrls {
         pub fn builder() -> builder::WebhookUrls {
             Default::default()
+        }
+    }
+    ///The version of the webhook's payload format.
+    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+    #[serde(transparent)]
+    pub struct WebhookVersion(pub i64);
+    impl ::std::ops::Deref for WebhookVersion {
+        type Target = i64;
+        fn deref(&self) -> &i64 {
+            &self.0
+        }
+    }
+    impl ::std::convert::From<WebhookVersion> for i64 {
+        fn from(value: WebhookVersion) -> Self {
+            value.0
+        }
+    }
+    impl ::std::convert::From<i64> for WebhookVersion {
+        fn from(value: i64) -> Self {
+            Self(value)
+        }
+    }
+    impl ::std::fmt::Display for WebhookVersion {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            self.0.fmt(f)
+        }
+    }
+    impl ::std::str::FromStr for WebhookVersion {
+        type Err = <i64 as ::std::str::FromStr>::Err;
+        fn from_str(value: &str) -> ::std::result::Result<Self, Self::Err> {
+            Ok(Self(value.parse()?))
+        }
+    }
+    impl ::std::convert::TryFrom<&str> for WebhookVersion {
+        type Error = <i64 as ::std::str::FromStr>::Err;
+        fn try_from(value: &str) -> ::std::result::Result<Self, Self::Error> {
+            value.parse()
+        }
+    }
+    impl ::std::convert::TryFrom<::std::string::String> for WebhookVersion {
+        type Error = <i64 as ::std::str::FromStr>::Err;
+        fn try_from(
+            value: ::std::string::String,
+        ) -> ::std::result::Result<Self, Self::Error> {
+            value.parse()
         }
     }
     /// Types for composing complex structures.
@@ -8558,7 +8642,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
                 ::std::string::String,
             >,
             version: ::std::result::Result<
-                ::std::option::Option<crate::generated::types::WebhookVersion>,
+                ::std::option::Option<super::WebhookVersion>,
                 ::std::string::String,
             >,
             extra: ::std::result::Result<super::UnknownFields, ::std::string::String>,
@@ -8585,9 +8669,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
             }
             pub fn version<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<
-                    ::std::option::Option<crate::generated::types::WebhookVersion>,
-                >,
+                T: ::std::convert::TryInto<::std::option::Option<super::WebhookVersion>>,
                 T::Error: ::std::fmt::Display,
             {
                 self.version = value
@@ -10374,13 +10456,6 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
             Ok(())
         }
     }
-    /// The version of the webhook's payload format.
-    ///
-    /// Rules: any integer.
-    pub type WebhookVersion = BoundedInteger<rules::WebhookVersion>;
-    bounded_integer!(
-        WebhookVersion(i64) = - 9223372036854775808i64..= 9223372036854775807i64
-    );
     /// A bearer token for the storage service, at most 64000 characters. Secret.
     ///
     /// Rules: at most 64000 characters, secret (never printed).
@@ -10419,7 +10494,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
             PageNumber Port RepoName StorageAccessTokenCasUrl StorageToken TimeoutSeconds
             Timestamp Uri WebhookJobFromImageDockerImage WebhookJobFromSpaceSpaceId
             WebhookJobRequestFromImageDockerImage WebhookJobRequestFromSpaceSpaceId
-            WebhookSecret WebhookVersion
+            WebhookSecret
         );
     }
 }

@@ -409,6 +409,32 @@ fn types(old: &Surface, new: &Surface, out: &mut Vec<Change>) {
     }
 }
 
+/// `text` with every path into the types module cut to the type's name
+/// (`Option<crate::generated::types::WebhookVersion>` is `Option<WebhookVersion>`): a type
+/// named by its path or by its name is one type, and emit writes both.
+fn unqualified(text: &str) -> String {
+    const MODULE: &str = "types::";
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(MODULE) {
+        let (before, after) = rest.split_at(at);
+        // The path before `types::` (`crate::generated::`), when it is one, goes too.
+        let path_start = before
+            .rfind(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':'))
+            .map_or(0, |index| index + 1);
+        let is_module = before[path_start..].is_empty() || before[path_start..].ends_with("::");
+        if is_module {
+            out.push_str(&before[..path_start]);
+        } else {
+            out.push_str(before);
+            out.push_str(MODULE);
+        }
+        rest = &after[MODULE.len()..];
+    }
+    out.push_str(rest);
+    out
+}
+
 /// Fields of a struct, variants of an enum.
 fn members(subject: &str, noun: &str, before: &Type, after: &Type, out: &mut Vec<Change>) {
     let (word, missing, added) = if noun == "struct" {
@@ -429,7 +455,7 @@ fn members(subject: &str, noun: &str, before: &Type, after: &Type, out: &mut Vec
                 format!("{word} `{name}` removed"),
                 missing,
             ),
-            Some(new_line) if new_line != line => {
+            Some(new_line) if unqualified(new_line) != unqualified(line) => {
                 // A wire name alone (`= "inf2x6"`, `// "createdAt"`) is no Rust change.
                 let rust = |line: &str| {
                     line.split(" = ")
@@ -504,6 +530,26 @@ tagged enum (tag = \"type\") Event
 string enum Mode
     Fast = \"fast\"
 ";
+
+    #[test]
+    fn a_type_named_by_its_path_or_its_name_is_one_type() {
+        assert_eq!(
+            unqualified("version: ::std::option::Option<crate::generated::types::WebhookVersion>"),
+            "version: ::std::option::Option<WebhookVersion>"
+        );
+        assert_eq!(unqualified("Vec<types::Job>"), "Vec<Job>");
+        assert_eq!(unqualified("subtypes::Job"), "subtypes::Job");
+        let old =
+            "# Types\nstruct Webhook\n    version: Option<crate::generated::types::Version>\n";
+        let new = "# Types\nstruct Webhook\n    version: Option<Version>\n";
+        let changes = diff(old, new);
+        assert!(
+            changes
+                .iter()
+                .all(|change| change.class == Class::Compatible),
+            "{changes:?}"
+        );
+    }
 
     #[test]
     fn an_unchanged_surface_has_no_change() {

@@ -86,8 +86,11 @@ pub fn typify_converts_not(excluded: &Value) -> bool {
 /// typify keeps `required`, `enum` (but not of booleans), `additionalProperties: false`,
 /// `nullable` and string `pattern`/`minLength`/`maxLength` (without `format`). Its
 /// `format: date-time` is `chrono::DateTime`, which re-spells the text and is laxer than RFC
-/// 3339, so it counts as dropped. Integers always count as dropped: serde refuses `1.0` where JSON Schema counts
-/// it as the integer 1, and typify reads bounds only to pick a type.
+/// 3339, so it counts as dropped. An integer is kept as typify's `i64` (or the type of its
+/// width format): a plain integer is a plain Rust integer. Its bounds count as dropped (typify
+/// reads them only to pick a type), and a bounded integer's patch accepts `1.0`, which JSON
+/// Schema 2020-12 counts as the integer 1; a plain one refuses it, as draft 4 (OpenAPI 3.0)
+/// does, and as no server we know writes an integer.
 pub fn typify_keeps(rule: &Rule, all: &[Rule]) -> Result<(), &'static str> {
     let has_format = |wanted: &str| {
         all.iter()
@@ -107,7 +110,7 @@ pub fn typify_keeps(rule: &Rule, all: &[Rule]) -> Result<(), &'static str> {
         // (`int32` is `i32`), which holds exactly the format's range.
         Rule::Format(format) if crate::rules::integer_width(format).is_some() => Ok(()),
         Rule::Format(_) => Err("this `format`"),
-        Rule::Integer => Err("integers written as `1.0` and integer bounds"),
+        Rule::Integer => Ok(()),
         Rule::Minimum { .. } | Rule::Maximum { .. } => Err("numeric bounds"),
         Rule::MultipleOf(_) => Err("`multipleOf`"),
         // `minItems == maxItems > 0` (without `uniqueItems`) is typify's fixed-size array

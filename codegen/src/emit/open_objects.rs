@@ -51,6 +51,7 @@ use crate::contract::typify_output::{self, BUILDER_EXTRA};
 pub(super) fn decode_open_objects_in_one_pass(
     types: &mut Vec<syn::Item>,
     is_tolerant: &dyn Fn(&str) -> bool,
+    interface: super::Interface,
 ) -> Result<super::Tally, Error> {
     let mut matched = 0;
     let mut rewritten = Vec::with_capacity(types.len());
@@ -71,6 +72,9 @@ pub(super) fn decode_open_objects_in_one_pass(
     for mut item in std::mem::take(types) {
         let decoder = match &mut item {
             syn::Item::Struct(structure) => {
+                if interface == super::Interface::Builder {
+                    mark_received_record(structure, is_tolerant);
+                }
                 let decoder = rewrite(structure, is_tolerant).unwrap_or_else(|error| {
                     problems.push(error);
                     None
@@ -134,6 +138,23 @@ pub(super) fn decode_open_objects_in_one_pass(
         matched,
         passed_over: Vec::new(),
     })
+}
+
+/// Marks a struct of named fields that the API sends (a tolerant schema's) `#[non_exhaustive]`,
+/// as its enums are: a property a newer description adds is then a minor change for the
+/// crate's users, who build such a struct with its builder (or `Default`) and match it with
+/// `..`, never with a literal listing every field (cargo-semver-checks'
+/// `constructible_struct_adds_field`). A struct only requests use stays constructible, and so
+/// does every struct under the positional interface, which writes no builders.
+fn mark_received_record(structure: &mut syn::ItemStruct, is_tolerant: &dyn Fn(&str) -> bool) {
+    let named = matches!(structure.fields, syn::Fields::Named(_));
+    let marked = structure
+        .attrs
+        .iter()
+        .any(|attr| attr.path().is_ident("non_exhaustive"));
+    if named && !marked && is_tolerant(&structure.ident.to_string()) {
+        structure.attrs.push(syn::parse_quote!(#[non_exhaustive]));
+    }
 }
 
 /// Whether a field's serde attributes read it with `deserialize_present`.
@@ -796,7 +817,11 @@ mod tests {
 
     fn run(item: syn::ItemStruct) -> Result<Vec<syn::Item>, Error> {
         let mut types = vec![syn::Item::Struct(item)];
-        decode_open_objects_in_one_pass(&mut types, &|name| name == "Tolerant")?;
+        decode_open_objects_in_one_pass(
+            &mut types,
+            &|name| name == "Tolerant",
+            crate::emit::Interface::Builder,
+        )?;
         Ok(types)
     }
 
@@ -993,7 +1018,8 @@ mod tests {
                 }
             },
         ];
-        decode_open_objects_in_one_pass(&mut types, &|_| false).unwrap();
+        decode_open_objects_in_one_pass(&mut types, &|_| false, crate::emit::Interface::Builder)
+            .unwrap();
         let defaults: Vec<String> = types
             .iter()
             .map(tokens)
@@ -1056,9 +1082,13 @@ mod tests {
                 }
             },
         ];
-        let error = decode_open_objects_in_one_pass(&mut types, &|_| false)
-            .unwrap_err()
-            .to_string();
+        let error = decode_open_objects_in_one_pass(
+            &mut types,
+            &|_| false,
+            crate::emit::Interface::Builder,
+        )
+        .unwrap_err()
+        .to_string();
         assert!(
             error.contains("`First`") && error.contains("`Second`"),
             "{error}"

@@ -51,6 +51,7 @@ pub(super) fn hoist(document: &mut Value) -> Origins {
             hoisted: &mut hoisted,
             origins: &mut origins,
         };
+        let base = Name::new(base);
         if component {
             // A component that is an `allOf` part elsewhere is merged into the composing
             // struct, where typify would write its inline property objects again under the
@@ -58,14 +59,16 @@ pub(super) fn hoist(document: &mut Value) -> Origins {
             let is_part = pointer
                 .strip_prefix("/components/schemas/")
                 .is_some_and(|key| composed.contains(&crate::model::unescape(key)));
-            for (child, name) in children(schema, &base) {
+            for (child, word) in children(schema) {
+                let name = base.with(word);
                 // A component's direct properties stay inline; their own children do not.
                 let keep_inline = child.0 == "properties" && !is_part;
                 let child_pointer = child_pointer(&pointer, &child);
                 let node = child_mut(schema, &child);
                 if let Some(node) = node {
                     if keep_inline {
-                        for (grandchild, grandname) in children(node, &name) {
+                        for (grandchild, word) in children(node) {
+                            let grandname = name.with(word);
                             let inner_pointer = self::child_pointer(&child_pointer, &grandchild);
                             if let Some(inner) = child_mut(node, &grandchild) {
                                 context.visit(inner, &grandname, &inner_pointer);
@@ -77,6 +80,7 @@ pub(super) fn hoist(document: &mut Value) -> Origins {
                         if context.union_tag(node).is_some()
                             || node.get(mark::OPEN_ENUM).is_some()
                             || is_merged_struct(node)
+                            || name.full().len() > LONGEST_NAME
                         {
                             context.visit(node, &name, &child_pointer);
                         }
@@ -150,28 +154,98 @@ fn location_name(document: &Value, pointer: &str) -> Option<(String, bool)> {
 /// Where a subschema sits in its parent: the keyword and, for maps and lists, the key.
 type ChildKey = (&'static str, Option<String>);
 
-/// The subschemas of `schema` that may hold inline objects, with the names they would take.
-fn children(schema: &Value, base: &str) -> Vec<(ChildKey, String)> {
+/// The longest name a moved schema takes: a longer one is cut to its last words (see
+/// [`Name::fitted`]), so that no type named from its place runs past it.
+pub(crate) const LONGEST_NAME: usize = 60;
+
+/// The name of a place, word by word: the owner's name, then one word per step down (a
+/// property's name, which names something, or `Item`, `Value`, `Variant<n>`, which do not).
+#[derive(Clone, Debug)]
+struct Name(Vec<Word>);
+
+/// One word of a [`Name`], and whether it names something (the owner, a property).
+#[derive(Clone, Debug)]
+struct Word {
+    text: String,
+    names: bool,
+}
+
+impl Name {
+    fn new(base: String) -> Self {
+        Self(vec![Word {
+            text: base,
+            names: true,
+        }])
+    }
+
+    /// This name one step down.
+    fn with(&self, word: Word) -> Self {
+        let mut words = self.0.clone();
+        words.push(word);
+        Self(words)
+    }
+
+    /// Every word, joined: `CreateAssistantRequestToolResourcesVariant0FileSearch`.
+    fn full(&self) -> String {
+        self.0.iter().map(|word| word.text.as_str()).collect()
+    }
+
+    /// The full name when it has at most [`LONGEST_NAME`] characters; else its longest run of
+    /// last words that fits and starts at a word that names something
+    /// (`...Variant0VectorStoresItemChunkingStrategy` is `VectorStoresItemChunkingStrategy`),
+    /// or, when not even that fits, the run from the last such word: a property's own name is
+    /// the description's choice.
+    fn fitted(&self) -> String {
+        let full = self.full();
+        if full.len() <= LONGEST_NAME {
+            return full;
+        }
+        let from = |start: usize| -> String {
+            self.0[start..]
+                .iter()
+                .map(|word| word.text.as_str())
+                .collect()
+        };
+        let starts = (1..self.0.len()).filter(|start| self.0[*start].names);
+        let mut last = None;
+        for start in starts {
+            let tail = from(start);
+            if tail.len() <= LONGEST_NAME {
+                return tail;
+            }
+            last = Some(tail);
+        }
+        last.unwrap_or(full)
+    }
+}
+
+/// The subschemas of `schema` that may hold inline objects, with the word each adds to the
+/// name of its place.
+fn children(schema: &Value) -> Vec<(ChildKey, Word)> {
     let mut out = Vec::new();
     let Some(object) = schema.as_object() else {
         return out;
     };
+    let step = |text: String| Word { text, names: false };
     if let Some(properties) = object.get("properties").and_then(Value::as_object) {
         for name in properties.keys() {
             out.push((
                 ("properties", Some(name.clone())),
-                format!("{base}{}", pascal(name)),
+                Word {
+                    text: pascal(name),
+                    names: true,
+                },
             ));
         }
     }
     if object.get("items").is_some_and(Value::is_object) {
-        out.push((("items", None), format!("{base}Item")));
+        out.push((("items", None), step("Item".to_owned())));
     }
     if object
         .get("additionalProperties")
         .is_some_and(Value::is_object)
     {
-        out.push((("additionalProperties", None), format!("{base}Value")));
+        out.push((("additionalProperties", None), step("Value".to_owned())));
     }
     for keyword in ["anyOf", "oneOf", "allOf"] {
         for index in 0..object
@@ -181,7 +255,7 @@ fn children(schema: &Value, base: &str) -> Vec<(ChildKey, String)> {
         {
             out.push((
                 (keyword, Some(index.to_string())),
-                format!("{base}Variant{index}"),
+                step(format!("Variant{index}")),
             ));
         }
     }
@@ -235,6 +309,25 @@ fn is_merged_struct(node: &Value) -> bool {
         .any(|key| object.contains_key(*key))
 }
 
+/// Whether typify writes a type of its own for `node`, named from its place: an enum, a union
+/// of two or more members besides `null`, or a string with a pattern or a length.
+fn names_a_type(node: &Value) -> bool {
+    let Some(object) = node.as_object() else {
+        return false;
+    };
+    let is_null = |member: &Value| member.get("type").and_then(Value::as_str) == Some("null");
+    let union = ["oneOf", "anyOf"].iter().any(|keyword| {
+        object
+            .get(*keyword)
+            .and_then(Value::as_array)
+            .is_some_and(|members| members.iter().filter(|member| !is_null(member)).count() > 1)
+    });
+    let checked_string = ["pattern", "minLength", "maxLength"]
+        .iter()
+        .any(|keyword| object.contains_key(*keyword));
+    object.contains_key("enum") || union || checked_string
+}
+
 /// The keys of the components that are an `allOf` part (a `$ref` in an `allOf` list) anywhere
 /// in `document`.
 fn composed_components(document: &Value) -> BTreeSet<String> {
@@ -278,11 +371,11 @@ struct Hoisting<'a> {
 
 impl Hoisting<'_> {
     /// Hoists the inline objects inside `node`, then `node` itself if it is one.
-    fn visit(&mut self, node: &mut Value, name: &str, pointer: &str) {
-        for (child, child_name) in children(node, name) {
+    fn visit(&mut self, node: &mut Value, name: &Name, pointer: &str) {
+        for (child, word) in children(node) {
             let inner_pointer = child_pointer(pointer, &child);
             if let Some(inner) = child_mut(node, &child) {
-                self.visit(inner, &child_name, &inner_pointer);
+                self.visit(inner, &name.with(word), &inner_pointer);
             }
         }
         let is_struct = node
@@ -291,11 +384,16 @@ impl Hoisting<'_> {
             .is_some_and(|properties| !properties.is_empty());
         let tagged_union = self.union_tag(node).is_some();
         let open_enum = node.get(mark::OPEN_ENUM).is_some();
-        if !(is_struct || tagged_union || open_enum || is_merged_struct(node))
+        // Any other type typify would name from this place moves too when that name is too
+        // long: under a component, it takes the fitted name.
+        let long_named = name.full().len() > LONGEST_NAME && names_a_type(node);
+        if !(is_struct || tagged_union || open_enum || long_named || is_merged_struct(node))
             || node.get("$ref").is_some()
         {
             return;
         }
+        let name = name.fitted();
+        let name = name.as_str();
         // The same schema met again under the same name (a body repeated for `200` and `201`)
         // is the same component, so both places have one type, as progenitor needs of the
         // bodies of one status class.
@@ -429,7 +527,7 @@ mod tests {
                 "owner": {"type": "object", "properties": {"id": {"type": "string"}}},
                 "name": {"type": "string"}}},
             "Plain": {"type": "object", "properties": {
-                "inner": {"type": "object", "properties": {"id": {"type": "string"}}}}},
+                "inner": {"type": "object", "properties": {"id": {"type": "integer"}}}}},
             "Lone": {"type": "object", "properties": {
                 "inner": {"type": "object", "properties": {"id": {"type": "string"}}}}},
             "Created": {"allOf": [{"$ref": "#/components/schemas/Key"},

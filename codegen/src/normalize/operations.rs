@@ -21,8 +21,9 @@ use serde_json::{Map, Value, json};
 use super::{Finding, FindingKind, is_json, pascal, resolve, unique_name};
 use crate::model::{is_method, mark, push};
 
-/// The operation-level repairs, on every operation.
-pub(super) fn operations(document: &mut Value, findings: &mut Vec<Finding>) {
+/// The operation-level repairs, on every operation. Returns the names of the components it
+/// made (each operation's unified bodies and their members).
+pub(super) fn operations(document: &mut Value, findings: &mut Vec<Finding>) -> BTreeSet<String> {
     // A shared request body is given one media type where it is defined, as an operation's
     // own is below.
     if let Some(bodies) = document
@@ -40,7 +41,7 @@ pub(super) fn operations(document: &mut Value, findings: &mut Vec<Finding>) {
     let mut component_names: BTreeSet<String> = crate::contract::component_names_in_use(document);
     let snapshot = document.clone();
     let Some(paths) = document.get_mut("paths").and_then(Value::as_object_mut) else {
-        return;
+        return BTreeSet::new();
     };
     for (path, item) in paths.iter_mut() {
         let Some(item) = item.as_object_mut() else {
@@ -127,12 +128,16 @@ pub(super) fn operations(document: &mut Value, findings: &mut Vec<Finding>) {
             }
         }
     }
-    if new_components.is_empty() {
-        return;
-    }
-    if let Some(schemas) = super::component_schemas_mut(document) {
+    let made = new_components
+        .iter()
+        .map(|(name, _)| name.clone())
+        .collect();
+    if !new_components.is_empty()
+        && let Some(schemas) = super::component_schemas_mut(document)
+    {
         schemas.extend(new_components);
     }
+    made
 }
 
 /// progenitor reads a `default` response as a possible success and as a possible error. Beside
@@ -213,11 +218,28 @@ fn is_error(status: &str) -> bool {
 }
 
 /// The body a response declares, as progenitor sees it.
-#[derive(PartialEq)]
 enum Body {
     Json(Value),
     Other,
     None,
+}
+
+impl PartialEq for Body {
+    /// Two JSON bodies are one type when their schemas state the same, their descriptions and
+    /// examples aside (each error status's example message, say).
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Body::Json(one), Body::Json(other)) => same_schema(one, other),
+            (Body::Other, Body::Other) | (Body::None, Body::None) => true,
+            _ => false,
+        }
+    }
+}
+
+/// Whether two schemas state the same ([`crate::model::without_annotations`]).
+fn same_schema(one: &Value, other: &Value) -> bool {
+    one == other
+        || crate::model::without_annotations(one) == crate::model::without_annotations(other)
 }
 
 fn body_of(document: &Value, response: &Value) -> Body {
@@ -303,7 +325,7 @@ fn unify_bodies(
     let mut first_statuses: Vec<&str> = Vec::new();
     for (status, body) in &with_json {
         if let Body::Json(schema) = body
-            && !members.contains(schema)
+            && !members.iter().any(|member| same_schema(member, schema))
         {
             members.push(schema.clone());
             first_statuses.push(status.as_str());

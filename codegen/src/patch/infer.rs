@@ -3,7 +3,7 @@
 //!
 //! | the schema says                                              | the patch                  |
 //! |--------------------------------------------------------------|----------------------------|
-//! | `type: integer`, or an `enum` of integers only               | [`Action::BoundedInteger`] |
+//! | `type: integer` with a bound or `multipleOf`, or an `enum` of integers only | [`Action::BoundedInteger`] |
 //! | `type: number` with `minimum`/`maximum` (no `enum`)          | [`Action::BoundedNumber`]  |
 //! | `type: array` with `minItems`/`maxItems`/`uniqueItems`       | [`Action::BoundedArray`]   |
 //! | `prefixItems` (down-levelled `x-prefixItems`)                | [`Action::Tuple`]          |
@@ -370,7 +370,20 @@ fn infer(document: &Value, schema: &Value, decisions: &Decisions) -> Option<Acti
         return literal_variants(object).map(|variants| Action::LiteralUnion { variants });
     }
     match kind {
-        Some("integer") => Some(Action::BoundedInteger),
+        // A plain integer (no bound, no step) is typify's `i64`, or its width format's type.
+        Some("integer")
+            if [
+                "minimum",
+                "maximum",
+                "exclusiveMinimum",
+                "exclusiveMaximum",
+                "multipleOf",
+            ]
+            .iter()
+            .any(|keyword| has(keyword)) =>
+        {
+            Some(Action::BoundedInteger)
+        }
         Some("number") if has("minimum") || has("maximum") => Some(Action::BoundedNumber),
         Some("array")
             if (has("minItems")
@@ -736,7 +749,7 @@ mod tests {
                         "note": {"type": "string"}}}}}},
                 "responses": {"204": {"description": "d"}}}}},
             "components": {"schemas": {"Settings": {"type": "object", "properties": {
-                "limits": {"type": "object", "properties": {"max_ports": {"type": "integer"}}}}}}}});
+                "limits": {"type": "object", "properties": {"max_ports": {"type": "integer", "maximum": 9}}}}}}}});
         let (mut document, mut provenance) = crate::downlevel::downlevel_traced(&source).unwrap();
         hoist_inline(&mut document, &mut provenance).unwrap();
         let schemas = document["components"]["schemas"].as_object().unwrap();
