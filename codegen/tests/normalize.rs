@@ -20,6 +20,19 @@ const FIXTURES: &[(&str, &[&str], &[&str])] = &[
         &["pub theme: ::std::option::Option<::std::string::String>"],
     ),
     (
+        "normalize_identical_schemas",
+        &["0 rules not enforced, 0 left out"],
+        &[
+            "pub owner: Owner,",
+            "pub struct Owner {",
+            "Error<types::Error>",
+            "pub struct Error {",
+            "pub stars: ::std::option::Option<i64>,",
+            "pub struct SettingsNotificationPreferencesWebhookDeliveryRetrySchedule {",
+            "pub type NotificationPreferencesWebhookDeliveryRetryScheduleAttempts = BoundedInteger<",
+        ],
+    ),
+    (
         "normalize_inline_schemas",
         &["named `post_repos_create`"],
         &[

@@ -397,6 +397,12 @@ pub mod types {
         (@ read present $map:ident $slot:expr, $wire:literal) => {
             read_present($map, & mut $slot, $wire)
         };
+        (@ read integer $map:ident $slot:expr, $wire:literal) => {
+            read_integer($map, & mut $slot, $wire)
+        };
+        (@ read present_integer $map:ident $slot:expr, $wire:literal) => {
+            read_present_integer($map, & mut $slot, $wire)
+        };
         (@ missing $slot:expr, $wire:literal, required) => {
             match $slot { ::std::option::Option::Some(value) => value,
             ::std::option::Option::None => return
@@ -2226,14 +2232,15 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         ///The webhook's identifier.
         pub id: ::std::option::Option<::std::string::String>,
         ///The version of the payload format.
-        pub version: ::std::option::Option<WebhookVersion>,
+        pub version: ::std::option::Option<crate::generated::types::WebhookVersion>,
         pub extra: UnknownFields,
     }
     decode_object!(
         WebhookPayloadWebhook[keep extra] { id : ::std::option::Option <
         ::std::string::String > = "id" => present default if
-        ::std::option::Option::is_none, version : ::std::option::Option < WebhookVersion
-        > = "version" => present default if ::std::option::Option::is_none, }
+        ::std::option::Option::is_none, version : ::std::option::Option < crate
+        ::generated::types::WebhookVersion > = "version" => present default if
+        ::std::option::Option::is_none, }
     );
     default_object!(WebhookPayloadWebhook { id, version, extra });
     impl WebhookPayloadWebhook {
@@ -2324,51 +2331,6 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     impl WebhookUrls {
         pub fn builder() -> builder::WebhookUrls {
             Default::default()
-        }
-    }
-    ///The version of the webhook's payload format.
-    #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
-    #[serde(transparent)]
-    pub struct WebhookVersion(pub i64);
-    impl ::std::ops::Deref for WebhookVersion {
-        type Target = i64;
-        fn deref(&self) -> &i64 {
-            &self.0
-        }
-    }
-    impl ::std::convert::From<WebhookVersion> for i64 {
-        fn from(value: WebhookVersion) -> Self {
-            value.0
-        }
-    }
-    impl ::std::convert::From<i64> for WebhookVersion {
-        fn from(value: i64) -> Self {
-            Self(value)
-        }
-    }
-    impl ::std::fmt::Display for WebhookVersion {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            self.0.fmt(f)
-        }
-    }
-    impl ::std::str::FromStr for WebhookVersion {
-        type Err = <i64 as ::std::str::FromStr>::Err;
-        fn from_str(value: &str) -> ::std::result::Result<Self, Self::Err> {
-            Ok(Self(value.parse()?))
-        }
-    }
-    impl ::std::convert::TryFrom<&str> for WebhookVersion {
-        type Error = <i64 as ::std::str::FromStr>::Err;
-        fn try_from(value: &str) -> ::std::result::Result<Self, Self::Error> {
-            value.parse()
-        }
-    }
-    impl ::std::convert::TryFrom<::std::string::String> for WebhookVersion {
-        type Error = <i64 as ::std::str::FromStr>::Err;
-        fn try_from(
-            value: ::std::string::String,
-        ) -> ::std::result::Result<Self, Self::Error> {
-            value.parse()
         }
     }
     /// Types for composing complex structures.
@@ -8642,7 +8604,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
                 ::std::string::String,
             >,
             version: ::std::result::Result<
-                ::std::option::Option<super::WebhookVersion>,
+                ::std::option::Option<crate::generated::types::WebhookVersion>,
                 ::std::string::String,
             >,
             extra: ::std::result::Result<super::UnknownFields, ::std::string::String>,
@@ -8669,7 +8631,9 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
             }
             pub fn version<T>(mut self, value: T) -> Self
             where
-                T: ::std::convert::TryInto<::std::option::Option<super::WebhookVersion>>,
+                T: ::std::convert::TryInto<
+                    ::std::option::Option<crate::generated::types::WebhookVersion>,
+                >,
                 T::Error: ::std::fmt::Display,
             {
                 self.version = value
@@ -9110,7 +9074,8 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         }
     }
     use ::hub_api_support::objects::{
-        DecodeObject, ObjectVisitor, ObjectWriter, UnknownKeys, read_present, read_value,
+        DecodeObject, ObjectVisitor, ObjectWriter, UnknownKeys, read_integer,
+        read_present, read_present_integer, read_value,
     };
     pub use ::hub_api_support::objects::{RawJson, UnknownFields};
     /// A 24-character lowercase hexadecimal identifier.
@@ -10456,6 +10421,13 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
             Ok(())
         }
     }
+    /// The version of the webhook's payload format.
+    ///
+    /// Rules: any integer.
+    pub type WebhookVersion = BoundedInteger<rules::WebhookVersion>;
+    bounded_integer!(
+        WebhookVersion(i64) = - 9223372036854775808i64..= 9223372036854775807i64
+    );
     /// A bearer token for the storage service, at most 64000 characters. Secret.
     ///
     /// Rules: at most 64000 characters, secret (never printed).
@@ -10494,7 +10466,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
             PageNumber Port RepoName StorageAccessTokenCasUrl StorageToken TimeoutSeconds
             Timestamp Uri WebhookJobFromImageDockerImage WebhookJobFromSpaceSpaceId
             WebhookJobRequestFromImageDockerImage WebhookJobRequestFromSpaceSpaceId
-            WebhookSecret
+            WebhookSecret WebhookVersion
         );
     }
 }

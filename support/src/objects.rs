@@ -180,6 +180,116 @@ where
     Ok(())
 }
 
+/// [`read_value`] for a plain integer field (`i64`, the type of its width format, or an
+/// `Option` of one when the property is nullable): any JSON number without a fraction, `3.0`
+/// included, which JSON Schema counts as the integer 3 and serde's own integers refuse.
+pub fn read_integer<'de, A, T>(
+    map: &mut A,
+    slot: &mut Option<T>,
+    key: &'static str,
+) -> Result<(), A::Error>
+where
+    A: MapAccess<'de>,
+    T: IntegerField,
+{
+    vacant::<A::Error, _>(slot, key)?;
+    *slot = Some(T::read(map)?);
+    Ok(())
+}
+
+/// [`read_present`] for a plain integer field: a present value must be an integer
+/// ([`read_integer`]), `null` refused.
+pub fn read_present_integer<'de, A, T>(
+    map: &mut A,
+    slot: &mut Option<Option<T>>,
+    key: &'static str,
+) -> Result<(), A::Error>
+where
+    A: MapAccess<'de>,
+    T: WholeNumber,
+{
+    vacant::<A::Error, _>(slot, key)?;
+    *slot = Some(Some(map.next_value::<Whole<T>>()?.0));
+    Ok(())
+}
+
+/// A Rust integer type a plain integer field holds.
+pub trait WholeNumber: Sized + TryFrom<i128> {
+    /// Its name, for the error about a value out of its range.
+    const NAME: &'static str;
+}
+
+/// What [`read_integer`] reads: a [`WholeNumber`], or an `Option` of one (`null` is `None`).
+pub trait IntegerField: Sized {
+    /// Reads the next value of `map` as this type.
+    fn read<'de, A: MapAccess<'de>>(map: &mut A) -> Result<Self, A::Error>;
+}
+
+macro_rules! whole_numbers {
+    ($($integer:ty),*) => {$(
+        impl WholeNumber for $integer {
+            const NAME: &'static str = stringify!($integer);
+        }
+        impl IntegerField for $integer {
+            fn read<'de, A: MapAccess<'de>>(map: &mut A) -> Result<Self, A::Error> {
+                Ok(map.next_value::<Whole<$integer>>()?.0)
+            }
+        }
+        impl IntegerField for Option<$integer> {
+            fn read<'de, A: MapAccess<'de>>(map: &mut A) -> Result<Self, A::Error> {
+                Ok(map.next_value::<Option<Whole<$integer>>>()?.map(|whole| whole.0))
+            }
+        }
+    )*};
+}
+
+whole_numbers!(i8, i16, i32, i64, u8, u16, u32, u64);
+
+/// An integer read from any JSON number without a fraction.
+#[derive(Debug)]
+struct Whole<T>(T);
+
+impl<'de, T: WholeNumber> serde::Deserialize<'de> for Whole<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(WholeVisitor(PhantomData))
+    }
+}
+
+struct WholeVisitor<T>(PhantomData<fn() -> T>);
+
+impl<T: WholeNumber> WholeVisitor<T> {
+    fn fit<E: serde::de::Error>(value: i128) -> Result<Whole<T>, E> {
+        T::try_from(value)
+            .map(Whole)
+            .map_err(|_| E::custom(format!("{value} is out of range for {}", T::NAME)))
+    }
+}
+
+impl<T: WholeNumber> Visitor<'_> for WholeVisitor<T> {
+    type Value = Whole<T>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "an integer ({})", T::NAME)
+    }
+
+    fn visit_i64<E: serde::de::Error>(self, value: i64) -> Result<Whole<T>, E> {
+        Self::fit(i128::from(value))
+    }
+
+    fn visit_u64<E: serde::de::Error>(self, value: u64) -> Result<Whole<T>, E> {
+        Self::fit(i128::from(value))
+    }
+
+    fn visit_f64<E: serde::de::Error>(self, value: f64) -> Result<Whole<T>, E> {
+        // Beyond ±2^63 no 64-bit integer holds it anyway; `as` saturates there.
+        if value.is_finite() && value.fract() == 0.0 {
+            Self::fit(value as i128)
+        } else {
+            Err(E::invalid_type(serde::de::Unexpected::Float(value), &self))
+        }
+    }
+}
+
 /// Refuses a known key given twice, as serde's derive does.
 fn vacant<E: serde::de::Error, T>(slot: &Option<T>, key: &'static str) -> Result<(), E> {
     match slot {
@@ -310,6 +420,28 @@ impl PartialEq<serde_json::Value> for RawJson {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_plain_integer_reads_any_number_without_a_fraction_within_its_type() {
+        let whole = |json: &str| serde_json::from_str::<Whole<i64>>(json).map(|whole| whole.0);
+        assert_eq!(whole("3").unwrap(), 3);
+        assert_eq!(whole("3.0").unwrap(), 3);
+        assert_eq!(whole("-2e2").unwrap(), -200);
+        assert!(
+            whole("3.5")
+                .unwrap_err()
+                .to_string()
+                .starts_with("invalid type: floating point `3.5`, expected an integer (i64)")
+        );
+        assert!(whole("\"3\"").is_err());
+        let small = serde_json::from_str::<Whole<u8>>("256").unwrap_err();
+        assert!(
+            small.to_string().starts_with("256 is out of range for u8"),
+            "{small}"
+        );
+        let nullable: Option<Whole<i32>> = serde_json::from_str("null").unwrap();
+        assert!(nullable.is_none());
+    }
 
     /// `{"id": string (required), "note": string (optional)}`, open or not by `UNKNOWN`.
     #[derive(Debug, PartialEq)]

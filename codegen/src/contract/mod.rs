@@ -86,11 +86,9 @@ pub fn typify_converts_not(excluded: &Value) -> bool {
 /// typify keeps `required`, `enum` (but not of booleans), `additionalProperties: false`,
 /// `nullable` and string `pattern`/`minLength`/`maxLength` (without `format`). Its
 /// `format: date-time` is `chrono::DateTime`, which re-spells the text and is laxer than RFC
-/// 3339, so it counts as dropped. An integer is kept as typify's `i64` (or the type of its
-/// width format): a plain integer is a plain Rust integer. Its bounds count as dropped (typify
-/// reads them only to pick a type), and a bounded integer's patch accepts `1.0`, which JSON
-/// Schema 2020-12 counts as the integer 1; a plain one refuses it, as draft 4 (OpenAPI 3.0)
-/// does, and as no server we know writes an integer.
+/// 3339, so it counts as dropped. Integers count as dropped: serde refuses `1.0` where JSON
+/// Schema counts it as the integer 1, and typify reads bounds only to pick a type; except a
+/// plain one where the decoder reads it ([`is_plain_integer`]), which stays typify's `i64`.
 pub fn typify_keeps(rule: &Rule, all: &[Rule]) -> Result<(), &'static str> {
     let has_format = |wanted: &str| {
         all.iter()
@@ -110,7 +108,7 @@ pub fn typify_keeps(rule: &Rule, all: &[Rule]) -> Result<(), &'static str> {
         // (`int32` is `i32`), which holds exactly the format's range.
         Rule::Format(format) if crate::rules::integer_width(format).is_some() => Ok(()),
         Rule::Format(_) => Err("this `format`"),
-        Rule::Integer => Ok(()),
+        Rule::Integer => Err("integers written as `1.0` and integer bounds"),
         Rule::Minimum { .. } | Rule::Maximum { .. } => Err("numeric bounds"),
         Rule::MultipleOf(_) => Err("`multipleOf`"),
         // `minItems == maxItems > 0` (without `uniqueItems`) is typify's fixed-size array
@@ -129,6 +127,37 @@ pub fn typify_keeps(rule: &Rule, all: &[Rule]) -> Result<(), &'static str> {
         // rewrite).
         Rule::ExactlyOne => Ok(()),
     }
+}
+
+/// Whether the schema at `pointer` is an integer that stays typify's plain Rust integer (`i64`,
+/// or its width format's type): it states no bound, step or list, and sits where only the
+/// generated code reads it whole: a property, which the shared object decoder reads as any
+/// number without a fraction (`3.0` is the integer 3 to JSON Schema, and to the decoder), or a
+/// parameter, which is only sent. Anywhere else (an item, a union member, a component) an
+/// integer keeps its checked type, whose decoder does the same.
+pub fn is_plain_integer(schema: &Value, pointer: &str) -> bool {
+    let Some(object) = schema.as_object() else {
+        return false;
+    };
+    let integer = object.get("type").and_then(Value::as_str) == Some("integer");
+    let checked = [
+        "minimum",
+        "maximum",
+        "exclusiveMinimum",
+        "exclusiveMaximum",
+        "multipleOf",
+        "enum",
+        "const",
+    ]
+    .iter()
+    .any(|keyword| object.contains_key(*keyword));
+    let mut tokens = pointer.rsplit('/');
+    let place = match (tokens.next(), tokens.next(), tokens.next()) {
+        (Some(_), Some("properties"), _) => true,
+        (Some("schema"), Some(_), Some("parameters")) => true,
+        _ => false,
+    };
+    integer && !checked && place
 }
 
 /// `N` when typify emits the array schema stating `all` as the fixed-size array `[T; N]`.

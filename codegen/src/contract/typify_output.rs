@@ -592,6 +592,19 @@ pub fn option_inner(ty: &syn::Type) -> Option<&syn::Type> {
     }
 }
 
+/// Whether `ty` is one of the Rust integers typify writes for an integer schema (`i64`, or a
+/// width format's `i32`, `u8`, ...), named bare as typify names them.
+pub fn is_integer_type(ty: &syn::Type) -> bool {
+    let syn::Type::Path(path) = ty else {
+        return false;
+    };
+    path.qself.is_none()
+        && path.path.segments.len() == 1
+        && ["i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64"]
+            .iter()
+            .any(|name| path.path.segments[0].ident == name)
+}
+
 /// Whether typify made this an optional field: `Option<_>` skipped when `None`.
 pub fn is_optional_field(field: &syn::Field) -> bool {
     let is_option = matches!(&field.ty, syn::Type::Path(path) if path.path.segments.last().is_some_and(|segment| segment.ident == "Option"));

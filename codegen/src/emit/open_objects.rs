@@ -664,10 +664,14 @@ fn decoder(
         let ident = &field.ident;
         let ty = &field.ty;
         let wire = &field.wire;
-        let read = if field.present {
-            quote!(present)
-        } else {
-            quote!(value)
+        // A plain integer (or an `Option` of one) reads any number without a fraction.
+        let integer = typify_output::is_integer_type(ty)
+            || typify_output::option_inner(ty).is_some_and(typify_output::is_integer_type);
+        let read = match (field.present, integer) {
+            (true, false) => quote!(present),
+            (false, false) => quote!(value),
+            (true, true) => quote!(present_integer),
+            (false, true) => quote!(integer),
         };
         let missing = match &field.missing {
             Missing::Default => quote!(default),
@@ -690,7 +694,8 @@ fn decoder(
 /// `unknown` is what a key the schema does not list does (see [`Unknown`]): `keep` (into the
 /// field named after it), `tolerant`, `refused` or `skipped`; `read` is `value`, or `present`
 /// for a `deserialize_present` field (a present value must decode as the inner type, `null`
-/// included); `missing` is `required` (serde's "missing field"), `default` or
+/// included), or `integer` and `present_integer` for a plain integer's (any number without a
+/// fraction, `3.0` included, as JSON Schema counts integers); `missing` is `required` (serde's "missing field"), `default` or
 /// `default_with(path)`.
 ///
 /// The invocation implements `DecodeObject` (see [`shared_items`]): the struct's slots, its
@@ -785,6 +790,8 @@ fn decoder_macro() -> TokenStream {
             (@unknown skipped) => { UnknownKeys::Skipped };
             (@read value $map:ident $slot:expr, $wire:literal) => { read_value($map, &mut $slot, $wire) };
             (@read present $map:ident $slot:expr, $wire:literal) => { read_present($map, &mut $slot, $wire) };
+            (@read integer $map:ident $slot:expr, $wire:literal) => { read_integer($map, &mut $slot, $wire) };
+            (@read present_integer $map:ident $slot:expr, $wire:literal) => { read_present_integer($map, &mut $slot, $wire) };
             (@missing $slot:expr, $wire:literal, required) => {
                 match $slot {
                     ::std::option::Option::Some(value) => value,
@@ -802,7 +809,7 @@ fn decoder_macro() -> TokenStream {
 fn shared_items() -> TokenStream {
     let support = crate::runtime::support_crate();
     quote! {
-        use #support::objects::{DecodeObject, ObjectVisitor, ObjectWriter, UnknownKeys, read_present, read_value};
+        use #support::objects::{DecodeObject, ObjectVisitor, ObjectWriter, UnknownKeys, read_integer, read_present, read_present_integer, read_value};
         pub use #support::objects::{RawJson, UnknownFields};
     }
 }
@@ -925,7 +932,7 @@ mod tests {
             items[2],
             "decode_object ! (Open [keep extra] { \
              type_ : :: std :: string :: String = \"type\" => value required , \
-             count : u64 = \"count\" => value default_with (defaults :: open_count) , \
+             count : u64 = \"count\" => integer default_with (defaults :: open_count) , \
              note : :: std :: option :: Option < :: std :: string :: String > = \"note\" => present default , }) ;"
         );
         assert!(

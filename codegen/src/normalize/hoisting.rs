@@ -140,10 +140,12 @@ fn location_name(document: &Value, pointer: &str) -> Option<(String, bool)> {
         "requestBody" => Some((pascal(&format!("{id}_body")), false)),
         "responses" => {
             let status = tokens.get(5).copied().unwrap_or_default();
+            // A body of another class is the operation's one error body (several distinct
+            // ones are a union `operations` names already).
             let suffix = if status.starts_with('2') {
-                "response".to_owned()
+                "response"
             } else {
-                format!("response_{status}")
+                "error"
             };
             Some((pascal(&format!("{id}_{suffix}")), false))
         }
@@ -309,8 +311,9 @@ fn is_merged_struct(node: &Value) -> bool {
         .any(|key| object.contains_key(*key))
 }
 
-/// Whether typify writes a type of its own for `node`, named from its place: an enum, a union
-/// of two or more members besides `null`, or a string with a pattern or a length.
+/// Whether a type of its own is written for `node`, named from its place: by typify, an enum,
+/// a union of two or more members besides `null`, or a string with a pattern or a length; by
+/// a patch, a string with a format, a number with a bound, an array with a size.
 fn names_a_type(node: &Value) -> bool {
     let Some(object) = node.as_object() else {
         return false;
@@ -322,10 +325,25 @@ fn names_a_type(node: &Value) -> bool {
             .and_then(Value::as_array)
             .is_some_and(|members| members.iter().filter(|member| !is_null(member)).count() > 1)
     });
-    let checked_string = ["pattern", "minLength", "maxLength"]
-        .iter()
-        .any(|keyword| object.contains_key(*keyword));
-    object.contains_key("enum") || union || checked_string
+    let checked = [
+        "pattern",
+        "minLength",
+        "maxLength",
+        "minimum",
+        "maximum",
+        "exclusiveMinimum",
+        "exclusiveMaximum",
+        "multipleOf",
+        "minItems",
+        "maxItems",
+        "uniqueItems",
+    ]
+    .iter()
+    .any(|keyword| object.contains_key(*keyword));
+    // A width format on an integer is its Rust type in place; on a string, a checked type.
+    let string_format = object.contains_key("format")
+        && object.get("type").and_then(Value::as_str) == Some("string");
+    object.contains_key("enum") || union || checked || string_format
 }
 
 /// The keys of the components that are an `allOf` part (a `$ref` in an `allOf` list) anywhere

@@ -3,7 +3,7 @@
 //!
 //! | the schema says                                              | the patch                  |
 //! |--------------------------------------------------------------|----------------------------|
-//! | `type: integer` with a bound or `multipleOf`, or an `enum` of integers only | [`Action::BoundedInteger`] |
+//! | `type: integer` (but a plain property or parameter), or an `enum` of integers only | [`Action::BoundedInteger`] |
 //! | `type: number` with `minimum`/`maximum` (no `enum`)          | [`Action::BoundedNumber`]  |
 //! | `type: array` with `minItems`/`maxItems`/`uniqueItems`       | [`Action::BoundedArray`]   |
 //! | `prefixItems` (down-levelled `x-prefixItems`)                | [`Action::Tuple`]          |
@@ -144,7 +144,13 @@ pub(crate) fn hoist_inline(document: &mut Value, provenance: &mut Provenance) ->
             // A literal union is one typify cannot emit at all (it panics on some), so it
             // moves wherever it sits, rules or not.
             let literals = matches!(action, Some(Action::LiteralUnion { .. }));
-            if !(is_root && component) && action.is_some() && (literals || needs_patch(at.schema)) {
+            // A plain integer property or parameter stays typify's Rust integer.
+            let plain = crate::contract::is_plain_integer(at.schema, &at.pointer);
+            if !(is_root && component)
+                && !plain
+                && action.is_some()
+                && (literals || needs_patch(at.schema))
+            {
                 hoist(at.pointer.clone());
             }
             // The parts a patch names by their type get a type of their own.
@@ -370,20 +376,7 @@ fn infer(document: &Value, schema: &Value, decisions: &Decisions) -> Option<Acti
         return literal_variants(object).map(|variants| Action::LiteralUnion { variants });
     }
     match kind {
-        // A plain integer (no bound, no step) is typify's `i64`, or its width format's type.
-        Some("integer")
-            if [
-                "minimum",
-                "maximum",
-                "exclusiveMinimum",
-                "exclusiveMaximum",
-                "multipleOf",
-            ]
-            .iter()
-            .any(|keyword| has(keyword)) =>
-        {
-            Some(Action::BoundedInteger)
-        }
+        Some("integer") => Some(Action::BoundedInteger),
         Some("number") if has("minimum") || has("maximum") => Some(Action::BoundedNumber),
         Some("array")
             if (has("minItems")
