@@ -24,7 +24,15 @@ use crate::model::{is_method, push};
 ///
 /// A path without fixed segments is `root`. The result depends only on the document.
 pub fn operation_ids(document: &mut Value, findings: &mut Vec<Finding>) {
-    let mut taken: BTreeSet<String> = BTreeSet::new();
+    // progenitor's own constructors of the client are methods no operation can also be
+    // (gambitcomm.local/mimic has an operation `new`).
+    let mut taken: BTreeSet<String> = [
+        crate::contract::progenitor_output::CLIENT_NEW,
+        crate::contract::progenitor_output::CLIENT_NEW_WITH_CLIENT,
+    ]
+    .iter()
+    .map(|name| (*name).to_owned())
+    .collect();
     let mut missing: Vec<(String, String)> = Vec::new();
     for (path, item) in document
         .get("paths")
@@ -38,7 +46,8 @@ pub fn operation_ids(document: &mut Value, findings: &mut Vec<Finding>) {
             }
             match operation.get("operationId").and_then(Value::as_str) {
                 // An id whose method an earlier operation's id already makes (`list` twice, or
-                // `getFoo` after `get_foo`) is named anew, like a missing one.
+                // `getFoo` after `get_foo`), or the client's constructor's, is named anew, like
+                // a missing one.
                 Some(id) if taken.contains(&crate::contract::method_name(id)) => {
                     missing.push((path.clone(), method.clone()));
                 }
@@ -58,6 +67,13 @@ pub fn operation_ids(document: &mut Value, findings: &mut Vec<Finding>) {
             .and_then(Value::as_object_mut)
         {
             let finding = match operation.get("operationId").and_then(Value::as_str) {
+                Some(repeated) if is_constructor(repeated) => Finding::new(
+                    FindingKind::Repaired,
+                    &push(&pointer, "operationId"),
+                    format!(
+                        "`operationId` `{repeated}` would be the method that constructs the client; named `{name}`"
+                    ),
+                ),
                 Some(repeated) => Finding::new(
                     FindingKind::Defect,
                     &push(&pointer, "operationId"),
@@ -75,6 +91,13 @@ pub fn operation_ids(document: &mut Value, findings: &mut Vec<Finding>) {
             findings.push(finding);
         }
     }
+}
+
+/// Whether operation id `id` makes the method name of one of the client's constructors.
+fn is_constructor(id: &str) -> bool {
+    let method = crate::contract::method_name(id);
+    method == crate::contract::progenitor_output::CLIENT_NEW
+        || method == crate::contract::progenitor_output::CLIENT_NEW_WITH_CLIENT
 }
 
 /// The names of `operations` (path, method), avoiding `taken`; see [`operation_ids`].
@@ -243,6 +266,21 @@ mod tests {
         let paths: Vec<(&str, &str)> = table.iter().map(|(m, p, _)| (*m, *p)).collect();
         let expected: Vec<&str> = table.iter().map(|(_, _, name)| *name).collect();
         assert_eq!(ids(&paths), expected);
+    }
+
+    #[test]
+    fn an_operation_named_like_the_client_s_constructor_is_named_anew() {
+        // gambitcomm.local/mimic: `POST /mimic/new` is `operationId: new`.
+        let mut document = serde_json::json!({"paths": {"/mimic/new": {"post": {
+            "operationId": "new", "responses": {}}}}});
+        let mut findings = Vec::new();
+        operation_ids(&mut document, &mut findings);
+        assert_eq!(
+            document["paths"]["/mimic/new"]["post"]["operationId"],
+            "post_mimic_new"
+        );
+        assert_eq!(findings.len(), 1, "{findings:?}");
+        assert_eq!(findings[0].kind, FindingKind::Repaired);
     }
 
     #[test]

@@ -103,6 +103,7 @@ pub(super) fn operations(document: &mut Value, findings: &mut Vec<Finding>) -> B
                 continue;
             };
             default_beside_successes(&snapshot, responses, &push(&pointer, "responses"), findings);
+            upgrade_error_bodies(&snapshot, responses, &push(&pointer, "responses"), findings);
             for (class, is_member) in [
                 ("Success", is_success as fn(&str) -> bool),
                 ("Error", is_error as fn(&str) -> bool),
@@ -140,6 +141,36 @@ pub(super) fn operations(document: &mut Value, findings: &mut Vec<Finding>) -> B
     made
 }
 
+/// An operation that upgrades the connection (a `101` response, Docker's `POST /session`) is
+/// read by progenitor's `ResponseValue::upgrade`, which needs an error type that is `Debug`: an
+/// error body that is not JSON (a byte stream) is not, and the crate would not compile. Such a
+/// body is left out; the error keeps its status and headers.
+fn upgrade_error_bodies(
+    document: &Value,
+    responses: &mut Map<String, Value>,
+    pointer: &str,
+    findings: &mut Vec<Finding>,
+) {
+    if !responses.contains_key("101") {
+        return;
+    }
+    for (status, response) in responses.iter_mut() {
+        if !is_error(status) || !matches!(body_of(document, response), Body::Other) {
+            continue;
+        }
+        let mut inline = resolve(document, response).clone();
+        if let Some(object) = inline.as_object_mut() {
+            object.remove("content");
+        }
+        *response = inline;
+        findings.push(Finding::new(
+            FindingKind::Repaired,
+            &push(pointer, status),
+            "an error body that is not JSON beside a `101` upgrade, which progenitor cannot read there; left out (the error keeps its status and headers)",
+        ));
+    }
+}
+
 /// progenitor reads a `default` response as a possible success and as a possible error. Beside
 /// declared successes whose body is not `default`'s (an error body, typically), it would need
 /// two success types, which it cannot have: there `default` is read as what it describes, the
@@ -156,11 +187,16 @@ fn default_beside_successes(
         return;
     };
     let default_body = body_of(document, default);
-    let differs = responses
-        .iter()
-        .filter(|(status, _)| is_success(status))
-        .any(|(_, response)| body_of(document, response) != default_body);
-    if !differs {
+    let differs_from = |class: fn(&str) -> bool| {
+        responses
+            .iter()
+            .filter(|(status, _)| *status != "default" && class(status))
+            .any(|(_, response)| body_of(document, response) != default_body)
+    };
+    let has_success = responses.keys().any(|status| is_success(status));
+    // `default` is a success and an error to progenitor: it must share the successes' body and
+    // the errors' (apideck.com/proxy: `200` and `default` any JSON, `401` an object).
+    if !(differs_from(is_success) || has_success && differs_from(is_error)) {
         return;
     }
     let Some(default) = responses.remove("default") else {
@@ -588,6 +624,20 @@ mod tests {
     }
 
     #[test]
+    fn an_upgrade_keeps_no_error_body_that_is_not_json() {
+        let text =
+            json!({"content": {"text/plain": {"schema": {"type": "string"}}}, "description": "e"});
+        let mut document = json!({"paths": {"/session": {"post": {"operationId": "session",
+            "responses": {"101": {"description": "upgraded"}, "400": text, "500": text}}}}});
+        let mut findings = Vec::new();
+        operations(&mut document, &mut findings);
+        let responses = &document["paths"]["/session"]["post"]["responses"];
+        assert!(responses["400"].get("content").is_none(), "{responses}");
+        assert!(responses["500"].get("content").is_none(), "{responses}");
+        assert_eq!(findings.len(), 2, "{findings:?}");
+    }
+
+    #[test]
     fn a_missing_responses_becomes_a_bodiless_200() {
         let mut document = json!({"paths": {"/a": {"get": {"operationId": "getA"}}}});
         let mut findings = Vec::new();
@@ -996,6 +1046,21 @@ mod tests {
             })
         );
         assert!(findings[0].message.ends_with("error statuses 5XX"));
+    }
+
+    #[test]
+    fn a_default_with_the_successes_body_but_not_the_errors_is_read_as_the_errors() {
+        // apideck.com/proxy: `200` and `default` any JSON, `401` an object.
+        let mut responses = map(json!({
+            "200": json_response(json!({})),
+            "401": json_response(reference("Unauthorized")),
+            "default": json_response(json!({})),
+        }));
+        let mut findings = Vec::new();
+        default_beside_successes(&json!({}), &mut responses, "/r", &mut findings);
+        let statuses: Vec<&String> = responses.keys().collect();
+        assert_eq!(statuses, ["200", "401", "4XX", "5XX"]);
+        assert_eq!(findings.len(), 1, "{findings:?}");
     }
 
     #[test]

@@ -66,9 +66,10 @@ pub(super) fn with_content(document: &mut Value, findings: &mut Vec<Finding>) {
         );
     }
     for pointer in parameters {
-        // progenitor writes a header with `to_string`, which only a scalar has: an array or
-        // object header (its schema given inline or by `$ref`) is taken as its text (`simple`
-        // style: `a,b`), as sent.
+        // progenitor writes a header or a path segment with `to_string`, which only a scalar
+        // has: an array or object header or path parameter (its schema given inline or by
+        // `$ref`), or a union of members of several JSON types (whose enum has no `Display`),
+        // is taken as its text (`simple` style: `a,b`), as sent.
         let structured = document
             .pointer(&pointer)
             .and_then(|parameter| parameter.get("schema"))
@@ -79,6 +80,7 @@ pub(super) fn with_content(document: &mut Value, findings: &mut Vec<Finding>) {
                         .get("type")
                         .and_then(Value::as_str)
                         .is_some_and(|kind| kind == "array" || kind == "object")
+                    || is_mixed_union(document, schema)
             });
         let Some(parameter) = document
             .pointer_mut(&pointer)
@@ -91,7 +93,7 @@ pub(super) fn with_content(document: &mut Value, findings: &mut Vec<Finding>) {
             .and_then(Value::as_str)
             .unwrap_or_default()
             .to_owned();
-        if location == "header" && structured {
+        if matches!(location.as_str(), "header" | "path") && structured {
             let description = parameter
                 .get("description")
                 .and_then(Value::as_str)
@@ -108,7 +110,7 @@ pub(super) fn with_content(document: &mut Value, findings: &mut Vec<Finding>) {
             findings.push(Finding::new(
                 FindingKind::Repaired,
                 &push(&pointer, "schema"),
-                "a header parameter of a structured type; the client takes its text as a string",
+                format!("a {location} parameter of a structured type; the client takes its text as a string"),
             ));
         }
         if matches!(location.as_str(), "header" | "path")
@@ -196,6 +198,33 @@ fn leave_out_null(schema: &mut Value) -> bool {
         return true;
     }
     false
+}
+
+/// Whether `schema` is a `oneOf` or `anyOf` whose members (`null` aside) are not all strings
+/// and not all plain scalars (`{type: integer}`, written in place): typify's enum for it then
+/// has no `Display` to write it into a path or header with.
+fn is_mixed_union(document: &Value, schema: &Value) -> bool {
+    let is_plain_scalar = |member: &Value| {
+        member.get("$ref").is_none()
+            && member.as_object().is_some_and(|object| {
+                object
+                    .keys()
+                    .all(|key| key == "type" || crate::model::ANNOTATIONS.contains(&key.as_str()))
+            })
+    };
+    ["oneOf", "anyOf"].iter().any(|keyword| {
+        let Some(members) = schema.get(*keyword).and_then(Value::as_array) else {
+            return false;
+        };
+        let members: Vec<&Value> = members
+            .iter()
+            .filter(|member| json_type(resolve(document, member)) != Some("null"))
+            .collect();
+        let strings = members
+            .iter()
+            .all(|member| json_type(resolve(document, member)) == Some("string"));
+        members.len() > 1 && !strings && !members.iter().all(|member| is_plain_scalar(member))
+    })
 }
 
 /// progenitor sends a query parameter exploded in `form` style (`a=1&a=2`; an object's entries
@@ -679,6 +708,56 @@ mod tests {
             places(&findings),
             [(FindingKind::Repaired, "/paths/~1a/get/parameters/0/schema")]
         );
+    }
+
+    #[test]
+    fn a_structured_path_parameter_is_taken_as_its_text() {
+        // gambitcomm.local/mimic, opensuse.org/obs: an array path parameter, which progenitor
+        // wrote with `to_string` (no such method on a `Vec`).
+        let mut document = operation(json!([{
+            "name": "ids",
+            "in": "path",
+            "required": true,
+            "schema": {"type": "array", "items": {"type": "array", "items": {"type": "string"}}},
+        }]));
+        let mut findings = Vec::new();
+        with_content(&mut document, &mut findings);
+        assert_eq!(
+            parameters(&document)[0]["schema"],
+            json!({"type": "string"})
+        );
+        assert_eq!(
+            places(&findings),
+            [(FindingKind::Repaired, "/paths/~1a/get/parameters/0/schema")]
+        );
+        assert!(
+            findings[0]
+                .message
+                .starts_with("a path parameter of a structured type"),
+            "{findings:?}"
+        );
+    }
+
+    #[test]
+    fn a_path_parameter_of_ids_or_slugs_is_taken_as_its_text() {
+        // pandascore.co: `oneOf` an integer enum and a string enum.
+        let mut document = operation(json!([{
+            "name": "videogame",
+            "in": "path",
+            "required": true,
+            "schema": {"oneOf": [
+                {"type": "integer", "enum": [1, 3]},
+                {"type": "string", "enum": ["dota-2", "fifa"]}]},
+        }]));
+        let mut findings = Vec::new();
+        with_content(&mut document, &mut findings);
+        assert_eq!(
+            parameters(&document)[0]["schema"],
+            json!({"type": "string"})
+        );
+        // A union of strings alone is an enum that writes itself.
+        let strings = json!({"oneOf": [{"type": "string", "enum": ["a"]}, {"type": "string"}]});
+        assert!(!is_mixed_union(&document, &strings));
     }
 
     #[test]
