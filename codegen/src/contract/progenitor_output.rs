@@ -45,6 +45,21 @@ pub fn client_constructor(items: &mut [syn::Item]) -> Option<&mut syn::ImplItemF
 /// which `Client::new` calls.
 pub const CLIENT_NEW_WITH_CLIENT: &str = "new_with_client";
 
+/// The methods [`CLIENT_TYPE`] has besides the operations: its constructors, and those of
+/// `ClientInfo` and `ClientHooks`, which progenitor's code (and the shared `reply::send`) calls
+/// as `self.pre(..)`; an operation's method of one of these names would shadow it.
+pub const CLIENT_METHODS: &[&str] = &[
+    CLIENT_NEW,
+    CLIENT_NEW_WITH_CLIENT,
+    "api_version",
+    "baseurl",
+    "client",
+    "inner",
+    "pre",
+    "exec",
+    "post",
+];
+
 /// The `ClientHooks` impl of a standalone crate whose `Client` carries `credentials` (the inner
 /// type, defined beside it in `src/auth.rs` with `accepted(operation)` and `SCHEMES`): before a
 /// request is sent, the credentials its operation (progenitor's method name) accepts are put on

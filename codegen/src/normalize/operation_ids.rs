@@ -24,15 +24,12 @@ use crate::model::{is_method, push};
 ///
 /// A path without fixed segments is `root`. The result depends only on the document.
 pub fn operation_ids(document: &mut Value, findings: &mut Vec<Finding>) {
-    // progenitor's own constructors of the client are methods no operation can also be
-    // (gambitcomm.local/mimic has an operation `new`).
-    let mut taken: BTreeSet<String> = [
-        crate::contract::progenitor_output::CLIENT_NEW,
-        crate::contract::progenitor_output::CLIENT_NEW_WITH_CLIENT,
-    ]
-    .iter()
-    .map(|name| (*name).to_owned())
-    .collect();
+    // The client's own methods are methods no operation can also be (gambitcomm.local/mimic
+    // has an operation `new`, jellyfin.local one `post`, which shadowed the hook).
+    let mut taken: BTreeSet<String> = crate::contract::progenitor_output::CLIENT_METHODS
+        .iter()
+        .map(|name| (*name).to_owned())
+        .collect();
     let mut missing: Vec<(String, String)> = Vec::new();
     for (path, item) in document
         .get("paths")
@@ -46,8 +43,8 @@ pub fn operation_ids(document: &mut Value, findings: &mut Vec<Finding>) {
             }
             match operation.get("operationId").and_then(Value::as_str) {
                 // An id whose method an earlier operation's id already makes (`list` twice, or
-                // `getFoo` after `get_foo`), or the client's constructor's, is named anew, like
-                // a missing one.
+                // `getFoo` after `get_foo`), or one of the client's own, is named anew, like a
+                // missing one.
                 Some(id) if taken.contains(&crate::contract::method_name(id)) => {
                     missing.push((path.clone(), method.clone()));
                 }
@@ -67,11 +64,11 @@ pub fn operation_ids(document: &mut Value, findings: &mut Vec<Finding>) {
             .and_then(Value::as_object_mut)
         {
             let finding = match operation.get("operationId").and_then(Value::as_str) {
-                Some(repeated) if is_constructor(repeated) => Finding::new(
+                Some(repeated) if is_client_method(repeated) => Finding::new(
                     FindingKind::Repaired,
                     &push(&pointer, "operationId"),
                     format!(
-                        "`operationId` `{repeated}` would be the method that constructs the client; named `{name}`"
+                        "`operationId` `{repeated}` would be the name of one of the client's own methods; named `{name}`"
                     ),
                 ),
                 Some(repeated) => Finding::new(
@@ -93,11 +90,10 @@ pub fn operation_ids(document: &mut Value, findings: &mut Vec<Finding>) {
     }
 }
 
-/// Whether operation id `id` makes the method name of one of the client's constructors.
-fn is_constructor(id: &str) -> bool {
-    let method = crate::contract::method_name(id);
-    method == crate::contract::progenitor_output::CLIENT_NEW
-        || method == crate::contract::progenitor_output::CLIENT_NEW_WITH_CLIENT
+/// Whether operation id `id` makes the method name of one of the client's own methods.
+fn is_client_method(id: &str) -> bool {
+    crate::contract::progenitor_output::CLIENT_METHODS
+        .contains(&crate::contract::method_name(id).as_str())
 }
 
 /// The names of `operations` (path, method), avoiding `taken`; see [`operation_ids`].
@@ -269,7 +265,7 @@ mod tests {
     }
 
     #[test]
-    fn an_operation_named_like_the_client_s_constructor_is_named_anew() {
+    fn an_operation_named_like_one_of_the_client_s_methods_is_named_anew() {
         // gambitcomm.local/mimic: `POST /mimic/new` is `operationId: new`.
         let mut document = serde_json::json!({"paths": {"/mimic/new": {"post": {
             "operationId": "new", "responses": {}}}}});

@@ -497,19 +497,17 @@ fn file_stamp(path: &Path) -> Result<(u64, u128)> {
 }
 
 /// A document name as the tail of a crate and log name: lowercase, `.json` dropped, anything
-/// but letters and digits a `-`.
+/// but letters and digits, in runs, one `-`.
 fn stem(name: &str) -> String {
+    // One `-` between words, none at the ends: `Subscriptions-API-(v2)` is
+    // `subscriptions-api-v2`, whose library name `..._api_v2` is snake case (`__v2_` is not).
     name.strip_suffix(".json")
         .unwrap_or(name)
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() {
-                c.to_ascii_lowercase()
-            } else {
-                '-'
-            }
-        })
-        .collect()
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|word| !word.is_empty())
+        .map(str::to_ascii_lowercase)
+        .collect::<Vec<_>>()
+        .join("-")
 }
 
 /// Generates, measures and checks one document.
@@ -1823,6 +1821,10 @@ mod tests {
             "amazonaws-com-redshift"
         );
         assert_eq!(stem("1forge.com.json"), "1forge-com");
+        assert_eq!(
+            stem("vtex.local/Subscriptions-API-(v2).json"),
+            "vtex-local-subscriptions-api-v2"
+        );
         assert!(is_artifact_of("libdir_a-0123abcd.rmeta", "libdir_a-"));
         assert!(is_artifact_of("dir-a-0123abcd", "dir-a-"));
         assert!(!is_artifact_of("dir-a-b-0123abcd", "dir-a-"));
