@@ -589,7 +589,7 @@ impl CrateRoot<'_> {
         text.push_str(&self.first_program(access, servers));
         text.push_str(&self.credentials_section(access));
         text.push_str(&servers_section(&ident, servers));
-        text.push_str(&errors_section());
+        text.push_str(&errors_section(&ident));
         text.push_str(&https_section(&ident, access));
         text.push_str(&self.findings_section(findings));
         text
@@ -766,8 +766,8 @@ fn servers_section(ident: &str, servers: &[Server]) -> String {
     text
 }
 
-fn errors_section() -> String {
-    String::from(
+fn errors_section(ident: &str) -> String {
+    let mut text = String::from(
         "## Errors\n\n\
          An operation returns `Result<ResponseValue<T>, Error<E>>`: `T` the type of its success \
          response, `E` that of the error responses its description declares \
@@ -792,7 +792,24 @@ fn errors_section() -> String {
          \x20   text\n\
          }\n\
          ```\n\n",
-    )
+    );
+    let _ = write!(
+        text,
+        "The body of a status the description does not declare is still there to read:\n\n\
+         ```rust,no_run\n\
+         /// The status and body of a response the description does not declare, when `error` is one.\n\
+         async fn undeclared<E>(error: {ident}::Error<E>) -> Option<(u16, String)> {{\n\
+         \x20   match error {{\n\
+         \x20       {ident}::Error::UnexpectedResponse(response) => {{\n\
+         \x20           let status = response.status().as_u16();\n\
+         \x20           Some((status, response.text().await.ok()?))\n\
+         \x20       }}\n\
+         \x20       _ => None,\n\
+         \x20   }}\n\
+         }}\n\
+         ```\n\n"
+    );
+    text
 }
 
 fn https_section(ident: &str, access: &Access) -> String {
