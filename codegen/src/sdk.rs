@@ -587,6 +587,7 @@ impl CrateRoot<'_> {
             self.crate_name, self.crate_name
         );
         text.push_str(&self.first_program(access, servers));
+        text.push_str(BODIES_SECTION);
         text.push_str(&self.credentials_section(access));
         text.push_str(&servers_section(&ident, servers));
         text.push_str(&errors_section(&ident));
@@ -765,6 +766,14 @@ fn servers_section(ident: &str, servers: &[Server]) -> String {
     }
     text
 }
+
+/// How a request body is built: the struct's constructor or `Default`, then its fields.
+const BODIES_SECTION: &str = "## Request bodies\n\n\
+    A request body is a struct of `types` with public fields. One whose fields are all optional \
+    is `Default` (`types::Thing { name: Some(..), ..Default::default() }`); one with required \
+    fields has `new`, taking them in the order of the struct's fields, its optional fields then \
+    set by name (`let mut body = types::Thing::new(id); body.note = Some(..);`). A value with \
+    rules (a pattern, a range) is checked where it is built (`parse`, `new`, `try_from`).\n\n";
 
 fn errors_section(ident: &str) -> String {
     let mut text = String::from(

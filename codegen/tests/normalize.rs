@@ -38,6 +38,8 @@ const FIXTURES: &[(&str, &[&str], &[&str])] = &[
         &[
             "pub struct PostReposCreateBody",
             "pub struct PostReposCreateBodyOptions",
+            // A body only requests use, with a required field: built by `new`.
+            "default_object!(new PostReposCreateBody(name : ::std::string::String) { options });",
         ],
     ),
     (

@@ -69,16 +69,21 @@ pub(super) fn decode_open_objects_in_one_pass(
         .filter_map(crate::contract::typify_output::default_impl_for)
         .collect();
     let mut any_default = false;
+    let mut any_constructor = false;
     for mut item in std::mem::take(types) {
         let decoder = match &mut item {
             syn::Item::Struct(structure) => {
                 if interface == super::Interface::Builder {
                     mark_received_record(structure, is_tolerant);
                 }
-                let decoder = rewrite(structure, is_tolerant).unwrap_or_else(|error| {
-                    problems.push(error);
-                    None
-                });
+                // Under the positional interface, which writes no builders, a struct only
+                // requests use gets a constructor taking its required fields.
+                let constructors = interface == super::Interface::Positional;
+                let decoder =
+                    rewrite(structure, is_tolerant, constructors).unwrap_or_else(|error| {
+                        problems.push(error);
+                        None
+                    });
                 if decoder.is_some() && has_extra(structure) {
                     open.insert(structure.ident.to_string());
                 }
@@ -96,9 +101,10 @@ pub(super) fn decode_open_objects_in_one_pass(
             rewritten.extend(parse_items(decoder)?);
             any = true;
             matched += 1;
-            if let Some((name, default)) = default
+            if let Some((name, default, constructor)) = default
                 && !with_default.contains(&name)
             {
+                any_constructor |= constructor;
                 rewritten.extend(parse_items(default)?);
                 any_default = true;
             }
@@ -110,7 +116,7 @@ pub(super) fn decode_open_objects_in_one_pass(
         rewritten.extend(parse_items(shared_items())?);
     }
     if any_default {
-        rewritten.splice(0..0, parse_items(default_macro())?);
+        rewritten.splice(0..0, parse_items(default_macro(any_constructor))?);
     }
     if derive_reads_present {
         rewritten.push(syn::parse_quote! {
@@ -412,11 +418,13 @@ pub(crate) fn is_closed_doc(line: &str) -> bool {
 /// those an attribute it does not understand is an error.
 /// The decoder of a rewritten struct, and the `Default` of one whose fields may all be absent
 /// (with the struct's name).
-type Rewritten = (TokenStream, Option<(String, TokenStream)>);
+/// A struct's decoder, and its `Default` or constructor (with whether it is the constructor).
+type Rewritten = (TokenStream, Option<(String, TokenStream, bool)>);
 
 fn rewrite(
     structure: &mut syn::ItemStruct,
     is_tolerant: &dyn Fn(&str) -> bool,
+    constructors: bool,
 ) -> Result<Option<Rewritten>, Error> {
     let name = structure.ident.clone();
     if !serde_attrs::derives(&structure.attrs, "Deserialize") && !has_extra_map(structure) {
@@ -506,10 +514,17 @@ fn rewrite(
         None
     } else {
         empty_object_default(&name, extra.as_ref(), &known)
+            .map(|default| (default, false))
+            .or_else(|| {
+                (constructors && !is_tolerant(&name.to_string())).then(|| {
+                    let constructor = required_fields_constructor(&name, extra.as_ref(), &known);
+                    (constructor, true)
+                })
+            })
     };
     Ok(Some((
         decoder(&name, unknown, extra.as_ref(), &known),
-        default.map(|default| (name.to_string(), default)),
+        default.map(|(default, constructor)| (name.to_string(), default, constructor)),
     )))
 }
 
@@ -536,13 +551,57 @@ fn empty_object_default(
     })
 }
 
+/// The invocation of `default_object!(new ...)` (see [`default_macro`]) for a struct with
+/// required fields: `Name::new(required, ...)`, every other field as an object without it
+/// decodes.
+fn required_fields_constructor(
+    name: &syn::Ident,
+    extra: Option<&syn::Ident>,
+    known: &[KnownField],
+) -> TokenStream {
+    let mut required = Vec::new();
+    let mut rest = Vec::new();
+    for field in known {
+        let ident = &field.ident;
+        let ty = &field.ty;
+        match &field.missing {
+            Missing::Refused => required.push(quote!(#ident: #ty)),
+            Missing::Default => rest.push(quote!(#ident)),
+            Missing::DefaultWith(path) => rest.push(quote!(#ident(#path))),
+        }
+    }
+    rest.extend(extra.map(|extra| quote!(#extra)));
+    quote! {
+        default_object!(new #name (#(#required),*) { #(#rest),* });
+    }
+}
+
 /// `default_object!(Name { field, field(path), ... })`: `Default` for a struct whose fields may
 /// all be absent, each field what an empty object decodes to (`path()` for a schema
 /// `default`), so that a body with optional fields only is `Name::default()` or
-/// `Name { field: ..., ..Default::default() }`.
-fn default_macro() -> TokenStream {
+/// `Name { field: ..., ..Default::default() }`. `default_object!(new Name (required: Type, ...)
+/// { field, field(path), ... })`: `Name::new(required, ...)` for a struct with required fields
+/// that only requests use, where no builder is written (the positional interface), so that a
+/// body is built from its required fields, its optional ones then set by name.
+fn default_macro(constructors: bool) -> TokenStream {
+    // The constructor's arm only where a constructor is written.
+    let constructor = constructors.then(|| {
+        quote! {
+            (new $name:ident ($($required:ident : $ty:ty),*) { $($field:ident $(($default:path))?),* }) => {
+                impl $name {
+                    /// A value of the required fields given, every other field as an object
+                    /// without it decodes (absent, or its schema's `default`).
+                    #[allow(clippy::too_many_arguments)]
+                    pub fn new($($required: $ty),*) -> Self {
+                        $name { $($required,)* $($field: default_object!(@value $($default)?),)* }
+                    }
+                }
+            };
+        }
+    });
     quote! {
         macro_rules! default_object {
+            #constructor
             ($name:ident { $($field:ident $(($default:path))?),* }) => {
                 impl ::std::default::Default for $name {
                     fn default() -> Self {
