@@ -19,7 +19,8 @@
 //! - an operationId of one word (or a verb and a linking word only) goes under its tag (or its
 //!   path's first word) with the whole id as the verb;
 //! - the spelling of earlier versions, `hub <tag> <operationId without the tag's words>`
-//!   ([`legacy_spelling`]), stays accepted as a hidden command, so scripts keep working;
+//!   ([`legacy_spelling`]), stays accepted as a hidden command for the operations that had it
+//!   (`SPELLED_THE_OLD_WAY`), so scripts keep working; an operation added since has none;
 //! - path parameters are positional, in path order; query parameters are options named after
 //!   the parameter in kebab case (`readStatus` is `--read-status`; a one-letter name is a short
 //!   option, `p` is `-p`, but a one-letter page parameter is `--page`, with `-p` kept as its
@@ -319,9 +320,13 @@ fn describe(
         page_flag(&mut params, page);
     }
     let (noun, verb) = noun_verb(&id, tag);
-    let legacy = legacy_spelling(&id, tag);
+    // Only a command that was spelled the old way keeps that spelling; a new one has none.
+    let legacy = SPELLED_THE_OLD_WAY
+        .contains(&id.as_str())
+        .then(|| legacy_spelling(&id, tag))
+        .filter(|legacy| *legacy != (noun.clone(), verb.clone()));
     Ok(Operation {
-        legacy: (legacy != (noun.clone(), verb.clone())).then_some(legacy),
+        legacy,
         group: noun,
         name: verb,
         tag: tag.to_owned(),
@@ -418,6 +423,27 @@ pub fn noun_verb(operation_id: &str, tag: &str) -> (String, String) {
         .collect();
     (noun.join("-"), verb.join("-"))
 }
+
+/// The operations `hub` had when its commands were spelled `hub <tag> <command>` (up to
+/// 2026-11-26): only these keep that spelling as a hidden alias. An operation added since was
+/// never spelled so, and a script cannot be using an alias of it.
+const SPELLED_THE_OLD_WAY: &[&str] = &[
+    "createWebhook",
+    "deleteNotifications",
+    "deleteWebhook",
+    "disableWebhook",
+    "enableWebhook",
+    "getMcpSettings",
+    "getStorageAccessToken",
+    "getWebhook",
+    "listNotifications",
+    "listWebhooks",
+    "markNotificationsAsRead",
+    "revokeCredentials",
+    "updateNotificationSettings",
+    "updateWatchSettings",
+    "updateWebhook",
+];
 
 /// The spelling of earlier versions, `hub <tag> <command>`, still accepted.
 pub fn legacy_spelling(operation_id: &str, tag: &str) -> (String, String) {

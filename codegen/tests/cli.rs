@@ -60,6 +60,26 @@ fn a_new_operation_becomes_a_command() {
     );
 }
 
+#[test]
+fn a_new_operation_under_a_new_tag_has_no_old_spelling() {
+    // Issue 42's `GET /api/whoami-v2` under a new tag `users`: `hub whoami-v2 get`, and no
+    // hidden `hub users get-whoami-v2`, which no script can have used.
+    let spec = spec().replacen(
+        "\npaths:\n",
+        "\npaths:\n  /api/whoami-v2:\n    get:\n      operationId: getWhoamiV2\n      tags: [users]\n      summary: Who the token is.\n      responses:\n        \"204\":\n          description: Known.\n",
+        1,
+    );
+    let generated = generate_cli(&spec);
+    let at = generated
+        .find("id: \"getWhoamiV2\"")
+        .expect("a command for getWhoamiV2");
+    let entry = &generated[at..];
+    let entry = &entry[..entry.find("},\n").unwrap_or(entry.len())];
+    assert!(entry.contains("legacy: None"), "{entry}");
+    // An operation that had the old spelling keeps it.
+    assert!(generated.contains("legacy: Some("), "no old spelling kept");
+}
+
 /// The naming rule (`cli`'s module documentation), operation by operation of the hub's spec.
 #[test]
 fn commands_are_noun_verb_from_the_operation_id() {
