@@ -152,11 +152,10 @@ pub fn is_plain_integer(schema: &Value, pointer: &str) -> bool {
     .iter()
     .any(|keyword| object.contains_key(*keyword));
     let mut tokens = pointer.rsplit('/');
-    let place = match (tokens.next(), tokens.next(), tokens.next()) {
-        (Some(_), Some("properties"), _) => true,
-        (Some("schema"), Some(_), Some("parameters")) => true,
-        _ => false,
-    };
+    let place = matches!(
+        (tokens.next(), tokens.next(), tokens.next()),
+        (Some(_), Some("properties"), _) | (Some("schema"), Some(_), Some("parameters"))
+    );
     integer && !checked && place
 }
 

@@ -146,8 +146,7 @@ pub(crate) fn hoist_inline(document: &mut Value, provenance: &mut Provenance) ->
             let literals = matches!(action, Some(Action::LiteralUnion { .. }));
             // A plain integer property or parameter stays typify's Rust integer.
             let plain = crate::contract::is_plain_integer(at.schema, &at.pointer);
-            if !(is_root && component)
-                && !plain
+            if !(plain || is_root && component)
                 && action.is_some()
                 && (literals || needs_patch(at.schema))
             {
