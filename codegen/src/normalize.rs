@@ -222,12 +222,12 @@ pub fn normalize_with_origins(document: &mut Value) -> Normalized {
 /// `pointer` in terms of the original document: a place inside a moved schema is named where
 /// that schema came from.
 pub fn source_pointer(origins: &Origins, pointer: &str) -> String {
-    let moved = origins
-        .range(..=pointer.to_owned())
-        .rev()
-        .find(|(component, _)| {
-            pointer == component.as_str() || pointer.starts_with(&format!("{component}/"))
-        });
+    // The longest of the pointer's own prefixes (itself, then up to each `/`) that names a moved
+    // schema: a lookup per segment, not a scan of every moved schema.
+    let ends = std::iter::once(pointer.len()).chain(pointer.rmatch_indices('/').map(|(at, _)| at));
+    let moved = ends
+        .filter(|&end| end > 0)
+        .find_map(|end| origins.get_key_value(&pointer[..end]));
     match moved {
         Some((component, source)) => {
             let inner = source_pointer(origins, source);

@@ -325,11 +325,29 @@ const IMPLY_A_TYPE: &[&str] = &[
     "pattern",
     "minLength",
     "maxLength",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
 ];
 
-/// `format: string` (or another JSON type's name) where no `type` is given: the author meant
-/// `type`, and progenitor refuses a schema that has a `format` but no type. A defect. Any other
-/// `format` on a schema with no `type` and nothing else that says its kind is left out.
+/// The kind a numeric `format` names (`int64`: an integer, `double`: a number); `None` for a
+/// string format or a sentence.
+fn numeric_format_kind(format: &str) -> Option<&'static str> {
+    if crate::rules::integer_width(format).is_some() {
+        Some("integer")
+    } else if matches!(format, "float" | "double" | "decimal") {
+        Some("number")
+    } else {
+        None
+    }
+}
+
+/// `format: string` (or another JSON type's name, or a numeric format: `int64`, `double`) where
+/// no `type` is given: the author meant that type, and progenitor refuses a schema that has a
+/// `format` but no type. A defect. Any other `format` on a schema with no `type` and nothing
+/// else that says its kind is left out.
 fn format_as_type(object: &mut Map<String, Value>, pointer: &str, findings: &mut Vec<Finding>) {
     const TYPES: &[&str] = &["string", "boolean", "object", "integer", "number", "array"];
     if object.contains_key("type") {
@@ -338,16 +356,25 @@ fn format_as_type(object: &mut Map<String, Value>, pointer: &str, findings: &mut
     let Some(format) = object.get("format").and_then(Value::as_str) else {
         return;
     };
+    let implies_a_type = object
+        .keys()
+        .any(|key| IMPLY_A_TYPE.contains(&key.as_str()));
+    if let Some(kind) = numeric_format_kind(format).filter(|_| !implies_a_type) {
+        let format = format.to_owned();
+        object.insert("type".into(), Value::String(kind.into()));
+        findings.push(Finding::new(
+            FindingKind::Defect,
+            &push(pointer, "format"),
+            format!("`format: {format}` without a `type`; read as `type: {kind}`"),
+        ));
+        return;
+    }
     if !TYPES.contains(&format) {
         // Anything else beside no `type` (a sentence, a string format): typify panics on it,
         // and JSON Schema reads an unknown format as a note. Left out, so the schema is what
         // its other keywords say.
         // Under `propertyNames` every instance is a string (a key), so the format holds.
-        if !object
-            .keys()
-            .any(|key| IMPLY_A_TYPE.contains(&key.as_str()))
-            && !pointer.ends_with("/propertyNames")
-        {
+        if !implies_a_type && !pointer.ends_with("/propertyNames") {
             let format = format.to_owned();
             object.remove("format");
             findings.push(Finding::new(
@@ -368,11 +395,14 @@ fn format_as_type(object: &mut Map<String, Value>, pointer: &str, findings: &mut
     ));
 }
 
-/// A schema with no `type` whose keywords all speak of one kind of value (`properties`,
-/// `additionalProperties`, `required`: an object; `items`: an array) is generated as that kind:
-/// typify writes a struct, a map or a vector, which refuses every other JSON value, where JSON
-/// Schema would admit them (its object keywords only constrain objects). The document is made
-/// to say what the code does, `type` added, and the repair reported.
+/// A schema with no `type` whose keywords speak of kinds of value (`properties`,
+/// `additionalProperties`, `required`: an object; `items`: an array; `minimum`: a number;
+/// `pattern`: a string) is generated as those kinds: typify writes a struct, a map, a vector or
+/// a checked value, which refuses every other JSON value, where JSON Schema would admit them
+/// (its object keywords only constrain objects); and it panics on an untyped schema with number
+/// rules or with keywords of several kinds. The document is made to say what the code does,
+/// `type` added (a list where several kinds are spoken of, which the type union then splits),
+/// and the repair reported.
 fn implied_type(object: &mut Map<String, Value>, pointer: &str, findings: &mut Vec<Finding>) {
     const OBJECT: &[&str] = &[
         "properties",
@@ -390,29 +420,18 @@ fn implied_type(object: &mut Map<String, Value>, pointer: &str, findings: &mut V
         "maxItems",
         "uniqueItems",
     ];
-    // Where the kind comes from elsewhere (members, a reference, listed values), or keywords of
-    // other kinds are present, nothing is implied.
-    const ELSEWHERE: &[&str] = &[
-        "type",
-        "$ref",
-        "oneOf",
-        "anyOf",
-        "allOf",
-        "not",
-        "enum",
-        "const",
-        "format",
-        "pattern",
-        "minLength",
-        "maxLength",
+    const STRING: &[&str] = &["pattern", "minLength", "maxLength"];
+    const NUMBER: &[&str] = &[
         "minimum",
         "maximum",
         "exclusiveMinimum",
         "exclusiveMaximum",
         "multipleOf",
-        "if",
-        "then",
-        "else",
+    ];
+    // Where the kind comes from elsewhere (members, a reference, listed values), nothing is
+    // implied.
+    const ELSEWHERE: &[&str] = &[
+        "type", "$ref", "oneOf", "anyOf", "allOf", "not", "enum", "const", "if", "then", "else",
         "contains",
     ];
     if ELSEWHERE
@@ -427,18 +446,33 @@ fn implied_type(object: &mut Map<String, Value>, pointer: &str, findings: &mut V
     let negated = pointer
         .split('/')
         .any(|segment| matches!(segment, "not" | "if" | "then" | "else" | "contains"));
-    if negated {
+    // Under `propertyNames` every instance is a string (a key), and the step that reads it
+    // wants its rules as written.
+    if negated || pointer.ends_with("/propertyNames") {
         return;
     }
     let has = |keywords: &[&str]| keywords.iter().any(|keyword| object.contains_key(*keyword));
-    let (kind, stated) = match (has(OBJECT), has(ARRAY)) {
-        (true, false) => ("object", json!("object")),
-        (false, true) => ("array", json!("array")),
-        // Keywords of both kinds (`properties` beside `maxItems`): typify panics on such a
-        // schema, so both kinds are stated and the type union splits it.
-        (true, true) => ("object and array", json!(["object", "array"])),
-        (false, false) => return,
+    // A numeric format says which kind of number (`int64`: an integer).
+    let number = match object.get("format").and_then(Value::as_str) {
+        Some(format) => numeric_format_kind(format).unwrap_or("number"),
+        None => "number",
     };
+    let kinds: Vec<&str> = [
+        (OBJECT, "object"),
+        (ARRAY, "array"),
+        (STRING, "string"),
+        (NUMBER, number),
+    ]
+    .into_iter()
+    .filter(|(keywords, _)| has(keywords))
+    .map(|(_, kind)| kind)
+    .collect();
+    let stated = match kinds.as_slice() {
+        [] => return,
+        [kind] => json!(kind),
+        several => json!(several),
+    };
+    let kind = kinds.join(" and ");
     object.insert("type".into(), stated.clone());
     findings.push(Finding::new(
         FindingKind::Repaired,
@@ -979,10 +1013,23 @@ mod tests {
         assert_eq!(list["type"], "array");
         assert_eq!(findings.len(), 2, "{findings:?}");
         assert_eq!(findings[0].pointer, "/m");
-        // Members, references, mixed kinds and string rules imply nothing.
+        // Number rules (typify panics on them untyped) imply a number, an integer format an
+        // integer.
+        let mut bounded = json!({"minimum": 0, "maximum": 9.5});
+        normalize_schema(&mut bounded, "/n", &mut findings);
+        assert_eq!(bounded["type"], "number");
+        let mut counted = json!({"minimum": 0, "format": "int32"});
+        normalize_schema(&mut counted, "/i", &mut findings);
+        assert_eq!(counted["type"], "integer");
+        let mut lone = json!({"format": "int64"});
+        normalize_schema(&mut lone, "/f", &mut findings);
+        assert_eq!(lone["type"], "integer");
+        assert_eq!(findings[4].kind, FindingKind::Defect, "{findings:?}");
+        assert_eq!(findings.len(), 5, "{findings:?}");
+        // Members and references imply nothing.
         for schema in [
             json!({"properties": {}, "oneOf": [{"type": "object"}]}),
-            json!({"properties": {}, "maxLength": 2}),
+            json!({"maximum": 2, "$ref": "#/components/schemas/A"}),
             json!({"description": "anything"}),
         ] {
             let mut schema = schema;
@@ -1004,6 +1051,15 @@ mod tests {
         assert_eq!(members[1]["maxItems"], 1, "{mixed}");
         assert!(members[0].get("maxItems").is_none(), "{mixed}");
         assert!(both[0].message.contains("object and array"), "{both:?}");
+        // A number's rules beside a string's (loket.nl: `format: double`, bounds and a
+        // pattern): both kinds, each member keeping its own.
+        let mut amount = json!({"format": "double", "minimum": 0, "pattern": "^[0-9]+$"});
+        normalize_schema(&mut amount, "/a", &mut Vec::new());
+        let members = amount["oneOf"].as_array().expect("a union of the two kinds");
+        assert_eq!(members[0]["type"], "string", "{amount}");
+        assert_eq!(members[0]["pattern"], "^[0-9]+$", "{amount}");
+        assert_eq!(members[1]["type"], "number", "{amount}");
+        assert_eq!(members[1]["minimum"], 0, "{amount}");
         // Under `not`, a stated type would change what the `not` admits.
         let mut negated = json!({"type": "object", "not": {"required": ["a"]}});
         let mut none = Vec::new();
