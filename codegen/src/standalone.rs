@@ -1053,10 +1053,16 @@ mod tests {
     }
 
     #[test]
-    fn an_operation_progenitor_refuses_is_left_out_and_named() {
+    fn what_progenitor_refuses_without_a_place_is_found_and_degraded_where_it_sits() {
+        // A `default` beside a `$ref` that its enum refuses: the repairs check a default
+        // against its own schema, not through a reference, so typify meets it and says
+        // `value does not conform` with no place; the probe finds the schema.
         let spec = r##"{"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {
             "/a": {"get": {"responses": {"200": {"description": "ok"}}}},
-            "/b": {"get": {"responses": {"101": {"description": "upgrade"}, "200": {"description": "ok"}}}}}}"##;
+            "/b": {"get": {"responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {
+                "type": "object", "properties": {"colour": {
+                    "$ref": "#/components/schemas/Colour", "default": "plaid"}}}}}}}}}},
+            "components": {"schemas": {"Colour": {"type": "string", "enum": ["red", "blue"]}}}}"##;
         let generated = generate_crate(spec, "t.json", "t", &CrateOptions::default()).unwrap();
         let skipped: Vec<&Finding> = generated
             .report
@@ -1064,7 +1070,12 @@ mod tests {
             .filter(|f| f.kind == FindingKind::Skipped)
             .collect();
         assert_eq!(skipped.len(), 1, "{:?}", generated.report);
-        assert_eq!(skipped[0].pointer, "/paths/~1b/get");
+        assert_eq!(
+            skipped[0].pointer,
+            "/paths/~1b/get/responses/200/content/application~1json/schema"
+        );
+        assert!(skipped[0].message.contains("read as any JSON value"), "{skipped:?}");
+        assert!(generated.files["src/generated.rs"].contains("get_b"));
         assert!(generated.files["src/generated.rs"].contains("get_a"));
         let strict = generate_crate(
             spec,

@@ -149,6 +149,8 @@ enum ResponseKind {
     Json(Value),
     Raw,
     None,
+    /// A `101` without a JSON body: the upgraded connection.
+    Upgrade,
 }
 
 fn check_responses(model: Document<'_>, responses: Option<&Value>) -> Result<(), String> {
@@ -167,11 +169,13 @@ fn check_responses(model: Document<'_>, responses: Option<&Value>) -> Result<(),
             .find(|(media_type, _)| is_json(media_type))
         {
             kind = ResponseKind::Json(media["schema"].clone());
+        } else if status == "101" {
+            kind = ResponseKind::Upgrade;
         } else if content.is_some_and(|content| !content.is_empty()) {
             kind = ResponseKind::Raw;
         }
         let class = status.chars().next();
-        if matches!(class, Some('2')) || status == "default" {
+        if matches!(class, Some('2')) || matches!(status.as_str(), "default" | "101") {
             success.push((status, kind.clone()));
         }
         if matches!(class, Some('4' | '5')) || status == "default" {
@@ -342,6 +346,17 @@ mod tests {
         assert_eq!(
             text,
             "operation getThing (GET /things/{id}): success responses 200 and 204 have different body types; progenitor needs one per class"
+        );
+    }
+
+    #[test]
+    fn refuses_an_upgrade_beside_a_success_without_a_body() {
+        // progenitor returns the upgraded connection for `101`, nothing for `200`.
+        let text = error(json!({"operationId": "getThing", "responses": {
+            "101": {"description": "upgraded"}, "200": {"description": "d"}}}));
+        assert!(
+            text.ends_with("success responses 101 and 200 have different body types; progenitor needs one per class"),
+            "{text}"
         );
     }
 

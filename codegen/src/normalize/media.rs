@@ -1,7 +1,8 @@
 //! Media types as progenitor reads them: a JSON body without a schema is any JSON value, a
 //! request body of `*/*` is the JSON or the bytes its schema describes, a byte body's schema
 //! is bytes, and a form's per-property `encoding` (which progenitor cannot apply) is dropped
-//! and reported (`repair`). Then (`sendable`, once each request body has one media type) every
+//! and reported, as is an `encoding` beside a body that is neither a form nor multipart, where it
+//! means nothing (`repair`). Then (`sendable`, once each request body has one media type) every
 //! media type is handed on as one of the few progenitor knows, sent the same way: JSON of any
 //! spelling (`application/merge-patch+json`, `application/*+json`) as `application/json`, any
 //! text as `text/plain`, anything else as bytes; the declared type is kept in
@@ -75,8 +76,18 @@ fn repair_content(
                 "a byte body whose schema is not bytes; sent as the bytes given",
             ));
         }
+        // OpenAPI defines `encoding` for multipart and form bodies only; beside JSON or bytes it
+        // says nothing (gov.bc.ca's job postings put one on a JSON body).
+        let encodes = essence.starts_with("multipart/") || essence == FORM;
+        if !encodes && media.remove("encoding").is_some() {
+            findings.push(Finding::new(
+                FindingKind::Defect,
+                &push(&at, "encoding"),
+                format!("`encoding` beside `{essence}`: OpenAPI defines it for multipart and form bodies only, so it says nothing here; dropped"),
+            ));
+        }
         if is_request
-            && essence == "application/x-www-form-urlencoded"
+            && essence == FORM
             && media.remove("encoding").is_some()
         {
             findings.push(Finding::new(
@@ -426,6 +437,29 @@ mod tests {
                     "/paths/~1a/post/responses/200/content/application~1problem+json"
                 ),
             ]
+        );
+    }
+
+    #[test]
+    fn an_encoding_beside_json_says_nothing_and_goes_beside_multipart_it_stays() {
+        let encoding = json!({"color": {"style": "form", "explode": true}});
+        let object = json!({"type": "object"});
+        let mut document = operation(
+            json!({"application/json": {"schema": object, "encoding": encoding},
+                "multipart/form-data": {"schema": object, "encoding": encoding}}),
+            json!({}),
+        );
+        let mut findings = Vec::new();
+        repair(&mut document, &mut findings);
+        let content = &document["paths"]["/a"]["post"]["requestBody"]["content"];
+        assert_eq!(content["application/json"], json!({"schema": object}));
+        assert_eq!(content["multipart/form-data"]["encoding"], encoding);
+        assert_eq!(
+            places(&findings),
+            [(
+                FindingKind::Defect,
+                "/paths/~1a/post/requestBody/content/application~1json/encoding"
+            )]
         );
     }
 

@@ -245,8 +245,9 @@ fn template_parameters(path: &str) -> Vec<String> {
         .collect()
 }
 
+/// progenitor's success class: the 2xx statuses and `101`, the connection upgraded.
 fn is_success(status: &str) -> bool {
-    status.starts_with('2')
+    status.starts_with('2') || status == "101"
 }
 
 fn is_error(status: &str) -> bool {
@@ -258,6 +259,9 @@ enum Body {
     Json(Value),
     Other,
     None,
+    /// A `101` without a JSON body: progenitor hands over the upgraded connection, a type of
+    /// its own (Docker's `attach`, `101` beside a `200` without a body).
+    Upgrade,
 }
 
 impl PartialEq for Body {
@@ -266,7 +270,9 @@ impl PartialEq for Body {
     fn eq(&self, other: &Self) -> bool {
         match (self, other) {
             (Body::Json(one), Body::Json(other)) => same_schema(one, other),
-            (Body::Other, Body::Other) | (Body::None, Body::None) => true,
+            (Body::Other, Body::Other)
+            | (Body::None, Body::None)
+            | (Body::Upgrade, Body::Upgrade) => true,
             _ => false,
         }
     }
@@ -322,7 +328,14 @@ fn unify_bodies(
     statuses.sort_by_key(|status| status_order(status));
     let bodies: Vec<(String, Body)> = statuses
         .iter()
-        .map(|status| (status.clone(), body_of(document, &responses[status])))
+        .map(|status| {
+            let body = match body_of(document, &responses[status]) {
+                Body::Json(schema) => Body::Json(schema),
+                _ if status == "101" => Body::Upgrade,
+                other => other,
+            };
+            (status.clone(), body)
+        })
         .collect();
     let first = bodies.first()?;
     // One schema written inline in several responses would be hoisted once per place, each
@@ -936,6 +949,27 @@ mod tests {
                 (FindingKind::Repaired, "/paths/~1a/get/responses/202"),
                 (FindingKind::Repaired, "/paths/~1a/get/responses/203"),
             ]
+        );
+    }
+
+    #[test]
+    fn an_upgrade_beside_a_success_without_a_body_is_the_one_kept() {
+        // Docker's `attach`: `101` hands over the connection, `200` has no body; progenitor
+        // cannot return both, and the upgrade is what the operation asks for.
+        let mut responses = map(json!({
+            "200": {"description": "no upgrade header found"},
+            "101": {"description": "hijacked"},
+        }));
+        let mut findings = Vec::new();
+        let union = unify(&mut responses, is_success, "AttachSuccess", &mut findings);
+        assert_eq!(union, None);
+        assert_eq!(
+            Value::Object(responses),
+            json!({"101": {"description": "hijacked"}})
+        );
+        assert_eq!(
+            places(&findings),
+            [(FindingKind::Repaired, "/paths/~1a/get/responses/200")]
         );
     }
 

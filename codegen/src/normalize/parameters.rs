@@ -1,5 +1,6 @@
 //! Parameters as progenitor can send them: a parameter given as `content`, a structured
-//! header, a `null` a header or path cannot carry (`with_content`), and a style progenitor
+//! header, a `null` a header or path cannot carry, a path parameter not marked required
+//! (`with_content`), and a style progenitor
 //! does not write (`styles`), each rewritten into what sends the same bytes, or left out and
 //! reported when nothing can.
 
@@ -93,6 +94,16 @@ pub(super) fn with_content(document: &mut Value, findings: &mut Vec<Finding>) {
             .and_then(Value::as_str)
             .unwrap_or_default()
             .to_owned();
+        // A path parameter is always sent (OpenAPI: its `required` MUST be `true`); progenitor
+        // panics on one that says otherwise.
+        if location == "path" && parameter.get("required") != Some(&Value::Bool(true)) {
+            parameter.insert("required".into(), Value::Bool(true));
+            findings.push(Finding::new(
+                FindingKind::Defect,
+                &push(&pointer, "required"),
+                "a path parameter not marked `required: true`, which OpenAPI demands of every path parameter; read as required",
+            ));
+        }
         if matches!(location.as_str(), "header" | "path") && structured {
             let description = parameter
                 .get("description")
@@ -662,6 +673,28 @@ mod tests {
     }
 
     #[test]
+    fn a_path_parameter_is_required_whatever_it_says() {
+        let mut document = operation(json!([
+            {"name": "id", "in": "path", "required": false, "schema": {"type": "string"}},
+            {"name": "key", "in": "path", "schema": {"type": "string"}},
+            {"name": "q", "in": "query", "schema": {"type": "string"}},
+        ]));
+        let mut findings = Vec::new();
+        with_content(&mut document, &mut findings);
+        let list = parameters(&document);
+        assert_eq!(list[0]["required"], true);
+        assert_eq!(list[1]["required"], true);
+        assert!(list[2].get("required").is_none());
+        assert_eq!(
+            places(&findings),
+            [
+                (FindingKind::Defect, "/paths/~1a/get/parameters/0/required"),
+                (FindingKind::Defect, "/paths/~1a/get/parameters/1/required"),
+            ]
+        );
+    }
+
+    #[test]
     fn a_parameter_given_as_content_is_taken_as_its_text() {
         let mut document = operation(json!([{
             "name": "filter",
@@ -786,7 +819,7 @@ mod tests {
     #[test]
     fn a_header_or_path_parameter_cannot_be_null() {
         let mut document = json!({"paths": {"/a/{id}": {
-            "parameters": [{"name": "id", "in": "path", "schema": {"type": ["string", "null"]}}],
+            "parameters": [{"name": "id", "in": "path", "required": true, "schema": {"type": ["string", "null"]}}],
             "get": {"parameters": [
                 {"name": "X-A", "in": "header", "schema": {"anyOf": [{"type": "integer"}, {"type": "null"}]}},
                 {"name": "X-B", "in": "header", "schema": {"description": "b", "oneOf": [{"$ref": "#/components/schemas/B"}, {"type": "null"}]}},
@@ -799,7 +832,7 @@ mod tests {
         let item = &document["paths"]["/a/{id}"];
         assert_eq!(
             item["parameters"],
-            json!([{"name": "id", "in": "path", "schema": {"type": "string"}}])
+            json!([{"name": "id", "in": "path", "required": true, "schema": {"type": "string"}}])
         );
         assert_eq!(
             item["get"]["parameters"],
