@@ -30,7 +30,7 @@ pub(super) fn share_identical(
     moved: &BTreeSet<String>,
     origins: &mut Origins,
 ) -> usize {
-    let request_only = Document::new(document).request_only_schemas();
+    let mut request_only = Document::new(document).request_only_schemas();
     let mut moved = moved.clone();
     let mut taken = crate::contract::component_names_in_use(document);
     taken.extend(
@@ -65,6 +65,11 @@ pub(super) fn share_identical(
                 };
                 schemas.insert(name.clone(), schema);
                 moved.insert(name.clone());
+                // The shared name stands where its members stood: only requests reach it when
+                // only requests reached them, so a later round keeps it apart likewise.
+                if request_only.contains(source) {
+                    request_only.insert(name.clone());
+                }
                 added += 1;
                 let from = origins.get(&push("/components/schemas", source)).cloned();
                 if let Some(from) = from {
@@ -420,5 +425,55 @@ mod tests {
             &mut Origins::new(),
         );
         assert_eq!(merged, 0, "{document:#}");
+    }
+
+    #[test]
+    fn a_shared_name_only_requests_reach_stays_apart_from_a_received_twin() {
+        let object = json!({"type": "object", "properties": {"id": {"type": "string"}}});
+        let body = |name: &str| {
+            json!({"type": "object", "properties": {
+                "owner": {"$ref": format!("#/components/schemas/{name}")}}})
+        };
+        let post = |id: &str, body: &str| {
+            json!({"post": {"operationId": id,
+                "requestBody": {"content": {"application/json": {"schema":
+                    {"$ref": format!("#/components/schemas/{body}")}}}},
+                "responses": {"204": {"description": "done"}}}})
+        };
+        let mut document = json!({"openapi": "3.1.0",
+            "paths": {"/a": post("postA", "PostABody"), "/b": post("postB", "PostBBody"),
+                "/c": {"get": {"operationId": "getC", "responses": {"200": {
+                    "description": "ok", "content": {"application/json": {"schema":
+                        {"$ref": "#/components/schemas/GetCResponse"}}}}}}}},
+            "components": {"schemas": {
+                "PostABody": body("PostABodyOwner"), "PostBBody": body("PostBBodyOwner"),
+                "GetCResponse": body("GetCResponseOwner"),
+                "PostABodyOwner": object, "PostBBodyOwner": object, "GetCResponseOwner": object
+        }}});
+        share_identical(
+            &mut document,
+            &moved(&[
+                "PostABody",
+                "PostBBody",
+                "GetCResponse",
+                "PostABodyOwner",
+                "PostBBodyOwner",
+                "GetCResponseOwner",
+            ]),
+            &mut Origins::new(),
+        );
+        let schemas = document["components"]["schemas"].as_object().unwrap();
+        // The two request owners are one `Owner`, only requests reach it, and the response's
+        // owner keeps a type of its own in every round.
+        assert_eq!(
+            schemas["GetCResponse"]["properties"]["owner"]["$ref"],
+            "#/components/schemas/GetCResponseOwner",
+            "{document:#}"
+        );
+        assert_eq!(
+            schemas["PostABody"]["properties"]["owner"]["$ref"],
+            "#/components/schemas/Owner",
+            "{document:#}"
+        );
     }
 }
