@@ -17,6 +17,7 @@ mod checked_strings;
 mod docs;
 mod first_fit;
 mod forms;
+pub(crate) mod parameter_sets;
 pub(crate) mod open_objects;
 mod piecewise;
 mod replies;
@@ -306,6 +307,16 @@ pub fn emit(
                 .map_err(|error| Error::Syntax(format!("multipart: {error}")))?
                 .items,
         );
+    }
+    if interface == Interface::Positional {
+        let sets = parameter_sets::gather_optional_parameters(&mut file.items);
+        tallies.push((
+            "parameter sets",
+            Tally {
+                matched: sets,
+                passed_over: Vec::new(),
+            },
+        ));
     }
     // The registry decodes strictly through it, in either fidelity.
     file.items.extend(

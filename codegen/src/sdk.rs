@@ -399,6 +399,9 @@ pub struct FirstCall {
     pub arguments: Vec<String>,
     /// `GET /models`, and the summary when the description gives one.
     pub label: String,
+    /// The struct of `params` its optional arguments are given in, through `<method>_with`,
+    /// when it has some.
+    pub parameters: Option<String>,
 }
 
 /// The operation of `document` a README's first program calls: among those whose method in
@@ -432,12 +435,18 @@ pub(crate) fn first_call(file: &syn::File, document: &Value) -> Option<FirstCall
             Some(summary) => format!("{}: {summary}", operation.label()),
             None => operation.label(),
         };
+        let with = format!("{name}{}", crate::emit::parameter_sets::WITH_SUFFIX);
+        let parameters = methods
+            .iter()
+            .any(|method| method.sig.ident == with)
+            .then(|| heck::ToUpperCamelCase::to_upper_camel_case(name.as_str()));
         best = Some((
             key,
             FirstCall {
                 method: name,
                 arguments,
                 label,
+                parameters,
             },
         ));
     }
@@ -587,6 +596,7 @@ impl CrateRoot<'_> {
             self.crate_name, self.crate_name
         );
         text.push_str(&self.first_program(access, servers));
+        text.push_str(PARAMETERS_SECTION);
         text.push_str(BODIES_SECTION);
         text.push_str(&self.credentials_section(access));
         text.push_str(&servers_section(&ident, servers));
@@ -655,12 +665,30 @@ impl CrateRoot<'_> {
         }
         match self.first_call {
             Some(call) => {
+                // Optional arguments go in the operation's struct of `params` (see Optional
+                // parameters below), the required ones first.
+                let (method, arguments) = match &call.parameters {
+                    Some(set) => {
+                        let mut arguments: Vec<String> = call
+                            .arguments
+                            .iter()
+                            .filter(|argument| argument.as_str() != "None")
+                            .cloned()
+                            .collect();
+                        arguments.push(format!(
+                            "{ident}::{}::{set}::default()",
+                            crate::emit::parameter_sets::PARAMS_MODULE
+                        ));
+                        let with = crate::emit::parameter_sets::WITH_SUFFIX;
+                        (format!("{}{with}", call.method), arguments)
+                    }
+                    None => (call.method.clone(), call.arguments.clone()),
+                };
                 let _ = write!(
                     text,
-                    "    // {}\n    match client.{}({}).await {{\n        Ok(response) => println!(\"{{:#?}}\", response.into_inner()),\n        // The operation's declared error responses, an undeclared status, a transport\n        // error: see Errors below.\n        Err(error) => eprintln!(\"{{error}}\"),\n    }}\n",
+                    "    // {}\n    match client.{method}({}).await {{\n        Ok(response) => println!(\"{{:#?}}\", response.into_inner()),\n        // The operation's declared error responses, an undeclared status, a transport\n        // error: see Errors below.\n        Err(error) => eprintln!(\"{{error}}\"),\n    }}\n",
                     call.label.replace('\n', " "),
-                    call.method,
-                    call.arguments.join(", ")
+                    arguments.join(", ")
                 );
             }
             None => text.push_str(
@@ -766,6 +794,16 @@ fn servers_section(ident: &str, servers: &[Server]) -> String {
     }
     text
 }
+
+/// How optional parameters are given: positionally, or by name in a struct of `params`.
+const PARAMETERS_SECTION: &str = "## Optional parameters\n\n\
+    A method of `Client` takes the operation's parameters in the order the description lists \
+    them, each optional one as an `Option`. An operation with optional parameters also has \
+    `<method>_with`, which takes the required ones and a struct of `params` holding the optional \
+    ones, `Default`, each set by name: \
+    `client.list_things_with(params::ListThings { limit: Some(10), ..Default::default() })`. \
+    A call written so says what it sets, and keeps compiling when the API adds an optional \
+    parameter.\n\n";
 
 /// How a request body is built: the struct's constructor or `Default`, then its fields.
 const BODIES_SECTION: &str = "## Request bodies\n\n\

@@ -89,6 +89,14 @@ pub fn credential_hooks(credentials: &str) -> String {
     )
 }
 
+/// Whether a positional method's argument is an optional parameter: progenitor writes each
+/// as an `Option` of its type, and a required one as the type itself.
+pub fn is_optional_argument(ty: &syn::Type) -> bool {
+    matches!(ty, syn::Type::Path(path)
+        if path.qself.is_none()
+            && path.path.segments.last().is_some_and(|last| last.ident == "Option"))
+}
+
 /// The arguments a first program passes to an operation's method of the positional interface
 /// (`signature`): `None` for an `Option<_>` argument and `"<name>"` for a `&str` one; `None` when an argument
 /// is anything else.
@@ -99,16 +107,7 @@ pub fn literal_arguments(signature: &syn::Signature) -> Option<Vec<String>> {
             continue;
         };
         let argument = match &*typed.ty {
-            syn::Type::Path(path)
-                if path.qself.is_none()
-                    && path
-                        .path
-                        .segments
-                        .last()
-                        .is_some_and(|s| s.ident == "Option") =>
-            {
-                "None".to_owned()
-            }
+            ty if is_optional_argument(ty) => "None".to_owned(),
             syn::Type::Reference(reference) if matches!(&*reference.elem, syn::Type::Path(path) if path.path.is_ident("str")) =>
             {
                 let syn::Pat::Ident(name) = &*typed.pat else {
