@@ -1074,7 +1074,10 @@ mod tests {
             skipped[0].pointer,
             "/paths/~1b/get/responses/200/content/application~1json/schema"
         );
-        assert!(skipped[0].message.contains("read as any JSON value"), "{skipped:?}");
+        assert!(
+            skipped[0].message.contains("read as any JSON value"),
+            "{skipped:?}"
+        );
         assert!(generated.files["src/generated.rs"].contains("get_b"));
         assert!(generated.files["src/generated.rs"].contains("get_a"));
         let strict = generate_crate(

@@ -116,9 +116,8 @@ impl ParameterSet {
             .iter()
             .filter(|(_, _, optional)| *optional)
             .any(|(_, ty, _)| quote!(#ty).to_string().contains('\''));
-        let name = heck::ToUpperCamelCase::to_upper_camel_case(
-            function.sig.ident.to_string().as_str(),
-        );
+        let name =
+            heck::ToUpperCamelCase::to_upper_camel_case(function.sig.ident.to_string().as_str());
         Some(Self {
             method: function.sig.ident.clone(),
             name: format_ident!("{name}"),

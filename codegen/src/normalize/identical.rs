@@ -471,8 +471,7 @@ mod tests {
             "{document:#}"
         );
         assert_eq!(
-            schemas["PostABody"]["properties"]["owner"]["$ref"],
-            "#/components/schemas/Owner",
+            schemas["PostABody"]["properties"]["owner"]["$ref"], "#/components/schemas/Owner",
             "{document:#}"
         );
     }

@@ -86,10 +86,7 @@ fn repair_content(
                 format!("`encoding` beside `{essence}`: OpenAPI defines it for multipart and form bodies only, so it says nothing here; dropped"),
             ));
         }
-        if is_request
-            && essence == FORM
-            && media.remove("encoding").is_some()
-        {
+        if is_request && essence == FORM && media.remove("encoding").is_some() {
             findings.push(Finding::new(
                 FindingKind::Unenforced,
                 &push(&at, "encoding"),

@@ -1055,7 +1055,9 @@ mod tests {
         // pattern): both kinds, each member keeping its own.
         let mut amount = json!({"format": "double", "minimum": 0, "pattern": "^[0-9]+$"});
         normalize_schema(&mut amount, "/a", &mut Vec::new());
-        let members = amount["oneOf"].as_array().expect("a union of the two kinds");
+        let members = amount["oneOf"]
+            .as_array()
+            .expect("a union of the two kinds");
         assert_eq!(members[0]["type"], "string", "{amount}");
         assert_eq!(members[0]["pattern"], "^[0-9]+$", "{amount}");
         assert_eq!(members[1]["type"], "number", "{amount}");

@@ -571,7 +571,7 @@ fn run_document(
         (options.timeout, options.memory_mib)
     };
     let generation = run_bounded(command, timeout, Some(memory_mib * 1024 * 1024), false)
-    .with_context(|| format!("running xtask-regen generate on {name}"))?;
+        .with_context(|| format!("running xtask-regen generate on {name}"))?;
     record.generate_seconds = generation.elapsed.as_secs_f64();
     record.peak_mib = generation
         .peak_bytes
