@@ -77,6 +77,12 @@ fn run(args: Vec<String>) -> Result<()> {
         .split_first()
         .map(|(c, r)| (c.as_str(), r))
         .unwrap_or(("", &[]));
+    // `cargo xtask <command> --help` shows the usage rather than refusing the flag
+    // (`generate` has a usage of its own, in the generator binary).
+    if command != "generate" && rest.iter().any(|arg| arg == "--help" || arg == "-h") {
+        print!("{USAGE}");
+        return Ok(());
+    }
     match command {
         "regen" => regen(&root, rest),
         "diff" => review::diff(&root, rest),

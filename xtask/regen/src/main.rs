@@ -238,6 +238,10 @@ fn generate(args: &[String]) -> Result<()> {
             "--crate-name" => crate_name = Some(value()?.clone()),
             "--strict" => options.strict = true,
             "--normalized" => normalized = Some(PathBuf::from(value()?)),
+            "--help" | "-h" => {
+                println!("{GENERATE_USAGE}");
+                return Ok(());
+            }
             other => bail!("unknown argument `{other}`\n{GENERATE_USAGE}"),
         }
     }
