@@ -1061,7 +1061,9 @@ fn classify_check(
     match end {
         End::OverTime | End::OverMemory => (Class::CheckOverTime, String::new()),
         End::Exited(status) if !status.success() => {
-            if diagnostics.could_not_compile {
+            // rustc stopped by a signal (killed for its memory) reports no error of the crate;
+            // cargo still says it could not compile.
+            if diagnostics.could_not_compile && diagnostics.errors > 0 {
                 (
                     Class::CompileError,
                     first_compile_error(stderr).unwrap_or_default(),
@@ -1904,6 +1906,19 @@ error: could not compile `dir-x` (lib) due to 2 previous errors
                 "conflicting implementations of trait `TryFrom<types::String>` for type `types::A`"
                     .to_owned()
             )
+        );
+        let killed = "error: could not compile `dir-x` (lib)\n\nCaused by:\n  process didn't exit successfully: `rustc ...` (signal: 9, SIGKILL: kill)\n";
+        assert_eq!(
+            classify_check(
+                &End::Exited(failed),
+                killed,
+                &Diagnostics::count(killed),
+                Some(1),
+                Some(1),
+                None
+            )
+            .0,
+            Class::CheckFailed
         );
         let none = Diagnostics::default();
         assert_eq!(
