@@ -118,7 +118,10 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
         Err(_) => Client::new(&base_url, credentials),
     };
-    match client.list_items(None).await {
+    // The optional `limit` by name, in the operation's parameter struct.
+    let limit = inventory::types::ListItemsLimit::new(2)?;
+    let page = inventory::params::ListItems { limit: Some(&limit) };
+    match client.list_items_with(page).await {
         Ok(response) => println!("items: {:?}", response.into_inner()),
         Err(error) => println!("items error: {error}"),
     }
@@ -136,14 +139,17 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
 }
 "#;
 
-/// The stub inventory API: `/v2/items` wants the bearer token, the price the partner key in
-/// the query (and an unknown item is an undeclared 500), `/v2/health` no credential at all.
+/// The stub inventory API: `/v2/items` wants the bearer token (and the `limit` the program
+/// sets), the price the partner key in the query (and an unknown item is an undeclared 500),
+/// `/v2/health` no credential at all.
 fn inventory(request: &Seen) -> Reply {
     let bearer = request.header("authorization") == Some("Bearer t0ken");
     let keyed = request.line.contains("partner_key=k3y-secret");
     let reply = |status: u16, body: &str| (status, body.to_owned());
     match request.line.split('?').next().unwrap_or_default() {
-        "GET /v2/items" if bearer && !keyed => reply(200, r#"[{"id":"1","name":"bolt"}]"#),
+        "GET /v2/items" if bearer && !keyed && request.line.contains("limit=2") => {
+            reply(200, r#"[{"id":"1","name":"bolt"}]"#)
+        }
         "GET /v2/items" => reply(401, r#"{"title":"no token"}"#),
         "GET /v2/items/42/price" if keyed && !bearer => reply(200, "9.5"),
         "GET /v2/items/gone/price" => reply(500, ""),
@@ -168,7 +174,7 @@ fn a_program_from_the_readme_calls_a_local_server_over_http_and_https() {
     let readme = std::fs::read_to_string(out.join("README.md")).unwrap();
     for promised in [
         "Credentials::new().bearer_auth(token)",
-        "client.list_items(None).await",
+        "client.list_items_with(inventory::params::ListItems::default()).await",
         "| `partnerKey` | `partner_key` | query `partner_key` |",
         "- `https://{region}.inventory.example.com/v2`: Production",
         ".add_root_certificate(inventory::reqwest::Certificate::from_pem(&pem)?)",
@@ -249,7 +255,7 @@ fn a_program_from_the_readme_calls_a_local_server_over_http_and_https() {
         assert_eq!(
             lines,
             [
-                "GET /v2/items",
+                "GET /v2/items?limit=2",
                 "GET /v2/items/42/price?partner_key=k3y-secret",
                 "GET /v2/items/gone/price?partner_key=k3y-secret",
                 "GET /v2/health",
