@@ -37,6 +37,7 @@ use super::{
 const USAGE: &str = "\
 usage: cargo xtask corpus --directory [--out DIR] [--sample N [--seed S]] [--shard K/N]
                                       [--timeout SECS] [--check-timeout SECS] [--memory MIB]
+                                      [--check-memory MIB]
                                       [--fresh] [--keep] [--list] [--expect FILE]
                                       [--generate-only]
                                       [FILTER...]";
@@ -51,6 +52,10 @@ const DEFAULT_MEMORY_MIB: u64 = 2048;
 const GIANT_OPERATIONS: usize = 10_000;
 const GIANT_TIMEOUT: Duration = Duration::from_secs(600);
 const GIANT_MEMORY_MIB: u64 = 8192;
+/// The resident memory a `cargo check` (cargo and every rustc it starts, together) may reach:
+/// rustc checking Microsoft Graph's crates grows about 1.9 GB a minute, past what a 24 GiB
+/// machine running a test beside the sweep can give.
+const DEFAULT_CHECK_MEMORY_MIB: u64 = 8192;
 /// A `cargo check` of the largest AWS crates takes minutes; ten means a hang.
 const DEFAULT_CHECK_TIMEOUT: Duration = Duration::from_secs(600);
 /// How often a running child is asked whether it has finished, and its memory read.
@@ -81,6 +86,7 @@ struct Options {
     timeout: Duration,
     check_timeout: Duration,
     memory_mib: u64,
+    check_memory_mib: u64,
     fresh: bool,
     keep: bool,
     /// Print the selection and stop.
@@ -103,6 +109,7 @@ impl Options {
             timeout: DEFAULT_TIMEOUT,
             check_timeout: DEFAULT_CHECK_TIMEOUT,
             memory_mib: DEFAULT_MEMORY_MIB,
+            check_memory_mib: DEFAULT_CHECK_MEMORY_MIB,
             fresh: false,
             keep: false,
             list: false,
@@ -140,6 +147,9 @@ impl Options {
                         Duration::from_secs(number(args.next(), "--check-timeout")?);
                 }
                 "--memory" => options.memory_mib = number(args.next(), "--memory")?,
+                "--check-memory" => {
+                    options.check_memory_mib = number(args.next(), "--check-memory")?;
+                }
                 "--fresh" => options.fresh = true,
                 "--keep" => options.keep = true,
                 "--list" => options.list = true,
@@ -484,7 +494,14 @@ fn key_text(generator: (u64, u128), support: (u64, u128), options: &Options) -> 
         if options.generate_only {
             "not checked".to_owned()
         } else {
-            format!("check {} s", options.check_timeout.as_secs())
+            // The check's memory bound joined the key after results were kept without it;
+            // at its default it changes the class of a giant's check only.
+            let memory = if options.check_memory_mib == DEFAULT_CHECK_MEMORY_MIB {
+                String::new()
+            } else {
+                format!(", {} MiB", options.check_memory_mib)
+            };
+            format!("check {} s{memory}", options.check_timeout.as_secs())
         }
     )
 }
@@ -608,7 +625,12 @@ fn run_document(
         remove_crate(&crate_dir, options)?;
         return Ok(record);
     }
-    let check = check(&crate_dir, check_target, options.check_timeout)?;
+    let check = check(
+        &crate_dir,
+        check_target,
+        options.check_timeout,
+        options.check_memory_mib * 1024 * 1024,
+    )?;
     record.check_seconds = Some(check.elapsed.as_secs_f64());
     let diagnostics = Diagnostics::count(&check.stderr);
     record.warnings = Some(diagnostics.warnings);
@@ -692,7 +714,7 @@ fn is_artifact_of(file_name: &str, prefix: &str) -> bool {
 
 /// `cargo check` in a generated crate into the shared target, bounded in time. Cargo's short
 /// messages put each diagnostic on one line, which [`Diagnostics::count`] reads.
-fn check(crate_dir: &Path, target: &Path, timeout: Duration) -> Result<Bounded> {
+fn check(crate_dir: &Path, target: &Path, timeout: Duration, memory: u64) -> Result<Bounded> {
     let mut command = crate::cargo_command();
     command
         .args(["check", "--message-format", "short"])
@@ -700,7 +722,7 @@ fn check(crate_dir: &Path, target: &Path, timeout: Duration) -> Result<Bounded> 
         .env("CARGO_TARGET_DIR", target)
         // Each crate is checked once; its incremental cache would only cost disk.
         .env("CARGO_INCREMENTAL", "0");
-    run_bounded(command, timeout, None, true)
+    run_bounded(command, timeout, Some(memory), true)
         .with_context(|| format!("running cargo check in {}", crate_dir.display()))
 }
 
@@ -734,7 +756,8 @@ struct Bounded {
 /// runs, to stop it at the bound, and it is reaped with `wait4`, whose `ru_maxrss` is that one
 /// child's peak (unlike `getrusage(RUSAGE_CHILDREN)`, which accumulates every child reaped) but
 /// never less than xtask's own peak at the spawn: `exec` folds the peak of the memory it
-/// replaces, xtask's, into it. See [`child_peak`].
+/// replaces, xtask's, into it. See [`child_peak`]. A group is measured otherwise: the resident
+/// memory of all its processes together, polled (cargo is small; the rustc it runs is not).
 fn run_bounded(
     mut command: Command,
     timeout: Duration,
@@ -803,8 +826,15 @@ fn wait_bounded(
             }
             return Err(error).context("waiting for a child process");
         }
-        if let Some(hwm) = read_peak_resident(&pid.to_string()) {
-            polled_peak = Some(polled_peak.map_or(hwm, |peak: u64| peak.max(hwm)));
+        // A group (cargo and the rustc it runs) is measured as the resident memory of all its
+        // processes together, now; a lone child by its own peak.
+        let measured = if group {
+            group_resident(pid)
+        } else {
+            read_peak_resident(&pid.to_string())
+        };
+        if let Some(bytes) = measured {
+            polled_peak = Some(polled_peak.map_or(bytes, |peak: u64| peak.max(bytes)));
         }
         let over_memory = memory.is_some_and(|limit| polled_peak.is_some_and(|peak| peak > limit));
         let over_time = started.elapsed() >= timeout;
@@ -845,6 +875,41 @@ fn child_peak(maxrss: u64, polled: Option<u64>, parent: Option<u64>) -> u64 {
 /// The peak resident memory of a process (`VmHWM` of `/proc/<pid>/status`, `pid` a number or
 /// `self`), in bytes; `None` where there is no `/proc`.
 #[cfg(unix)]
+/// The resident memory of every process in the process group `group`, summed (`VmRSS` of each
+/// `/proc/<pid>` whose `stat` names that group); `None` when `/proc` cannot be read.
+#[cfg(unix)]
+fn group_resident(group: libc::pid_t) -> Option<u64> {
+    let mut total = 0;
+    for entry in std::fs::read_dir("/proc").ok()?.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name.to_str().filter(|name| name.bytes().all(|b| b.is_ascii_digit()))
+        else {
+            continue;
+        };
+        // `stat` is `pid (comm) state ppid pgrp ...`; `comm` may hold spaces and parentheses,
+        // so the fields are counted after its last `)`.
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+            continue;
+        };
+        let in_group = stat
+            .rsplit_once(')')
+            .and_then(|(_, rest)| rest.split_whitespace().nth(2))
+            .and_then(|pgrp| pgrp.parse::<libc::pid_t>().ok())
+            == Some(group);
+        if !in_group {
+            continue;
+        }
+        let resident = std::fs::read_to_string(format!("/proc/{pid}/status"))
+            .ok()
+            .and_then(|status| {
+                let line = status.lines().find(|line| line.starts_with("VmRSS:"))?;
+                line.split_whitespace().nth(1)?.parse::<u64>().ok()
+            });
+        total += resident.unwrap_or(0) * 1024;
+    }
+    Some(total)
+}
+
 fn read_peak_resident(pid: &str) -> Option<u64> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
     let line = status.lines().find(|line| line.starts_with("VmHWM:"))?;
@@ -887,6 +952,8 @@ enum Class {
     CheckFailed,
     /// `cargo check` passed its time bound.
     CheckOverTime,
+    /// `cargo check` (cargo and its rustc together) passed its memory bound.
+    CheckOverMemory,
     /// The generator exited non-zero without a panic: refused the whole document.
     Refused,
     /// The generator panicked (exited non-zero, saying so, or refused the document naming a
@@ -902,7 +969,7 @@ enum Class {
     GeneratedLeftOut,
 }
 
-const CLASSES: [Class; 11] = [
+const CLASSES: [Class; 12] = [
     Class::Compiles,
     Class::Generated,
     Class::LeftOut,
@@ -910,6 +977,7 @@ const CLASSES: [Class; 11] = [
     Class::CompileError,
     Class::CheckFailed,
     Class::CheckOverTime,
+    Class::CheckOverMemory,
     Class::Refused,
     Class::Panicked,
     Class::OverTime,
@@ -925,6 +993,7 @@ impl Class {
             Class::CompileError => "compile-error",
             Class::CheckFailed => "check-failed",
             Class::CheckOverTime => "check-over-time",
+            Class::CheckOverMemory => "check-over-memory",
             Class::Refused => "refused",
             Class::Panicked => "panicked",
             Class::OverTime => "over-time",
@@ -946,6 +1015,9 @@ impl Class {
             Class::CompileError => "compile error".to_owned(),
             Class::CheckFailed => "check failed".to_owned(),
             Class::CheckOverTime => format!("check over {} s", options.check_timeout.as_secs()),
+            Class::CheckOverMemory => {
+                format!("check over {}", mib_text(options.check_memory_mib as f64))
+            }
             Class::Refused => "refused whole".to_owned(),
             Class::Panicked => "panicked".to_owned(),
             Class::OverTime => format!("over {} s", options.timeout.as_secs()),
@@ -961,7 +1033,10 @@ impl Class {
         match self {
             Class::Compiles | Class::Generated => 0,
             Class::LeftOut | Class::GeneratedLeftOut => 1,
-            Class::CompileError | Class::CheckFailed | Class::CheckOverTime => 2,
+            Class::CompileError
+            | Class::CheckFailed
+            | Class::CheckOverTime
+            | Class::CheckOverMemory => 2,
             Class::Refused | Class::Panicked | Class::OverTime | Class::OverMemory => 3,
         }
     }
@@ -1059,7 +1134,8 @@ fn classify_check(
     first_left_out: Option<String>,
 ) -> (Class, String) {
     match end {
-        End::OverTime | End::OverMemory => (Class::CheckOverTime, String::new()),
+        End::OverTime => (Class::CheckOverTime, String::new()),
+        End::OverMemory => (Class::CheckOverMemory, String::new()),
         End::Exited(status) if !status.success() => {
             // rustc stopped by a signal (killed for its memory) reports no error of the crate;
             // cargo still says it could not compile.
@@ -1816,6 +1892,28 @@ mod tests {
         assert_eq!(defaults.timeout, Duration::from_secs(60));
         assert!(Options::parse(&names(&["--sample"]), Path::new("/"), Path::new("/")).is_err());
         assert!(Options::parse(&names(&["--bogus"]), Path::new("/"), Path::new("/")).is_err());
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_group_s_memory_is_all_its_processes_together() {
+        use std::os::unix::process::CommandExt;
+        // A shell leading its own group, with a `sleep` it started: two processes.
+        let mut child = Command::new("sh")
+            .args(["-c", "sleep 5 & sleep 5; wait"])
+            .process_group(0)
+            .spawn()
+            .expect("sh starts");
+        let pid = libc::pid_t::try_from(child.id()).unwrap();
+        thread::sleep(Duration::from_millis(200));
+        let together = group_resident(pid).expect("/proc is readable");
+        let shell = read_peak_resident(&pid.to_string()).unwrap_or(0);
+        // SAFETY: a signal to our own child's group.
+        unsafe { libc::killpg(pid, libc::SIGKILL) };
+        let _ = child.wait();
+        assert!(together > shell, "{together} <= {shell}");
+        // A group nobody leads holds nothing.
+        assert_eq!(group_resident(libc::pid_t::MAX), Some(0));
     }
 
     #[test]
