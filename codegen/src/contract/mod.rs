@@ -129,13 +129,15 @@ pub fn typify_keeps(rule: &Rule, all: &[Rule]) -> Result<(), &'static str> {
     }
 }
 
-/// Whether the schema at `pointer` is an integer that stays typify's plain Rust integer (`i64`,
-/// or its width format's type): it states no bound, step or list, and sits where only the
-/// generated code reads it whole: a property, which the shared object decoder reads as any
-/// number without a fraction (`3.0` is the integer 3 to JSON Schema, and to the decoder), or a
-/// parameter, which is only sent. Anywhere else (an item, a union member, a component) an
-/// integer keeps its checked type, whose decoder does the same.
-pub fn is_plain_integer(schema: &Value, pointer: &str) -> bool {
+/// Whether the schema at `pointer` of the down-levelled `document` is an integer that stays
+/// typify's plain Rust integer (`i64`, or its width format's type): it states no bound, step or
+/// list, and sits where only the generated code reads it whole: a property (or the one part of
+/// a property's `allOf`, which is how a nullable union `anyOf: [integer, null]` reads in 3.0:
+/// typify writes `Option<i64>`), which the shared object decoder reads as any number without a
+/// fraction (`3.0` is the integer 3 to JSON Schema, and to the decoder), or a parameter, which
+/// is only sent. Anywhere else (an item, a union member, a component) an integer keeps its
+/// checked type, whose decoder does the same.
+pub fn is_plain_integer(document: &Value, schema: &Value, pointer: &str) -> bool {
     let Some(object) = schema.as_object() else {
         return false;
     };
@@ -152,10 +154,17 @@ pub fn is_plain_integer(schema: &Value, pointer: &str) -> bool {
     .iter()
     .any(|keyword| object.contains_key(*keyword));
     let mut tokens = pointer.rsplit('/');
-    let place = matches!(
-        (tokens.next(), tokens.next(), tokens.next()),
-        (Some(_), Some("properties"), _) | (Some("schema"), Some(_), Some("parameters"))
-    );
+    let place = match (tokens.next(), tokens.next(), tokens.next(), tokens.next()) {
+        (Some(_), Some("properties"), ..) | (Some("schema"), Some(_), Some("parameters"), _) => {
+            true
+        }
+        (Some(_), Some("allOf"), Some(_), Some("properties")) => pointer
+            .rsplit_once('/')
+            .and_then(|(parts, _)| document.pointer(parts))
+            .and_then(Value::as_array)
+            .is_some_and(|parts| parts.len() == 1),
+        _ => false,
+    };
     integer && !checked && place
 }
 
@@ -725,6 +734,35 @@ fn name_below<'a>(
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_plain_integer_is_one_the_decoder_reads_whole() {
+        let integer = json!({"type": "integer", "format": "int64"});
+        let document = json!({"components": {"schemas": {"A": {"properties": {
+            "count": integer,
+            // `anyOf: [integer, null]` down-levelled: the one part of a nullable `allOf`.
+            "expires": {"nullable": true, "allOf": [integer]},
+            "both": {"allOf": [integer, {"description": "d"}]},
+            "list": {"type": "array", "items": integer},
+            "bounded": {"type": "integer", "minimum": 1},
+        }}}}});
+        let plain = |pointer: &str| {
+            let schema = document.pointer(pointer).expect(pointer);
+            is_plain_integer(&document, schema, pointer)
+        };
+        let at = "/components/schemas/A/properties";
+        assert!(plain(&format!("{at}/count")));
+        assert!(plain(&format!("{at}/expires/allOf/0")));
+        assert!(
+            !plain(&format!("{at}/both/allOf/0")),
+            "a part beside another"
+        );
+        assert!(
+            !plain(&format!("{at}/list/items")),
+            "an item keeps its checked type"
+        );
+        assert!(!plain(&format!("{at}/bounded")), "a bound is checked");
+    }
 
     #[test]
     fn union_members_are_named_as_typify_names_them() {

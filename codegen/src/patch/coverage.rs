@@ -54,7 +54,7 @@ pub(super) fn unenforced_rules(
                 continue;
             }
             // A plain integer property or parameter: the object decoder reads it.
-            if *rule == Rule::Integer && crate::contract::is_plain_integer(at.schema, &at.pointer)
+            if *rule == Rule::Integer && crate::contract::is_plain_integer(document, at.schema, &at.pointer)
             {
                 continue;
             }

@@ -145,7 +145,7 @@ pub(crate) fn hoist_inline(document: &mut Value, provenance: &mut Provenance) ->
             // moves wherever it sits, rules or not.
             let literals = matches!(action, Some(Action::LiteralUnion { .. }));
             // A plain integer property or parameter stays typify's Rust integer.
-            let plain = crate::contract::is_plain_integer(at.schema, &at.pointer);
+            let plain = crate::contract::is_plain_integer(document, at.schema, &at.pointer);
             if !(plain || is_root && component)
                 && action.is_some()
                 && (literals || needs_patch(at.schema))

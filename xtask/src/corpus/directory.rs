@@ -882,7 +882,9 @@ fn group_resident(group: libc::pid_t) -> Option<u64> {
     let mut total = 0;
     for entry in std::fs::read_dir("/proc").ok()?.flatten() {
         let name = entry.file_name();
-        let Some(pid) = name.to_str().filter(|name| name.bytes().all(|b| b.is_ascii_digit()))
+        let Some(pid) = name
+            .to_str()
+            .filter(|name| name.bytes().all(|b| b.is_ascii_digit()))
         else {
             continue;
         };
