@@ -439,7 +439,7 @@ pub(crate) fn first_call(file: &syn::File, document: &Value) -> Option<FirstCall
         let parameters = methods
             .iter()
             .any(|method| method.sig.ident == with)
-            .then(|| heck::ToUpperCamelCase::to_upper_camel_case(name.as_str()));
+            .then(|| crate::emit::parameter_sets::struct_name(&name));
         best = Some((
             key,
             FirstCall {

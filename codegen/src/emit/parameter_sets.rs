@@ -19,6 +19,13 @@ pub(crate) const PARAMS_MODULE: &str = "params";
 /// The suffix of the method that takes a parameter struct.
 pub(crate) const WITH_SUFFIX: &str = "_with";
 
+/// The name of the struct of `method`'s optional parameters: the method's name as typify
+/// would spell a type (`list_items` is `ListItems`; progenitor's `_4od_feed`, from an
+/// operationId that starts with a digit, is `X4odFeed`, not an identifier-breaking `4odFeed`).
+pub(crate) fn struct_name(method: &str) -> String {
+    crate::contract::typify_name(method)
+}
+
 /// Writes `params` and the `_with` methods for the positional `Client`'s methods among
 /// `items`; returns how many operations got one.
 pub(super) fn gather_optional_parameters(items: &mut Vec<syn::Item>) -> usize {
@@ -117,10 +124,10 @@ impl ParameterSet {
             .filter(|(_, _, optional)| *optional)
             .any(|(_, ty, _)| quote!(#ty).to_string().contains('\''));
         let name =
-            heck::ToUpperCamelCase::to_upper_camel_case(function.sig.ident.to_string().as_str());
+            syn::parse_str::<syn::Ident>(&struct_name(&function.sig.ident.to_string())).ok()?;
         Some(Self {
             method: function.sig.ident.clone(),
-            name: format_ident!("{name}"),
+            name,
             borrows,
             arguments,
         })
@@ -212,6 +219,9 @@ mod tests {
                 pub async fn get_set<'a>(&'a self, parameters: &'a str, limit: Option<i64>) -> Result<ResponseValue<()>, Error<()>> {
                     todo!()
                 }
+                pub async fn _4od_feed<'a>(&'a self, page: Option<i64>) -> Result<ResponseValue<()>, Error<()>> {
+                    todo!()
+                }
                 pub async fn ping<'a>(&'a self, id: &'a str) -> Result<ResponseValue<()>, Error<()>> {
                     todo!()
                 }
@@ -224,7 +234,7 @@ mod tests {
             }
         };
         let file: &mut syn::File = &mut items;
-        assert_eq!(gather_optional_parameters(&mut file.items), 2);
+        assert_eq!(gather_optional_parameters(&mut file.items), 3);
         let text = prettyplease::unparse(file);
         assert!(
             text.contains("pub struct ContainerList<'a> {\n        pub all: Option<bool>,\n        pub filters: Option<&'a str>,\n    }"),
@@ -238,6 +248,9 @@ mod tests {
             text.contains("let params::ContainerList { all, filters } = parameters;\n        self.container_list(id, all, filters).await"),
             "{text}"
         );
+        // An operationId that starts with a digit (channel4.com's `4oDBrowseByDateFeed`).
+        assert!(text.contains("pub struct X4odFeed {"), "{text}");
+        assert!(text.contains("pub async fn _4od_feed_with<'a>("), "{text}");
         // A parameter called `parameters` keeps its name; the struct's argument moves aside.
         assert!(
             text.contains("parameters: &'a str,\n        _parameters: params::GetSet,"),
