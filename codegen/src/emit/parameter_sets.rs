@@ -58,11 +58,17 @@ pub(super) fn gather_optional_parameters(items: &mut Vec<syn::Item>) -> usize {
         let with = format!("{}{WITH_SUFFIX}", function.sig.ident);
         // A method of that name already (an operation `list_with`), or two methods whose
         // struct names agree: the plain method is all there is.
-        if taken.contains(&with) || !names.insert(set.name.to_string()) {
+        if taken.contains(&with) || names.contains(&set.name.to_string()) {
             continue;
         }
+        // A method's name is an identifier, and so is it with a suffix, unless it was raw
+        // (`r#type`): then the operation has no `_with` rather than the generator a panic.
+        let Ok(with) = syn::parse_str::<syn::Ident>(&with) else {
+            continue;
+        };
+        names.insert(set.name.to_string());
         structs.push(set.declaration());
-        calls.push(set.method(function, &format_ident!("{with}")));
+        calls.push(set.method(function, &with));
     }
     if structs.is_empty() {
         return 0;
