@@ -143,6 +143,15 @@ fn check_media(media_type: &str, media: &Value, what: &str) -> Result<(), String
     Ok(())
 }
 
+/// The status of a response that upgrades the connection: without a JSON body, progenitor
+/// hands over the upgraded connection, a success type of its own.
+pub const UPGRADE_STATUS: &str = "101";
+
+/// progenitor's success class: the 2xx statuses and [`UPGRADE_STATUS`].
+pub fn is_success_status(status: &str) -> bool {
+    status.starts_with('2') || status == UPGRADE_STATUS
+}
+
 /// What progenitor makes of one response: the kinds must agree within success and error.
 #[derive(Clone, Debug, PartialEq)]
 enum ResponseKind {
@@ -169,16 +178,15 @@ fn check_responses(model: Document<'_>, responses: Option<&Value>) -> Result<(),
             .find(|(media_type, _)| is_json(media_type))
         {
             kind = ResponseKind::Json(media["schema"].clone());
-        } else if status == "101" {
+        } else if status == UPGRADE_STATUS {
             kind = ResponseKind::Upgrade;
         } else if content.is_some_and(|content| !content.is_empty()) {
             kind = ResponseKind::Raw;
         }
-        let class = status.chars().next();
-        if matches!(class, Some('2')) || matches!(status.as_str(), "default" | "101") {
+        if is_success_status(status) || status == "default" {
             success.push((status, kind.clone()));
         }
-        if matches!(class, Some('4' | '5')) || status == "default" {
+        if status.starts_with(['4', '5']) || status == "default" {
             failure.push((status, kind));
         }
     }

@@ -66,9 +66,18 @@ pub(super) fn gather_optional_parameters(items: &mut Vec<syn::Item>) -> usize {
         let Ok(with) = syn::parse_str::<syn::Ident>(&with) else {
             continue;
         };
+        // Tokens that do not read back as Rust (a type progenitor spelled in a way this file
+        // does not foresee) leave the operation with its plain method, not the generator with
+        // a panic.
+        let (Ok(declaration), Ok(call)) = (
+            syn::parse2::<syn::Item>(set.declaration()),
+            syn::parse2::<syn::ImplItemFn>(set.method(function, &with)),
+        ) else {
+            continue;
+        };
         names.insert(set.name.to_string());
-        structs.push(set.declaration());
-        calls.push(set.method(function, &with));
+        structs.push(declaration);
+        calls.push(call);
     }
     if structs.is_empty() {
         return 0;
@@ -76,7 +85,7 @@ pub(super) fn gather_optional_parameters(items: &mut Vec<syn::Item>) -> usize {
     let count = structs.len();
     let module = format_ident!("{PARAMS_MODULE}");
     let client = format_ident!("{CLIENT_TYPE}");
-    let added: syn::File = syn::parse_quote! {
+    let added = syn::parse2::<syn::File>(quote! {
         /// The optional parameters of the operations that have some, each in one struct with
         /// `Default`, for the `Client` methods named `<operation>_with`.
         pub mod #module {
@@ -87,6 +96,11 @@ pub(super) fn gather_optional_parameters(items: &mut Vec<syn::Item>) -> usize {
         impl #client {
             #(#calls)*
         }
+    });
+    // Items that each parsed alone make a file that parses: this cannot fail, and if it did,
+    // the crate would lose only its `_with` methods.
+    let Ok(added) = added else {
+        return 0;
     };
     items.extend(added.items);
     count

@@ -19,6 +19,7 @@ use std::collections::BTreeSet;
 use serde_json::{Map, Value, json};
 
 use super::{Finding, FindingKind, is_json, pascal, resolve, unique_name};
+use crate::contract::preflight::{UPGRADE_STATUS, is_success_status};
 use crate::model::{is_method, mark, push};
 
 /// The operation-level repairs, on every operation. Returns the names of the components it
@@ -105,7 +106,7 @@ pub(super) fn operations(document: &mut Value, findings: &mut Vec<Finding>) -> B
             default_beside_successes(&snapshot, responses, &push(&pointer, "responses"), findings);
             upgrade_error_bodies(&snapshot, responses, &push(&pointer, "responses"), findings);
             for (class, is_member) in [
-                ("Success", is_success as fn(&str) -> bool),
+                ("Success", is_success_status as fn(&str) -> bool),
                 ("Error", is_error as fn(&str) -> bool),
             ] {
                 let name = pascal(&format!("{id}_{class}"));
@@ -151,7 +152,7 @@ fn upgrade_error_bodies(
     pointer: &str,
     findings: &mut Vec<Finding>,
 ) {
-    if !responses.contains_key("101") {
+    if !responses.contains_key(UPGRADE_STATUS) {
         return;
     }
     for (status, response) in responses.iter_mut() {
@@ -193,10 +194,10 @@ fn default_beside_successes(
             .filter(|(status, _)| *status != "default" && class(status))
             .any(|(_, response)| body_of(document, response) != default_body)
     };
-    let has_success = responses.keys().any(|status| is_success(status));
+    let has_success = responses.keys().any(|status| is_success_status(status));
     // `default` is a success and an error to progenitor: it must share the successes' body and
     // the errors' (apideck.com/proxy: `200` and `default` any JSON, `401` an object).
-    if !(differs_from(is_success) || has_success && differs_from(is_error)) {
+    if !(differs_from(is_success_status) || has_success && differs_from(is_error)) {
         return;
     }
     let Some(default) = responses.remove("default") else {
@@ -243,11 +244,6 @@ fn template_parameters(path: &str) -> Vec<String> {
         .filter_map(|rest| rest.split_once('}'))
         .map(|(name, _)| name.to_owned())
         .collect()
-}
-
-/// progenitor's success class: the 2xx statuses and `101`, the connection upgraded.
-fn is_success(status: &str) -> bool {
-    status.starts_with('2') || status == "101"
 }
 
 fn is_error(status: &str) -> bool {
@@ -331,7 +327,7 @@ fn unify_bodies(
         .map(|status| {
             let body = match body_of(document, &responses[status]) {
                 Body::Json(schema) => Body::Json(schema),
-                _ if status == "101" => Body::Upgrade,
+                _ if status == UPGRADE_STATUS => Body::Upgrade,
                 other => other,
             };
             (status.clone(), body)
@@ -937,7 +933,12 @@ mod tests {
             "203": {"description": "text", "content": {"text/plain": {"schema": {"type": "string"}}}},
         }));
         let mut findings = Vec::new();
-        let union = unify(&mut responses, is_success, "GetThingSuccess", &mut findings);
+        let union = unify(
+            &mut responses,
+            is_success_status,
+            "GetThingSuccess",
+            &mut findings,
+        );
         assert_eq!(union, None);
         assert_eq!(
             Value::Object(responses),
@@ -961,7 +962,12 @@ mod tests {
             "101": {"description": "hijacked"},
         }));
         let mut findings = Vec::new();
-        let union = unify(&mut responses, is_success, "AttachSuccess", &mut findings);
+        let union = unify(
+            &mut responses,
+            is_success_status,
+            "AttachSuccess",
+            &mut findings,
+        );
         assert_eq!(union, None);
         assert_eq!(
             Value::Object(responses),
@@ -980,7 +986,12 @@ mod tests {
             "204": {"description": "none"},
         }));
         let mut findings = Vec::new();
-        let union = unify(&mut responses, is_success, "GetThingSuccess", &mut findings);
+        let union = unify(
+            &mut responses,
+            is_success_status,
+            "GetThingSuccess",
+            &mut findings,
+        );
         assert_eq!(union, None);
         assert_eq!(
             responses.keys().collect::<Vec<_>>(),
@@ -1027,7 +1038,7 @@ mod tests {
             "201": json_response(reference("B")),
             "202": json_response(reference("A")),
         }));
-        let union = unify(&mut responses, is_success, "U", &mut Vec::new());
+        let union = unify(&mut responses, is_success_status, "U", &mut Vec::new());
         assert_eq!(
             union,
             Some(json!({"oneOf": [reference("A"), reference("B")], "x-any-of": true}))
