@@ -197,8 +197,8 @@ where
     Ok(())
 }
 
-/// [`read_present`] for a plain integer field: a present value must be an integer
-/// ([`read_integer`]), `null` refused.
+/// [`read_present`] for a plain integer field: a present value must be an integer, or a list
+/// of them ([`read_integer`]), `null` refused.
 pub fn read_present_integer<'de, A, T>(
     map: &mut A,
     slot: &mut Option<Option<T>>,
@@ -206,10 +206,10 @@ pub fn read_present_integer<'de, A, T>(
 ) -> Result<(), A::Error>
 where
     A: MapAccess<'de>,
-    T: WholeNumber,
+    T: IntegerField,
 {
     vacant::<A::Error, _>(slot, key)?;
-    *slot = Some(Some(map.next_value::<Whole<T>>()?.0));
+    *slot = Some(Some(T::read(map)?));
     Ok(())
 }
 
@@ -219,7 +219,8 @@ pub trait WholeNumber: Sized + TryFrom<i128> {
     const NAME: &'static str;
 }
 
-/// What [`read_integer`] reads: a [`WholeNumber`], or an `Option` of one (`null` is `None`).
+/// What [`read_integer`] reads: a [`WholeNumber`], a `Vec` of them, or an `Option` of either
+/// (`null` is `None`).
 pub trait IntegerField: Sized {
     /// Reads the next value of `map` as this type.
     fn read<'de, A: MapAccess<'de>>(map: &mut A) -> Result<Self, A::Error>;
@@ -244,6 +245,22 @@ macro_rules! whole_numbers {
 }
 
 whole_numbers!(i8, i16, i32, i64, u8, u16, u32, u64);
+
+impl<T: WholeNumber> IntegerField for Vec<T> {
+    fn read<'de, A: MapAccess<'de>>(map: &mut A) -> Result<Self, A::Error> {
+        Ok(wholes(map.next_value()?))
+    }
+}
+
+impl<T: WholeNumber> IntegerField for Option<Vec<T>> {
+    fn read<'de, A: MapAccess<'de>>(map: &mut A) -> Result<Self, A::Error> {
+        Ok(map.next_value::<Option<Vec<Whole<T>>>>()?.map(wholes))
+    }
+}
+
+fn wholes<T>(items: Vec<Whole<T>>) -> Vec<T> {
+    items.into_iter().map(|whole| whole.0).collect()
+}
 
 /// An integer read from any JSON number without a fraction.
 #[derive(Debug)]
@@ -441,6 +458,65 @@ mod tests {
         );
         let nullable: Option<Whole<i32>> = serde_json::from_str("null").unwrap();
         assert!(nullable.is_none());
+    }
+
+    /// `{"list": [integer], "nullable": [integer] | null, "present": [u8] (optional, not
+    /// nullable)}`, read as a decoder reads plain integer lists.
+    #[derive(Debug, PartialEq)]
+    struct Lists {
+        list: Option<Vec<i64>>,
+        nullable: Option<Option<Vec<i64>>>,
+        present: Option<Option<Vec<u8>>>,
+    }
+
+    impl<'de> serde::Deserialize<'de> for Lists {
+        fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+            struct ListsVisitor;
+            impl<'de> Visitor<'de> for ListsVisitor {
+                type Value = Lists;
+                fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                    f.write_str("lists")
+                }
+                fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Lists, A::Error> {
+                    let (mut list, mut nullable, mut present) = (None, None, None);
+                    while let Some(key) = map.next_key::<String>()? {
+                        match key.as_str() {
+                            "list" => read_integer(&mut map, &mut list, "list")?,
+                            "nullable" => read_integer(&mut map, &mut nullable, "nullable")?,
+                            "present" => read_present_integer(&mut map, &mut present, "present")?,
+                            _ => return Err(serde::de::Error::unknown_field(&key, &[])),
+                        }
+                    }
+                    Ok(Lists {
+                        list,
+                        nullable,
+                        present,
+                    })
+                }
+            }
+            deserializer.deserialize_map(ListsVisitor)
+        }
+    }
+
+    #[test]
+    fn a_list_of_plain_integers_reads_each_as_a_plain_integer() {
+        let lists: Lists = serde_json::from_str(
+            r#"{"list": [1, 2.0, -3e0], "nullable": null, "present": [255.0]}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            lists,
+            Lists {
+                list: Some(vec![1, 2, -3]),
+                nullable: Some(None),
+                present: Some(Some(vec![255])),
+            }
+        );
+        let read = |json: &str| serde_json::from_str::<Lists>(json).unwrap_err().to_string();
+        assert!(read(r#"{"list": [1.5]}"#).starts_with("invalid type: floating point `1.5`"));
+        assert!(read(r#"{"present": [256]}"#).starts_with("256 is out of range for u8"));
+        assert!(read(r#"{"present": null}"#).starts_with("invalid type: null"));
+        assert!(read(r#"{"list": null}"#).starts_with("invalid type: null"));
     }
 
     /// `{"id": string (required), "note": string (optional)}`, open or not by `UNKNOWN`.

@@ -135,8 +135,9 @@ pub fn typify_keeps(rule: &Rule, all: &[Rule]) -> Result<(), &'static str> {
 /// a property's `allOf`, which is how a nullable union `anyOf: [integer, null]` reads in 3.0:
 /// typify writes `Option<i64>`), which the shared object decoder reads as any number without a
 /// fraction (`3.0` is the integer 3 to JSON Schema, and to the decoder), or a parameter, which
-/// is only sent. Anywhere else (an item, a union member, a component) an integer keeps its
-/// checked type, whose decoder does the same.
+/// is only sent; or the items of such a property's or parameter's plain list (`Vec<i64>`).
+/// Anywhere else (the items of a counted list, a union member, a map's values, a component)
+/// an integer keeps its checked type, whose decoder does the same.
 pub fn is_plain_integer(document: &Value, schema: &Value, pointer: &str) -> bool {
     let Some(object) = schema.as_object() else {
         return false;
@@ -163,6 +164,19 @@ pub fn is_plain_integer(document: &Value, schema: &Value, pointer: &str) -> bool
             .and_then(|(parts, _)| document.pointer(parts))
             .and_then(Value::as_array)
             .is_some_and(|parts| parts.len() == 1),
+        // The items of a property's list that typify writes as a bare `Vec` (no count or
+        // uniqueness to check), which the decoder reads item by item; or of a parameter's.
+        (Some("items"), Some(_), Some("properties"), _)
+        | (Some("items"), Some("schema"), Some(_), Some("parameters")) => pointer
+            .rsplit_once('/')
+            .and_then(|(array, _)| document.pointer(array))
+            .and_then(Value::as_object)
+            .is_some_and(|array| {
+                array.get("type").and_then(Value::as_str) == Some("array")
+                    && ["minItems", "maxItems", "uniqueItems", "x-prefixItems"]
+                        .iter()
+                        .all(|keyword| !array.contains_key(*keyword))
+            }),
         _ => false,
     };
     integer && !checked && place
@@ -744,6 +758,9 @@ mod tests {
             "expires": {"nullable": true, "allOf": [integer]},
             "both": {"allOf": [integer, {"description": "d"}]},
             "list": {"type": "array", "items": integer},
+            "counted": {"type": "array", "items": integer, "maxItems": 3},
+            "nested": {"type": "array", "items": {"type": "array", "items": integer}},
+            "map": {"type": "object", "additionalProperties": integer},
             "bounded": {"type": "integer", "minimum": 1},
         }}}}});
         let plain = |pointer: &str| {
@@ -757,10 +774,16 @@ mod tests {
             !plain(&format!("{at}/both/allOf/0")),
             "a part beside another"
         );
+        assert!(plain(&format!("{at}/list/items")), "a plain list's item");
         assert!(
-            !plain(&format!("{at}/list/items")),
-            "an item keeps its checked type"
+            !plain(&format!("{at}/counted/items")),
+            "the item of a counted list keeps its checked type (typify's `Vec` is wrapped)"
         );
+        assert!(
+            !plain(&format!("{at}/nested/items/items")),
+            "a list's list is read by serde"
+        );
+        assert!(!plain(&format!("{at}/map/additionalProperties")));
         assert!(!plain(&format!("{at}/bounded")), "a bound is checked");
     }
 

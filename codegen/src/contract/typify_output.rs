@@ -576,11 +576,24 @@ pub fn denies_unknown_fields(attrs: &[syn::Attribute]) -> bool {
 
 /// `T` of an `Option<T>` (however the path to `Option` is spelled), typify's optional field.
 pub fn option_inner(ty: &syn::Type) -> Option<&syn::Type> {
+    generic_inner(ty, "Option")
+}
+
+/// Whether `ty` is what typify writes for a plain integer schema where the object decoder
+/// reads it ([`super::is_plain_integer`]): an integer, a `Vec` of them (a property's items),
+/// or an `Option` of either.
+pub fn is_plain_integer_field(ty: &syn::Type) -> bool {
+    let ty = option_inner(ty).unwrap_or(ty);
+    is_integer_type(generic_inner(ty, "Vec").unwrap_or(ty))
+}
+
+/// `T` of a `Wrapper<T>` (however the path to it is spelled).
+fn generic_inner<'a>(ty: &'a syn::Type, wrapper: &str) -> Option<&'a syn::Type> {
     let syn::Type::Path(path) = ty else {
         return None;
     };
     let last = path.path.segments.last()?;
-    if last.ident != "Option" {
+    if last.ident != wrapper {
         return None;
     }
     let syn::PathArguments::AngleBracketed(arguments) = &last.arguments else {
@@ -702,4 +715,25 @@ pub fn member_conversion(item: &syn::Item) -> Option<(String, syn::Ident)> {
         }
     };
     (tokens(&expected) == tokens(item)).then(|| (union.to_string(), variant))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plain_integer_fields_are_integers_their_lists_and_options_of_either() {
+        let field = |ty: syn::Type| is_plain_integer_field(&ty);
+        assert!(field(syn::parse_quote!(i64)));
+        assert!(field(syn::parse_quote!(::std::option::Option<u8>)));
+        assert!(field(syn::parse_quote!(::std::vec::Vec<i32>)));
+        assert!(field(syn::parse_quote!(
+            ::std::option::Option<::std::vec::Vec<i64>>
+        )));
+        assert!(!field(syn::parse_quote!(
+            ::std::vec::Vec<::std::vec::Vec<i64>>
+        )));
+        assert!(!field(syn::parse_quote!(::std::vec::Vec<f64>)));
+        assert!(!field(syn::parse_quote!(BoundedInteger<rules::Count>)));
+    }
 }

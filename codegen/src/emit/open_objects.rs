@@ -723,9 +723,9 @@ fn decoder(
         let ident = &field.ident;
         let ty = &field.ty;
         let wire = &field.wire;
-        // A plain integer (or an `Option` of one) reads any number without a fraction.
-        let integer = typify_output::is_integer_type(ty)
-            || typify_output::option_inner(ty).is_some_and(typify_output::is_integer_type);
+        // A plain integer (or a list of them, or an `Option` of either) reads any number
+        // without a fraction.
+        let integer = typify_output::is_plain_integer_field(ty);
         let read = match (field.present, integer) {
             (true, false) => quote!(present),
             (false, false) => quote!(value),
