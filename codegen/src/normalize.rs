@@ -184,6 +184,7 @@ pub fn normalize_with_origins(document: &mut Value) -> Normalized {
             schemas::normalize_schema(schema, &pointer, &mut findings);
         }
     }
+    schemas::defaults_through_references(document, &mut findings);
     // After the schema repairs (a 3.0 `nullable` is a `null` type by then), before any step
     // reads a schema's nullability.
     dead_null::drop_unreachable_null(document, &mut findings);

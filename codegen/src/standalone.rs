@@ -1054,15 +1054,18 @@ mod tests {
 
     #[test]
     fn what_progenitor_refuses_without_a_place_is_found_and_degraded_where_it_sits() {
-        // A `default` beside a `$ref` that its enum refuses: the repairs check a default
-        // against its own schema, not through a reference, so typify meets it and says
-        // `value does not conform` with no place; the probe finds the schema.
+        // A `default` whose property the referenced object's enum refuses: the repairs check a
+        // default against the keywords of its schema (and of the one it references), not the
+        // subschemas, so typify meets it and says `value does not conform` with no place; the
+        // probe finds the schema.
         let spec = r##"{"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {
             "/a": {"get": {"responses": {"200": {"description": "ok"}}}},
             "/b": {"get": {"responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {
-                "type": "object", "properties": {"colour": {
-                    "$ref": "#/components/schemas/Colour", "default": "plaid"}}}}}}}}}},
-            "components": {"schemas": {"Colour": {"type": "string", "enum": ["red", "blue"]}}}}"##;
+                "type": "object", "properties": {"paint": {
+                    "$ref": "#/components/schemas/Paint", "default": {"colour": "plaid"}}}}}}}}}}},
+            "components": {"schemas": {
+                "Paint": {"type": "object", "properties": {"colour": {"$ref": "#/components/schemas/Colour"}}},
+                "Colour": {"type": "string", "enum": ["red", "blue"]}}}}"##;
         let generated = generate_crate(spec, "t.json", "t", &CrateOptions::default()).unwrap();
         let skipped: Vec<&Finding> = generated
             .report
@@ -1121,9 +1124,9 @@ mod tests {
 
     #[test]
     fn what_progenitor_refuses_without_a_place_is_found_unit_by_unit_in_one_pass() {
-        // A default beside a `$ref` that is not one of the named enum's values: normalize does
-        // not see it, and typify's error names no schema.
-        let bad = r##"{"type": "object", "properties": {"category": {"$ref": "#/components/schemas/Category", "default": "Case"}}}"##;
+        // A default whose property is not one of the named enum's values: normalize does not
+        // see it, and typify's error names no schema.
+        let bad = r##"{"type": "object", "properties": {"category": {"$ref": "#/components/schemas/Filed", "default": {"category": "Case"}}}}"##;
         let json_body = |schema: &str| format!(r#"{{"application/json": {{"schema": {schema}}}}}"#);
         let reply = |schema: &str| {
             format!(
@@ -1143,6 +1146,7 @@ mod tests {
                 "Bad": {bad},
                 "Good": {{"type": "string"}},
                 "Category": {{"type": "string", "enum": ["Project", "File"]}},
+                "Filed": {{"type": "object", "properties": {{"category": {{"$ref": "#/components/schemas/Category"}}}}}},
                 "Holder": {{"type": "object", "properties": {{"bad": {{"$ref": "#/components/schemas/Bad"}}}}}}
             }}}}}}"##,
             body = json_body(bad),

@@ -8,8 +8,10 @@
 //! components it reaches; a unit whose trial fails, and whose failure no other failing unit it
 //! names explains, is what to leave out. No trial is compared with another by its message.
 //!
-//! A trial converts only its unit and the schemas the unit names directly (typify reads a
-//! named type to check a `default` against it); every other schema it reaches is present, so
+//! A trial converts only its unit, the schemas the unit names directly (typify reads a named
+//! type to check a `default` against it) and, where a schema of the unit with a `default`
+//! names others, every schema those reach (typify checks the default's properties and items
+//! against their types too); every other schema it reaches is present, so
 //! that `$ref`s resolve and `allOf` parts can be merged through them, but replaced by a type
 //! typify is given, so it is never converted. Units are first tried in groups of about the
 //! square root of their number, and only a failing group's units one by one: a trial's cost
@@ -50,6 +52,7 @@ pub fn refused_units(document: &Value, settings: &GenerationSettings) -> Vec<Ref
             kind: Kind::Schema(name),
             value: schema,
             direct: direct_schemas(model, &[schema]),
+            defaulted: defaulted_schemas(model, schema),
         })
         .collect();
     let failing: BTreeMap<&str, String> = failing_alone(document, model, settings, &schemas)
@@ -107,6 +110,7 @@ pub fn refused_units(document: &Value, settings: &GenerationSettings) -> Vec<Ref
                 },
                 value: operation.value,
                 direct,
+                defaulted: defaulted_schemas(model, operation.value),
             })
         })
         .collect();
@@ -202,6 +206,9 @@ struct Unit<'a> {
     kind: Kind<'a>,
     value: &'a Value,
     direct: BTreeSet<String>,
+    /// The component schemas a `default` of the unit is checked against beyond those it
+    /// names (converted with it too; not counted as named for blame).
+    defaulted: BTreeSet<String>,
 }
 
 /// What a unit is.
@@ -229,6 +236,39 @@ fn direct_schemas(model: Document<'_>, roots: &[&Value]) -> BTreeSet<String> {
         .collect()
 }
 
+/// Every component schema that a schema with a `default` in `root` reaches, transitively (its
+/// `$ref`, or in 3.0 its `allOf: [{$ref}]`; not through `$ref`s of `root` without a default):
+/// what typify checks such a default against.
+fn defaulted_schemas(model: Document<'_>, root: &Value) -> BTreeSet<String> {
+    let mut pending = vec![root];
+    let mut defaulted = Vec::new();
+    while let Some(value) = pending.pop() {
+        match value {
+            Value::Object(map) => {
+                if map.contains_key("default") {
+                    defaulted.push(value);
+                }
+                pending.extend(
+                    map.iter()
+                        .filter(|(key, _)| *key != "default")
+                        .map(|(_, child)| child),
+                );
+            }
+            Value::Array(items) => pending.extend(items),
+            _ => {}
+        }
+    }
+    if defaulted.is_empty() {
+        return BTreeSet::new();
+    }
+    model
+        .references(&defaulted, true)
+        .into_iter()
+        .filter_map(schema_ref_name)
+        .map(unescape)
+        .collect()
+}
+
 /// progenitor on the trial document of `units`: `Err` with its message when it fails. Only
 /// the units and the schemas they name themselves are converted.
 fn trial(
@@ -248,6 +288,7 @@ fn trial(
     let mut roots: Vec<&Value> = Vec::new();
     for unit in units {
         converted.extend(unit.direct.iter().map(String::as_str));
+        converted.extend(unit.defaulted.iter().map(String::as_str));
         roots.push(unit.value);
         match &unit.kind {
             Kind::Schema(name) => {

@@ -900,6 +900,37 @@ fn default_value(object: &mut Map<String, Value>, pointer: &str, findings: &mut 
     }
 }
 
+/// Drops a `default` beside a `$ref` that the referenced schema refuses (a `default: plaid`
+/// beside a `$ref` to an enum of colours): typify refuses the value with no place named, and
+/// each schema's own check ([`default_value`]) does not look through the reference. After the
+/// schema repairs, so that the referenced schema is as the generators will read it.
+pub(super) fn defaults_through_references(document: &mut Value, findings: &mut Vec<Finding>) {
+    let model = crate::model::Document::new(document);
+    let mut refused = Vec::new();
+    model.visit_schemas(|at| {
+        if let (Some(default), Some(_)) = (at.schema.get("default"), at.schema.get("$ref"))
+            && let Some(target) = model.resolve(at.schema).and_then(Value::as_object)
+            && let Some(reason) = refusal(target, default)
+        {
+            refused.push((at.pointer.clone(), reason));
+        }
+        crate::model::Visit::Descend
+    });
+    for (pointer, reason) in refused {
+        if let Some(object) = document
+            .pointer_mut(&pointer)
+            .and_then(Value::as_object_mut)
+        {
+            object.remove("default");
+        }
+        findings.push(Finding::new(
+            FindingKind::Defect,
+            &push(&pointer, "default"),
+            format!("the default breaks the schema it references ({reason}); dropped"),
+        ));
+    }
+}
+
 /// Why `schema` (its own keywords, not its subschemas) refuses `value`, if it does.
 fn refusal(schema: &Map<String, Value>, value: &Value) -> Option<String> {
     let types: Vec<&str> = match schema.get("type") {
@@ -1155,6 +1186,40 @@ mod tests {
         assert_eq!(
             bounded,
             json!({"type": "object", "propertyNames": {"maxLength": 64}})
+        );
+    }
+
+    #[test]
+    fn defaults_that_break_the_schema_they_reference_are_dropped() {
+        let mut document = json!({"components": {"schemas": {
+            "Colour": {"type": "string", "enum": ["red", "blue"]},
+            "Named": {"$ref": "#/components/schemas/Colour"},
+            "Paint": {"type": "object", "properties": {
+                "plaid": {"$ref": "#/components/schemas/Named", "default": "plaid"},
+                "red": {"$ref": "#/components/schemas/Colour", "default": "red"},
+                "nowhere": {"$ref": "#/components/schemas/Missing", "default": "x"},
+            }},
+        }}});
+        let mut findings = Vec::new();
+        defaults_through_references(&mut document, &mut findings);
+        let paint = &document["components"]["schemas"]["Paint"]["properties"];
+        assert_eq!(
+            paint["plaid"],
+            json!({"$ref": "#/components/schemas/Named"})
+        );
+        assert_eq!(paint["red"]["default"], "red");
+        assert_eq!(
+            paint["nowhere"]["default"], "x",
+            "nothing to check it against"
+        );
+        assert_eq!(findings.len(), 1, "{findings:?}");
+        assert_eq!(
+            findings[0].pointer,
+            "/components/schemas/Paint/properties/plaid/default"
+        );
+        assert_eq!(
+            findings[0].message,
+            "the default breaks the schema it references (not one of the enum's values); dropped"
         );
     }
 
