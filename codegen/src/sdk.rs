@@ -505,6 +505,10 @@ impl CrateRoot<'_> {
             "// The crate's documentation is its README, so that the README's programs are compiled\n\
              // as doc tests and stay true.\n\
              #![doc = include_str!(\"../README.md\")]\n\n\
+             // The description's names are its own: an enum value in a transliteration\n\
+             // (`Paʿʿel`) makes an identifier that rustc's Unicode lints, which read the\n\
+             // whole crate, flag.\n\
+             #![allow(uncommon_codepoints, confusable_idents, mixed_script_confusables)]\n\n\
              #[rustfmt::skip]\n\
              #[allow(missing_docs, unused_imports, unused_variables, unreachable_code, dead_code, clippy::all, clippy::pedantic)]\n\
              mod generated;\n\n",

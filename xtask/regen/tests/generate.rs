@@ -187,6 +187,9 @@ fn a_program_from_the_readme_calls_a_local_server_over_http_and_https() {
     copy_dir(&out, &crate_dir);
     let lock = workspace_root().join("Cargo.lock");
     std::fs::copy(&lock, crate_dir.join("Cargo.lock")).unwrap();
+    // The crate compiles without a warning, the description's own names included.
+    let checked = cargo(&crate_dir, &["check", "--offline", "--quiet"]);
+    assert!(!checked.contains("warning"), "{checked}");
     // The README is the crate's documentation: its programs compile as doc tests, and the
     // documentation builds without a warning.
     cargo(&crate_dir, &["test", "--offline", "--quiet", "--doc"]);
@@ -291,7 +294,8 @@ fn target_dir() -> PathBuf {
 /// Runs cargo in the crate at `dir` with the workspace's target directory and dependency
 /// profile (the workspace builds its dependencies at opt-level 1; the same profile reuses
 /// them), and fails the test with cargo's output if it fails.
-fn cargo(dir: &Path, args: &[&str]) {
+/// Runs cargo in `dir`, asserts it succeeds, and returns what it printed on stderr.
+fn cargo(dir: &Path, args: &[&str]) -> String {
     let target_dir = target_dir();
     let run = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
         .args(args)
@@ -306,6 +310,7 @@ fn cargo(dir: &Path, args: &[&str]) {
         args.join(" "),
         String::from_utf8_lossy(&run.stderr)
     );
+    String::from_utf8_lossy(&run.stderr).into_owned()
 }
 
 /// A directory under the system's temporary directory, outside the checkout, removed when
