@@ -43,6 +43,7 @@ const GIVEN_TYPE: &str = "::serde_json::Value";
 /// name converts, then the operations whose trials fail while every schema they name converts.
 pub fn refused_units(document: &Value, settings: &GenerationSettings) -> Vec<Refused> {
     let model = Document::new(document);
+    let with_defaults = schemas_with_defaults(model);
     let schemas: Vec<Unit<'_>> = document
         .pointer("/components/schemas")
         .and_then(Value::as_object)
@@ -52,7 +53,7 @@ pub fn refused_units(document: &Value, settings: &GenerationSettings) -> Vec<Ref
             kind: Kind::Schema(name),
             value: schema,
             direct: direct_schemas(model, &[schema]),
-            defaulted: defaulted_schemas(model, schema),
+            defaulted: defaulted_schemas(model, &with_defaults, &push("/components/schemas", name)),
         })
         .collect();
     let failing: BTreeMap<&str, String> = failing_alone(document, model, settings, &schemas)
@@ -101,6 +102,7 @@ pub fn refused_units(document: &Value, settings: &GenerationSettings) -> Vec<Ref
             {
                 return None;
             }
+            let defaulted = defaulted_schemas(model, &with_defaults, &operation.pointer);
             Some(Unit {
                 kind: Kind::Operation {
                     path: operation.path,
@@ -110,7 +112,7 @@ pub fn refused_units(document: &Value, settings: &GenerationSettings) -> Vec<Ref
                 },
                 value: operation.value,
                 direct,
-                defaulted: defaulted_schemas(model, operation.value),
+                defaulted,
             })
         })
         .collect();
@@ -236,33 +238,38 @@ fn direct_schemas(model: Document<'_>, roots: &[&Value]) -> BTreeSet<String> {
         .collect()
 }
 
-/// Every component schema that a schema with a `default` in `root` reaches, transitively (its
-/// `$ref`, or in 3.0 its `allOf: [{$ref}]`; not through `$ref`s of `root` without a default):
-/// what typify checks such a default against.
-fn defaulted_schemas(model: Document<'_>, root: &Value) -> BTreeSet<String> {
-    let mut pending = vec![root];
-    let mut defaulted = Vec::new();
-    while let Some(value) = pending.pop() {
-        match value {
-            Value::Object(map) => {
-                if map.contains_key("default") {
-                    defaulted.push(value);
-                }
-                pending.extend(
-                    map.iter()
-                        .filter(|(key, _)| *key != "default")
-                        .map(|(_, child)| child),
-                );
-            }
-            Value::Array(items) => pending.extend(items),
-            _ => {}
+/// Every schema of the document that states a `default`, by pointer: what typify checks
+/// against the types the schema reaches.
+fn schemas_with_defaults<'a>(model: Document<'a>) -> BTreeMap<String, &'a Value> {
+    let mut found = BTreeMap::new();
+    model.visit_schemas(|at| {
+        if at.schema.get("default").is_some() {
+            found.insert(at.pointer.clone(), at.schema);
         }
-    }
-    if defaulted.is_empty() {
+        crate::model::Visit::Descend
+    });
+    found
+}
+
+/// Every component schema that a schema with a `default` inside the unit at `pointer` reaches,
+/// transitively (its `$ref`, or in 3.0 its `allOf: [{$ref}]`): what typify checks such a
+/// default against, converted with the unit.
+fn defaulted_schemas(
+    model: Document<'_>,
+    with_defaults: &BTreeMap<String, &Value>,
+    pointer: &str,
+) -> BTreeSet<String> {
+    let inside = format!("{pointer}/");
+    let schemas: Vec<&Value> = with_defaults
+        .range(pointer.to_owned()..)
+        .take_while(|(at, _)| *at == pointer || at.starts_with(&inside))
+        .map(|(_, schema)| *schema)
+        .collect();
+    if schemas.is_empty() {
         return BTreeSet::new();
     }
     model
-        .references(&defaulted, true)
+        .references(&schemas, true)
         .into_iter()
         .filter_map(schema_ref_name)
         .map(unescape)
@@ -363,6 +370,36 @@ mod tests {
         let mut settings = GenerationSettings::default();
         settings.with_interface(progenitor::InterfaceStyle::Builder);
         settings
+    }
+
+    #[test]
+    fn what_a_default_is_checked_against_is_found_in_schemas_only() {
+        let document = json!({"openapi": "3.0.3", "paths": {"/a": {"get": {
+            // A `default` response and a property called `default` state no default.
+            "responses": {"default": {"description": "d", "content": {"application/json": {
+                "schema": {"$ref": "#/components/schemas/Error"}}}}}}}},
+        "components": {"schemas": {
+            "Error": {"type": "object", "properties": {
+                "default": {"$ref": "#/components/schemas/Code"}}},
+            "Code": {"type": "string"},
+            "Paint": {"type": "object", "properties": {"colour": {
+                "allOf": [{"$ref": "#/components/schemas/Colour"}],
+                "default": {"shade": "plaid"}}}},
+            "Colour": {"type": "object", "properties": {
+                "shade": {"$ref": "#/components/schemas/Shade"}}},
+            "Shade": {"type": "string", "enum": ["red"]},
+        }}});
+        let model = Document::new(&document);
+        let with_defaults = schemas_with_defaults(model);
+        let defaulted = |pointer: &str| defaulted_schemas(model, &with_defaults, pointer);
+        assert_eq!(defaulted("/paths/~1a/get"), BTreeSet::new());
+        assert_eq!(defaulted("/components/schemas/Error"), BTreeSet::new());
+        assert_eq!(
+            defaulted("/components/schemas/Paint"),
+            BTreeSet::from(["Colour".to_owned(), "Shade".to_owned()])
+        );
+        // A name that only starts like it is another unit.
+        assert_eq!(defaulted("/components/schemas/Pain"), BTreeSet::new());
     }
 
     fn document(schemas: Value, paths: Value) -> Value {
