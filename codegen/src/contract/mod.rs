@@ -155,28 +155,30 @@ pub fn is_plain_integer(document: &Value, schema: &Value, pointer: &str) -> bool
     .iter()
     .any(|keyword| object.contains_key(*keyword));
     let mut tokens = pointer.rsplit('/');
+    // The value the schema sits in: an `allOf`'s list, an array schema.
+    let holder = || {
+        pointer
+            .rsplit_once('/')
+            .and_then(|(holder, _)| document.pointer(holder))
+    };
     let place = match (tokens.next(), tokens.next(), tokens.next(), tokens.next()) {
         (Some(_), Some("properties"), ..) | (Some("schema"), Some(_), Some("parameters"), _) => {
             true
         }
-        (Some(_), Some("allOf"), Some(_), Some("properties")) => pointer
-            .rsplit_once('/')
-            .and_then(|(parts, _)| document.pointer(parts))
+        (Some(_), Some("allOf"), Some(_), Some("properties")) => holder()
             .and_then(Value::as_array)
             .is_some_and(|parts| parts.len() == 1),
         // The items of a property's list that typify writes as a bare `Vec` (no count or
         // uniqueness to check), which the decoder reads item by item; or of a parameter's.
         (Some("items"), Some(_), Some("properties"), _)
-        | (Some("items"), Some("schema"), Some(_), Some("parameters")) => pointer
-            .rsplit_once('/')
-            .and_then(|(array, _)| document.pointer(array))
-            .and_then(Value::as_object)
-            .is_some_and(|array| {
+        | (Some("items"), Some("schema"), Some(_), Some("parameters")) => {
+            holder().and_then(Value::as_object).is_some_and(|array| {
                 array.get("type").and_then(Value::as_str) == Some("array")
                     && ["minItems", "maxItems", "uniqueItems", "x-prefixItems"]
                         .iter()
                         .all(|keyword| !array.contains_key(*keyword))
-            }),
+            })
+        }
         _ => false,
     };
     integer && !checked && place

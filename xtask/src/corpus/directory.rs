@@ -875,6 +875,10 @@ fn child_peak(maxrss: u64, polled: Option<u64>, parent: Option<u64>) -> u64 {
 /// The peak resident memory of a process (`VmHWM` of `/proc/<pid>/status`, `pid` a number or
 /// `self`), in bytes; `None` where there is no `/proc`.
 #[cfg(unix)]
+fn read_peak_resident(pid: &str) -> Option<u64> {
+    status_bytes(pid, "VmHWM:")
+}
+
 /// The resident memory of every process in the process group `group`, summed (`VmRSS` of each
 /// `/proc/<pid>` whose `stat` names that group); `None` when `/proc` cannot be read.
 #[cfg(unix)]
@@ -898,23 +902,18 @@ fn group_resident(group: libc::pid_t) -> Option<u64> {
             .and_then(|(_, rest)| rest.split_whitespace().nth(2))
             .and_then(|pgrp| pgrp.parse::<libc::pid_t>().ok())
             == Some(group);
-        if !in_group {
-            continue;
+        if in_group {
+            total += status_bytes(pid, "VmRSS:").unwrap_or(0);
         }
-        let resident = std::fs::read_to_string(format!("/proc/{pid}/status"))
-            .ok()
-            .and_then(|status| {
-                let line = status.lines().find(|line| line.starts_with("VmRSS:"))?;
-                line.split_whitespace().nth(1)?.parse::<u64>().ok()
-            });
-        total += resident.unwrap_or(0) * 1024;
     }
     Some(total)
 }
 
-fn read_peak_resident(pid: &str) -> Option<u64> {
+/// A memory line of `/proc/<pid>/status` (`VmHWM:`, `VmRSS:`; kB there), in bytes.
+#[cfg(unix)]
+fn status_bytes(pid: &str, field: &str) -> Option<u64> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    let line = status.lines().find(|line| line.starts_with("VmHWM:"))?;
+    let line = status.lines().find(|line| line.starts_with(field))?;
     let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kib * 1024)
 }
