@@ -399,8 +399,8 @@ pub struct FirstCall {
     pub arguments: Vec<String>,
     /// `GET /models`, and the summary when the description gives one.
     pub label: String,
-    /// The struct of `params` its optional arguments are given in, through `<method>_with`,
-    /// when it has some.
+    /// The struct of `params` its optional arguments are given in, its last argument, when it
+    /// has some.
     pub parameters: Option<String>,
 }
 
@@ -416,7 +416,14 @@ pub(crate) fn first_call(file: &syn::File, document: &Value) -> Option<FirstCall
         let Some(method) = methods.iter().find(|method| method.sig.ident == name) else {
             continue;
         };
-        let Some(arguments) = crate::contract::progenitor_output::literal_arguments(&method.sig)
+        // A method with optional parameters takes them last, in one struct of `params`: the
+        // program passes its `default()`, and literals for the rest.
+        let parameters = crate::emit::parameter_sets::parameter_set_of(&method.sig);
+        let mut signature = method.sig.clone();
+        if parameters.is_some() {
+            signature.inputs.pop();
+        }
+        let Some(arguments) = crate::contract::progenitor_output::literal_arguments(&signature)
         else {
             continue;
         };
@@ -435,11 +442,6 @@ pub(crate) fn first_call(file: &syn::File, document: &Value) -> Option<FirstCall
             Some(summary) => format!("{}: {summary}", operation.label()),
             None => operation.label(),
         };
-        let with = format!("{name}{}", crate::emit::parameter_sets::WITH_SUFFIX);
-        let parameters = methods
-            .iter()
-            .any(|method| method.sig.ident == with)
-            .then(|| crate::emit::parameter_sets::struct_name(&name));
         best = Some((
             key,
             FirstCall {
@@ -670,28 +672,19 @@ impl CrateRoot<'_> {
         match self.first_call {
             Some(call) => {
                 // Optional arguments go in the operation's struct of `params` (see Optional
-                // parameters below), the required ones first.
-                let (method, arguments) = match &call.parameters {
-                    Some(set) => {
-                        let mut arguments: Vec<String> = call
-                            .arguments
-                            .iter()
-                            .filter(|argument| argument.as_str() != "None")
-                            .cloned()
-                            .collect();
-                        arguments.push(format!(
-                            "{ident}::{}::{set}::default()",
-                            crate::emit::parameter_sets::PARAMS_MODULE
-                        ));
-                        let with = crate::emit::parameter_sets::WITH_SUFFIX;
-                        (format!("{}{with}", call.method), arguments)
-                    }
-                    None => (call.method.clone(), call.arguments.clone()),
-                };
+                // parameters below), after the required ones.
+                let mut arguments = call.arguments.clone();
+                if let Some(set) = &call.parameters {
+                    arguments.push(format!(
+                        "{ident}::{}::{set}::default()",
+                        crate::emit::parameter_sets::PARAMS_MODULE
+                    ));
+                }
                 let _ = write!(
                     text,
-                    "    // {}\n    match client.{method}({}).await {{\n        Ok(response) => println!(\"{{:#?}}\", response.into_inner()),\n        // The operation's declared error responses, an undeclared status, a transport\n        // error: see Errors below.\n        Err(error) => eprintln!(\"{{error}}\"),\n    }}\n",
+                    "    // {}\n    match client.{}({}).await {{\n        Ok(response) => println!(\"{{:#?}}\", response.into_inner()),\n        // The operation's declared error responses, an undeclared status, a transport\n        // error: see Errors below.\n        Err(error) => eprintln!(\"{{error}}\"),\n    }}\n",
                     call.label.replace('\n', " "),
+                    call.method,
                     arguments.join(", ")
                 );
             }
@@ -799,13 +792,12 @@ fn servers_section(ident: &str, servers: &[Server]) -> String {
     text
 }
 
-/// How optional parameters are given: positionally, or by name in a struct of `params`.
+/// How optional parameters are given: by name, in a struct of `params`.
 const PARAMETERS_SECTION: &str = "## Optional parameters\n\n\
-    A method of `Client` takes the operation's parameters in the order the description lists \
-    them, each optional one as an `Option`. An operation with optional parameters also has \
-    `<method>_with`, which takes the required ones and a struct of `params` holding the optional \
-    ones, `Default`, each set by name: \
-    `client.list_things_with(params::ListThings { limit: Some(10), ..Default::default() })`. \
+    A method of `Client` takes the operation's required parameters in the order the description \
+    lists them, then, when the operation has optional ones, a struct of `params` holding them, \
+    `Default`, each set by name: \
+    `client.list_things(params::ListThings { limit: Some(10), ..Default::default() })`. \
     A call written so says what it sets, and keeps compiling when the API adds an optional \
     parameter.\n\n";
 

@@ -2,22 +2,21 @@
 //!
 //! progenitor's positional interface takes every parameter in order, each optional one as an
 //! `Option`: `client.container_list(None, None, Some(5), None)` says nothing at the call site,
-//! and a parameter the API adds breaks every call. For each method with an optional
-//! parameter, `params::<Method>` holds them all (public fields, `Default`), and
-//! `Client::<method>_with` takes the required ones and that struct:
-//! `client.container_list_with(params::ContainerList { limit: Some(5), ..Default::default() })`.
+//! and a parameter the API adds breaks every call. So each method with an optional parameter
+//! takes its required ones in order and then `params::<Method>`, which holds the optional
+//! ones (public fields, `Default`):
+//! `client.container_list(params::ContainerList { limit: Some(5), ..Default::default() })`.
+//! The method is rewritten in place (its body unpacks the struct into the names progenitor's
+//! body uses), so an operation is one method, not a positional one and a wrapper beside it.
 //! The builder interface (the hub client) has a builder per operation instead.
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use crate::contract::progenitor_output::{CLIENT_METHODS, CLIENT_TYPE, is_optional_argument};
+use crate::contract::progenitor_output::{CLIENT_TYPE, is_optional_argument};
 
 /// The module the parameter structs are written in.
 pub(crate) const PARAMS_MODULE: &str = "params";
-
-/// The suffix of the method that takes a parameter struct.
-pub(crate) const WITH_SUFFIX: &str = "_with";
 
 /// The name of the struct of `method`'s optional parameters: the method's name as typify
 /// would spell a type (`list_items` is `ListItems`; progenitor's `_4od_feed`, from an
@@ -26,83 +25,82 @@ pub(crate) fn struct_name(method: &str) -> String {
     crate::contract::typify_name(method)
 }
 
-/// Writes `params` and the `_with` methods for the positional `Client`'s methods among
-/// `items`; returns how many operations got one.
+/// The struct of `params` a rewritten method takes (its last argument), by name: `None` for a
+/// method without optional parameters, which keeps progenitor's signature.
+pub(crate) fn parameter_set_of(signature: &syn::Signature) -> Option<String> {
+    let syn::FnArg::Typed(last) = signature.inputs.last()? else {
+        return None;
+    };
+    let syn::Type::Path(path) = &*last.ty else {
+        return None;
+    };
+    let mut segments = path.path.segments.iter();
+    let (module, name) = (segments.next()?, segments.next()?);
+    (path.qself.is_none() && module.ident == PARAMS_MODULE && segments.next().is_none())
+        .then(|| name.ident.to_string())
+}
+
+/// Rewrites each of the positional `Client`'s methods among `items` that has an optional
+/// parameter to take them in one struct of `params`, and writes that module; returns how many
+/// operations got one.
 pub(super) fn gather_optional_parameters(items: &mut Vec<syn::Item>) -> usize {
-    let methods: Vec<&syn::ImplItemFn> = items
-        .iter()
+    let mut structs = Vec::new();
+    let mut names = std::collections::BTreeSet::new();
+    let methods = items
+        .iter_mut()
         .filter_map(|item| match item {
             syn::Item::Impl(block) if block.trait_.is_none() && is_client(&block.self_ty) => {
                 Some(block)
             }
             _ => None,
         })
-        .flat_map(|block| &block.items)
+        .flat_map(|block| &mut block.items)
         .filter_map(|member| match member {
             syn::ImplItem::Fn(function) => Some(function),
             _ => None,
-        })
-        .collect();
-    let taken: std::collections::BTreeSet<String> = methods
-        .iter()
-        .map(|function| function.sig.ident.to_string())
-        .chain(CLIENT_METHODS.iter().map(|name| (*name).to_owned()))
-        .collect();
-    let mut structs = Vec::new();
-    let mut calls = Vec::new();
-    let mut names = std::collections::BTreeSet::new();
+        });
     for function in methods {
         let Some(set) = ParameterSet::of(function) else {
             continue;
         };
-        let with = format!("{}{WITH_SUFFIX}", function.sig.ident);
-        // A method of that name already (an operation `list_with`), or two methods whose
-        // struct names agree: the plain method is all there is.
-        if taken.contains(&with) || names.contains(&set.name.to_string()) {
+        // Two methods whose struct names agree: the second keeps progenitor's signature.
+        if names.contains(&set.name.to_string()) {
             continue;
         }
-        // A method's name is an identifier, and so is it with a suffix, unless it was raw
-        // (`r#type`): then the operation has no `_with` rather than the generator a panic.
-        let Ok(with) = syn::parse_str::<syn::Ident>(&with) else {
-            continue;
-        };
         // Tokens that do not read back as Rust (a type progenitor spelled in a way this file
-        // does not foresee) leave the operation with its plain method, not the generator with
-        // a panic.
-        let (Ok(declaration), Ok(call)) = (
+        // does not foresee) leave the operation with its positional signature, not the
+        // generator with a panic.
+        let (Ok(declaration), Ok(signature), Ok(unpack)) = (
             syn::parse2::<syn::Item>(set.declaration()),
-            syn::parse2::<syn::ImplItemFn>(set.method(function, &with)),
+            set.signature(&function.sig),
+            syn::parse2::<syn::Stmt>(set.unpack()),
         ) else {
             continue;
         };
         names.insert(set.name.to_string());
         structs.push(declaration);
-        calls.push(call);
+        function.sig = signature;
+        function.block.stmts.insert(0, unpack);
     }
     if structs.is_empty() {
         return 0;
     }
     let count = structs.len();
     let module = format_ident!("{PARAMS_MODULE}");
-    let client = format_ident!("{CLIENT_TYPE}");
-    let added = syn::parse2::<syn::File>(quote! {
+    let added = syn::parse2::<syn::Item>(quote! {
         /// The optional parameters of the operations that have some, each in one struct with
-        /// `Default`, for the `Client` methods named `<operation>_with`.
+        /// `Default`, which the operation's method of `Client` takes last.
         pub mod #module {
             #[allow(unused_imports)]
             use super::types;
             #(#structs)*
         }
-        impl #client {
-            #(#calls)*
-        }
     });
-    // Items that each parsed alone make a file that parses: this cannot fail, and if it did,
-    // the crate would lose only its `_with` methods.
-    let Ok(added) = added else {
-        return 0;
-    };
-    items.extend(added.items);
+    // Items that each parsed alone make a module that parses: this cannot fail, and if it did
+    // the methods would name a missing module, which the crate's check reports.
+    if let Ok(added) = added {
+        items.push(added);
+    }
     count
 }
 
@@ -181,42 +179,45 @@ impl ParameterSet {
         }
     }
 
-    fn method(&self, function: &syn::ImplItemFn, with: &syn::Ident) -> TokenStream {
-        let name = &self.name;
-        let lifetime = self.lifetime();
-        let module = format_ident!("{PARAMS_MODULE}");
-        let method = &self.method;
-        let generics = &function.sig.generics;
-        let where_clause = &generics.where_clause;
-        let output = &function.sig.output;
-        let required = self
-            .arguments
-            .iter()
-            .filter(|(_, _, optional)| !*optional)
-            .map(|(name, ty, _)| quote!(#name: #ty));
-        let fields: Vec<&syn::Ident> = self.optional().map(|(name, _)| name).collect();
-        let all = self.arguments.iter().map(|(name, _, _)| name);
-        // The struct's argument, named apart from every parameter (a path parameter may be
-        // called `parameters`).
+    /// The argument the struct is passed in, named apart from every parameter (a path
+    /// parameter may be called `parameters`).
+    fn argument(&self) -> syn::Ident {
         let mut argument = "parameters".to_owned();
         while self.arguments.iter().any(|(name, _, _)| *name == argument) {
             argument.insert(0, '_');
         }
-        let argument = format_ident!("{argument}");
-        let doc = format!(
-            " [`Self::{method}`] with its optional parameters in one [`{PARAMS_MODULE}::{name}`]."
-        );
-        quote! {
-            #[doc = #doc]
-            pub async fn #with #generics(
-                &'a self,
-                #(#required,)*
-                #argument: #module::#name #lifetime,
-            ) #output #where_clause {
-                let #module::#name { #(#fields),* } = #argument;
-                self.#method(#(#all),*).await
-            }
-        }
+        format_ident!("{argument}")
+    }
+
+    /// `signature` with its optional arguments replaced by the struct, last.
+    fn signature(&self, signature: &syn::Signature) -> syn::Result<syn::Signature> {
+        let name = &self.name;
+        let lifetime = self.lifetime();
+        let module = format_ident!("{PARAMS_MODULE}");
+        let argument = self.argument();
+        let mut signature = signature.clone();
+        signature.inputs = signature
+            .inputs
+            .into_iter()
+            .filter(|input| match input {
+                syn::FnArg::Typed(typed) => !is_optional_argument(&typed.ty),
+                syn::FnArg::Receiver(_) => true,
+            })
+            .collect();
+        signature
+            .inputs
+            .push(syn::parse2(quote!(#argument: #module::#name #lifetime))?);
+        Ok(signature)
+    }
+
+    /// The statement that opens the rewritten body: the struct unpacked into the names
+    /// progenitor's body reads.
+    fn unpack(&self) -> TokenStream {
+        let name = &self.name;
+        let module = format_ident!("{PARAMS_MODULE}");
+        let argument = self.argument();
+        let fields = self.optional().map(|(name, _)| name);
+        quote! { let #module::#name { #(#fields),* } = #argument; }
     }
 }
 
@@ -225,7 +226,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_method_with_optional_parameters_gets_a_struct_and_a_with_method() {
+    fn a_method_with_optional_parameters_takes_them_in_one_struct() {
         let mut items = syn::parse_quote! {
             impl Client {
                 pub async fn container_list<'a>(
@@ -233,8 +234,9 @@ mod tests {
                     id: &'a str,
                     all: Option<bool>,
                     filters: Option<&'a str>,
+                    body: &'a types::Filter,
                 ) -> Result<ResponseValue<()>, Error<()>> {
-                    todo!()
+                    send(id, all, filters, body)
                 }
                 pub async fn get_set<'a>(&'a self, parameters: &'a str, limit: Option<i64>) -> Result<ResponseValue<()>, Error<()>> {
                     todo!()
@@ -245,39 +247,60 @@ mod tests {
                 pub async fn ping<'a>(&'a self, id: &'a str) -> Result<ResponseValue<()>, Error<()>> {
                     todo!()
                 }
-                pub async fn count<'a>(&'a self, limit: Option<i64>) -> Result<ResponseValue<()>, Error<()>> {
+                pub async fn get_v1<'a>(&'a self, limit: Option<i64>) -> Result<ResponseValue<()>, Error<()>> {
                     todo!()
                 }
-                pub async fn count_with<'a>(&'a self) -> Result<ResponseValue<()>, Error<()>> {
+                pub async fn get_v_1<'a>(&'a self, limit: Option<i64>) -> Result<ResponseValue<()>, Error<()>> {
                     todo!()
                 }
             }
         };
         let file: &mut syn::File = &mut items;
-        assert_eq!(gather_optional_parameters(&mut file.items), 3);
+        assert_eq!(gather_optional_parameters(&mut file.items), 4);
         let text = prettyplease::unparse(file);
         assert!(
             text.contains("pub struct ContainerList<'a> {\n        pub all: Option<bool>,\n        pub filters: Option<&'a str>,\n    }"),
             "{text}"
         );
+        // The required arguments in order, then the struct; the body reads the names it did.
         assert!(
-            text.contains("pub async fn container_list_with<'a>(\n        &'a self,\n        id: &'a str,\n        parameters: params::ContainerList<'a>,\n    )"),
+            text.contains("pub async fn container_list<'a>(\n        &'a self,\n        id: &'a str,\n        body: &'a types::Filter,\n        parameters: params::ContainerList<'a>,\n    )"),
             "{text}"
         );
         assert!(
-            text.contains("let params::ContainerList { all, filters } = parameters;\n        self.container_list(id, all, filters).await"),
+            text.contains("let params::ContainerList { all, filters } = parameters;\n        send(id, all, filters, body)"),
             "{text}"
         );
+        let syn::Item::Impl(client) = &file.items[0] else {
+            panic!("the client's impl comes first");
+        };
+        let set = |name: &str| {
+            client.items.iter().find_map(|member| match member {
+                syn::ImplItem::Fn(method) if method.sig.ident == name => {
+                    parameter_set_of(&method.sig)
+                }
+                _ => None,
+            })
+        };
+        assert_eq!(set("container_list").as_deref(), Some("ContainerList"));
         // An operationId that starts with a digit (channel4.com's `4oDBrowseByDateFeed`).
         assert!(text.contains("pub struct X4odFeed {"), "{text}");
-        assert!(text.contains("pub async fn _4od_feed_with<'a>("), "{text}");
+        assert_eq!(set("_4od_feed").as_deref(), Some("X4odFeed"));
         // A parameter called `parameters` keeps its name; the struct's argument moves aside.
         assert!(
             text.contains("parameters: &'a str,\n        _parameters: params::GetSet,"),
             "{text}"
         );
-        // No optional parameter, or a `_with` method of that name already: nothing.
-        assert!(!text.contains("struct Ping"), "{text}");
-        assert!(!text.contains("struct Count"), "{text}");
+        // No optional parameter: progenitor's signature. Two methods whose structs would
+        // share a name: the second keeps its positional signature.
+        assert_eq!(set("ping"), None);
+        assert_eq!(set("get_v1").as_deref(), Some("GetV1"));
+        assert_eq!(set("get_v_1"), None);
+        assert!(
+            text.contains(
+                "pub async fn get_v_1<'a>(\n        &'a self,\n        limit: Option<i64>,\n    )"
+            ),
+            "{text}"
+        );
     }
 }

@@ -121,7 +121,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     // The optional `limit` by name, in the operation's parameter struct.
     let limit = inventory::types::ListItemsLimit::new(2)?;
     let page = inventory::params::ListItems { limit: Some(&limit) };
-    match client.list_items_with(page).await {
+    match client.list_items(page).await {
         Ok(response) => println!("items: {:?}", response.into_inner()),
         Err(error) => println!("items error: {error}"),
     }
@@ -174,7 +174,7 @@ fn a_program_from_the_readme_calls_a_local_server_over_http_and_https() {
     let readme = std::fs::read_to_string(out.join("README.md")).unwrap();
     for promised in [
         "Credentials::new().bearer_auth(token)",
-        "client.list_items_with(inventory::params::ListItems::default()).await",
+        "client.list_items(inventory::params::ListItems::default()).await",
         "| `partnerKey` | `partner_key` | query `partner_key` |",
         "- `https://{region}.inventory.example.com/v2`: Production",
         ".add_root_certificate(inventory::reqwest::Certificate::from_pem(&pem)?)",
