@@ -246,14 +246,14 @@ pub fn emit(
         let tolerant = tolerant_type_names(document, applied)?;
         let is_tolerant = |name: &str| tolerant.contains(name);
         let types = types_module(&mut file)?;
+        tallies.push(("conversion error", share_conversion_error(types)));
         let objects =
             open_objects::decode_open_objects_in_one_pass(types, &is_tolerant, interface)?;
         tallies.push(("open objects", objects));
         let open = open_enum_type_names(document)?;
-        let string_enums =
-            tolerance::emit_string_enums(types, interface, conversions, is_tolerant, |name| {
-                open.contains(name)
-            })?;
+        let string_enums = tolerance::emit_string_enums(types, conversions, is_tolerant, |name| {
+            open.contains(name)
+        })?;
         tallies.push(("string enums", string_enums));
         // After the string enums, whose equal enums become one type: a union's conversions
         // from two of them are one by then, and the first-fit invocation writes that one.
@@ -576,6 +576,7 @@ fn merge_rules_modules(types: &mut Vec<syn::Item>) -> Result<(), Error> {
     }
     markers.sort();
     let support = crate::runtime::support_crate();
+    let macros = crate::runtime::support_macros();
     let items: syn::File = syn::parse2(quote::quote! {
         pub use #support::AliasMarker;
 
@@ -583,22 +584,55 @@ fn merge_rules_modules(types: &mut Vec<syn::Item>) -> Result<(), Error> {
         /// is: uninhabited types that only carry rules.
         #[doc(hidden)]
         pub mod #module {
-            macro_rules! marker {
-                ($($name:ident)*) => {
-                    $(
-                        pub enum $name {}
-                        impl super::AliasMarker for $name {
-                            const NAME: &'static str = ::std::stringify!($name);
-                        }
-                    )*
-                };
-            }
+            use #macros::marker;
             marker!(#(#markers)*);
         }
     })
     .map_err(|error| Error::Syntax(format!("rules module: {error}")))?;
     types.extend(items.items);
     Ok(())
+}
+
+/// Puts a re-export of the support code's `ConversionError` in the place of typify's `error`
+/// module (about thirty lines in every crate, and a type per crate for the compiler), when
+/// that module is exactly typify's ([`typify_output::typify_error_module`]); any other module
+/// of that name stays, and the tally names it.
+fn share_conversion_error(types: &mut [syn::Item]) -> Tally {
+    // Compared as printed, where a doc comment reads the same whichever string literal
+    // spelled it.
+    let printed = |item: syn::Item| {
+        prettyplease::unparse(&syn::File {
+            shebang: None,
+            attrs: Vec::new(),
+            items: vec![item],
+        })
+    };
+    let expected = syn::parse2(crate::contract::typify_output::typify_error_module()).map(printed);
+    let support = crate::runtime::support_crate();
+    let mut tally = Tally::default();
+    for item in types {
+        let syn::Item::Mod(module) = item else {
+            continue;
+        };
+        if module.ident != "error" {
+            continue;
+        }
+        if expected.as_ref().ok() != Some(&printed(syn::Item::Mod(module.clone()))) {
+            tally.passed_over.push(PassedOver::of_type(
+                "error",
+                "typify's `error` module is not the known one, so it is kept".to_owned(),
+            ));
+            continue;
+        }
+        *item = syn::parse_quote! {
+            /// Error types.
+            pub mod error {
+                pub use #support::ConversionError;
+            }
+        };
+        tally.matched += 1;
+    }
+    tally
 }
 
 /// Stops on a type name `types` defines twice (a schema's type and a shared item of the same
@@ -657,96 +691,15 @@ fn schema_registry(document: &Value, applied: &Applied) -> Result<proc_macro2::T
         entries.push(quote::quote! { #name => #ident, });
     }
     let support = crate::runtime::support_crate();
+    let macros = crate::runtime::support_macros();
     Ok(quote::quote! {
         /// Every component schema of the spec by name, decodable into its generated type.
         pub mod schemas {
-            /// `registry! { "Name" => Type, "Variant" => Union::Variant, ... }`: `NAMES` and
-            /// `decode` from one table, so each schema is named once.
-            macro_rules! registry {
-                ($($name:literal => $ty:ident $(:: $variant:ident)?,)*) => {
-                    /// The component schema names, sorted.
-                    pub const NAMES: &[&str] = &[$($name),*];
-
-                    /// Decodes `json` as the component schema `name` and returns the decoded
-                    /// value serialized again; `None` when the spec has no such component.
-                    /// Decoding is strict (see [`decoding`](super::decoding)): the registry
-                    /// accepts exactly what the spec accepts, values a newer hub may add
-                    /// included.
-                    pub fn decode(name: &str, json: &str) -> ::std::option::Option<::std::result::Result<::serde_json::Value, DecodeError>> {
-                        #support::decoding::strict(|| Some(match name {
-                            $($name => registry!(@decode json $ty $(:: $variant)?),)*
-                            _ => return None,
-                        }))
-                    }
-                };
-                (@decode $json:ident $ty:ident) => {
-                    decode_as::<super::types::$ty>($json)
-                };
-                (@decode $json:ident $union:ident :: $variant:ident) => {
-                    decode_as::<super::types::$union>($json).and_then(|value| {
-                        match ::serde_json::from_value::<super::types::$union>(value.clone()) {
-                            Ok(super::types::$union::$variant(_)) => Ok(value),
-                            _ => Err(DecodeError {
-                                path: ::std::string::String::new(),
-                                message: ::std::concat!(
-                                    "must be the `", ::std::stringify!($variant),
-                                    "` variant of `", ::std::stringify!($union), "`"
-                                ).to_owned(),
-                            }),
-                        }
-                    })
-                };
-            }
+            use #macros::registry;
+            use #support::registry::decode_as;
+            pub use #support::registry::DecodeError;
 
             registry! { #(#entries)* }
-
-            /// Why an instance does not decode: where (a path such as `job.network.group`,
-            /// empty for the whole instance) and which rule it breaks.
-            #[derive(Clone, Debug, PartialEq, Eq)]
-            pub struct DecodeError {
-                /// The path of the offending value.
-                pub path: ::std::string::String,
-                /// The broken rule.
-                pub message: ::std::string::String,
-            }
-
-            impl ::std::fmt::Display for DecodeError {
-                fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-                    if self.path.is_empty() {
-                        f.write_str(&self.message)
-                    } else {
-                        write!(f, "{}: {}", self.path, self.message)
-                    }
-                }
-            }
-
-            impl ::std::error::Error for DecodeError {}
-
-            fn decode_as<T: ::serde::de::DeserializeOwned + ::serde::Serialize>(json: &str) -> ::std::result::Result<::serde_json::Value, DecodeError> {
-                let mut deserializer = ::serde_json::Deserializer::from_str(json);
-                let value: T = ::serde_path_to_error::deserialize(&mut deserializer).map_err(|error| {
-                    let path = error.path().to_string();
-                    let inner = error.into_inner();
-                    let mut message = inner.to_string();
-                    // A data error's place is its path; the line and column add nothing to it.
-                    if inner.classify() == ::serde_json::error::Category::Data {
-                        if let Some(at) = message.rfind(" at line ") {
-                            message.truncate(at);
-                        }
-                    }
-                    let mut path = if path == "." { ::std::string::String::new() } else { path };
-                    // A patched union decodes its variant separately and reports `inner.path: rule`;
-                    // join that inner path onto the outer one.
-                    let is_path = |text: &str| !text.is_empty() && text.chars().all(|c| c.is_ascii_alphanumeric() || "_.[]-".contains(c));
-                    if let Some((inner, rule)) = message.split_once(": ").filter(|(inner, _)| is_path(inner)) {
-                        path = if path.is_empty() { inner.to_owned() } else { ::std::format!("{path}.{inner}") };
-                        message = rule.to_owned();
-                    }
-                    DecodeError { path, message }
-                })?;
-                deserializer.end().map_err(|error| DecodeError { path: ::std::string::String::new(), message: error.to_string() })?;
-                ::serde_json::to_value(&value).map_err(|error| DecodeError { path: ::std::string::String::new(), message: error.to_string() })
-            }
         }
     })
 }

@@ -54,6 +54,18 @@ pub(crate) fn support_crate() -> TokenStream {
     }
 }
 
+/// The path generated code imports the support code's macros from (`registry!`,
+/// `decode_object!`, ...): the `hub-api-support` crate, or, inside a run of
+/// [`carrying_support`], the carrying crate's root, where `#[macro_export]` puts the macros of
+/// its module [`CARRIED_MODULE`].
+pub(crate) fn support_macros() -> TokenStream {
+    if carries_support() {
+        quote! { crate }
+    } else {
+        quote! { ::hub_api_support }
+    }
+}
+
 /// The module at the root of a standalone crate that holds the support crate's sources.
 pub(crate) const CARRIED_MODULE: &str = "support";
 
@@ -120,9 +132,17 @@ mod tests {
     #[test]
     fn a_run_that_carries_the_support_code_names_its_module() {
         assert_eq!(support_crate().to_string(), ":: hub_api_support");
-        let inside = carrying_support(|| (support_crate().to_string(), is_strict().to_string()));
+        assert_eq!(support_macros().to_string(), ":: hub_api_support");
+        let inside = carrying_support(|| {
+            (
+                support_crate().to_string(),
+                is_strict().to_string(),
+                support_macros().to_string(),
+            )
+        });
         assert_eq!(inside.0, "crate :: support");
         assert_eq!(inside.1, "crate :: support :: decoding :: is_strict ()");
+        assert_eq!(inside.2, "crate");
         // Restored after the run, and after a run that panicked.
         assert_eq!(support_crate().to_string(), ":: hub_api_support");
         let panicked = std::panic::catch_unwind(|| carrying_support(|| panic!("a failed run")));

@@ -372,7 +372,7 @@ const FIXTURES: &[(&str, &[&str], &[&str])] = &[
             "pub vendor: ::std::option::Option<DisconnectVendorVendor>,",
             "pub colour: ::std::option::Option<Colour>,",
             "vendor: types::DisconnectVendorVendor,\n    ) -> Result<ResponseValue<types::GetVendorResponse>, Error<()>>",
-            "fields: Option<&'a ::std::vec::Vec<::serde_json::Value>>,\n        reason: Option<&'a str>,",
+            "pub fields: Option<&'a ::std::vec::Vec<::serde_json::Value>>,\n        pub reason: Option<&'a str>,",
             "ResponseValue<::std::vec::Vec<types::GetVendorResponse>>",
             "pub async fn add_vendor<'a>(\n        &'a self,\n        body: &'a types::GetVendorResponse,",
         ],

@@ -30,19 +30,6 @@ pub mod types {
             deserializer.deserialize_map(Visitor) } }
         };
     }
-    macro_rules! bounded_integer {
-        (
-            $name:ident ($repr:ty) = $min:literal ..= $max:literal $(, one
-            of[$($value:literal),*])? $(, multiple of $step:literal)? $(, default
-            $default:literal)?
-        ) => {
-            impl IntegerBounds for rules:: $name { type Repr = $repr; const MIN : $repr =
-            $min; const MAX : $repr = $max; $(const VALUES : & 'static [$repr] = &
-            [$($value),*];)? $(const MULTIPLE_OF : ::std::option::Option < $repr > =
-            ::std::option::Option::Some($step);)? } $(impl IntegerDefault for rules::
-            $name { const DEFAULT : $repr = $default; })?
-        };
-    }
     macro_rules! bail {
         ($($message:tt)*) => {
             return
@@ -229,81 +216,7 @@ pub mod types {
             self.0.cmp(&other.0)
         }
     }
-    macro_rules! string_enum {
-        (
-            $name:ident [$mode:ident $($catch:ident)?] { $($variant:ident =
-            $wire:literal,)* }
-        ) => {
-            string_enum!(@ as_str $name $mode [$($catch)?] { $($variant = $wire,)* });
-            impl StringEnum for $name { const EXPECTING : & 'static str =
-            ::std::concat!("a `", ::std::stringify!($name), "` string"); const VALUES : &
-            'static [& 'static str] = & [$($wire),*]; const UNLISTED : Unlisted < Self >
-            = string_enum!(@ unlisted $mode [$($catch)?]); fn listed(value : & str) ->
-            ::std::option::Option < Self > { match value { $($wire =>
-            ::std::option::Option::Some(Self:: $variant),)* _ =>
-            ::std::option::Option::None, } } } impl ::std::fmt::Display for $name { fn
-            fmt(& self, f : & mut ::std::fmt::Formatter < '_ >) -> ::std::fmt::Result { f
-            .write_str(self.as_str()) } } impl ::std::str::FromStr for $name { type Err =
-            self::error::ConversionError; fn from_str(value : & str) ->
-            ::std::result::Result < Self, self::error::ConversionError > {
-            parse_string_enum(value) } } impl ::std::convert::TryFrom < & str > for $name
-            { type Error = self::error::ConversionError; fn try_from(value : & str) ->
-            ::std::result::Result < Self, self::error::ConversionError > {
-            parse_string_enum(value) } } impl ::std::convert::TryFrom <
-            ::std::string::String > for $name { type Error =
-            self::error::ConversionError; fn try_from(value : ::std::string::String) ->
-            ::std::result::Result < Self, self::error::ConversionError > {
-            parse_string_enum(& value) } } impl ::serde::Serialize for $name { fn
-            serialize < S : ::serde::Serializer > (& self, serializer : S) ->
-            ::std::result::Result < S::Ok, S::Error > { serializer.serialize_str(self
-            .as_str()) } } impl < 'de > ::serde::Deserialize < 'de > for $name { fn
-            deserialize < D : ::serde::Deserializer < 'de >> (deserializer : D) ->
-            ::std::result::Result < Self, D::Error > { deserializer
-            .deserialize_str(StringEnumVisitor:: < Self > (::std::marker::PhantomData)) }
-            }
-        };
-        (@ as_str $name:ident strict[] { $($variant:ident = $wire:literal,)* }) => {
-            impl $name { #[doc = r" The value as it is sent on the wire."] pub fn
-            as_str(& self) -> & str { match self { $(Self:: $variant => $wire,)* } } }
-        };
-        (@ as_str $name:ident tolerant[] { $($variant:ident = $wire:literal,)* }) => {
-            string_enum!(@ as_str $name tolerant[Unknown] { $($variant = $wire,)* });
-        };
-        (
-            @ as_str $name:ident tolerant[$catch:ident] { $($variant:ident =
-            $wire:literal,)* }
-        ) => {
-            impl $name { #[doc = r" The value as it is sent on the wire."] pub fn
-            as_str(& self) -> & str { match self { $(Self:: $variant => $wire,)* Self::
-            $catch (value) => value, } } }
-        };
-        (@ as_str $name:ident open[] { $($variant:ident = $wire:literal,)* }) => {
-            string_enum!(@ as_str $name open[Other] { $($variant = $wire,)* });
-        };
-        (
-            @ as_str $name:ident open[$catch:ident] { $($variant:ident = $wire:literal,)*
-            }
-        ) => {
-            impl $name { #[doc = r" The value as it is sent on the wire."] pub fn
-            as_str(& self) -> & str { match self { $(Self:: $variant => $wire,)* Self::
-            $catch (value) => value, } } }
-        };
-        (@ unlisted strict[]) => {
-            Unlisted::Refused
-        };
-        (@ unlisted tolerant[]) => {
-            Unlisted::Tolerated(Self::Unknown)
-        };
-        (@ unlisted tolerant[$catch:ident]) => {
-            Unlisted::Tolerated(Self:: $catch)
-        };
-        (@ unlisted open[]) => {
-            Unlisted::Taken(Self::Other)
-        };
-        (@ unlisted open[$catch:ident]) => {
-            Unlisted::Taken(Self:: $catch)
-        };
-    }
+    use ::hub_api_support::string_enum;
     use ::hub_api_support::enums::{StringEnum, StringEnumVisitor, Unlisted};
     /// Every string enum's `FromStr`: a listed value, or an open enum's `Other`; else an
     /// error naming the allowed values and the nearest one.
@@ -312,108 +225,6 @@ pub mod types {
     ) -> ::std::result::Result<T, self::error::ConversionError> {
         ::hub_api_support::enums::parse_or_explain(value)
             .map_err(|unlisted| unlisted.to_string().into())
-    }
-    macro_rules! default_object {
-        ($name:ident { $($field:ident $(($default:path))?),* }) => {
-            impl ::std::default::Default for $name { fn default() -> Self { $name {
-            $($field : default_object!(@ value $($default)?),)* } } }
-        };
-        (@ value) => {
-            ::std::default::Default::default()
-        };
-        (@ value $default:path) => {
-            $default ()
-        };
-    }
-    macro_rules! decode_object {
-        (
-            $name:ident [$unknown:ident $($extra:ident)?] { $($field:ident : $ty:ty =
-            $wire:literal => $read:ident $missing:ident $(($default:path))? $(if
-            $skip:path)?,)* }
-        ) => {
-            const _ : () = { #[allow(non_camel_case_types)] pub enum __Field {
-            $($field),* } pub struct __Slots { $($field : ::std::option::Option < $ty
-            >,)* } impl DecodeObject for $name { type Field = __Field; type Slots =
-            __Slots; const EXPECTING : & 'static str = ::std::concat!("struct ",
-            ::std::stringify!($name)); const FIELDS : & 'static [& 'static str] = &
-            [$($wire),*]; const UNKNOWN : UnknownKeys = decode_object!(@ unknown
-            $unknown); fn slots() -> __Slots { __Slots { $($field :
-            ::std::option::Option::None,)* } } fn field(key : & str) ->
-            ::std::option::Option < __Field > { match key { $($wire =>
-            ::std::option::Option::Some(__Field:: $field),)* _ =>
-            ::std::option::Option::None, } } fn read < 'de, A : ::serde::de::MapAccess <
-            'de >> (slots : & mut __Slots, field_ : __Field, map : & mut A) ->
-            ::std::result::Result < (), A::Error > { match field_ { $(__Field:: $field =>
-            decode_object!(@ read $read map slots. $field, $wire),)* } }
-            #[allow(unused_variables)] fn finish < E : ::serde::de::Error > (slots :
-            __Slots, extra : UnknownFields) -> ::std::result::Result < Self, E > {
-            ::std::result::Result::Ok($name { $($field : decode_object!(@ missing slots.
-            $field, $wire, $missing $(($default))?),)* $($extra : extra,)? }) } } impl <
-            'de > ::serde::Deserialize < 'de > for $name { fn deserialize < D :
-            ::serde::Deserializer < 'de >> (deserializer : D) -> ::std::result::Result <
-            Self, D::Error > { deserializer.deserialize_map(ObjectVisitor:: < $name >
-            (::std::marker::PhantomData)) } } impl ::serde::Serialize for $name { fn
-            serialize < S : ::serde::Serializer > (& self, serializer : S) ->
-            ::std::result::Result < S::Ok, S::Error > { let len = 0 $(+ decode_object!(@
-            count self. $field $(, $skip)?))*; let open = decode_object!(@ open
-            $($extra)?); #[allow(unused_mut)] let mut object = ObjectWriter:: < S >
-            ::new(serializer, ::std::stringify!($name), len, open) ?; $(decode_object!(@
-            write object self. $field, $wire $(, $skip)?);)* $(object.extra(& self.
-            $extra);)? object.end() } } };
-        };
-        (@ write $object:ident $value:expr, $wire:literal) => {
-            $object .field($wire, & $value)
-        };
-        (@ write $object:ident $value:expr, $wire:literal, $skip:path) => {
-            if ! $skip (& $value) { $object .field($wire, & $value) }
-        };
-        (@ count $value:expr) => {
-            1
-        };
-        (@ count $value:expr, $skip:path) => {
-            (! $skip (& $value)) as usize
-        };
-        (@ open) => {
-            false
-        };
-        (@ open $extra:ident) => {
-            true
-        };
-        (@ unknown keep) => {
-            UnknownKeys::Keep
-        };
-        (@ unknown tolerant) => {
-            UnknownKeys::Tolerant
-        };
-        (@ unknown refused) => {
-            UnknownKeys::Refused
-        };
-        (@ unknown skipped) => {
-            UnknownKeys::Skipped
-        };
-        (@ read value $map:ident $slot:expr, $wire:literal) => {
-            read_value($map, & mut $slot, $wire)
-        };
-        (@ read present $map:ident $slot:expr, $wire:literal) => {
-            read_present($map, & mut $slot, $wire)
-        };
-        (@ read integer $map:ident $slot:expr, $wire:literal) => {
-            read_integer($map, & mut $slot, $wire)
-        };
-        (@ read present_integer $map:ident $slot:expr, $wire:literal) => {
-            read_present_integer($map, & mut $slot, $wire)
-        };
-        (@ missing $slot:expr, $wire:literal, required) => {
-            match $slot { ::std::option::Option::Some(value) => value,
-            ::std::option::Option::None => return
-            ::std::result::Result::Err(E::missing_field($wire)), }
-        };
-        (@ missing $slot:expr, $wire:literal, default) => {
-            $slot .unwrap_or_default()
-        };
-        (@ missing $slot:expr, $wire:literal, default_with($default:path)) => {
-            $slot .unwrap_or_else($default)
-        };
     }
     ///CPU architecture of a job: `amd64` or `arm64`.
     #[derive(Clone, Copy, Debug, Eq, Hash, PartialEq)]
@@ -9043,41 +8854,15 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     }
     /// Error types.
     pub mod error {
-        /// Error from a `TryFrom` or `FromStr` implementation.
-        pub struct ConversionError(::std::borrow::Cow<'static, str>);
-        impl ::std::error::Error for ConversionError {}
-        impl ::std::fmt::Display for ConversionError {
-            fn fmt(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> Result<(), ::std::fmt::Error> {
-                ::std::fmt::Display::fmt(&self.0, f)
-            }
-        }
-        impl ::std::fmt::Debug for ConversionError {
-            fn fmt(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> Result<(), ::std::fmt::Error> {
-                ::std::fmt::Debug::fmt(&self.0, f)
-            }
-        }
-        impl From<&'static str> for ConversionError {
-            fn from(value: &'static str) -> Self {
-                Self(value.into())
-            }
-        }
-        impl From<String> for ConversionError {
-            fn from(value: String) -> Self {
-                Self(value.into())
-            }
-        }
+        pub use ::hub_api_support::ConversionError;
     }
+    use ::hub_api_support::decode_object;
     use ::hub_api_support::objects::{
         DecodeObject, ObjectVisitor, ObjectWriter, UnknownKeys, read_integer,
         read_present, read_present_integer, read_value,
     };
     pub use ::hub_api_support::objects::{RawJson, UnknownFields};
+    use ::hub_api_support::default_object;
     /// A 24-character lowercase hexadecimal identifier.
     ///
     /// Rules: match `^[0-9a-f]{24}$`.
@@ -10444,6 +10229,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
         }
     }
     pub use ::hub_api_support::{BoundedInteger, IntegerBounds, IntegerDefault};
+    use ::hub_api_support::bounded_integer;
     pub use ::hub_api_support::{
         DateTimeText, SecretString, StringSchema, ValidatedString,
     };
@@ -10453,12 +10239,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     /// is: uninhabited types that only carry rules.
     #[doc(hidden)]
     pub mod rules {
-        macro_rules! marker {
-            ($($name:ident)*) => {
-                $(pub enum $name {} impl super::AliasMarker for $name { const NAME : &
-                'static str = ::std::stringify!($name); })*
-            };
-        }
+        use ::hub_api_support::marker;
         marker!(
             Attempts Credential GetStorageAccessTokenNamespace GetStorageAccessTokenRepo
             GetStorageAccessTokenRevision HexId LabelValue MountPath NetworkAlias
@@ -11006,7 +10787,7 @@ pub mod builder {
                 .query(&progenitor_client::QueryParam::new("repoType", &repo_type))
                 .headers(header_map)
                 .build()?;
-            super::reply::send::<
+            super::reply::Reply::send::<
                 super::reply::Json<types::NotificationList>,
                 super::reply::Empty,
             >(client, request, "list_notifications", &[(200, 200)], &[])
@@ -11251,7 +11032,7 @@ pub mod builder {
                 .query(&progenitor_client::QueryParam::new("repoType", &repo_type))
                 .headers(header_map)
                 .build()?;
-            super::reply::send::<
+            super::reply::Reply::send::<
                 super::reply::Empty,
                 super::reply::Empty,
             >(client, request, "delete_notifications", &[(200, 299)], &[])
@@ -11492,7 +11273,7 @@ pub mod builder {
                 .query(&progenitor_client::QueryParam::new("repoType", &repo_type))
                 .headers(header_map)
                 .build()?;
-            super::reply::send::<
+            super::reply::Reply::send::<
                 super::reply::Empty,
                 super::reply::Empty,
             >(client, request, "mark_notifications_as_read", &[(200, 299)], &[])
@@ -11559,7 +11340,7 @@ pub mod builder {
                 .json(&body)
                 .headers(header_map)
                 .build()?;
-            super::reply::send::<
+            super::reply::Reply::send::<
                 super::reply::Empty,
                 super::reply::Empty,
             >(client, request, "update_notification_settings", &[(200, 299)], &[])
@@ -11624,7 +11405,7 @@ pub mod builder {
                 .json(&body)
                 .headers(header_map)
                 .build()?;
-            super::reply::send::<
+            super::reply::Reply::send::<
                 super::reply::Empty,
                 super::reply::Empty,
             >(client, request, "update_watch_settings", &[(200, 299)], &[])
@@ -11690,7 +11471,7 @@ pub mod builder {
                 .json(&body)
                 .headers(header_map)
                 .build()?;
-            super::reply::send::<
+            super::reply::Reply::send::<
                 super::reply::Empty,
                 super::reply::Empty,
             >(client, request, "revoke_credentials", &[(202, 202)], &[])
@@ -11723,7 +11504,7 @@ pub mod builder {
                 )
                 .headers(header_map)
                 .build()?;
-            super::reply::send::<
+            super::reply::Reply::send::<
                 super::reply::Json<types::McpSettings>,
                 super::reply::Empty,
             >(client, request, "get_mcp_settings", &[(200, 200)], &[])
@@ -11758,7 +11539,7 @@ pub mod builder {
                 )
                 .headers(header_map)
                 .build()?;
-            super::reply::send::<
+            super::reply::Reply::send::<
                 super::reply::Json<::std::vec::Vec<types::Webhook>>,
                 super::reply::Empty,
             >(client, request, "list_webhooks", &[(200, 200)], &[])
@@ -11827,7 +11608,7 @@ pub mod builder {
                 .json(&body)
                 .headers(header_map)
                 .build()?;
-            super::reply::send::<
+            super::reply::Reply::send::<
                 super::reply::Json<types::WebhookEnvelope>,
                 super::reply::Empty,
             >(client, request, "create_webhook", &[(200, 200)], &[])
@@ -11882,7 +11663,7 @@ pub mod builder {
                 )
                 .headers(header_map)
                 .build()?;
-            super::reply::send::<
+            super::reply::Reply::send::<
                 super::reply::Json<types::WebhookEnvelope>,
                 super::reply::Empty,
             >(client, request, "get_webhook", &[(200, 200)], &[])
@@ -11963,7 +11744,7 @@ pub mod builder {
                 .json(&body)
                 .headers(header_map)
                 .build()?;
-            super::reply::send::<
+            super::reply::Reply::send::<
                 super::reply::Empty,
                 super::reply::Empty,
             >(client, request, "update_webhook", &[(200, 299)], &[])
@@ -12008,7 +11789,7 @@ pub mod builder {
             let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client.client.delete(url).headers(header_map).build()?;
-            super::reply::send::<
+            super::reply::Reply::send::<
                 super::reply::Empty,
                 super::reply::Empty,
             >(client, request, "delete_webhook", &[(200, 299)], &[])
@@ -12063,7 +11844,7 @@ pub mod builder {
                 )
                 .headers(header_map)
                 .build()?;
-            super::reply::send::<
+            super::reply::Reply::send::<
                 super::reply::Json<types::WebhookEnvelope>,
                 super::reply::Empty,
             >(client, request, "enable_webhook", &[(200, 200)], &[])
@@ -12118,7 +11899,7 @@ pub mod builder {
                 )
                 .headers(header_map)
                 .build()?;
-            super::reply::send::<
+            super::reply::Reply::send::<
                 super::reply::Json<types::WebhookEnvelope>,
                 super::reply::Empty,
             >(client, request, "disable_webhook", &[(200, 200)], &[])
@@ -12233,7 +12014,7 @@ pub mod builder {
                 )
                 .headers(header_map)
                 .build()?;
-            super::reply::send::<
+            super::reply::Reply::send::<
                 super::reply::Json<types::StorageAccessToken>,
                 super::reply::Empty,
             >(
@@ -12251,121 +12032,13 @@ pub mod builder {
 pub mod prelude {
     pub use self::super::Client;
 }
-mod reply {
-    //! Response handling shared by every operation: each passes its status table to
-    //! [`send`], which the compiler checks once rather than once per operation.
-    use progenitor_client::{
-        ByteStream, ClientHooks, Error, OperationInfo, ResponseValue,
-    };
-    /// How a response body is read into the value an operation returns.
-    pub(super) trait Read {
-        /// What the body is read into.
-        type Value;
-        /// Reads the body of `response`.
-        async fn read<E>(
-            response: reqwest::Response,
-        ) -> Result<ResponseValue<Self::Value>, Error<E>>;
-    }
-    /// A JSON body of type `T`.
-    pub(super) struct Json<T>(::std::marker::PhantomData<T>);
-    impl<T: ::serde::de::DeserializeOwned> Read for Json<T> {
-        type Value = T;
-        /// What `ResponseValue::from_response` does, the body decoded by
-        /// `json::from_body`, which checks it is UTF-8 once rather than string by string.
-        async fn read<E>(
-            response: reqwest::Response,
-        ) -> Result<ResponseValue<T>, Error<E>> {
-            let status = response.status();
-            let headers = response.headers().clone();
-            let body = response.bytes().await.map_err(Error::ResponseBodyError)?;
-            match ::hub_api_support::json::from_body(&body) {
-                Ok(value) => Ok(ResponseValue::new(value, status, headers)),
-                Err(error) => Err(Error::InvalidResponsePayload(body, error)),
-            }
-        }
-    }
-    /// No body.
-    pub(super) enum Empty {}
-    impl Read for Empty {
-        type Value = ();
-        async fn read<E>(
-            response: reqwest::Response,
-        ) -> Result<ResponseValue<()>, Error<E>> {
-            Ok(ResponseValue::empty(response))
-        }
-    }
-    /// The body as a stream of bytes.
-    pub(super) enum Stream {}
-    impl Read for Stream {
-        type Value = ByteStream;
-        async fn read<E>(
-            response: reqwest::Response,
-        ) -> Result<ResponseValue<ByteStream>, Error<E>> {
-            Ok(ResponseValue::stream(response))
-        }
-    }
-    /// Sends `request` for the operation `operation_id` through the client's hooks, and
-    /// reads a status within `success` as `S`, then one within `failure` as the error
-    /// body `F`; any other status is `Error::UnexpectedResponse`.
-    pub(super) async fn send<S: Read, F: Read>(
-        client: &super::Client,
-        mut request: reqwest::Request,
-        operation_id: &'static str,
-        success: &'static [(u16, u16)],
-        failure: &'static [(u16, u16)],
-    ) -> Result<ResponseValue<S::Value>, Error<F::Value>> {
-        let info = OperationInfo { operation_id };
-        client.pre(&mut request, &info).await?;
-        let result = client.exec(request, &info).await;
-        client.post(&result, &info).await?;
-        let response = result?;
-        let status = response.status().as_u16();
-        let within = |statuses: &[(u16, u16)]| {
-            statuses.iter().any(|&(low, high)| (low..=high).contains(&status))
-        };
-        if within(success) {
-            S::read(response).await
-        } else if within(failure) {
-            Err(Error::ErrorResponse(F::read(response).await?))
-        } else {
-            Err(Error::UnexpectedResponse(response))
-        }
-    }
-}
+use ::hub_api_support::reply;
 pub use ::hub_api_support::decoding;
 /// Every component schema of the spec by name, decodable into its generated type.
 pub mod schemas {
-    /// `registry! { "Name" => Type, "Variant" => Union::Variant, ... }`: `NAMES` and
-    /// `decode` from one table, so each schema is named once.
-    macro_rules! registry {
-        ($($name:literal => $ty:ident $(:: $variant:ident)?,)*) => {
-            #[doc = r" The component schema names, sorted."] pub const NAMES : & [& str]
-            = & [$($name),*]; #[doc =
-            r" Decodes `json` as the component schema `name` and returns the decoded"]
-            #[doc =
-            r" value serialized again; `None` when the spec has no such component."]
-            #[doc =
-            r" Decoding is strict (see [`decoding`](super::decoding)): the registry"]
-            #[doc =
-            r" accepts exactly what the spec accepts, values a newer hub may add"] #[doc
-            = r" included."] pub fn decode(name : & str, json : & str) ->
-            ::std::option::Option < ::std::result::Result < ::serde_json::Value,
-            DecodeError >> { ::hub_api_support::decoding::strict(|| Some(match name {
-            $($name => registry!(@ decode json $ty $(:: $variant)?),)* _ => return None,
-            })) }
-        };
-        (@ decode $json:ident $ty:ident) => {
-            decode_as:: < super::types:: $ty > ($json)
-        };
-        (@ decode $json:ident $union:ident :: $variant:ident) => {
-            decode_as:: < super::types:: $union > ($json).and_then(| value | { match
-            ::serde_json::from_value:: < super::types:: $union > (value.clone()) {
-            Ok(super::types:: $union :: $variant (_)) => Ok(value), _ => Err(DecodeError
-            { path : ::std::string::String::new(), message :
-            ::std::concat!("must be the `", ::std::stringify!($variant),
-            "` variant of `", ::std::stringify!($union), "`") .to_owned(), }), } })
-        };
-    }
+    use ::hub_api_support::registry;
+    use ::hub_api_support::registry::decode_as;
+    pub use ::hub_api_support::registry::DecodeError;
     registry! {
         "Arch" => Arch, "Attempts" => Attempts, "Command" => Command,
         "CommunityBlogNotification" => Notification::CommunityBlog, "Credential" =>
@@ -12411,74 +12084,5 @@ pub mod schemas {
         WebhookPayloadWebhook, "WebhookRequest" => WebhookRequest, "WebhookSecret" =>
         WebhookSecret, "WebhookUpdatedRef" => WebhookUpdatedRef, "WebhookUrls" =>
         WebhookUrls, "WebhookVersion" => WebhookVersion,
-    }
-    /// Why an instance does not decode: where (a path such as `job.network.group`,
-    /// empty for the whole instance) and which rule it breaks.
-    #[derive(Clone, Debug, PartialEq, Eq)]
-    pub struct DecodeError {
-        /// The path of the offending value.
-        pub path: ::std::string::String,
-        /// The broken rule.
-        pub message: ::std::string::String,
-    }
-    impl ::std::fmt::Display for DecodeError {
-        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            if self.path.is_empty() {
-                f.write_str(&self.message)
-            } else {
-                write!(f, "{}: {}", self.path, self.message)
-            }
-        }
-    }
-    impl ::std::error::Error for DecodeError {}
-    fn decode_as<T: ::serde::de::DeserializeOwned + ::serde::Serialize>(
-        json: &str,
-    ) -> ::std::result::Result<::serde_json::Value, DecodeError> {
-        let mut deserializer = ::serde_json::Deserializer::from_str(json);
-        let value: T = ::serde_path_to_error::deserialize(&mut deserializer)
-            .map_err(|error| {
-                let path = error.path().to_string();
-                let inner = error.into_inner();
-                let mut message = inner.to_string();
-                if inner.classify() == ::serde_json::error::Category::Data {
-                    if let Some(at) = message.rfind(" at line ") {
-                        message.truncate(at);
-                    }
-                }
-                let mut path = if path == "." {
-                    ::std::string::String::new()
-                } else {
-                    path
-                };
-                let is_path = |text: &str| {
-                    !text.is_empty()
-                        && text
-                            .chars()
-                            .all(|c| c.is_ascii_alphanumeric() || "_.[]-".contains(c))
-                };
-                if let Some((inner, rule)) = message
-                    .split_once(": ")
-                    .filter(|(inner, _)| is_path(inner))
-                {
-                    path = if path.is_empty() {
-                        inner.to_owned()
-                    } else {
-                        ::std::format!("{path}.{inner}")
-                    };
-                    message = rule.to_owned();
-                }
-                DecodeError { path, message }
-            })?;
-        deserializer
-            .end()
-            .map_err(|error| DecodeError {
-                path: ::std::string::String::new(),
-                message: error.to_string(),
-            })?;
-        ::serde_json::to_value(&value)
-            .map_err(|error| DecodeError {
-                path: ::std::string::String::new(),
-                message: error.to_string(),
-            })
     }
 }

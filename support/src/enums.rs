@@ -117,6 +117,100 @@ impl<'de, T: StringEnum> serde::de::Visitor<'de> for StringEnumVisitor<T> {
     }
 }
 
+/// `string_enum!(Name [mode catch?] { Variant = "wire", ... })`: `as_str`, [`StringEnum`],
+/// `Display`, `FromStr` and `TryFrom` of a string, `Serialize`, and `Deserialize` through the
+/// one [`StringEnumVisitor`], for a generated string enum. The invoking module imports
+/// `StringEnum`, `StringEnumVisitor` and [`Unlisted`], and defines `parse_string_enum` (which
+/// wraps [`parse_or_explain`] in the module's own `error::ConversionError`).
+///
+/// `mode` is what an unlisted value does: `strict`, refused with serde's "unknown variant"
+/// message; `tolerant`, kept in the variant `catch` (`Unknown` unless named), or refused inside
+/// `decoding::strict`; `open`, taken as `catch` (`Other` unless named), strict or not, in
+/// `FromStr` too.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! string_enum {
+    ($name:ident [$mode:ident $($catch:ident)?] { $($variant:ident = $wire:literal,)* }) => {
+        $crate::string_enum!(@as_str $name $mode [$($catch)?] { $($variant = $wire,)* });
+        impl StringEnum for $name {
+            const EXPECTING: &'static str = ::std::concat!("a `", ::std::stringify!($name), "` string");
+            const VALUES: &'static [&'static str] = &[$($wire),*];
+            const UNLISTED: Unlisted<Self> = $crate::string_enum!(@unlisted $mode [$($catch)?]);
+            fn listed(value: &str) -> ::std::option::Option<Self> {
+                match value {
+                    $($wire => ::std::option::Option::Some(Self::$variant),)*
+                    _ => ::std::option::Option::None,
+                }
+            }
+        }
+        impl ::std::fmt::Display for $name {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+        impl ::std::str::FromStr for $name {
+            type Err = self::error::ConversionError;
+            fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
+                parse_string_enum(value)
+            }
+        }
+        impl ::std::convert::TryFrom<&str> for $name {
+            type Error = self::error::ConversionError;
+            fn try_from(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
+                parse_string_enum(value)
+            }
+        }
+        impl ::std::convert::TryFrom<::std::string::String> for $name {
+            type Error = self::error::ConversionError;
+            fn try_from(value: ::std::string::String) -> ::std::result::Result<Self, self::error::ConversionError> {
+                parse_string_enum(&value)
+            }
+        }
+        impl ::serde::Serialize for $name {
+            fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error> {
+                serializer.serialize_str(self.as_str())
+            }
+        }
+        impl<'de> ::serde::Deserialize<'de> for $name {
+            fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
+                deserializer.deserialize_str(StringEnumVisitor::<Self>(::std::marker::PhantomData))
+            }
+        }
+    };
+    (@as_str $name:ident strict [] { $($variant:ident = $wire:literal,)* }) => {
+        impl $name {
+            /// The value as it is sent on the wire.
+            pub fn as_str(&self) -> &str {
+                match self {
+                    $(Self::$variant => $wire,)*
+                }
+            }
+        }
+    };
+    (@as_str $name:ident tolerant [] { $($variant:ident = $wire:literal,)* }) => {
+        $crate::string_enum!(@as_str $name tolerant [Unknown] { $($variant = $wire,)* });
+    };
+    (@as_str $name:ident open [] { $($variant:ident = $wire:literal,)* }) => {
+        $crate::string_enum!(@as_str $name open [Other] { $($variant = $wire,)* });
+    };
+    (@as_str $name:ident $mode:ident [$catch:ident] { $($variant:ident = $wire:literal,)* }) => {
+        impl $name {
+            /// The value as it is sent on the wire.
+            pub fn as_str(&self) -> &str {
+                match self {
+                    $(Self::$variant => $wire,)*
+                    Self::$catch(value) => value,
+                }
+            }
+        }
+    };
+    (@unlisted strict []) => { Unlisted::Refused };
+    (@unlisted tolerant []) => { Unlisted::Tolerated(Self::Unknown) };
+    (@unlisted tolerant [$catch:ident]) => { Unlisted::Tolerated(Self::$catch) };
+    (@unlisted open []) => { Unlisted::Taken(Self::Other) };
+    (@unlisted open [$catch:ident]) => { Unlisted::Taken(Self::$catch) };
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

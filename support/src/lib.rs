@@ -8,6 +8,7 @@
 //! ([`StringSchema`], [`IntegerBounds`], [`NumberSchema`]) state the schema's rules.
 //!
 //! - [`ValidatedString`], [`SecretString`]: strings checked by their schema's rules.
+//! - [`ConversionError`]: what a generated type's `TryFrom` or `FromStr` refuses with.
 //! - [`BoundedInteger`], [`BoundedNumber`]: numbers within their schema's bounds.
 //! - [`json`]: how a response body is read (UTF-8 checked once, then parsed as text).
 //! - [`formats`]: the checks of the `format`s a schema can assert.
@@ -23,12 +24,16 @@
 //!   redirects within one origin.
 //! - [`credentials`]: the credentials a standalone crate sends, by security scheme.
 //! - [`servers`]: the servers its description lists, their variables filled in.
+//! - [`reply`]: how an operation sends its request and reads the response its status calls for.
+//! - [`registry`]: every component schema by name (a generated `schemas` module), decoded
+//!   with the path of what does not decode.
 //!
 //! Until this crate is published, a standalone crate that `cargo xtask generate` writes carries
 //! these files as its module `support` (`hub-api-codegen`'s `standalone`), tests left out. So
 //! outside the test modules an item names another of this crate by a relative path
-//! (`super::decoding`), never from the crate root, which there is the carrying crate's; and
-//! nothing here reads this crate's own manifest, which is not carried.
+//! (`super::decoding`), never from the crate root, which there is the carrying crate's; a
+//! macro names another by `$crate::`, the crate root where `#[macro_export]` puts them in
+//! either case; and nothing here reads this crate's own manifest, which is not carried.
 
 pub mod credentials;
 pub mod decoding;
@@ -39,6 +44,8 @@ pub mod json;
 mod numbers;
 pub mod objects;
 mod pattern;
+pub mod registry;
+pub mod reply;
 pub mod servers;
 mod strings;
 pub mod suggest;
@@ -80,6 +87,37 @@ impl fmt::Display for ValidationError {
 
 impl std::error::Error for ValidationError {}
 
+/// Error from a generated type's `TryFrom` or `FromStr`: the message of the rule the text or
+/// value breaks. A generated `types::error` re-exports it where typify's own would be written,
+/// one per crate, and the generic checked types return it.
+pub struct ConversionError(std::borrow::Cow<'static, str>);
+
+impl std::error::Error for ConversionError {}
+
+impl fmt::Display for ConversionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.0, f)
+    }
+}
+
+impl fmt::Debug for ConversionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&self.0, f)
+    }
+}
+
+impl From<&'static str> for ConversionError {
+    fn from(value: &'static str) -> Self {
+        Self(value.into())
+    }
+}
+
+impl From<String> for ConversionError {
+    fn from(value: String) -> Self {
+        Self(value.into())
+    }
+}
+
 /// The marker of one alias of a generic checked type ([`ValidatedString`], [`BoundedInteger`],
 /// ...), which tells the aliases apart and holds, through the other traits it implements, the
 /// schema's rules.
@@ -88,9 +126,33 @@ pub trait AliasMarker {
     const NAME: &'static str;
 }
 
+/// `marker!(Name ...)`, in a generated `rules` module: one uninhabited [`AliasMarker`] per
+/// alias of a generic checked type, named as its alias is, which only carries rules.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! marker {
+    ($($name:ident)*) => {
+        $(
+            pub enum $name {}
+            impl super::AliasMarker for $name {
+                const NAME: &'static str = ::std::stringify!($name);
+            }
+        )*
+    };
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_conversion_error_is_its_message_and_debugs_as_a_string() {
+        let error = ConversionError::from("must be one of `a`, `b`");
+        assert_eq!(error.to_string(), "must be one of `a`, `b`");
+        assert_eq!(format!("{error:?}"), "\"must be one of `a`, `b`\"");
+        let owned = ConversionError::from(format!("got {}", 3));
+        assert_eq!(owned.to_string(), "got 3");
+    }
 
     #[test]
     fn a_validation_error_is_its_message() {

@@ -311,6 +311,31 @@ macro_rules! number_impls {
 number_impls!(BoundedInteger, IntegerBounds, i128, "an integer", from_wide);
 number_impls!(BoundedNumber, NumberSchema, f64, "a number", new);
 
+/// `bounded_integer!(Name(repr) = MIN..=MAX [, one of [V, ...]] [, multiple of N]
+/// [, default VALUE])`: the bounds, listed values, step and default of the marker
+/// `rules::Name` of a generated [`BoundedInteger`] alias, as [`IntegerBounds`] and
+/// [`IntegerDefault`], which the invoking module imports.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! bounded_integer {
+    ($name:ident($repr:ty) = $min:literal..=$max:literal
+        $(, one of [$($value:literal),*])? $(, multiple of $step:literal)?
+        $(, default $default:literal)?) => {
+        impl IntegerBounds for rules::$name {
+            type Repr = $repr;
+            const MIN: $repr = $min;
+            const MAX: $repr = $max;
+            $(const VALUES: &'static [$repr] = &[$($value),*];)?
+            $(const MULTIPLE_OF: ::std::option::Option<$repr> = ::std::option::Option::Some($step);)?
+        }
+        $(
+            impl IntegerDefault for rules::$name {
+                const DEFAULT: $repr = $default;
+            }
+        )?
+    };
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

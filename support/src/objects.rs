@@ -434,6 +434,151 @@ impl PartialEq<serde_json::Value> for RawJson {
     }
 }
 
+/// `decode_object!(Name [unknown extra?] { field: Type = "wire" => read missing, ... })`, the
+/// one-pass `Deserialize` and `Serialize` of a generated struct, through [`DecodeObject`],
+/// [`ObjectVisitor`] and [`ObjectWriter`], which the invoking module imports with
+/// [`UnknownKeys`], [`UnknownFields`] and the `read_*` functions.
+///
+/// `unknown` is what a key the schema does not list does: `keep` (into the field `extra`),
+/// `tolerant`, `refused` or `skipped`; `read` is `value`, or `present` for a field whose
+/// present value must decode as the inner type (`null` included), or `integer` and
+/// `present_integer` for a plain integer's (any number without a fraction, `3.0` included, as
+/// JSON Schema counts integers); `missing` is `required` (serde's "missing field"), `default`
+/// or `default_with(path)`; `if path` skips writing the field when `path(&field)` holds.
+///
+/// The invocation implements `DecodeObject`: the struct's slots, its key lookup, one arm per
+/// field that reads the value into its slot, and the struct built from the slots. The loop
+/// over the map, duplicate and unknown keys are the one generic visitor, so each struct's own
+/// code is small and has no loop, `?` or owned deserializer of its own. Slots are declared
+/// with their field's type, so nothing waits on inference.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! decode_object {
+    ($name:ident [$unknown:ident $($extra:ident)?] {
+        $($field:ident: $ty:ty = $wire:literal => $read:ident $missing:ident $(($default:path))? $(if $skip:path)?,)*
+    }) => {
+        const _: () = {
+            #[allow(non_camel_case_types)]
+            pub enum __Field { $($field),* }
+
+            pub struct __Slots { $($field: ::std::option::Option<$ty>,)* }
+
+            impl DecodeObject for $name {
+                type Field = __Field;
+                type Slots = __Slots;
+                const EXPECTING: &'static str = ::std::concat!("struct ", ::std::stringify!($name));
+                const FIELDS: &'static [&'static str] = &[$($wire),*];
+                const UNKNOWN: UnknownKeys = $crate::decode_object!(@unknown $unknown);
+
+                fn slots() -> __Slots {
+                    __Slots { $($field: ::std::option::Option::None,)* }
+                }
+
+                fn field(key: &str) -> ::std::option::Option<__Field> {
+                    match key {
+                        $($wire => ::std::option::Option::Some(__Field::$field),)*
+                        _ => ::std::option::Option::None,
+                    }
+                }
+
+                // `field_`, not `field`: a property named `field` is a variant
+                // `__Field::field`, which a binding of that name would shadow (E0170).
+                // typify never writes a field name with a trailing `_` but a keyword.
+                fn read<'de, A: ::serde::de::MapAccess<'de>>(slots: &mut __Slots, field_: __Field, map: &mut A) -> ::std::result::Result<(), A::Error> {
+                    match field_ {
+                        $(__Field::$field => $crate::decode_object!(@read $read map slots.$field, $wire),)*
+                    }
+                }
+
+                #[allow(unused_variables)]
+                fn finish<E: ::serde::de::Error>(slots: __Slots, extra: UnknownFields) -> ::std::result::Result<Self, E> {
+                    ::std::result::Result::Ok($name {
+                        $($field: $crate::decode_object!(@missing slots.$field, $wire, $missing $(($default))?),)*
+                        $($extra: extra,)?
+                    })
+                }
+            }
+
+            impl<'de> ::serde::Deserialize<'de> for $name {
+                fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
+                    deserializer.deserialize_map(ObjectVisitor::<$name>(::std::marker::PhantomData))
+                }
+            }
+
+            impl ::serde::Serialize for $name {
+                fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error> {
+                    let len = 0 $(+ $crate::decode_object!(@count self.$field $(, $skip)?))*;
+                    let open = $crate::decode_object!(@open $($extra)?);
+                    // An object without properties writes nothing before `end`.
+                    #[allow(unused_mut)]
+                    let mut object = ObjectWriter::<S>::new(serializer, ::std::stringify!($name), len, open)?;
+                    $($crate::decode_object!(@write object self.$field, $wire $(, $skip)?);)*
+                    $(object.extra(&self.$extra);)?
+                    object.end()
+                }
+            }
+        };
+    };
+    (@write $object:ident $value:expr, $wire:literal) => { $object.field($wire, &$value) };
+    (@write $object:ident $value:expr, $wire:literal, $skip:path) => {
+        if !$skip(&$value) {
+            $object.field($wire, &$value)
+        }
+    };
+    (@count $value:expr) => { 1 };
+    (@count $value:expr, $skip:path) => { (!$skip(&$value)) as usize };
+    (@open) => { false };
+    (@open $extra:ident) => { true };
+    (@unknown keep) => { UnknownKeys::Keep };
+    (@unknown tolerant) => { UnknownKeys::Tolerant };
+    (@unknown refused) => { UnknownKeys::Refused };
+    (@unknown skipped) => { UnknownKeys::Skipped };
+    (@read value $map:ident $slot:expr, $wire:literal) => { read_value($map, &mut $slot, $wire) };
+    (@read present $map:ident $slot:expr, $wire:literal) => { read_present($map, &mut $slot, $wire) };
+    (@read integer $map:ident $slot:expr, $wire:literal) => { read_integer($map, &mut $slot, $wire) };
+    (@read present_integer $map:ident $slot:expr, $wire:literal) => { read_present_integer($map, &mut $slot, $wire) };
+    (@missing $slot:expr, $wire:literal, required) => {
+        match $slot {
+            ::std::option::Option::Some(value) => value,
+            ::std::option::Option::None => return ::std::result::Result::Err(E::missing_field($wire)),
+        }
+    };
+    (@missing $slot:expr, $wire:literal, default) => { $slot.unwrap_or_default() };
+    (@missing $slot:expr, $wire:literal, default_with($default:path)) => { $slot.unwrap_or_else($default) };
+}
+
+/// `default_object!(Name { field, field(path), ... })`: `Default` for a generated struct
+/// whose fields may all be absent, each field what an empty object decodes to (`path()` for a
+/// schema `default`), so that a body with optional fields only is `Name::default()` or
+/// `Name { field: ..., ..Default::default() }`.
+///
+/// `default_object!(new Name (required: Type, ...) { field, field(path), ... })`:
+/// `Name::new(required, ...)` for a struct with required fields where no builder is written,
+/// so that a body is built from its required fields, its optional ones then set by name.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! default_object {
+    (new $name:ident ($($required:ident : $ty:ty),*) { $($field:ident $(($default:path))?),* }) => {
+        impl $name {
+            /// A value of the required fields given, every other field as an object
+            /// without it decodes (absent, or its schema's `default`).
+            #[allow(clippy::too_many_arguments)]
+            pub fn new($($required: $ty),*) -> Self {
+                $name { $($required,)* $($field: $crate::default_object!(@value $($default)?),)* }
+            }
+        }
+    };
+    ($name:ident { $($field:ident $(($default:path))?),* }) => {
+        impl ::std::default::Default for $name {
+            fn default() -> Self {
+                $name { $($field: $crate::default_object!(@value $($default)?),)* }
+            }
+        }
+    };
+    (@value) => { ::std::default::Default::default() };
+    (@value $default:path) => { $default() };
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

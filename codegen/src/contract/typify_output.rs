@@ -88,6 +88,41 @@ impl TypifyCheck {
     }
 }
 
+/// The module typify 0.8 writes at the start of every `types` module, whose
+/// `ConversionError` every `TryFrom` and `FromStr` it writes returns. The support code's
+/// `ConversionError` is the same type written once, so `emit` puts a re-export of it in this
+/// module's place when the module is exactly this.
+pub fn typify_error_module() -> TokenStream {
+    quote! {
+        /// Error types.
+        pub mod error {
+            /// Error from a `TryFrom` or `FromStr` implementation.
+            pub struct ConversionError(::std::borrow::Cow<'static, str>);
+            impl ::std::error::Error for ConversionError {}
+            impl ::std::fmt::Display for ConversionError {
+                fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> Result<(), ::std::fmt::Error> {
+                    ::std::fmt::Display::fmt(&self.0, f)
+                }
+            }
+            impl ::std::fmt::Debug for ConversionError {
+                fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> Result<(), ::std::fmt::Error> {
+                    ::std::fmt::Debug::fmt(&self.0, f)
+                }
+            }
+            impl From<&'static str> for ConversionError {
+                fn from(value: &'static str) -> Self {
+                    Self(value.into())
+                }
+            }
+            impl From<String> for ConversionError {
+                fn from(value: String) -> Self {
+                    Self(value.into())
+                }
+            }
+        }
+    }
+}
+
 /// The impls typify 0.8 writes for a string newtype `name` (`pub struct Name(String)` with a
 /// `pattern`, `minLength` or `maxLength`), in its order, except `FromStr`, which holds the
 /// check and differs from type to type. Called with a type name it gives the impls to

@@ -69,7 +69,6 @@ pub(super) fn decode_open_objects_in_one_pass(
         .filter_map(crate::contract::typify_output::default_impl_for)
         .collect();
     let mut any_default = false;
-    let mut any_constructor = false;
     for mut item in std::mem::take(types) {
         let decoder = match &mut item {
             syn::Item::Struct(structure) => {
@@ -101,10 +100,9 @@ pub(super) fn decode_open_objects_in_one_pass(
             rewritten.extend(parse_items(decoder)?);
             any = true;
             matched += 1;
-            if let Some((name, default, constructor)) = default
+            if let Some((name, default)) = default
                 && !with_default.contains(&name)
             {
-                any_constructor |= constructor;
                 rewritten.extend(parse_items(default)?);
                 any_default = true;
             }
@@ -112,11 +110,11 @@ pub(super) fn decode_open_objects_in_one_pass(
     }
     Error::from_problems(problems)?;
     if any {
-        rewritten.splice(0..0, parse_items(decoder_macro())?);
         rewritten.extend(parse_items(shared_items())?);
     }
     if any_default {
-        rewritten.splice(0..0, parse_items(default_macro(any_constructor))?);
+        let macros = crate::runtime::support_macros();
+        rewritten.extend(parse_items(quote!(use #macros::default_object;))?);
     }
     if derive_reads_present {
         rewritten.push(syn::parse_quote! {
@@ -416,10 +414,8 @@ pub(crate) fn is_closed_doc(line: &str) -> bool {
 /// attributes say more than the decoder understands (serde's derive then honours them). An
 /// open object (a flattened `extra` map) or a tolerant closed object must be rewritten, so for
 /// those an attribute it does not understand is an error.
-/// The decoder of a rewritten struct, and the `Default` of one whose fields may all be absent
-/// (with the struct's name).
-/// A struct's decoder, and its `Default` or constructor (with whether it is the constructor).
-type Rewritten = (TokenStream, Option<(String, TokenStream, bool)>);
+/// A struct's decoder, and its `Default` or constructor (with the struct's name).
+type Rewritten = (TokenStream, Option<(String, TokenStream)>);
 
 fn rewrite(
     structure: &mut syn::ItemStruct,
@@ -513,22 +509,19 @@ fn rewrite(
     let default = if crate::contract::typify_output::derives_default(&structure.attrs) {
         None
     } else {
-        empty_object_default(&name, extra.as_ref(), &known)
-            .map(|default| (default, false))
-            .or_else(|| {
-                (constructors && !is_tolerant(&name.to_string())).then(|| {
-                    let constructor = required_fields_constructor(&name, extra.as_ref(), &known);
-                    (constructor, true)
-                })
-            })
+        empty_object_default(&name, extra.as_ref(), &known).or_else(|| {
+            (constructors && !is_tolerant(&name.to_string()))
+                .then(|| required_fields_constructor(&name, extra.as_ref(), &known))
+        })
     };
     Ok(Some((
         decoder(&name, unknown, extra.as_ref(), &known),
-        default.map(|(default, constructor)| (name.to_string(), default, constructor)),
+        default.map(|default| (name.to_string(), default)),
     )))
 }
 
-/// The invocation of `default_object!` (see [`default_macro`]) for a struct none of whose
+/// The invocation of `default_object!` (in the support crate's `objects`) for a struct none of
+/// whose
 /// fields is required: each field as an empty object decodes it (`None`, its type's default,
 /// or the schema's `default`). `None` when a field is required.
 fn empty_object_default(
@@ -551,7 +544,7 @@ fn empty_object_default(
     })
 }
 
-/// The invocation of `default_object!(new ...)` (see [`default_macro`]) for a struct with
+/// The invocation of `default_object!(new ...)` (in the support crate's `objects`) for a struct with
 /// required fields: `Name::new(required, ...)`, every other field as an object without it
 /// decodes.
 fn required_fields_constructor(
@@ -573,45 +566,6 @@ fn required_fields_constructor(
     rest.extend(extra.map(|extra| quote!(#extra)));
     quote! {
         default_object!(new #name (#(#required),*) { #(#rest),* });
-    }
-}
-
-/// `default_object!(Name { field, field(path), ... })`: `Default` for a struct whose fields may
-/// all be absent, each field what an empty object decodes to (`path()` for a schema
-/// `default`), so that a body with optional fields only is `Name::default()` or
-/// `Name { field: ..., ..Default::default() }`. `default_object!(new Name (required: Type, ...)
-/// { field, field(path), ... })`: `Name::new(required, ...)` for a struct with required fields
-/// that only requests use, where no builder is written (the positional interface), so that a
-/// body is built from its required fields, its optional ones then set by name.
-fn default_macro(constructors: bool) -> TokenStream {
-    // The constructor's arm only where a constructor is written.
-    let constructor = constructors.then(|| {
-        quote! {
-            (new $name:ident ($($required:ident : $ty:ty),*) { $($field:ident $(($default:path))?),* }) => {
-                impl $name {
-                    /// A value of the required fields given, every other field as an object
-                    /// without it decodes (absent, or its schema's `default`).
-                    #[allow(clippy::too_many_arguments)]
-                    pub fn new($($required: $ty),*) -> Self {
-                        $name { $($required,)* $($field: default_object!(@value $($default)?),)* }
-                    }
-                }
-            };
-        }
-    });
-    quote! {
-        macro_rules! default_object {
-            #constructor
-            ($name:ident { $($field:ident $(($default:path))?),* }) => {
-                impl ::std::default::Default for $name {
-                    fn default() -> Self {
-                        $name { $($field: default_object!(@value $($default)?),)* }
-                    }
-                }
-            };
-            (@value) => { ::std::default::Default::default() };
-            (@value $default:path) => { $default() };
-        }
     }
 }
 
@@ -712,7 +666,7 @@ fn drop_derived_serde(structure: &mut syn::ItemStruct) -> Result<(), String> {
     Ok(())
 }
 
-/// The invocation of `decode_object!` (see [`decoder_macro`]) for one struct.
+/// The invocation of `decode_object!` (in the support crate's `objects`) for one struct.
 fn decoder(
     name: &syn::Ident,
     unknown: Unknown,
@@ -746,128 +700,14 @@ fn decoder(
     }
 }
 
-/// `decode_object!`, the one-pass `Deserialize` every rewritten struct invokes, defined once at
-/// the start of `types` (a `macro_rules!` is visible only below its definition).
-///
-/// `decode_object!(Name [unknown extra?] { field: Type = "wire" => read missing, ... })`:
-/// `unknown` is what a key the schema does not list does (see [`Unknown`]): `keep` (into the
-/// field named after it), `tolerant`, `refused` or `skipped`; `read` is `value`, or `present`
-/// for a `deserialize_present` field (a present value must decode as the inner type, `null`
-/// included), or `integer` and `present_integer` for a plain integer's (any number without a
-/// fraction, `3.0` included, as JSON Schema counts integers); `missing` is `required` (serde's "missing field"), `default` or
-/// `default_with(path)`.
-///
-/// The invocation implements `DecodeObject` (see [`shared_items`]): the struct's slots, its
-/// key lookup, one arm per field that reads the value into its slot, and the struct built from
-/// the slots. The loop over the map, duplicate and unknown keys are one generic visitor, so
-/// each struct's own code is small and has no loop, `?` or owned deserializer of its own (a
-/// visitor per struct made type and borrow checking the larger part of a generated crate's
-/// build). Slots are declared with their field's type, so nothing waits on inference. A JSON
-/// array is not an object here (serde's derive would read one positionally, which JSON
-/// Schema refuses).
-fn decoder_macro() -> TokenStream {
-    quote! {
-        macro_rules! decode_object {
-            ($name:ident [$unknown:ident $($extra:ident)?] {
-                $($field:ident: $ty:ty = $wire:literal => $read:ident $missing:ident $(($default:path))? $(if $skip:path)?,)*
-            }) => {
-                const _: () = {
-                    #[allow(non_camel_case_types)]
-                    pub enum __Field { $($field),* }
-
-                    pub struct __Slots { $($field: ::std::option::Option<$ty>,)* }
-
-                    impl DecodeObject for $name {
-                        type Field = __Field;
-                        type Slots = __Slots;
-                        const EXPECTING: &'static str = ::std::concat!("struct ", ::std::stringify!($name));
-                        const FIELDS: &'static [&'static str] = &[$($wire),*];
-                        const UNKNOWN: UnknownKeys = decode_object!(@unknown $unknown);
-
-                        fn slots() -> __Slots {
-                            __Slots { $($field: ::std::option::Option::None,)* }
-                        }
-
-                        fn field(key: &str) -> ::std::option::Option<__Field> {
-                            match key {
-                                $($wire => ::std::option::Option::Some(__Field::$field),)*
-                                _ => ::std::option::Option::None,
-                            }
-                        }
-
-                        // `field_`, not `field`: a property named `field` is a variant
-                        // `__Field::field`, which a binding of that name would shadow (E0170).
-                        // typify never writes a field name with a trailing `_` but a keyword.
-                        fn read<'de, A: ::serde::de::MapAccess<'de>>(slots: &mut __Slots, field_: __Field, map: &mut A) -> ::std::result::Result<(), A::Error> {
-                            match field_ {
-                                $(__Field::$field => decode_object!(@read $read map slots.$field, $wire),)*
-                            }
-                        }
-
-                        #[allow(unused_variables)]
-                        fn finish<E: ::serde::de::Error>(slots: __Slots, extra: UnknownFields) -> ::std::result::Result<Self, E> {
-                            ::std::result::Result::Ok($name {
-                                $($field: decode_object!(@missing slots.$field, $wire, $missing $(($default))?),)*
-                                $($extra: extra,)?
-                            })
-                        }
-                    }
-
-                    impl<'de> ::serde::Deserialize<'de> for $name {
-                        fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
-                            deserializer.deserialize_map(ObjectVisitor::<$name>(::std::marker::PhantomData))
-                        }
-                    }
-
-                    impl ::serde::Serialize for $name {
-                        fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error> {
-                            let len = 0 $(+ decode_object!(@count self.$field $(, $skip)?))*;
-                            let open = decode_object!(@open $($extra)?);
-                            // An object without properties writes nothing before `end`.
-                            #[allow(unused_mut)]
-                            let mut object = ObjectWriter::<S>::new(serializer, ::std::stringify!($name), len, open)?;
-                            $(decode_object!(@write object self.$field, $wire $(, $skip)?);)*
-                            $(object.extra(&self.$extra);)?
-                            object.end()
-                        }
-                    }
-                };
-            };
-            (@write $object:ident $value:expr, $wire:literal) => { $object.field($wire, &$value) };
-            (@write $object:ident $value:expr, $wire:literal, $skip:path) => {
-                if !$skip(&$value) {
-                    $object.field($wire, &$value)
-                }
-            };
-            (@count $value:expr) => { 1 };
-            (@count $value:expr, $skip:path) => { (!$skip(&$value)) as usize };
-            (@open) => { false };
-            (@open $extra:ident) => { true };
-            (@unknown keep) => { UnknownKeys::Keep };
-            (@unknown tolerant) => { UnknownKeys::Tolerant };
-            (@unknown refused) => { UnknownKeys::Refused };
-            (@unknown skipped) => { UnknownKeys::Skipped };
-            (@read value $map:ident $slot:expr, $wire:literal) => { read_value($map, &mut $slot, $wire) };
-            (@read present $map:ident $slot:expr, $wire:literal) => { read_present($map, &mut $slot, $wire) };
-            (@read integer $map:ident $slot:expr, $wire:literal) => { read_integer($map, &mut $slot, $wire) };
-            (@read present_integer $map:ident $slot:expr, $wire:literal) => { read_present_integer($map, &mut $slot, $wire) };
-            (@missing $slot:expr, $wire:literal, required) => {
-                match $slot {
-                    ::std::option::Option::Some(value) => value,
-                    ::std::option::Option::None => return ::std::result::Result::Err(E::missing_field($wire)),
-                }
-            };
-            (@missing $slot:expr, $wire:literal, default) => { $slot.unwrap_or_default() };
-            (@missing $slot:expr, $wire:literal, default_with($default:path)) => { $slot.unwrap_or_else($default) };
-        }
-    }
-}
-
-/// The decoder and writer every struct shares, from the support crate (`objects`): the types
-/// `decode_object!` names, and the two that appear in the structs' fields.
+/// The decoder and writer every struct shares, from the support crate (`objects`): the macro
+/// `decode_object!` (see its docs there), the types its invocations name, and the two that
+/// appear in the structs' fields.
 fn shared_items() -> TokenStream {
     let support = crate::runtime::support_crate();
+    let macros = crate::runtime::support_macros();
     quote! {
+        use #macros::decode_object;
         use #support::objects::{DecodeObject, ObjectVisitor, ObjectWriter, UnknownKeys, read_integer, read_present, read_present_integer, read_value};
         pub use #support::objects::{RawJson, UnknownFields};
     }
@@ -976,28 +816,25 @@ mod tests {
         })
         .unwrap();
         let items: Vec<String> = types.iter().map(tokens).collect();
-        assert!(
-            items[0].starts_with("macro_rules ! decode_object"),
-            "the macro comes first, before any use: {}",
-            items[0]
-        );
-        assert_eq!(derives(&types[1]), "# [derive (Clone)]");
-        let structure = tokens(&types[1]);
+        assert_eq!(derives(&types[0]), "# [derive (Clone)]");
+        let structure = tokens(&types[0]);
         assert!(
             !structure.contains("serde"),
             "keys, defaults and `deserialize_present` are in the invocation now: {structure}"
         );
         assert_eq!(
-            items[2],
+            items[1],
             "decode_object ! (Open [keep extra] { \
              type_ : :: std :: string :: String = \"type\" => value required , \
              count : u64 = \"count\" => integer default_with (defaults :: open_count) , \
              note : :: std :: option :: Option < :: std :: string :: String > = \"note\" => present default , }) ;"
         );
+        // The macro and what its invocations name come from the support crate.
+        assert_eq!(items[2], "use :: hub_api_support :: decode_object ;");
         assert!(
-            items
-                .iter()
-                .any(|item| item.contains("objects :: { DecodeObject"))
+            items[3].contains("objects :: { DecodeObject"),
+            "{}",
+            items[3]
         );
     }
 
@@ -1009,14 +846,14 @@ mod tests {
             pub struct Tolerant { pub id: ::std::string::String }
         })
         .unwrap();
-        let structure = tokens(&types[1]);
+        let structure = tokens(&types[0]);
         assert!(!structure.contains("deny_unknown_fields"), "{structure}");
         assert!(
             structure.contains("Closed: strict decoding refuses"),
             "{structure}"
         );
         assert_eq!(
-            tokens(&types[2]),
+            tokens(&types[1]),
             "decode_object ! (Tolerant [tolerant] { id : :: std :: string :: String = \"id\" => value required , }) ;"
         );
 
@@ -1027,13 +864,13 @@ mod tests {
             pub struct RequestOnly { pub id: ::std::string::String }
         })
         .unwrap();
-        let structure = tokens(&types[1]);
+        let structure = tokens(&types[0]);
         assert!(
             structure.contains("Closed: decoding refuses"),
             "{structure}"
         );
         assert_eq!(
-            tokens(&types[2]),
+            tokens(&types[1]),
             "decode_object ! (RequestOnly [refused] { id : :: std :: string :: String = \"id\" => value required , }) ;"
         );
     }
@@ -1048,13 +885,17 @@ mod tests {
             }
         })
         .unwrap();
-        // The two macros, the struct, its decoder and, every field optional, its `Default`.
-        assert_eq!(derives(&types[2]), "# [derive (Clone)]");
+        // The struct, its decoder and, every field optional, its `Default`; then the imports.
+        assert_eq!(derives(&types[0]), "# [derive (Clone)]");
         assert_eq!(
-            tokens(&types[3]),
+            tokens(&types[1]),
             "decode_object ! (Plain [skipped] { id : :: std :: option :: Option < :: std :: string :: String > = \"id\" => value default if :: std :: option :: Option :: is_none , }) ;"
         );
-        assert_eq!(tokens(&types[4]), "default_object ! (Plain { id }) ;");
+        assert_eq!(tokens(&types[2]), "default_object ! (Plain { id }) ;");
+        assert_eq!(
+            tokens(types.last().unwrap()),
+            "use :: hub_api_support :: default_object ;"
+        );
     }
 
     #[test]

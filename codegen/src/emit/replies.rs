@@ -9,12 +9,12 @@
 //! replaces those statements with one call:
 //!
 //! ```text
-//! reply::send::<reply::Json<types::Page>, reply::Json<types::Error>>(
+//! reply::Reply::send::<reply::Json<types::Page>, reply::Json<types::Error>>(
 //!     self, request, "list_models", &[(200, 200)], &[(400, 499)],
 //! ).await
 //! ```
 //!
-//! where `send` (emitted once, in the `reply` module) runs the same hooks in the same order and
+//! where `Reply::send` (written once, in the support code's `reply` module) runs the same hooks in the same order and
 //! tries the success ranges, then the error ranges, as progenitor's arms are ordered; any other
 //! status is `Error::UnexpectedResponse`, as progenitor's catch-all. Signatures, behaviour and
 //! errors are unchanged.
@@ -26,14 +26,15 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use crate::contract::progenitor_output::{self, Operation, OperationShape};
+use crate::contract::progenitor_output::{self, CLIENT_TYPE, Operation, OperationShape};
 use crate::contract::{BodyRead, ProgenitorSend};
 
-/// The module `send` and the body readers are emitted in, at the root of the generated code.
+/// The support code's module of `send` and the body readers, imported at the root of the
+/// generated code.
 const MODULE: &str = "reply";
 
 /// Rewrites every operation of `file` whose response handling is progenitor's known shape, and
-/// adds the `reply` module when any was. The tally counts the operations rewritten and names
+/// imports the support code's `reply` module when any was. The tally counts the operations rewritten and names
 /// each one passed over: neither that shape nor a WebSocket upgrade (which keeps progenitor's
 /// code by design).
 pub(super) fn share_response_handling(file: &mut syn::File) -> super::Tally {
@@ -64,8 +65,9 @@ pub(super) fn share_response_handling(file: &mut syn::File) -> super::Tally {
     );
     if rewritten > 0 {
         let module = syn::Ident::new(MODULE, proc_macro2::Span::call_site());
-        let body = reply_module();
-        file.items.push(syn::parse_quote!(mod #module { #body }));
+        let support = crate::runtime::support_crate();
+        file.items.push(syn::parse_quote!(use #support::#module;));
+        hooks_on_the_client(&mut file.items);
     }
     super::Tally {
         matched: rewritten,
@@ -73,7 +75,32 @@ pub(super) fn share_response_handling(file: &mut syn::File) -> super::Tally {
     }
 }
 
-/// The `reply::send(..).await` call that stands for an operation's statements from `let info`
+/// Moves progenitor's own `impl ClientHooks<()> for &Client {}` (written when the generation
+/// settings leave the hooks to it) onto `Client`, where a crate that brings its own hooks
+/// implements them (progenitor asserts `Client: ClientHooks<_>`), so `Reply::send` is a method
+/// of `Client` whoever wrote the impl. progenitor's own calls (`client.pre(..)`, on `&Client`)
+/// find it either way.
+fn hooks_on_the_client(items: &mut [syn::Item]) {
+    for item in items {
+        let syn::Item::Impl(block) = item else {
+            continue;
+        };
+        let is_hooks = block.trait_.as_ref().is_some_and(|(_, path, _)| {
+            path.segments
+                .last()
+                .is_some_and(|last| last.ident == "ClientHooks")
+        });
+        if let syn::Type::Reference(reference) = &*block.self_ty
+            && is_hooks
+            && block.items.is_empty()
+            && matches!(&*reference.elem, syn::Type::Path(path) if path.path.is_ident(CLIENT_TYPE))
+        {
+            block.self_ty = reference.elem.clone();
+        }
+    }
+}
+
+/// The `reply::Reply::send(..).await` call that stands for an operation's statements from `let info`
 /// on, or `None` when its result types do not fit how its arms read the body.
 fn shared_send(operation: Operation<'_>, root: &TokenStream) -> Option<TokenStream> {
     let module = syn::Ident::new(MODULE, proc_macro2::Span::call_site());
@@ -90,7 +117,7 @@ fn shared_send(operation: Operation<'_>, root: &TokenStream) -> Option<TokenStre
         client, request, ..
     } = operation.send;
     Some(quote! {
-        #root #module::send::<#success_reader, #error_reader>(
+        #root #module::Reply::send::<#success_reader, #error_reader>(
             #client, #request, #operation_id, &[#(#success),*], &[#(#failure),*],
         ).await
     })
@@ -144,91 +171,6 @@ fn replace_tail(function: &mut syn::ImplItemFn, tail: TokenStream) -> bool {
     true
 }
 
-/// The `reply` module: the body readers and `send`, which does what progenitor's statements
-/// after building the request did, for every operation.
-fn reply_module() -> TokenStream {
-    let support = crate::runtime::support_crate();
-    quote! {
-        //! Response handling shared by every operation: each passes its status table to
-        //! [`send`], which the compiler checks once rather than once per operation.
-        use progenitor_client::{ByteStream, ClientHooks, Error, OperationInfo, ResponseValue};
-
-        /// How a response body is read into the value an operation returns.
-        pub(super) trait Read {
-            /// What the body is read into.
-            type Value;
-            /// Reads the body of `response`.
-            async fn read<E>(response: reqwest::Response) -> Result<ResponseValue<Self::Value>, Error<E>>;
-        }
-
-        /// A JSON body of type `T`.
-        pub(super) struct Json<T>(::std::marker::PhantomData<T>);
-
-        impl<T: ::serde::de::DeserializeOwned> Read for Json<T> {
-            type Value = T;
-            /// What `ResponseValue::from_response` does, the body decoded by
-            /// `json::from_body`, which checks it is UTF-8 once rather than string by string.
-            async fn read<E>(response: reqwest::Response) -> Result<ResponseValue<T>, Error<E>> {
-                let status = response.status();
-                let headers = response.headers().clone();
-                let body = response.bytes().await.map_err(Error::ResponseBodyError)?;
-                match #support::json::from_body(&body) {
-                    Ok(value) => Ok(ResponseValue::new(value, status, headers)),
-                    Err(error) => Err(Error::InvalidResponsePayload(body, error)),
-                }
-            }
-        }
-
-        /// No body.
-        pub(super) enum Empty {}
-
-        impl Read for Empty {
-            type Value = ();
-            async fn read<E>(response: reqwest::Response) -> Result<ResponseValue<()>, Error<E>> {
-                Ok(ResponseValue::empty(response))
-            }
-        }
-
-        /// The body as a stream of bytes.
-        pub(super) enum Stream {}
-
-        impl Read for Stream {
-            type Value = ByteStream;
-            async fn read<E>(response: reqwest::Response) -> Result<ResponseValue<ByteStream>, Error<E>> {
-                Ok(ResponseValue::stream(response))
-            }
-        }
-
-        /// Sends `request` for the operation `operation_id` through the client's hooks, and
-        /// reads a status within `success` as `S`, then one within `failure` as the error
-        /// body `F`; any other status is `Error::UnexpectedResponse`.
-        pub(super) async fn send<S: Read, F: Read>(
-            client: &super::Client,
-            mut request: reqwest::Request,
-            operation_id: &'static str,
-            success: &'static [(u16, u16)],
-            failure: &'static [(u16, u16)],
-        ) -> Result<ResponseValue<S::Value>, Error<F::Value>> {
-            let info = OperationInfo { operation_id };
-            client.pre(&mut request, &info).await?;
-            let result = client.exec(request, &info).await;
-            client.post(&result, &info).await?;
-            let response = result?;
-            let status = response.status().as_u16();
-            let within = |statuses: &[(u16, u16)]| {
-                statuses.iter().any(|&(low, high)| (low..=high).contains(&status))
-            };
-            if within(success) {
-                S::read(response).await
-            } else if within(failure) {
-                Err(Error::ErrorResponse(F::read(response).await?))
-            } else {
-                Err(Error::UnexpectedResponse(response))
-            }
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -249,6 +191,7 @@ mod tests {
                     match response.status().as_u16() { #body }
                 }
             }
+            impl ClientHooks<()> for &Client {}
         })
         .expect("test method parses")
     }
@@ -280,14 +223,27 @@ mod tests {
         assert_eq!(
             tail(&file),
             quote! {
-                reply::send::<reply::Json<types::Thing>, reply::Json<types::Problem> >(
+                reply::Reply::send::<reply::Json<types::Thing>, reply::Json<types::Problem> >(
                     self, request, "get_thing", &[(200, 200)], &[(400, 499)],
                 ).await
             }
             .to_string()
         );
-        assert!(
-            matches!(file.items.last(), Some(syn::Item::Mod(module)) if module.ident == MODULE)
+        // progenitor's hooks impl is on `Client`, as a crate's own would be.
+        let hooks = &file.items[1];
+        assert_eq!(
+            quote!(#hooks).to_string(),
+            quote!(impl ClientHooks<()> for Client {}).to_string()
+        );
+        // The support code's module is imported once, at the root.
+        assert_eq!(
+            file.items.last().map(|item| quote!(#item).to_string()),
+            Some(
+                quote!(
+                    use ::hub_api_support::reply;
+                )
+                .to_string()
+            )
         );
     }
 

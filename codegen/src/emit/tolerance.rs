@@ -27,7 +27,6 @@ use quote::quote;
 
 use crate::Error;
 use crate::contract::typify_output;
-use crate::emit::Interface;
 
 /// The `decoding` module of the generated file, the per-thread mode the tolerant types consult:
 /// the support crate's, re-exported so users find it beside the types.
@@ -39,9 +38,9 @@ pub(crate) fn decoding_module() -> TokenStream {
 }
 
 /// Rewrites every string enum typify emitted (unit variants, derived `Deserialize`) into one
-/// invocation of `string_enum!` (see [`string_enum_macro`]), which stands in for typify's
-/// `Display`, `FromStr` and, under the builder `interface` (whose setters take strings through
-/// them), `TryFrom<&str>`/`TryFrom<String>` (same behaviour, same error), adds `as_str`, and writes `Serialize` and `Deserialize` (one shared visitor for every enum),
+/// invocation of `string_enum!` (see [`string_enum_support`]), which stands in for typify's
+/// `Display`, `FromStr` and `TryFrom<&str>`/`TryFrom<String>` (same behaviour, same error),
+/// adds `as_str`, and writes `Serialize` and `Deserialize` (one shared visitor for every enum),
 /// so every string enum loses serde's derives and its variants their `rename`s. typify's
 /// `Ord` and `PartialOrd` go without a replacement: a wire enum's values have no order the
 /// schema states, and each is a body per enum the compiler checks in every build (`Eq` and
@@ -58,7 +57,6 @@ pub(crate) fn decoding_module() -> TokenStream {
 /// were not the ones typify writes for every string enum, one of each.
 pub(crate) fn emit_string_enums(
     types: &mut Vec<syn::Item>,
-    interface: Interface,
     early: EarlyConversionDrop,
     is_tolerant: impl Fn(&str) -> bool,
     is_open: impl Fn(&str) -> bool,
@@ -163,7 +161,7 @@ pub(crate) fn emit_string_enums(
     };
     // Each invocation goes right after its enum, where a reader looks for it; typify's
     // conversions of these enums give way to the macro's.
-    let mut rewritten = parse(string_enum_macro(interface))?;
+    let mut rewritten = parse(string_enum_support())?;
     for (index, item) in std::mem::take(types).into_iter().enumerate() {
         let replaced = is_conversion_of(&item, &rewritten_names);
         if let (Some(canonical), syn::Item::Enum(enumeration)) = (merged.aliases.get(&index), &item)
@@ -526,119 +524,17 @@ impl quote::ToTokens for StringEnumInvocation {
     }
 }
 
-/// `string_enum!`, defined once at the start of `types`:
-/// `string_enum!(Name [strict|tolerant|open] { Variant = "wire", ... })`. Every mode writes
-/// `as_str`, `Display` over it, typify's `FromStr` (listed values only, "invalid value"
-/// otherwise), under the builder interface the two `TryFrom`s its setters take strings
-/// through (a positional client has no use for them beside `FromStr`, and they were two bodies
-/// per enum for the compiler to check), `Serialize` through `as_str`, and `StringEnum`, which
-/// the one shared `Deserialize` visitor and the one shared `FromStr` body read (serde's derive
-/// wrote a visitor per enum, and also took `{"value": null}` for a value). What becomes of an
-/// unlisted value is a constant, `Unlisted` (in the support crate), not a function of each
-/// enum: refused with serde's "unknown variant" message (`strict`); kept in `Unknown`, or
-/// refused inside `decoding::strict` (`tolerant`); or taken as `Other`, strict or not, in
-/// `FromStr` too (`open`: an open enum, listed values or any string).
-fn string_enum_macro(interface: Interface) -> TokenStream {
+/// The support code every string enum's `string_enum!` invocation names: the macro itself (see
+/// its docs in the support crate's `enums`: one shared `Deserialize` visitor and one shared
+/// `FromStr` body, where serde's derive wrote a visitor per enum and also took `{"value":
+/// null}` for a value), the traits it implements, and `parse_string_enum`, which gives
+/// `FromStr` and `TryFrom` this crate's own `ConversionError`. What becomes of an unlisted
+/// value is a constant, `Unlisted`, not a function of each enum.
+fn string_enum_support() -> TokenStream {
     let support = crate::runtime::support_crate();
-    let builder_conversions = (interface == Interface::Builder).then(|| {
-        quote! {
-            impl ::std::convert::TryFrom<&str> for $name {
-                type Error = self::error::ConversionError;
-                fn try_from(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
-                    parse_string_enum(value)
-                }
-            }
-            impl ::std::convert::TryFrom<::std::string::String> for $name {
-                type Error = self::error::ConversionError;
-                fn try_from(value: ::std::string::String) -> ::std::result::Result<Self, self::error::ConversionError> {
-                    parse_string_enum(&value)
-                }
-            }
-        }
-    });
+    let macros = crate::runtime::support_macros();
     quote! {
-        macro_rules! string_enum {
-            ($name:ident [$mode:ident $($catch:ident)?] { $($variant:ident = $wire:literal,)* }) => {
-                string_enum!(@as_str $name $mode [$($catch)?] { $($variant = $wire,)* });
-                impl StringEnum for $name {
-                    const EXPECTING: &'static str = ::std::concat!("a `", ::std::stringify!($name), "` string");
-                    const VALUES: &'static [&'static str] = &[$($wire),*];
-                    const UNLISTED: Unlisted<Self> = string_enum!(@unlisted $mode [$($catch)?]);
-                    fn listed(value: &str) -> ::std::option::Option<Self> {
-                        match value {
-                            $($wire => ::std::option::Option::Some(Self::$variant),)*
-                            _ => ::std::option::Option::None,
-                        }
-                    }
-                }
-                impl ::std::fmt::Display for $name {
-                    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-                        f.write_str(self.as_str())
-                    }
-                }
-                impl ::std::str::FromStr for $name {
-                    type Err = self::error::ConversionError;
-                    fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
-                        parse_string_enum(value)
-                    }
-                }
-                #builder_conversions
-                impl ::serde::Serialize for $name {
-                    fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> ::std::result::Result<S::Ok, S::Error> {
-                        serializer.serialize_str(self.as_str())
-                    }
-                }
-                impl<'de> ::serde::Deserialize<'de> for $name {
-                    fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> ::std::result::Result<Self, D::Error> {
-                        deserializer.deserialize_str(StringEnumVisitor::<Self>(::std::marker::PhantomData))
-                    }
-                }
-            };
-            (@as_str $name:ident strict [] { $($variant:ident = $wire:literal,)* }) => {
-                impl $name {
-                    /// The value as it is sent on the wire.
-                    pub fn as_str(&self) -> &str {
-                        match self {
-                            $(Self::$variant => $wire,)*
-                        }
-                    }
-                }
-            };
-            (@as_str $name:ident tolerant [] { $($variant:ident = $wire:literal,)* }) => {
-                string_enum!(@as_str $name tolerant [Unknown] { $($variant = $wire,)* });
-            };
-            (@as_str $name:ident tolerant [$catch:ident] { $($variant:ident = $wire:literal,)* }) => {
-                impl $name {
-                    /// The value as it is sent on the wire.
-                    pub fn as_str(&self) -> &str {
-                        match self {
-                            $(Self::$variant => $wire,)*
-                            Self::$catch(value) => value,
-                        }
-                    }
-                }
-            };
-            (@as_str $name:ident open [] { $($variant:ident = $wire:literal,)* }) => {
-                string_enum!(@as_str $name open [Other] { $($variant = $wire,)* });
-            };
-            (@as_str $name:ident open [$catch:ident] { $($variant:ident = $wire:literal,)* }) => {
-                impl $name {
-                    /// The value as it is sent on the wire.
-                    pub fn as_str(&self) -> &str {
-                        match self {
-                            $(Self::$variant => $wire,)*
-                            Self::$catch(value) => value,
-                        }
-                    }
-                }
-            };
-            (@unlisted strict []) => { Unlisted::Refused };
-            (@unlisted tolerant []) => { Unlisted::Tolerated(Self::Unknown) };
-            (@unlisted tolerant [$catch:ident]) => { Unlisted::Tolerated(Self::$catch) };
-            (@unlisted open []) => { Unlisted::Taken(Self::Other) };
-            (@unlisted open [$catch:ident]) => { Unlisted::Taken(Self::$catch) };
-        }
-
+        use #macros::string_enum;
         use #support::enums::{StringEnum, StringEnumVisitor, Unlisted};
 
         /// Every string enum's `FromStr`: a listed value, or an open enum's `Other`; else an
@@ -728,7 +624,6 @@ mod tests {
         ];
         emit_string_enums(
             &mut types,
-            Interface::Builder,
             EarlyConversionDrop::default(),
             |name| name == "First",
             |name| name == "Second",
@@ -823,7 +718,6 @@ mod tests {
         ];
         emit_string_enums(
             &mut types,
-            Interface::Positional,
             EarlyConversionDrop::default(),
             |name| name != "Strict",
             |_| false,
@@ -890,7 +784,6 @@ mod tests {
         ];
         emit_string_enums(
             &mut types,
-            Interface::Builder,
             EarlyConversionDrop::default(),
             |name| name == "Arch",
             |_| false,
@@ -900,11 +793,7 @@ mod tests {
             .iter()
             .map(|item| quote::ToTokens::to_token_stream(item).to_string())
             .collect();
-        assert!(
-            text[0].starts_with("macro_rules ! string_enum"),
-            "{}",
-            text[0]
-        );
+        assert_eq!(text[0], "use :: hub_api_support :: string_enum ;");
         assert!(
             text.iter()
                 .filter(|item| item.contains("enums :: { StringEnum , StringEnumVisitor"))

@@ -227,32 +227,15 @@ pub(crate) fn bounded_integer(target: &Target<'_>, applied: &mut Applied) -> Res
 }
 
 /// `BoundedInteger<R>` (in the support crate), the type every bounded integer is an alias of,
-/// `R` being its marker in the `rules` module, which holds its bounds.
+/// `R` being its marker in the `rules` module, which holds its bounds, and the support crate's
 /// `bounded_integer!(Name(repr) = MIN..=MAX [, one of [V, ...]] [, multiple of N]
-/// [, default VALUE])` writes a marker's bounds, listed values and step.
+/// [, default VALUE])`, which writes a marker's bounds, listed values and step.
 pub(crate) fn bounded_integer_shared() -> TokenStream {
     let support = support_crate();
+    let macros = crate::runtime::support_macros();
     quote! {
         pub use #support::{BoundedInteger, IntegerBounds, IntegerDefault};
-
-        macro_rules! bounded_integer {
-            ($name:ident($repr:ty) = $min:literal..=$max:literal
-                $(, one of [$($value:literal),*])? $(, multiple of $step:literal)?
-                $(, default $default:literal)?) => {
-                impl IntegerBounds for rules::$name {
-                    type Repr = $repr;
-                    const MIN: $repr = $min;
-                    const MAX: $repr = $max;
-                    $(const VALUES: &'static [$repr] = &[$($value),*];)?
-                    $(const MULTIPLE_OF: ::std::option::Option<$repr> = ::std::option::Option::Some($step);)?
-                }
-                $(
-                    impl IntegerDefault for rules::$name {
-                        const DEFAULT: $repr = $default;
-                    }
-                )?
-            };
-        }
+        use #macros::bounded_integer;
     }
 }
 

@@ -1,0 +1,232 @@
+//! Response handling shared by every operation of a generated client: each operation builds
+//! its request, then passes it with its status table to [`Reply::send`], which runs the client's
+//! hooks as progenitor's own statements do and reads the body the status calls for. Written
+//! once here, it is checked by the compiler once, not once per operation or per crate.
+
+use progenitor_client::{ByteStream, ClientHooks, Error, OperationInfo, ResponseValue};
+
+/// How a response body is read into the value an operation returns.
+// Only generated code implements and calls it, with concrete types, where whether the future is
+// `Send` is known; so `async fn` rather than a spelt-out `impl Future + Send`.
+#[allow(async_fn_in_trait)]
+pub trait Read {
+    /// What the body is read into.
+    type Value;
+    /// Reads the body of `response`.
+    async fn read<E>(response: reqwest::Response) -> Result<ResponseValue<Self::Value>, Error<E>>;
+}
+
+/// A JSON body of type `T`.
+pub struct Json<T>(std::marker::PhantomData<T>);
+
+impl<T: serde::de::DeserializeOwned> Read for Json<T> {
+    type Value = T;
+    /// What `ResponseValue::from_response` does, the body decoded by [`super::json::from_body`],
+    /// which checks it is UTF-8 once rather than string by string.
+    async fn read<E>(response: reqwest::Response) -> Result<ResponseValue<T>, Error<E>> {
+        let status = response.status();
+        let headers = response.headers().clone();
+        let body = response.bytes().await.map_err(Error::ResponseBodyError)?;
+        match super::json::from_body(&body) {
+            Ok(value) => Ok(ResponseValue::new(value, status, headers)),
+            Err(error) => Err(Error::InvalidResponsePayload(body, error)),
+        }
+    }
+}
+
+/// No body.
+pub enum Empty {}
+
+impl Read for Empty {
+    type Value = ();
+    async fn read<E>(response: reqwest::Response) -> Result<ResponseValue<()>, Error<E>> {
+        Ok(ResponseValue::empty(response))
+    }
+}
+
+/// The body as a stream of bytes.
+pub enum Stream {}
+
+impl Read for Stream {
+    type Value = ByteStream;
+    async fn read<E>(response: reqwest::Response) -> Result<ResponseValue<ByteStream>, Error<E>> {
+        Ok(ResponseValue::stream(response))
+    }
+}
+
+/// The one way every operation of a generated client sends its request and reads the response:
+/// a method of every client (anything with progenitor's `ClientHooks`), called by its path so
+/// that a call names only the readers, the client's `Inner` being fixed by its one hooks impl:
+/// `reply::Reply::send::<reply::Json<T>, reply::Empty>(self, request, ...)`.
+// Only generated code calls it, with concrete types, where whether the future is `Send` is
+// known; so `async fn` rather than a spelt-out `impl Future + Send`.
+#[allow(async_fn_in_trait)]
+pub trait Reply<Inner> {
+    /// Sends `request` for the operation `operation_id` through the client's hooks (`pre`,
+    /// `exec`, `post`, in progenitor's order), and reads a status within `success` as `S`, then
+    /// one within `failure` as the error body `F`; any other status is
+    /// `Error::UnexpectedResponse`, its body unread. Ranges are inclusive, tried in order, as
+    /// progenitor's arms are.
+    async fn send<S: Read, F: Read>(
+        &self,
+        request: reqwest::Request,
+        operation_id: &'static str,
+        success: &'static [(u16, u16)],
+        failure: &'static [(u16, u16)],
+    ) -> Result<ResponseValue<S::Value>, Error<F::Value>>;
+}
+
+impl<C: ClientHooks<Inner>, Inner> Reply<Inner> for C {
+    async fn send<S: Read, F: Read>(
+        &self,
+        mut request: reqwest::Request,
+        operation_id: &'static str,
+        success: &'static [(u16, u16)],
+        failure: &'static [(u16, u16)],
+    ) -> Result<ResponseValue<S::Value>, Error<F::Value>> {
+        let info = OperationInfo { operation_id };
+        self.pre(&mut request, &info).await?;
+        let result = self.exec(request, &info).await;
+        self.post(&result, &info).await?;
+        let response = result?;
+        let status = response.status().as_u16();
+        let within = |statuses: &[(u16, u16)]| {
+            statuses
+                .iter()
+                .any(|&(low, high)| (low..=high).contains(&status))
+        };
+        if within(success) {
+            S::read(response).await
+        } else if within(failure) {
+            Err(Error::ErrorResponse(F::read(response).await?))
+        } else {
+            Err(Error::UnexpectedResponse(response))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use progenitor_client::ClientInfo;
+
+    /// A client whose `exec` answers every request with one canned status and body, and
+    /// counts the hooks it ran.
+    struct Canned {
+        http: reqwest::Client,
+        status: u16,
+        body: &'static str,
+        hooks: std::cell::Cell<u8>,
+    }
+
+    impl ClientInfo<()> for Canned {
+        fn api_version() -> &'static str {
+            "1"
+        }
+        fn baseurl(&self) -> &str {
+            "http://127.0.0.1:9"
+        }
+        fn client(&self) -> &reqwest::Client {
+            &self.http
+        }
+        fn inner(&self) -> &() {
+            &()
+        }
+    }
+
+    impl ClientHooks<()> for Canned {
+        async fn pre<E>(
+            &self,
+            _: &mut reqwest::Request,
+            info: &OperationInfo,
+        ) -> Result<(), Error<E>> {
+            assert_eq!(info.operation_id, "get_thing");
+            self.hooks.set(self.hooks.get() + 1);
+            Ok(())
+        }
+        async fn exec(
+            &self,
+            _: reqwest::Request,
+            _: &OperationInfo,
+        ) -> reqwest::Result<reqwest::Response> {
+            let response = http::Response::builder()
+                .status(self.status)
+                .body(self.body)
+                .expect("a response");
+            Ok(reqwest::Response::from(response))
+        }
+        async fn post<E>(
+            &self,
+            _: &reqwest::Result<reqwest::Response>,
+            _: &OperationInfo,
+        ) -> Result<(), Error<E>> {
+            self.hooks.set(self.hooks.get() + 1);
+            Ok(())
+        }
+    }
+
+    /// Runs a future that never waits on I/O (the canned client's) to completion.
+    fn finish<T>(future: impl std::future::Future<Output = T>) -> T {
+        let mut future = std::pin::pin!(future);
+        let mut context = std::task::Context::from_waker(std::task::Waker::noop());
+        loop {
+            if let std::task::Poll::Ready(value) = future.as_mut().poll(&mut context) {
+                return value;
+            }
+        }
+    }
+
+    type Outcome = Result<ResponseValue<Vec<u32>>, Error<String>>;
+
+    fn call(status: u16, body: &'static str) -> (Outcome, u8) {
+        let client = Canned {
+            http: reqwest::Client::new(),
+            status,
+            body,
+            hooks: std::cell::Cell::new(0),
+        };
+        let request = client
+            .http
+            .get("http://127.0.0.1:9/thing")
+            .build()
+            .expect("a request");
+        let outcome = finish(Reply::send::<Json<Vec<u32>>, Json<String>>(
+            &client,
+            request,
+            "get_thing",
+            &[(200, 200)],
+            &[(400, 499)],
+        ));
+        (outcome, client.hooks.get())
+    }
+
+    #[test]
+    fn a_status_is_read_by_the_first_range_it_falls_in() {
+        let (ok, hooks) = call(200, "[1,2]");
+        assert_eq!(hooks, 2, "pre and post both ran");
+        assert_eq!(ok.expect("a success").into_inner(), vec![1, 2]);
+        match call(404, "\"gone\"").0 {
+            Err(Error::ErrorResponse(body)) => assert_eq!(body.into_inner(), "gone"),
+            other => panic!("a declared error, not {other:?}"),
+        }
+        match call(500, "boom").0 {
+            Err(Error::UnexpectedResponse(response)) => assert_eq!(response.status(), 500),
+            other => panic!("an undeclared status, not {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_body_that_does_not_decode_keeps_its_bytes() {
+        match call(200, "[1,\"two\"]").0 {
+            Err(Error::InvalidResponsePayload(bytes, _)) => assert_eq!(&bytes[..], b"[1,\"two\"]"),
+            other => panic!("an invalid payload, not {other:?}"),
+        }
+    }
+
+    #[test]
+    fn an_empty_reader_reads_nothing() {
+        let response = reqwest::Response::from(http::Response::new("ignored"));
+        let value = finish(Empty::read::<()>(response)).expect("no body to read");
+        assert_eq!(value.status(), 200);
+    }
+}
