@@ -521,6 +521,14 @@ pub fn format(file: &syn::File, header: &str) -> String {
 /// definition), everything else after typify's items.
 fn splice_into_types(file: &mut syn::File, applied: &Applied) -> Result<(), Error> {
     let types = types_module(file)?;
+    // Support a step of `emit` wrote already (the string enums' imports and `parse_string_enum`,
+    // which a patch's string enums share) is not written twice.
+    let support = |item: &syn::Item| matches!(item, syn::Item::Use(_) | syn::Item::Fn(_));
+    let mut written: std::collections::BTreeSet<String> = types
+        .iter()
+        .filter(|item| support(item))
+        .map(|item| quote::quote!(#item).to_string())
+        .collect();
     let mut macros = Vec::new();
     for tokens in &applied.items {
         let patch_file: syn::File = syn::parse2(tokens.clone())
@@ -530,6 +538,7 @@ fn splice_into_types(file: &mut syn::File, applied: &Applied) -> Result<(), Erro
                 syn::Item::Macro(definition) if definition.mac.path.is_ident("macro_rules") => {
                     macros.push(syn::Item::Macro(definition));
                 }
+                item if support(&item) && !written.insert(quote::quote!(#item).to_string()) => {}
                 item => types.push(item),
             }
         }

@@ -38,7 +38,7 @@ pub(crate) fn decoding_module() -> TokenStream {
 }
 
 /// Rewrites every string enum typify emitted (unit variants, derived `Deserialize`) into one
-/// invocation of `string_enum!` (see [`string_enum_support`]), which stands in for typify's
+/// invocation of `string_enum!` (see [`crate::patch::string_enum_support`]), which stands in for typify's
 /// `Display`, `FromStr` and `TryFrom<&str>`/`TryFrom<String>` (same behaviour, same error),
 /// adds `as_str`, and writes `Serialize` and `Deserialize` (one shared visitor for every enum),
 /// so every string enum loses serde's derives and its variants their `rename`s. typify's
@@ -161,7 +161,7 @@ pub(crate) fn emit_string_enums(
     };
     // Each invocation goes right after its enum, where a reader looks for it; typify's
     // conversions of these enums give way to the macro's.
-    let mut rewritten = parse(string_enum_support())?;
+    let mut rewritten = parse(crate::patch::string_enum_support())?;
     for (index, item) in std::mem::take(types).into_iter().enumerate() {
         let replaced = is_conversion_of(&item, &rewritten_names);
         if let (Some(canonical), syn::Item::Enum(enumeration)) = (merged.aliases.get(&index), &item)
@@ -521,27 +521,6 @@ impl quote::ToTokens for StringEnumInvocation {
         } = self;
         let (idents, wires): (Vec<_>, Vec<_>) = variants.iter().cloned().unzip();
         tokens.extend(quote!((#name [#mode #catch_all] { #(#idents = #wires,)* })));
-    }
-}
-
-/// The support code every string enum's `string_enum!` invocation names: the macro itself (see
-/// its docs in the support crate's `enums`: one shared `Deserialize` visitor and one shared
-/// `FromStr` body, where serde's derive wrote a visitor per enum and also took `{"value":
-/// null}` for a value), the traits it implements, and `parse_string_enum`, which gives
-/// `FromStr` and `TryFrom` this crate's own `ConversionError`. What becomes of an unlisted
-/// value is a constant, `Unlisted`, not a function of each enum.
-fn string_enum_support() -> TokenStream {
-    let support = crate::runtime::support_crate();
-    let macros = crate::runtime::support_macros();
-    quote! {
-        use #macros::string_enum;
-        use #support::enums::{StringEnum, StringEnumVisitor, Unlisted};
-
-        /// Every string enum's `FromStr`: a listed value, or an open enum's `Other`; else an
-        /// error naming the allowed values and the nearest one.
-        fn parse_string_enum<T: StringEnum>(value: &str) -> ::std::result::Result<T, self::error::ConversionError> {
-            #support::enums::parse_or_explain(value).map_err(|unlisted| unlisted.to_string().into())
-        }
     }
 }
 

@@ -21,6 +21,7 @@ pub(crate) use names::Moved;
 mod newtypes;
 mod tuples;
 mod unions;
+pub(crate) use unions::string_enum_support;
 
 use std::collections::BTreeSet;
 
@@ -146,6 +147,8 @@ pub enum Shared {
     ValidatedString,
     /// `bail!`, which a generated check fails through.
     Bail,
+    /// `string_enum!` and what its invocations name (see [`string_enum_support`]).
+    StringEnum,
 }
 
 impl Shared {
@@ -157,6 +160,7 @@ impl Shared {
             Shared::NumberDefault => newtypes::number_default_shared(),
             Shared::ValidatedString => newtypes::validated_string_shared(),
             Shared::Bail => newtypes::bail_macro(),
+            Shared::StringEnum => unions::string_enum_support(),
         }
     }
 }

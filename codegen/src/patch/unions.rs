@@ -265,6 +265,15 @@ pub(super) fn literal(
             "the patch lists {listed:?} but the schema admits {admitted:?}"
         )));
     }
+    if let Some(wires) = parsed
+        .iter()
+        .map(|(_, value)| value.as_str())
+        .collect::<Option<Vec<&str>>>()
+    {
+        let names: Vec<&syn::Ident> = parsed.iter().map(|(name, _)| name).collect();
+        string_literals(target, &names, &wires, variants, applied);
+        return Ok(());
+    }
     let ident = &target.ident;
     let mut names = Vec::new();
     let mut serialize = Vec::new();
@@ -359,6 +368,77 @@ pub(super) fn literal(
     };
     target.replace(applied, item, Vec::new());
     Ok(())
+}
+
+/// A literal union of strings only (strings typify cannot name apart, such as `"1"` and `"X1"`)
+/// as the string enum it is: the enum and one `string_enum!` invocation, as every string enum
+/// typify names is written (`emit::tolerance`), instead of a `match` arm per value in each of
+/// `Serialize` and `Deserialize`. A tolerant one keeps an unlisted string in its catch-all
+/// variant, `Unknown` unless a value took that name.
+fn string_literals(
+    target: &Target<'_>,
+    names: &[&syn::Ident],
+    wires: &[&str],
+    variants: &[(&str, &str)],
+    applied: &mut Applied,
+) {
+    let ident = &target.ident;
+    let literals = variants
+        .iter()
+        .map(|(_, literal)| *literal)
+        .collect::<Vec<_>>()
+        .join(" | ");
+    let doc = target.doc(&format!("exactly `{literals}`"));
+    let (derives, mode, catch_all) = if target.tolerant {
+        let taken: BTreeSet<String> = names.iter().map(ToString::to_string).collect();
+        let catch = crate::normalize::unique_name("Unknown", &taken);
+        let catch = syn::Ident::new(&catch, proc_macro2::Span::call_site());
+        (
+            quote! { #[derive(Clone, Debug, PartialEq, Eq, Hash)] #[non_exhaustive] },
+            quote!(tolerant #catch),
+            quote! {
+                /// A string this client's spec does not list, as the server sent it (a newer
+                /// server may add values). Strict decoding and requests refuse it.
+                #catch(::std::string::String),
+            },
+        )
+    } else {
+        (
+            quote! { #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)] },
+            quote!(strict),
+            quote!(),
+        )
+    };
+    let item = quote! {
+        #doc
+        #derives
+        pub enum #ident { #(#names,)* #catch_all }
+        string_enum!(#ident [#mode] { #(#names = #wires,)* });
+    };
+    applied.shared.insert(super::Shared::StringEnum);
+    target.replace(applied, item, Vec::new());
+}
+
+/// The support code every `string_enum!` invocation names, beside the enums typify wrote
+/// (`emit::tolerance`) or a patch did ([`string_literals`]): the macro itself (see its docs in
+/// the support crate's `enums`: one shared `Deserialize` visitor and one shared `FromStr` body,
+/// where serde's derive wrote a visitor per enum and also took `{"value": null}` for a value),
+/// the traits it implements, and `parse_string_enum`, which gives `FromStr` and `TryFrom` this
+/// crate's own `ConversionError`. What becomes of an unlisted value is a constant, `Unlisted`,
+/// not a function of each enum. Emitted by both, it is spliced in once.
+pub(crate) fn string_enum_support() -> TokenStream {
+    let support = crate::runtime::support_crate();
+    let macros = crate::runtime::support_macros();
+    quote! {
+        use #macros::string_enum;
+        use #support::enums::{StringEnum, StringEnumVisitor, Unlisted};
+
+        /// Every string enum's `FromStr`: a listed value, or an open enum's `Other`; else an
+        /// error naming the allowed values and the nearest one.
+        fn parse_string_enum<T: StringEnum>(value: &str) -> ::std::result::Result<T, self::error::ConversionError> {
+            #support::enums::parse_or_explain(value).map_err(|unlisted| unlisted.to_string().into())
+        }
+    }
 }
 
 /// Every JSON value (as JSON text) a schema made of `enum`s and `boolean` types admits.
