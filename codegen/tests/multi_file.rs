@@ -48,7 +48,7 @@ fn a_description_split_over_files_generates_whole() {
     // Each operation as its files describe it, not an empty shell: its parameters (the path
     // item's shared one too), its typed body and its typed responses, errors included.
     for expected in [
-        "pub async fn list_pets<'a>(\n        &'a self,\n        parameters: params::ListPets<'a>,\n    ) -> Result<ResponseValue<::std::vec::Vec<types::Pet>>, Error<types::Error>> {\n        let params::ListPets { limit } = parameters;",
+        "pub async fn list_pets<'a>(\n        &'a self,\n        parameters: params::ListPets<'a>,\n    ) -> Result<ResponseValue<::std::vec::Vec<types::Pet>>, Error<types::Error>> {\n        let p = parameters;",
         "pub struct ListPets<'a> {\n        pub limit: Option<&'a crate::generated::types::ListPetsLimit>,\n    }",
         "pub async fn create_pet<'a>(\n        &'a self,\n        body: &'a types::NewPet,\n    ) -> Result<ResponseValue<types::Pet>, Error<()>> {",
         "pub async fn show_pet_by_id<'a>(\n        &'a self,\n        pet_id: i64,\n    ) -> Result<ResponseValue<types::Pet>, Error<types::Error>> {",

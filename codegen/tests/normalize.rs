@@ -271,7 +271,7 @@ const FIXTURES: &[(&str, &[&str], &[&str])] = &[
         ],
         &[
             "pub async fn get_item<'a>(",
-            "QueryParam::new(\"id\", &id_query)",
+            "QueryParam::new(\"id\", &p.id_query)",
             "pub struct ItemSource {",
             "pub owner: ::std::option::Option<::serde_json::Value>,",
         ],
@@ -359,8 +359,8 @@ const FIXTURES: &[(&str, &[&str], &[&str])] = &[
         &[
             "pub type String = ValidatedString<rules::String>;",
             "impl ::std::convert::TryFrom<::std::string::String> for Boolean",
-            "QueryParam::new(\"id\", &id_query)",
-            "QueryParam::new(\"limit[]\", &limit)",
+            "QueryParam::new(\"id\", &p.id_query)",
+            "QueryParam::new(\"limit[]\", &p.limit)",
             "header_map.append(\"Limit\"",
             "\"application/merge-patch+json\",",
             "from_static(\"image/jpeg\")",

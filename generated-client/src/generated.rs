@@ -10787,10 +10787,13 @@ pub mod builder {
                 .query(&progenitor_client::QueryParam::new("repoType", &repo_type))
                 .headers(header_map)
                 .build()?;
-            super::reply::Reply::send::<
-                super::reply::Json<types::NotificationList>,
-                super::reply::Empty,
-            >(client, request, "list_notifications", &[(200, 200)], &[])
+            super::send(
+                    client,
+                    request,
+                    "list_notifications",
+                    super::Json(&[(200, 200)]),
+                    super::Empty(&[]),
+                )
                 .await
         }
     }
@@ -11032,10 +11035,13 @@ pub mod builder {
                 .query(&progenitor_client::QueryParam::new("repoType", &repo_type))
                 .headers(header_map)
                 .build()?;
-            super::reply::Reply::send::<
-                super::reply::Empty,
-                super::reply::Empty,
-            >(client, request, "delete_notifications", &[(200, 299)], &[])
+            super::send(
+                    client,
+                    request,
+                    "delete_notifications",
+                    super::Empty(&[(200, 299)]),
+                    super::Empty(&[]),
+                )
                 .await
         }
     }
@@ -11273,10 +11279,13 @@ pub mod builder {
                 .query(&progenitor_client::QueryParam::new("repoType", &repo_type))
                 .headers(header_map)
                 .build()?;
-            super::reply::Reply::send::<
-                super::reply::Empty,
-                super::reply::Empty,
-            >(client, request, "mark_notifications_as_read", &[(200, 299)], &[])
+            super::send(
+                    client,
+                    request,
+                    "mark_notifications_as_read",
+                    super::Empty(&[(200, 299)]),
+                    super::Empty(&[]),
+                )
                 .await
         }
     }
@@ -11340,10 +11349,13 @@ pub mod builder {
                 .json(&body)
                 .headers(header_map)
                 .build()?;
-            super::reply::Reply::send::<
-                super::reply::Empty,
-                super::reply::Empty,
-            >(client, request, "update_notification_settings", &[(200, 299)], &[])
+            super::send(
+                    client,
+                    request,
+                    "update_notification_settings",
+                    super::Empty(&[(200, 299)]),
+                    super::Empty(&[]),
+                )
                 .await
         }
     }
@@ -11405,10 +11417,13 @@ pub mod builder {
                 .json(&body)
                 .headers(header_map)
                 .build()?;
-            super::reply::Reply::send::<
-                super::reply::Empty,
-                super::reply::Empty,
-            >(client, request, "update_watch_settings", &[(200, 299)], &[])
+            super::send(
+                    client,
+                    request,
+                    "update_watch_settings",
+                    super::Empty(&[(200, 299)]),
+                    super::Empty(&[]),
+                )
                 .await
         }
     }
@@ -11471,10 +11486,13 @@ pub mod builder {
                 .json(&body)
                 .headers(header_map)
                 .build()?;
-            super::reply::Reply::send::<
-                super::reply::Empty,
-                super::reply::Empty,
-            >(client, request, "revoke_credentials", &[(202, 202)], &[])
+            super::send(
+                    client,
+                    request,
+                    "revoke_credentials",
+                    super::Empty(&[(202, 202)]),
+                    super::Empty(&[]),
+                )
                 .await
         }
     }
@@ -11504,10 +11522,13 @@ pub mod builder {
                 )
                 .headers(header_map)
                 .build()?;
-            super::reply::Reply::send::<
-                super::reply::Json<types::McpSettings>,
-                super::reply::Empty,
-            >(client, request, "get_mcp_settings", &[(200, 200)], &[])
+            super::send(
+                    client,
+                    request,
+                    "get_mcp_settings",
+                    super::Json(&[(200, 200)]),
+                    super::Empty(&[]),
+                )
                 .await
         }
     }
@@ -11539,10 +11560,13 @@ pub mod builder {
                 )
                 .headers(header_map)
                 .build()?;
-            super::reply::Reply::send::<
-                super::reply::Json<::std::vec::Vec<types::Webhook>>,
-                super::reply::Empty,
-            >(client, request, "list_webhooks", &[(200, 200)], &[])
+            super::send(
+                    client,
+                    request,
+                    "list_webhooks",
+                    super::Json(&[(200, 200)]),
+                    super::Empty(&[]),
+                )
                 .await
         }
     }
@@ -11608,10 +11632,13 @@ pub mod builder {
                 .json(&body)
                 .headers(header_map)
                 .build()?;
-            super::reply::Reply::send::<
-                super::reply::Json<types::WebhookEnvelope>,
-                super::reply::Empty,
-            >(client, request, "create_webhook", &[(200, 200)], &[])
+            super::send(
+                    client,
+                    request,
+                    "create_webhook",
+                    super::Json(&[(200, 200)]),
+                    super::Empty(&[]),
+                )
                 .await
         }
     }
@@ -11663,10 +11690,13 @@ pub mod builder {
                 )
                 .headers(header_map)
                 .build()?;
-            super::reply::Reply::send::<
-                super::reply::Json<types::WebhookEnvelope>,
-                super::reply::Empty,
-            >(client, request, "get_webhook", &[(200, 200)], &[])
+            super::send(
+                    client,
+                    request,
+                    "get_webhook",
+                    super::Json(&[(200, 200)]),
+                    super::Empty(&[]),
+                )
                 .await
         }
     }
@@ -11744,10 +11774,13 @@ pub mod builder {
                 .json(&body)
                 .headers(header_map)
                 .build()?;
-            super::reply::Reply::send::<
-                super::reply::Empty,
-                super::reply::Empty,
-            >(client, request, "update_webhook", &[(200, 299)], &[])
+            super::send(
+                    client,
+                    request,
+                    "update_webhook",
+                    super::Empty(&[(200, 299)]),
+                    super::Empty(&[]),
+                )
                 .await
         }
     }
@@ -11789,10 +11822,13 @@ pub mod builder {
             let header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             #[allow(unused_mut)]
             let mut request = client.client.delete(url).headers(header_map).build()?;
-            super::reply::Reply::send::<
-                super::reply::Empty,
-                super::reply::Empty,
-            >(client, request, "delete_webhook", &[(200, 299)], &[])
+            super::send(
+                    client,
+                    request,
+                    "delete_webhook",
+                    super::Empty(&[(200, 299)]),
+                    super::Empty(&[]),
+                )
                 .await
         }
     }
@@ -11844,10 +11880,13 @@ pub mod builder {
                 )
                 .headers(header_map)
                 .build()?;
-            super::reply::Reply::send::<
-                super::reply::Json<types::WebhookEnvelope>,
-                super::reply::Empty,
-            >(client, request, "enable_webhook", &[(200, 200)], &[])
+            super::send(
+                    client,
+                    request,
+                    "enable_webhook",
+                    super::Json(&[(200, 200)]),
+                    super::Empty(&[]),
+                )
                 .await
         }
     }
@@ -11899,10 +11938,13 @@ pub mod builder {
                 )
                 .headers(header_map)
                 .build()?;
-            super::reply::Reply::send::<
-                super::reply::Json<types::WebhookEnvelope>,
-                super::reply::Empty,
-            >(client, request, "disable_webhook", &[(200, 200)], &[])
+            super::send(
+                    client,
+                    request,
+                    "disable_webhook",
+                    super::Json(&[(200, 200)]),
+                    super::Empty(&[]),
+                )
                 .await
         }
     }
@@ -12014,15 +12056,12 @@ pub mod builder {
                 )
                 .headers(header_map)
                 .build()?;
-            super::reply::Reply::send::<
-                super::reply::Json<types::StorageAccessToken>,
-                super::reply::Empty,
-            >(
+            super::send(
                     client,
                     request,
                     "get_storage_access_token",
-                    &[(200, 200)],
-                    &[(401, 401), (403, 403), (404, 404)],
+                    super::Json(&[(200, 200)]),
+                    super::Empty(&[(401, 401), (403, 403), (404, 404)]),
                 )
                 .await
         }
@@ -12032,7 +12071,8 @@ pub mod builder {
 pub mod prelude {
     pub use self::super::Client;
 }
-use ::hub_api_support::reply;
+#[allow(unused_imports)]
+use ::hub_api_support::reply::{send, Empty, Json, Stream};
 pub use ::hub_api_support::decoding;
 /// Every component schema of the spec by name, decodable into its generated type.
 pub mod schemas {

@@ -1,26 +1,30 @@
 //! Response handling shared by every operation of a generated client: each operation builds
-//! its request, then passes it with its status table to [`Reply::send`], which runs the client's
+//! its request, then passes it with its status table to [`send`], which runs the client's
 //! hooks as progenitor's own statements do and reads the body the status calls for. Written
 //! once here, it is checked by the compiler once, not once per operation or per crate.
 
 use progenitor_client::{ByteStream, ClientHooks, Error, OperationInfo, ResponseValue};
 
-/// How a response body is read into the value an operation returns.
+/// How a response body is read into the value `T` an operation returns, and the statuses it is
+/// read for: a reader is a value naming its status ranges (`Json(&[(200, 200)])`), and the
+/// type it reads into is the operation's own return type, so a call names neither.
 // Only generated code implements and calls it, with concrete types, where whether the future is
 // `Send` is known; so `async fn` rather than a spelt-out `impl Future + Send`.
 #[allow(async_fn_in_trait)]
-pub trait Read {
-    /// What the body is read into.
-    type Value;
+pub trait Read<T> {
+    /// The statuses this reader reads, as inclusive ranges in progenitor's arm order.
+    fn statuses(&self) -> &'static [(u16, u16)];
     /// Reads the body of `response`.
-    async fn read<E>(response: reqwest::Response) -> Result<ResponseValue<Self::Value>, Error<E>>;
+    async fn read<E>(response: reqwest::Response) -> Result<ResponseValue<T>, Error<E>>;
 }
 
-/// A JSON body of type `T`.
-pub struct Json<T>(std::marker::PhantomData<T>);
+/// A JSON body, for the statuses it holds.
+pub struct Json(pub &'static [(u16, u16)]);
 
-impl<T: serde::de::DeserializeOwned> Read for Json<T> {
-    type Value = T;
+impl<T: serde::de::DeserializeOwned> Read<T> for Json {
+    fn statuses(&self) -> &'static [(u16, u16)] {
+        self.0
+    }
     /// What `ResponseValue::from_response` does, the body decoded by [`super::json::from_body`],
     /// which checks it is UTF-8 once rather than string by string.
     async fn read<E>(response: reqwest::Response) -> Result<ResponseValue<T>, Error<E>> {
@@ -34,74 +38,65 @@ impl<T: serde::de::DeserializeOwned> Read for Json<T> {
     }
 }
 
-/// No body.
-pub enum Empty {}
+/// No body, for the statuses it holds.
+pub struct Empty(pub &'static [(u16, u16)]);
 
-impl Read for Empty {
-    type Value = ();
+impl Read<()> for Empty {
+    fn statuses(&self) -> &'static [(u16, u16)] {
+        self.0
+    }
     async fn read<E>(response: reqwest::Response) -> Result<ResponseValue<()>, Error<E>> {
         Ok(ResponseValue::empty(response))
     }
 }
 
-/// The body as a stream of bytes.
-pub enum Stream {}
+/// The body as a stream of bytes, for the statuses it holds.
+pub struct Stream(pub &'static [(u16, u16)]);
 
-impl Read for Stream {
-    type Value = ByteStream;
+impl Read<ByteStream> for Stream {
+    fn statuses(&self) -> &'static [(u16, u16)] {
+        self.0
+    }
     async fn read<E>(response: reqwest::Response) -> Result<ResponseValue<ByteStream>, Error<E>> {
         Ok(ResponseValue::stream(response))
     }
 }
 
-/// The one way every operation of a generated client sends its request and reads the response:
-/// a method of every client (anything with progenitor's `ClientHooks`), called by its path so
-/// that a call names only the readers, the client's `Inner` being fixed by its one hooks impl:
-/// `reply::Reply::send::<reply::Json<T>, reply::Empty>(self, request, ...)`.
-// Only generated code calls it, with concrete types, where whether the future is `Send` is
-// known; so `async fn` rather than a spelt-out `impl Future + Send`.
-#[allow(async_fn_in_trait)]
-pub trait Reply<Inner> {
-    /// Sends `request` for the operation `operation_id` through the client's hooks (`pre`,
-    /// `exec`, `post`, in progenitor's order), and reads a status within `success` as `S`, then
-    /// one within `failure` as the error body `F`; any other status is
-    /// `Error::UnexpectedResponse`, its body unread. Ranges are inclusive, tried in order, as
-    /// progenitor's arms are.
-    async fn send<S: Read, F: Read>(
-        &self,
-        request: reqwest::Request,
-        operation_id: &'static str,
-        success: &'static [(u16, u16)],
-        failure: &'static [(u16, u16)],
-    ) -> Result<ResponseValue<S::Value>, Error<F::Value>>;
-}
-
-impl<C: ClientHooks<Inner>, Inner> Reply<Inner> for C {
-    async fn send<S: Read, F: Read>(
-        &self,
-        mut request: reqwest::Request,
-        operation_id: &'static str,
-        success: &'static [(u16, u16)],
-        failure: &'static [(u16, u16)],
-    ) -> Result<ResponseValue<S::Value>, Error<F::Value>> {
-        let info = OperationInfo { operation_id };
-        self.pre(&mut request, &info).await?;
-        let result = self.exec(request, &info).await;
-        self.post(&result, &info).await?;
-        let response = result?;
-        let status = response.status().as_u16();
-        let within = |statuses: &[(u16, u16)]| {
-            statuses
-                .iter()
-                .any(|&(low, high)| (low..=high).contains(&status))
-        };
-        if within(success) {
-            S::read(response).await
-        } else if within(failure) {
-            Err(Error::ErrorResponse(F::read(response).await?))
-        } else {
-            Err(Error::UnexpectedResponse(response))
-        }
+/// Sends `request` for the operation `operation_id` through `client`'s hooks (`pre`, `exec`,
+/// `post`, in progenitor's order), and reads a status `success` lists with it, then one
+/// `failure` lists as the error body; any other status is `Error::UnexpectedResponse`, its body
+/// unread. The one way every operation of a generated client ends, its types inferred from the
+/// operation's return type and the client's one `ClientHooks` impl:
+/// `send(self, request, "list_models", Json(&[(200, 200)]), Json(&[(400, 499)])).await`.
+pub async fn send<C, Inner, T, E, S, F>(
+    client: &C,
+    mut request: reqwest::Request,
+    operation_id: &'static str,
+    success: S,
+    failure: F,
+) -> Result<ResponseValue<T>, Error<E>>
+where
+    C: ClientHooks<Inner>,
+    S: Read<T>,
+    F: Read<E>,
+{
+    let info = OperationInfo { operation_id };
+    client.pre(&mut request, &info).await?;
+    let result = client.exec(request, &info).await;
+    client.post(&result, &info).await?;
+    let response = result?;
+    let status = response.status().as_u16();
+    let within = |statuses: &[(u16, u16)]| {
+        statuses
+            .iter()
+            .any(|&(low, high)| (low..=high).contains(&status))
+    };
+    if within(success.statuses()) {
+        S::read(response).await
+    } else if within(failure.statuses()) {
+        Err(Error::ErrorResponse(F::read(response).await?))
+    } else {
+        Err(Error::UnexpectedResponse(response))
     }
 }
 
@@ -190,12 +185,12 @@ mod tests {
             .get("http://127.0.0.1:9/thing")
             .build()
             .expect("a request");
-        let outcome = finish(Reply::send::<Json<Vec<u32>>, Json<String>>(
+        let outcome = finish(send(
             &client,
             request,
             "get_thing",
-            &[(200, 200)],
-            &[(400, 499)],
+            Json(&[(200, 200)]),
+            Json(&[(400, 499)]),
         ));
         (outcome, client.hooks.get())
     }
@@ -226,7 +221,7 @@ mod tests {
     #[test]
     fn an_empty_reader_reads_nothing() {
         let response = reqwest::Response::from(http::Response::new("ignored"));
-        let value = finish(Empty::read::<()>(response)).expect("no body to read");
+        let value = finish(<Empty as Read<()>>::read::<()>(response)).expect("no body to read");
         assert_eq!(value.status(), 200);
     }
 }

@@ -6,8 +6,10 @@
 //! takes its required ones in order and then `params::<Method>`, which holds the optional
 //! ones (public fields, `Default`):
 //! `client.container_list(params::ContainerList { limit: Some(5), ..Default::default() })`.
-//! The method is rewritten in place (its body unpacks the struct into the names progenitor's
-//! body uses), so an operation is one method, not a positional one and a wrapper beside it.
+//! The method is rewritten in place (its body reads each parameter as a field of the struct,
+//! or, where a name is read in a way that cannot be rewritten, unpacks the struct into the
+//! names progenitor's body uses), so an operation is one method, not a positional one and a
+//! wrapper beside it.
 //! The builder interface (the hub client) has a builder per operation instead.
 
 use proc_macro2::TokenStream;
@@ -80,7 +82,9 @@ pub(super) fn gather_optional_parameters(items: &mut Vec<syn::Item>) -> usize {
         names.insert(set.name.to_string());
         structs.push(declaration);
         function.sig = signature;
-        function.block.stmts.insert(0, unpack);
+        if !set.read_through_fields(&mut function.block) {
+            function.block.stmts.insert(0, unpack);
+        }
     }
     if structs.is_empty() {
         return 0;
@@ -210,6 +214,49 @@ impl ParameterSet {
         Ok(signature)
     }
 
+    /// Rewrites `block` to read each optional parameter as a field of the struct, through a
+    /// short local (`&limit` becomes `&p.limit`, after `let p = parameters;`): one statement
+    /// where unpacking the struct is one line per field. Only when every use of each name is an
+    /// expression this can rewrite, and there is at most one (a field is moved out at most
+    /// once); otherwise (a name in a macro's tokens, or shadowed) `block` is left as it was
+    /// and false returned, for [`Self::unpack`].
+    fn read_through_fields(&self, block: &mut syn::Block) -> bool {
+        let argument = self.argument();
+        let mut uses = std::collections::BTreeMap::new();
+        count_idents(quote!(#block), &mut uses);
+        let mut alias = "p".to_owned();
+        while uses.contains_key(&alias) || self.arguments.iter().any(|(name, _, _)| *name == alias)
+        {
+            alias.push('_');
+        }
+        let alias = format_ident!("{alias}");
+        let fields: std::collections::BTreeSet<String> =
+            self.optional().map(|(name, _)| name.to_string()).collect();
+        let mut rewritten = block.clone();
+        let mut through = ThroughFields {
+            fields: &fields,
+            alias: &alias,
+            replaced: std::collections::BTreeMap::new(),
+            failed: false,
+        };
+        syn::visit_mut::VisitMut::visit_block_mut(&mut through, &mut rewritten);
+        let every_use_rewritten = fields.iter().all(|field| {
+            let found = uses.get(field).copied().unwrap_or(0);
+            found <= 1 && through.replaced.get(field).copied().unwrap_or(0) == found
+        });
+        let Ok(opening) = syn::parse2::<syn::Stmt>(quote! { let #alias = #argument; }) else {
+            return false;
+        };
+        // A body that reads none of them (progenitor's always read every one) is left to
+        // unpack them, as it would warn of an unused local otherwise.
+        if through.failed || !every_use_rewritten || through.replaced.is_empty() {
+            return false;
+        }
+        rewritten.stmts.insert(0, opening);
+        *block = rewritten;
+        true
+    }
+
     /// The statement that opens the rewritten body: the struct unpacked into the names
     /// progenitor's body reads.
     fn unpack(&self) -> TokenStream {
@@ -218,6 +265,49 @@ impl ParameterSet {
         let argument = self.argument();
         let fields = self.optional().map(|(name, _)| name);
         quote! { let #module::#name { #(#fields),* } = #argument; }
+    }
+}
+
+/// How often each identifier occurs in `tokens`, macro arguments included.
+fn count_idents(tokens: TokenStream, uses: &mut std::collections::BTreeMap<String, usize>) {
+    for token in tokens {
+        match token {
+            proc_macro2::TokenTree::Ident(ident) => {
+                *uses.entry(ident.to_string()).or_default() += 1
+            }
+            proc_macro2::TokenTree::Group(group) => count_idents(group.stream(), uses),
+            _ => {}
+        }
+    }
+}
+
+/// Replaces each path expression naming one of `fields` with `alias.field`.
+struct ThroughFields<'a> {
+    fields: &'a std::collections::BTreeSet<String>,
+    alias: &'a syn::Ident,
+    replaced: std::collections::BTreeMap<String, usize>,
+    failed: bool,
+}
+
+impl syn::visit_mut::VisitMut for ThroughFields<'_> {
+    fn visit_expr_mut(&mut self, expr: &mut syn::Expr) {
+        if let syn::Expr::Path(path) = expr
+            && path.qself.is_none()
+            && path.attrs.is_empty()
+            && let Some(field) = path.path.get_ident()
+            && self.fields.contains(&field.to_string())
+        {
+            let (alias, field) = (self.alias, field.clone());
+            match syn::parse2(quote!(#alias.#field)) {
+                Ok(read) => {
+                    *self.replaced.entry(field.to_string()).or_default() += 1;
+                    *expr = read;
+                }
+                Err(_) => self.failed = true,
+            }
+            return;
+        }
+        syn::visit_mut::visit_expr_mut(self, expr);
     }
 }
 
@@ -238,8 +328,14 @@ mod tests {
                 ) -> Result<ResponseValue<()>, Error<()>> {
                     send(id, all, filters, body)
                 }
-                pub async fn get_set<'a>(&'a self, parameters: &'a str, limit: Option<i64>) -> Result<ResponseValue<()>, Error<()>> {
-                    todo!()
+                pub async fn get_set<'a>(&'a self, parameters: &'a str, limit: Option<i64>, p: Option<i64>) -> Result<ResponseValue<()>, Error<()>> {
+                    send(parameters, &limit, &p)
+                }
+                pub async fn get_page<'a>(&'a self, page: Option<i64>) -> Result<ResponseValue<()>, Error<()>> {
+                    send(format!("{page:?}"))
+                }
+                pub async fn get_twice<'a>(&'a self, page: Option<types::Page>) -> Result<ResponseValue<()>, Error<()>> {
+                    send(page, page)
                 }
                 pub async fn _4od_feed<'a>(&'a self, page: Option<i64>) -> Result<ResponseValue<()>, Error<()>> {
                     todo!()
@@ -256,7 +352,7 @@ mod tests {
             }
         };
         let file: &mut syn::File = &mut items;
-        assert_eq!(gather_optional_parameters(&mut file.items), 4);
+        assert_eq!(gather_optional_parameters(&mut file.items), 6);
         let text = prettyplease::unparse(file);
         assert!(
             text.contains("pub struct ContainerList<'a> {\n        pub all: Option<bool>,\n        pub filters: Option<&'a str>,\n    }"),
@@ -267,8 +363,25 @@ mod tests {
             text.contains("pub async fn container_list<'a>(\n        &'a self,\n        id: &'a str,\n        body: &'a types::Filter,\n        parameters: params::ContainerList<'a>,\n    )"),
             "{text}"
         );
+        // Each optional parameter read as a field, through a short local.
         assert!(
-            text.contains("let params::ContainerList { all, filters } = parameters;\n        send(id, all, filters, body)"),
+            text.contains("let p = parameters;\n        send(id, p.all, p.filters, body)"),
+            "{text}"
+        );
+        // The local is named apart from the parameters too.
+        assert!(
+            text.contains("let p_ = _parameters;\n        send(parameters, &p_.limit, &p_.p)"),
+            "{text}"
+        );
+        // A name read inside a macro, or read twice (a field moved out twice), is unpacked.
+        assert!(
+            text.contains(
+                "let params::GetPage { page } = parameters;\n        send(format!(\"{page:?}\"))"
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains("let params::GetTwice { page } = parameters;\n        send(page, page)"),
             "{text}"
         );
         let syn::Item::Impl(client) = &file.items[0] else {

@@ -9,12 +9,11 @@
 //! replaces those statements with one call:
 //!
 //! ```text
-//! reply::Reply::send::<reply::Json<types::Page>, reply::Json<types::Error>>(
-//!     self, request, "list_models", &[(200, 200)], &[(400, 499)],
-//! ).await
+//! send(self, request, "list_models", Json(&[(200, 200)]), Json(&[(400, 499)])).await
 //! ```
 //!
-//! where `Reply::send` (written once, in the support code's `reply` module) runs the same hooks in the same order and
+//! where `send` (written once, in the support code's `reply` module, which the readers' types
+//! and the operation's return type pick the body's type for) runs the same hooks in the same order and
 //! tries the success ranges, then the error ranges, as progenitor's arms are ordered; any other
 //! status is `Error::UnexpectedResponse`, as progenitor's catch-all. Signatures, behaviour and
 //! errors are unchanged.
@@ -29,8 +28,8 @@ use quote::quote;
 use crate::contract::progenitor_output::{self, CLIENT_TYPE, Operation, OperationShape};
 use crate::contract::{BodyRead, ProgenitorSend};
 
-/// The support code's module of `send` and the body readers, imported at the root of the
-/// generated code.
+/// The support code's module of `send` and the body readers, whose items are imported at the
+/// root of the generated code.
 const MODULE: &str = "reply";
 
 /// Rewrites every operation of `file` whose response handling is progenitor's known shape, and
@@ -66,7 +65,12 @@ pub(super) fn share_response_handling(file: &mut syn::File) -> super::Tally {
     if rewritten > 0 {
         let module = syn::Ident::new(MODULE, proc_macro2::Span::call_site());
         let support = crate::runtime::support_crate();
-        file.items.push(syn::parse_quote!(use #support::#module;));
+        // Private to the generated module (and its `builder`, as `super::send`); a crate may
+        // read no body as `Stream`, or every body.
+        file.items.push(syn::parse_quote! {
+            #[allow(unused_imports)]
+            use #support::#module::{send, Empty, Json, Stream};
+        });
         hooks_on_the_client(&mut file.items);
     }
     super::Tally {
@@ -77,8 +81,8 @@ pub(super) fn share_response_handling(file: &mut syn::File) -> super::Tally {
 
 /// Moves progenitor's own `impl ClientHooks<()> for &Client {}` (written when the generation
 /// settings leave the hooks to it) onto `Client`, where a crate that brings its own hooks
-/// implements them (progenitor asserts `Client: ClientHooks<_>`), so `Reply::send` is a method
-/// of `Client` whoever wrote the impl. progenitor's own calls (`client.pre(..)`, on `&Client`)
+/// implements them (progenitor asserts `Client: ClientHooks<_>`), so `send` takes `&Client`
+/// whoever wrote the impl. progenitor's own calls (`client.pre(..)`, on `&Client`)
 /// find it either way.
 fn hooks_on_the_client(items: &mut [syn::Item]) {
     for item in items {
@@ -100,46 +104,38 @@ fn hooks_on_the_client(items: &mut [syn::Item]) {
     }
 }
 
-/// The `reply::Reply::send(..).await` call that stands for an operation's statements from `let info`
-/// on, or `None` when its result types do not fit how its arms read the body.
+/// The `send(..).await` call that stands for an operation's statements from `let info` on, or
+/// `None` when its result types do not fit how its arms read the body.
 fn shared_send(operation: Operation<'_>, root: &TokenStream) -> Option<TokenStream> {
-    let module = syn::Ident::new(MODULE, proc_macro2::Span::call_site());
-    let success_reader = reader(
-        operation.success_body,
-        operation.success_type,
-        root,
-        &module,
-    )?;
-    let error_reader = reader(operation.failure_body, operation.error_type, root, &module)?;
-    let (success, failure) = (table(&operation.success), table(&operation.failure));
+    let success = reader(operation.success_body, operation.success_type)?;
+    let failure = reader(operation.failure_body, operation.error_type)?;
+    let (success_table, failure_table) = (table(&operation.success), table(&operation.failure));
     let operation_id = operation.operation_id;
     let ProgenitorSend {
         client, request, ..
     } = operation.send;
     Some(quote! {
-        #root #module::Reply::send::<#success_reader, #error_reader>(
-            #client, #request, #operation_id, &[#(#success),*], &[#(#failure),*],
+        #root send(
+            #client,
+            #request,
+            #operation_id,
+            #root #success(&[#(#success_table),*]),
+            #root #failure(&[#(#failure_table),*]),
         ).await
     })
 }
 
-/// The reader type of one outcome: `Json<T>`, `Empty` (`()`) or `Stream` (`ByteStream`). An
-/// outcome without arms reads nothing, so its type must be `()`.
-fn reader(
-    body: Option<BodyRead>,
-    value_type: &syn::Type,
-    root: &TokenStream,
-    module: &syn::Ident,
-) -> Option<TokenStream> {
+/// The reader of one outcome: `Json` (into the operation's type), `Empty` (`()`) or `Stream`
+/// (`ByteStream`). An outcome without arms reads nothing, so its type must be `()`.
+fn reader(body: Option<BodyRead>, value_type: &syn::Type) -> Option<syn::Ident> {
     let is_unit = matches!(value_type, syn::Type::Tuple(tuple) if tuple.elems.is_empty());
-    match body.unwrap_or(BodyRead::Empty) {
-        BodyRead::Json => Some(quote!(#root #module::Json<#value_type>)),
-        BodyRead::Empty if is_unit => Some(quote!(#root #module::Empty)),
-        BodyRead::Stream if progenitor_output::is_byte_stream(value_type) => {
-            Some(quote!(#root #module::Stream))
-        }
-        BodyRead::Empty | BodyRead::Stream => None,
-    }
+    let name = match body.unwrap_or(BodyRead::Empty) {
+        BodyRead::Json => "Json",
+        BodyRead::Empty if is_unit => "Empty",
+        BodyRead::Stream if progenitor_output::is_byte_stream(value_type) => "Stream",
+        BodyRead::Empty | BodyRead::Stream => return None,
+    };
+    Some(syn::Ident::new(name, proc_macro2::Span::call_site()))
 }
 
 /// `(200, 200), (400, 499)`: the statuses of one outcome, in arm order.
@@ -223,8 +219,12 @@ mod tests {
         assert_eq!(
             tail(&file),
             quote! {
-                reply::Reply::send::<reply::Json<types::Thing>, reply::Json<types::Problem> >(
-                    self, request, "get_thing", &[(200, 200)], &[(400, 499)],
+                send(
+                    self,
+                    request,
+                    "get_thing",
+                    Json(&[(200, 200)]),
+                    Json(&[(400, 499)]),
                 ).await
             }
             .to_string()
@@ -240,7 +240,8 @@ mod tests {
             file.items.last().map(|item| quote!(#item).to_string()),
             Some(
                 quote!(
-                    use ::hub_api_support::reply;
+                    #[allow(unused_imports)]
+                    use ::hub_api_support::reply::{send, Empty, Json, Stream};
                 )
                 .to_string()
             )
@@ -255,7 +256,7 @@ mod tests {
         });
         assert_eq!(share_response_handling(&mut file).matched, 1);
         assert!(
-            tail(&file).contains("& [(200 , 299)] , & [(0 , 65535)]"),
+            tail(&file).contains("Json (& [(200 , 299)]) , Json (& [(0 , 65535)])"),
             "{}",
             tail(&file)
         );
@@ -271,7 +272,7 @@ mod tests {
         let tally = share_response_handling(&mut file);
         assert_eq!((tally.matched, tally.passed_over.len()), (1, 0));
         assert!(
-            tail(&file).contains("& [(200 , 200)] , & [(0 , 65535)]"),
+            tail(&file).contains("Json (& [(200 , 200)]) , Json (& [(0 , 65535)])"),
             "{}",
             tail(&file)
         );
