@@ -175,7 +175,8 @@ mod tests {
 
     fn call(status: u16, body: &'static str) -> (Outcome, u8) {
         let client = Canned {
-            http: reqwest::Client::new(),
+            // Built as a generated client builds it (TLS provider installed under `rustls`).
+            http: crate::tls::client_builder().build().expect("a client"),
             status,
             body,
             hooks: std::cell::Cell::new(0),
