@@ -30,12 +30,6 @@ pub mod types {
             deserializer.deserialize_map(Visitor) } }
         };
     }
-    macro_rules! bail {
-        ($($message:tt)*) => {
-            return
-            ::std::result::Result::Err(ValidationError::new(::std::format!($($message)*)))
-        };
-    }
     /// A string that a schema's `maxLength`, `minLength` or `pattern` constrains, checked
     /// on construction and on decoding. Each such type of the description is an alias of
     /// this one, `R` being its marker in `rules`, which holds its rules.
@@ -76,24 +70,7 @@ pub mod types {
                 )
             })
     }
-    macro_rules! checked_string {
-        ($name:ident $(, $check:ident $argument:literal)+) => {
-            impl StringRules for rules:: $name { $(checked_string!(@ rule $check
-            $argument);)+ }
-        };
-        (@ rule max $argument:literal) => {
-            const MAX : ::std::option::Option < usize > =
-            ::std::option::Option::Some($argument);
-        };
-        (@ rule min $argument:literal) => {
-            const MIN : ::std::option::Option < usize > =
-            ::std::option::Option::Some($argument);
-        };
-        (@ rule pattern $argument:literal) => {
-            const PATTERN : ::std::option::Option < & 'static str > =
-            ::std::option::Option::Some($argument);
-        };
-    }
+    use ::hub_api_support::checked_string;
     impl<R: StringRules> ::std::str::FromStr for CheckedString<R> {
         type Err = self::error::ConversionError;
         fn from_str(
@@ -217,15 +194,9 @@ pub mod types {
         }
     }
     use ::hub_api_support::string_enum;
-    use ::hub_api_support::enums::{StringEnum, StringEnumVisitor, Unlisted};
-    /// Every string enum's `FromStr`: a listed value, or an open enum's `Other`; else an
-    /// error naming the allowed values and the nearest one.
-    fn parse_string_enum<T: StringEnum>(
-        value: &str,
-    ) -> ::std::result::Result<T, self::error::ConversionError> {
-        ::hub_api_support::enums::parse_or_explain(value)
-            .map_err(|unlisted| unlisted.to_string().into())
-    }
+    use ::hub_api_support::enums::{
+        StringEnum, StringEnumVisitor, Unlisted, parse_string_enum,
+    };
     ///CPU architecture of a job: `amd64` or `arm64`.
     #[derive(Clone, Copy, Debug, Eq, Hash, PartialEq)]
     pub enum Arch {
@@ -10233,6 +10204,7 @@ Closed: strict decoding refuses a property the spec does not list; tolerant deco
     pub use ::hub_api_support::{
         DateTimeText, SecretString, StringSchema, ValidatedString,
     };
+    use ::hub_api_support::bail;
     pub use ::hub_api_support::ValidationError;
     pub use ::hub_api_support::AliasMarker;
     /// The markers of the aliases of the generic checked types, each named as its alias

@@ -49,6 +49,13 @@ pub fn parse_or_explain<T: StringEnum>(value: &str) -> Result<T, UnlistedValue> 
     })
 }
 
+/// Every generated string enum's `FromStr` and `TryFrom` of a string: a listed value, or an
+/// open enum's `Other`; else a [`ConversionError`](super::ConversionError) naming the allowed
+/// values and the nearest one.
+pub fn parse_string_enum<T: StringEnum>(value: &str) -> Result<T, super::ConversionError> {
+    parse_or_explain(value).map_err(|unlisted| unlisted.to_string().into())
+}
+
 /// A string enum refused `value`, which it does not list (`FromStr` builds values to send, so
 /// even a tolerant enum refuses it). Its message lists the allowed values and, for a likely
 /// misspelling, the nearest one: ``invalid value `a10g-smal`: expected one of `cpu-basic`,
@@ -120,8 +127,8 @@ impl<'de, T: StringEnum> serde::de::Visitor<'de> for StringEnumVisitor<T> {
 /// `string_enum!(Name [mode catch?] { Variant = "wire", ... })`: `as_str`, [`StringEnum`],
 /// `Display`, `FromStr` and `TryFrom` of a string, `Serialize`, and `Deserialize` through the
 /// one [`StringEnumVisitor`], for a generated string enum. The invoking module imports
-/// `StringEnum`, `StringEnumVisitor` and [`Unlisted`], and defines `parse_string_enum` (which
-/// wraps [`parse_or_explain`] in the module's own `error::ConversionError`).
+/// `StringEnum`, `StringEnumVisitor`, [`Unlisted`] and [`parse_string_enum`], and has an
+/// `error::ConversionError` (the support code's, or typify's own, which it converts to).
 ///
 /// `mode` is what an unlisted value does: `strict`, refused with serde's "unknown variant"
 /// message; `tolerant`, kept in the variant `catch` (`Unknown` unless named), or refused inside
@@ -151,19 +158,19 @@ macro_rules! string_enum {
         impl ::std::str::FromStr for $name {
             type Err = self::error::ConversionError;
             fn from_str(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
-                parse_string_enum(value)
+                parse_string_enum(value).map_err(|error| error.to_string().into())
             }
         }
         impl ::std::convert::TryFrom<&str> for $name {
             type Error = self::error::ConversionError;
             fn try_from(value: &str) -> ::std::result::Result<Self, self::error::ConversionError> {
-                parse_string_enum(value)
+                parse_string_enum(value).map_err(|error| error.to_string().into())
             }
         }
         impl ::std::convert::TryFrom<::std::string::String> for $name {
             type Error = self::error::ConversionError;
             fn try_from(value: ::std::string::String) -> ::std::result::Result<Self, self::error::ConversionError> {
-                parse_string_enum(&value)
+                parse_string_enum(&value).map_err(|error| error.to_string().into())
             }
         }
         impl ::serde::Serialize for $name {
@@ -258,6 +265,18 @@ mod tests {
             "invalid value `runing`: expected `running`; did you mean `running`?"
         );
         assert_eq!(parse::<Stage>("paused"), None);
+        // `FromStr` and `TryFrom` of every generated enum: the same message, as a
+        // `ConversionError`.
+        assert_eq!(
+            parse_string_enum::<Stage>("runing")
+                .unwrap_err()
+                .to_string(),
+            "invalid value `runing`: expected `running`; did you mean `running`?"
+        );
+        assert_eq!(
+            parse_string_enum::<Stage>("running").ok(),
+            Some(Stage::Running)
+        );
         let not_a_string = serde_json::from_str::<Stage>("1").unwrap_err().to_string();
         assert!(
             not_a_string.contains("expected a `Stage` string"),

@@ -141,6 +141,38 @@ macro_rules! marker {
     };
 }
 
+/// `bail!("must be at least {}; got {}", 1, value)`, which every generated check fails
+/// through: it returns the [`ValidationError`] (imported where it is invoked) with that message.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! bail {
+    ($($message:tt)*) => {
+        return ::std::result::Result::Err(ValidationError::new(::std::format!($($message)*)))
+    };
+}
+
+/// `checked_string!(Name, max 64, min 1, pattern "^[a-z]+$")`: the rules of the marker
+/// `rules::Name` of a generated `CheckedString` alias, as its `StringRules` impl (the trait is
+/// the generated crate's own, imported where this is invoked).
+#[doc(hidden)]
+#[macro_export]
+macro_rules! checked_string {
+    ($name:ident $(, $check:ident $argument:literal)+) => {
+        impl StringRules for rules::$name {
+            $($crate::checked_string!(@rule $check $argument);)+
+        }
+    };
+    (@rule max $argument:literal) => {
+        const MAX: ::std::option::Option<usize> = ::std::option::Option::Some($argument);
+    };
+    (@rule min $argument:literal) => {
+        const MIN: ::std::option::Option<usize> = ::std::option::Option::Some($argument);
+    };
+    (@rule pattern $argument:literal) => {
+        const PATTERN: ::std::option::Option<&'static str> = ::std::option::Option::Some($argument);
+    };
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

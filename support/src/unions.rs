@@ -253,6 +253,44 @@ impl<'de, M: MapAccess<'de>> MapAccess<'de> for Replay<M> {
     }
 }
 
+/// `first_fit_union!(OneOf Name { Variant(Type), Other(Type, From), Unit, ... })`: the
+/// `Deserialize` of a generated first-fit union, its members tried in order on the value read
+/// once ([`first_fit`], `AnyOf` or `OneOf` its [`Overlap`]), and, for each member marked `From`,
+/// the conversion of its type into the union, as typify writes it. The invoking module imports
+/// this module as `unions`.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! first_fit_union {
+    ($overlap:ident $name:ident { $($variant:ident $(($inner:ty $(, $from:ident)?))?),* }) => {
+        $($($(
+            impl ::std::convert::$from<$inner> for $name {
+                fn from(value: $inner) -> Self {
+                    Self::$variant(value)
+                }
+            }
+        )?)?)*
+        impl<'de> ::serde::Deserialize<'de> for $name {
+            fn deserialize<D: ::serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> ::std::result::Result<Self, D::Error> {
+                let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(deserializer)?;
+                unions::first_fit(
+                    ::std::stringify!($name),
+                    unions::Overlap::$overlap,
+                    &value,
+                    &[$($crate::first_fit_union!(@member $name $variant $(($inner))?)),*],
+                )
+            }
+        }
+    };
+    (@member $name:ident $variant:ident ($inner:ty)) => {
+        (::std::stringify!($variant), |value| <$inner as ::serde::Deserialize>::deserialize(value).map($name::$variant))
+    };
+    (@member $name:ident $variant:ident) => {
+        (::std::stringify!($variant), |value| unions::null_member(value, $name::$variant))
+    };
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -282,6 +282,7 @@ fn shared_items() -> TokenStream {
         .into_iter()
         .map(generic_over_rules);
     let support = crate::runtime::support_crate();
+    let macros = crate::runtime::support_macros();
     quote! {
         /// A string that a schema's `maxLength`, `minLength` or `pattern` constrains, checked
         /// on construction and on decoding. Each such type of the description is an alias of
@@ -315,22 +316,7 @@ fn shared_items() -> TokenStream {
             })
         }
 
-        macro_rules! checked_string {
-            ($name:ident $(, $check:ident $argument:literal)+) => {
-                impl StringRules for rules::$name {
-                    $(checked_string!(@rule $check $argument);)+
-                }
-            };
-            (@rule max $argument:literal) => {
-                const MAX: ::std::option::Option<usize> = ::std::option::Option::Some($argument);
-            };
-            (@rule min $argument:literal) => {
-                const MIN: ::std::option::Option<usize> = ::std::option::Option::Some($argument);
-            };
-            (@rule pattern $argument:literal) => {
-                const PATTERN: ::std::option::Option<&'static str> = ::std::option::Option::Some($argument);
-            };
-        }
+        use #macros::checked_string;
 
         impl<R: StringRules> ::std::str::FromStr for CheckedString<R> {
             type Err = self::error::ConversionError;

@@ -133,43 +133,15 @@ pub(super) fn decode_first_fit_unions(
     Ok(tally)
 }
 
-/// `first_fit_union!(OneOf Name { Variant(Type), Other(Type, From), Unit, ... })`: the
-/// `Deserialize` of a first-fit union, its members tried in order on the value read once
-/// (`AnyOf` or `OneOf`: the support crate's `unions::Overlap`), and, for each member marked
-/// `From`, the conversion of its type into the union, as typify writes it.
+/// The support crate's `first_fit_union!(OneOf Name { Variant(Type), Other(Type, From), Unit,
+/// ... })` (the `Deserialize` of a first-fit union, its members tried in order on the value
+/// read once, and the `From` conversions typify writes) and the module its invocations call.
 fn first_fit_macro() -> TokenStream {
     let support = crate::runtime::support_crate();
+    let macros = crate::runtime::support_macros();
     quote! {
-        macro_rules! first_fit_union {
-            ($overlap:ident $name:ident { $($variant:ident $(($inner:ty $(, $from:ident)?))?),* }) => {
-                $($($(
-                    impl ::std::convert::$from<$inner> for $name {
-                        fn from(value: $inner) -> Self {
-                            Self::$variant(value)
-                        }
-                    }
-                )?)?)*
-                impl<'de> ::serde::Deserialize<'de> for $name {
-                    fn deserialize<D: ::serde::Deserializer<'de>>(
-                        deserializer: D,
-                    ) -> ::std::result::Result<Self, D::Error> {
-                        let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(deserializer)?;
-                        #support::unions::first_fit(
-                            ::std::stringify!($name),
-                            #support::unions::Overlap::$overlap,
-                            &value,
-                            &[$(first_fit_union!(@member $name $variant $(($inner))?)),*],
-                        )
-                    }
-                }
-            };
-            (@member $name:ident $variant:ident ($inner:ty)) => {
-                (::std::stringify!($variant), |value| <$inner as ::serde::Deserialize>::deserialize(value).map($name::$variant))
-            };
-            (@member $name:ident $variant:ident) => {
-                (::std::stringify!($variant), |value| #support::unions::null_member(value, $name::$variant))
-            };
-        }
+        use #macros::first_fit_union;
+        use #support::unions;
     }
 }
 
@@ -207,11 +179,9 @@ mod tests {
         ]);
         assert_eq!(tally.matched, 1);
         assert!(tally.passed_over.is_empty());
-        assert!(
-            items[0].starts_with("macro_rules ! first_fit_union"),
-            "the macro comes first: {}",
-            items[0]
-        );
+        // The support crate's macro, and the module its invocations call.
+        assert_eq!(items[0], "use :: hub_api_support :: first_fit_union ;");
+        assert_eq!(items[1], "use :: hub_api_support :: unions ;");
         let body = items
             .iter()
             .find(|item| item.contains("enum Body"))

@@ -423,21 +423,14 @@ fn string_literals(
 /// (`emit::tolerance`) or a patch did ([`string_literals`]): the macro itself (see its docs in
 /// the support crate's `enums`: one shared `Deserialize` visitor and one shared `FromStr` body,
 /// where serde's derive wrote a visitor per enum and also took `{"value": null}` for a value),
-/// the traits it implements, and `parse_string_enum`, which gives `FromStr` and `TryFrom` this
-/// crate's own `ConversionError`. What becomes of an unlisted value is a constant, `Unlisted`,
+/// the traits it implements, and `parse_string_enum`, every `FromStr` and `TryFrom` of one. What becomes of an unlisted value is a constant, `Unlisted`,
 /// not a function of each enum. Emitted by both, it is spliced in once.
 pub(crate) fn string_enum_support() -> TokenStream {
     let support = crate::runtime::support_crate();
     let macros = crate::runtime::support_macros();
     quote! {
         use #macros::string_enum;
-        use #support::enums::{StringEnum, StringEnumVisitor, Unlisted};
-
-        /// Every string enum's `FromStr`: a listed value, or an open enum's `Other`; else an
-        /// error naming the allowed values and the nearest one.
-        fn parse_string_enum<T: StringEnum>(value: &str) -> ::std::result::Result<T, self::error::ConversionError> {
-            #support::enums::parse_or_explain(value).map_err(|unlisted| unlisted.to_string().into())
-        }
+        use #support::enums::{StringEnum, StringEnumVisitor, Unlisted, parse_string_enum};
     }
 }
 

@@ -174,14 +174,11 @@ pub(super) fn value_checks(
 }
 
 /// `bail!("must be at least {}; got {}", 1, value)`, which every generated check fails
-/// through: it returns the `ValidationError` with that message.
+/// through (the support crate's: it returns the `ValidationError` with that message).
 pub(super) fn bail_macro() -> TokenStream {
+    let macros = crate::runtime::support_macros();
     quote! {
-        macro_rules! bail {
-            ($($message:tt)*) => {
-                return ::std::result::Result::Err(ValidationError::new(::std::format!($($message)*)))
-            };
-        }
+        use #macros::bail;
     }
 }
 
