@@ -268,7 +268,9 @@ impl ParameterSet {
     }
 }
 
-/// How often each identifier occurs in `tokens`, macro arguments included.
+/// How often each identifier occurs in `tokens`, macro arguments included, and names a format
+/// string captures (`"{page}"`, `"{page:?}"`) counted as uses too, since no rewrite of an
+/// expression reaches them.
 fn count_idents(tokens: TokenStream, uses: &mut std::collections::BTreeMap<String, usize>) {
     for token in tokens {
         match token {
@@ -276,7 +278,18 @@ fn count_idents(tokens: TokenStream, uses: &mut std::collections::BTreeMap<Strin
                 *uses.entry(ident.to_string()).or_default() += 1
             }
             proc_macro2::TokenTree::Group(group) => count_idents(group.stream(), uses),
-            _ => {}
+            proc_macro2::TokenTree::Literal(literal) => {
+                for captured in literal.to_string().split('{').skip(1) {
+                    let name: String = captured
+                        .chars()
+                        .take_while(|c| c.is_alphanumeric() || *c == '_')
+                        .collect();
+                    if !name.is_empty() && captured[name.len()..].starts_with(['}', ':']) {
+                        *uses.entry(name).or_default() += 1;
+                    }
+                }
+            }
+            proc_macro2::TokenTree::Punct(_) => {}
         }
     }
 }
@@ -331,8 +344,8 @@ mod tests {
                 pub async fn get_set<'a>(&'a self, parameters: &'a str, limit: Option<i64>, p: Option<i64>) -> Result<ResponseValue<()>, Error<()>> {
                     send(parameters, &limit, &p)
                 }
-                pub async fn get_page<'a>(&'a self, page: Option<i64>) -> Result<ResponseValue<()>, Error<()>> {
-                    send(format!("{page:?}"))
+                pub async fn get_page<'a>(&'a self, page: Option<i64>, limit: Option<i64>) -> Result<ResponseValue<()>, Error<()>> {
+                    send(format!("{page:?}"), &limit)
                 }
                 pub async fn get_twice<'a>(&'a self, page: Option<types::Page>) -> Result<ResponseValue<()>, Error<()>> {
                     send(page, page)
@@ -376,7 +389,7 @@ mod tests {
         // A name read inside a macro, or read twice (a field moved out twice), is unpacked.
         assert!(
             text.contains(
-                "let params::GetPage { page } = parameters;\n        send(format!(\"{page:?}\"))"
+                "let params::GetPage { page, limit } = parameters;\n        send(format!(\"{page:?}\"), &limit)"
             ),
             "{text}"
         );
