@@ -43,7 +43,7 @@ pub(super) enum Overlap {
 pub(super) type UnionSchema = (String, Overlap);
 
 /// Replaces the derived `Deserialize` of every first-fit union in `types` with one
-/// `first_fit_union!` invocation, the macro defined once at the start of `types`.
+/// invocation of the support crate's `first_fit_union!`, imported into `types`.
 /// `schema_of` gives each enum's schema; an enum it does not know decodes as an `anyOf`, and
 /// is reported, as exclusivity its schema may state is not enforced.
 pub(super) fn decode_first_fit_unions(
@@ -128,7 +128,7 @@ pub(super) fn decode_first_fit_unions(
             .map(|file| file.items)
             .map_err(|error| Error::Syntax(format!("first-fit unions: {error}")))
     };
-    types.splice(0..0, parse(first_fit_macro())?);
+    types.splice(0..0, parse(first_fit_support())?);
     types.extend(parse(quote! { #(#invocations)* })?);
     Ok(tally)
 }
@@ -136,7 +136,7 @@ pub(super) fn decode_first_fit_unions(
 /// The support crate's `first_fit_union!(OneOf Name { Variant(Type), Other(Type, From), Unit,
 /// ... })` (the `Deserialize` of a first-fit union, its members tried in order on the value
 /// read once, and the `From` conversions typify writes) and the module its invocations call.
-fn first_fit_macro() -> TokenStream {
+fn first_fit_support() -> TokenStream {
     let support = crate::runtime::support_crate();
     let macros = crate::runtime::support_macros();
     quote! {

@@ -12,10 +12,10 @@
 //! send(self, request, "list_models", Json(&[(200, 200)]), Json(&[(400, 499)])).await
 //! ```
 //!
-//! where `send` (written once, in the support code's `reply` module, which the readers' types
-//! and the operation's return type pick the body's type for) runs the same hooks in the same order and
-//! tries the success ranges, then the error ranges, as progenitor's arms are ordered; any other
-//! status is `Error::UnexpectedResponse`, as progenitor's catch-all. Signatures, behaviour and
+//! where `send` (written once, in the support code's `reply` module; the readers and the
+//! operation's return type pick how and into what the body is read) runs the same hooks in
+//! the same order and tries the success ranges, then the error ranges, as progenitor's arms
+//! are ordered; any other status is `Error::UnexpectedResponse`, as progenitor's catch-all. Signatures, behaviour and
 //! errors are unchanged.
 //!
 //! An operation whose statements or arms are not exactly progenitor's known shape (a WebSocket
@@ -33,9 +33,9 @@ use crate::contract::{BodyRead, ProgenitorSend};
 const MODULE: &str = "reply";
 
 /// Rewrites every operation of `file` whose response handling is progenitor's known shape, and
-/// imports the support code's `reply` module when any was. The tally counts the operations rewritten and names
-/// each one passed over: neither that shape nor a WebSocket upgrade (which keeps progenitor's
-/// code by design).
+/// imports `send` and the readers from the support code's `reply` module when any was. The
+/// tally counts the operations rewritten and names each one passed over: neither that shape
+/// nor a WebSocket upgrade (which keeps progenitor's code by design).
 pub(super) fn share_response_handling(file: &mut syn::File) -> super::Tally {
     let mut passed_over = Vec::new();
     let rewritten = super::change_methods(
